@@ -1,0 +1,244 @@
+"""``forge-hook-run``: parse the command line, call the library, print one JSON document.
+
+The error boundary is :class:`JsonCommand`: whatever happens, stdout carries exactly
+one JSON document and stderr at most a few ``forge-hook-run: ...`` lines.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, BinaryIO, NoReturn
+
+import click
+import orjson
+
+from .errors import ConfigError, EventError, ExitStatus, ForgeError, UsageError
+from .events import EVENT_TYPES, HookEvent
+
+PROG = "forge-hook-run"
+MAX_EVENT_BYTES = 64 * 1024 * 1024
+
+
+# -- output ------------------------------------------------------------------------
+def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
+    option = orjson.OPT_INDENT_2 if pretty else 0
+    out = sys.stdout.buffer
+    out.write(orjson.dumps(doc, option=option, default=str) + b"\n")
+    out.flush()
+
+
+def say(prog: str, message: str) -> None:
+    """One line for people on stderr."""
+    click.echo(f"{prog}: {message}", err=True)
+
+
+def error_document(kind: str, message: str) -> dict[str, Any]:
+    return {"version": 1, "error": {"kind": kind, "message": message}}
+
+
+class JsonCommand(click.Command):
+    """A click command whose every failure is a JSON document plus one stderr line.
+
+    Usage errors and bad input exit 2, an unexpected exception exits 3 (with the
+    traceback only when ``FORGE_DEBUG=1``), Ctrl-C exits 130. Never a bare traceback.
+    """
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        name = prog_name or self.name or PROG
+        try:
+            code = super().main(args, name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:  # --help, --version
+            code = exc.exit_code
+        except click.UsageError as exc:
+            code = _fail(name, "usage", exc.format_message())
+        except ForgeError as exc:
+            code = _fail(name, exc.kind, str(exc))
+        except (KeyboardInterrupt, click.Abort):
+            code = _fail(name, "interrupted", "interrupted", ExitStatus.SIGINT)
+        except BrokenPipeError:  # the reader of our stdout went away; nothing to say
+            _silence_stdout()
+            code = ExitStatus.INTERNAL_ERROR
+        except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
+            if os.environ.get("FORGE_DEBUG") == "1":
+                import traceback
+
+                traceback.print_exc()
+            message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
+            code = _fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
+        if standalone_mode:
+            sys.exit(int(code or 0))
+        return code
+
+
+def _fail(prog: str, kind: str, message: str, status: int = ExitStatus.BAD_INPUT) -> int:
+    say(prog, f"error: {message}")
+    try:
+        write_document(error_document(kind, message))
+    except BrokenPipeError:
+        _silence_stdout()
+    return status
+
+
+def _silence_stdout() -> None:
+    # Python would complain again at exit while flushing a broken stdout.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+# -- input -------------------------------------------------------------------------
+def read_event(stream: BinaryIO, *, limit: int = MAX_EVENT_BYTES) -> HookEvent:
+    """One event from ``stream``, reading at most ``limit`` + 1 bytes."""
+    raw = stream.read(limit + 1)
+    if len(raw) > limit:
+        raise EventError(f"event larger than {limit // (1024 * 1024)} MiB")
+    return HookEvent.from_json(raw)
+
+
+def event_from_options(event_type: str, tool: str | None, session_id: str | None,
+                       data: str | None) -> HookEvent:
+    """The event that ``--event/--tool/--session-id/--data`` describe."""
+    obj: dict[str, Any] = {"type": event_type, "tool_name": tool, "session_id": session_id}
+    if data is not None:
+        try:
+            obj["data"] = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise EventError(f"--data is not valid JSON: {exc}") from None
+    return HookEvent.from_dict(obj)
+
+
+def _stdin_event(stdin: BinaryIO) -> HookEvent:
+    if stdin.isatty():
+        raise UsageError("no event: pipe one JSON event on stdin, or use --event TYPE")
+    return read_event(stdin)
+
+
+_EPILOG = f"""
+\b
+Event types:
+  {", ".join(sorted(EVENT_TYPES))}
+\b
+Input (stdin), one JSON object:
+  {{"type": "tool:pre_execute", "timestamp": 1763700000.5, "data": {{...}},
+   "tool_name": "bash", "session_id": "sess_1"}}   (only "type" is required)
+\b
+Config: $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json (global),
+then <project root>/.forge/hooks.json, then each --config file, in that order.
+\b
+Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
+FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
+and the event JSON on stdin.
+\b
+Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
+3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
+\b
+Example:
+  echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
+See man forge-hook-run for the whole contract.
+"""
+
+
+@click.command(cls=JsonCommand, name=PROG, epilog=_EPILOG,
+               context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 88})
+@click.option("--event", "event_type", metavar="TYPE",
+              help="Build the event from options instead of reading stdin.")
+@click.option("--tool", metavar="NAME", help="With --event: the tool name.")
+@click.option("--session-id", metavar="ID", help="With --event: the session id.")
+@click.option("--data", metavar="JSON", help="With --event: the event data, a JSON object.")
+@click.option("--project-root", type=click.Path(file_okay=False), metavar="DIR",
+              help="Project root (default: $FORGE_PROJECT_DIR, else the nearest directory "
+                   "upwards with .forge/hooks.json, else the current one).")
+@click.option("--config", "extra_configs", multiple=True, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Another hooks file, run after the project's. Repeatable.")
+@click.option("--no-global", is_flag=True, help="Do not load the global hooks file.")
+@click.option("--no-project", is_flag=True, help="Do not load the project hooks file.")
+@click.option("--keep-going", is_flag=True,
+              help="Run every matching hook even after one says stop.")
+@click.option("--strict", is_flag=True,
+              help="Treat any config warning as an error (exit 2, no hook runs).")
+@click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
+@click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.version_option(package_name="forge-hookd", prog_name=PROG, message="%(prog)s %(version)s")
+def forge_hook_run(
+    event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
+    project_root: str | None, extra_configs: tuple[str, ...], no_global: bool,
+    no_project: bool, keep_going: bool, strict: bool, dry_run: bool, pretty: bool,
+) -> int:
+    """Run the hooks configured for one agent event.
+
+    Reads one event as JSON on stdin (or builds it from --event), runs the matching
+    hooks of the global and project config in order, prints one JSON document with
+    every result, and exits 1 when a hook blocks the operation.
+    """
+    from .config import find_project_root, load_sources
+    from .registry import HookRegistry
+
+    if event_type is None and (tool or session_id or data is not None):
+        raise UsageError("--tool, --session-id and --data go with --event")
+    event = (event_from_options(event_type, tool, session_id, data) if event_type is not None
+             else _stdin_event(sys.stdin.buffer))
+    root = find_project_root(project_root)
+    loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
+                          extra=extra_configs)
+    warnings = [str(w) for w in loaded.warnings]
+    if strict and warnings:
+        for warning in warnings[1:]:
+            say(PROG, f"error: {warning}")
+        raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
+    for warning in warnings:
+        say(PROG, f"warning: {warning}")
+    hooks = HookRegistry(loaded.hooks).get_hooks(event)
+    if dry_run:
+        write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
+        return ExitStatus.PROCEED
+    return _run(event, hooks, root=str(root), warnings=warnings, keep_going=keep_going,
+                pretty=pretty)
+
+
+def dry_run_document(event: HookEvent, hooks: Sequence[Any], warnings: list[str]) -> dict[str, Any]:
+    return {
+        "version": 1,
+        "event": event.to_dict(),
+        "dry_run": True,
+        "hooks": [{"index": i, "hook": {**h.to_dict(), "source": h.source}}
+                  for i, h in enumerate(hooks)],
+        "warnings": warnings,
+    }
+
+
+def _run(event: HookEvent, hooks: Sequence[Any], *, root: str, warnings: list[str],
+         keep_going: bool, pretty: bool) -> int:
+    from .executor import HookExecutor
+    from .process import SignalCatcher
+
+    executor = HookExecutor(working_dir=root, subreaper=True)
+    with SignalCatcher().installed() as catcher:
+        run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going,
+                           signals=catcher.received, wakeup_fd=catcher.read_fd)
+    run.warnings[:0] = warnings
+    for warning in run.warnings[len(warnings):]:
+        say(PROG, f"warning: {warning}")
+    blocker = run.blocked_by
+    if run.interrupted is not None:
+        say(PROG, f"interrupted by {run.to_dict()['interrupted']}: running hooks were ended")
+    elif blocker is not None:
+        say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
+                  f"{_one_line(blocker.reason) or 'no reason given'}")
+    write_document(run.to_dict(), pretty=pretty)
+    if run.interrupted is not None:
+        return 128 + run.interrupted
+    return ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def main() -> NoReturn:
+    forge_hook_run.main(prog_name=PROG)
+    raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover

@@ -1,0 +1,77 @@
+"""The exception family and exit statuses of forge_hookd.
+
+Every error carries fields, not just a string, so that the CLI can turn it into the
+JSON error document (``{"version": 1, "error": {"kind": ..., "message": ...}}``).
+A hook that fails or times out is *not* an exception: it is a ``HookResult``.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    """Exit codes of the executables (DESIGN.md, "Exit codes")."""
+
+    PROCEED = 0
+    BLOCKED = 1
+    BAD_INPUT = 2
+    INTERNAL_ERROR = 3
+    SIGHUP = 129
+    SIGINT = 130
+    SIGTERM = 143
+
+
+class ForgeError(Exception):
+    """Base class of the errors this package raises on bad input."""
+
+    kind = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class EventError(ForgeError):
+    """An event that is not exactly the documented shape."""
+
+    kind = "invalid_event"
+
+
+class ConfigError(ForgeError):
+    """A hook config file or entry that cannot be used.
+
+    ``path`` is the file (None for an entry not read from a file), ``entry`` the index
+    of the hook in its file's ``hooks`` list when the problem is one entry.
+    """
+
+    kind = "invalid_config"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        entry: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.entry = entry
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = self.path or "<config>"
+        if self.line is not None:
+            where = f"{where}:{self.line}:{self.column}"
+        if self.entry is not None:
+            where = f"{where}: hooks[{self.entry}]"
+        return f"{where}: {self.message}"
+
+
+class UsageError(ForgeError):
+    """A bad command line: an unknown option, a bad option value."""
+
+    kind = "usage"

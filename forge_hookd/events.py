@@ -1,0 +1,321 @@
+"""Events: the 16 event types, ``HookEvent`` and its strict JSON parser."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import orjson
+
+from .errors import EventError
+
+
+class EventType(str, Enum):
+    """The event types an agent can fire, as their wire strings."""
+
+    TOOL_PRE_EXECUTE = "tool:pre_execute"
+    TOOL_POST_EXECUTE = "tool:post_execute"
+    TOOL_ERROR = "tool:error"
+    LLM_PRE_REQUEST = "llm:pre_request"
+    LLM_POST_RESPONSE = "llm:post_response"
+    LLM_STREAM_START = "llm:stream_start"
+    LLM_STREAM_END = "llm:stream_end"
+    SESSION_START = "session:start"
+    SESSION_END = "session:end"
+    SESSION_MESSAGE = "session:message"
+    PERMISSION_CHECK = "permission:check"
+    PERMISSION_PROMPT = "permission:prompt"
+    PERMISSION_GRANTED = "permission:granted"
+    PERMISSION_DENIED = "permission:denied"
+    USER_PROMPT_SUBMIT = "user:prompt_submit"
+    USER_INTERRUPT = "user:interrupt"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+EVENT_TYPES: frozenset[str] = frozenset(t.value for t in EventType)
+
+#: Variables a ``data`` key can never overwrite (DESIGN.md, "Environment variables").
+RESERVED_ENV: frozenset[str] = frozenset(
+    {
+        "FORGE_EVENT",
+        "FORGE_TIMESTAMP",
+        "FORGE_SESSION_ID",
+        "FORGE_TOOL_NAME",
+        "FORGE_WORKING_DIR",
+        "FORGE_PROJECT_DIR",
+        "FORGE_HOOK_CHAIN",
+        "FORGE_HOOK_TOKEN",
+    }
+)
+
+ENV_VALUE_LIMIT = 8 * 1024
+TRUNCATED_MARKER = "...[truncated]"
+# Linux refuses an execve whose strings exceed ARG_MAX (E2BIG): keep all data variables
+# together well under it, whatever the event holds (issue 3, guarantee 5).
+ENV_DATA_BUDGET = 256 * 1024
+_ENV_NAME_LIMIT = 200
+_KEYS = ("type", "timestamp", "data", "tool_name", "session_id")
+_KEY_HINTS = {"tool": "tool_name", "session": "session_id", "event": "type", "time": "timestamp"}
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+def sanitize_env_value(value: str) -> str:
+    """NULs removed, newlines as spaces, cut at 8 KiB with a ``...[truncated]`` marker."""
+    value = value.replace("\0", "").replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if len(value) > ENV_VALUE_LIMIT:
+        value = value[: ENV_VALUE_LIMIT - len(TRUNCATED_MARKER)] + TRUNCATED_MARKER
+    return value
+
+
+def env_name(key: str) -> str:
+    """``FORGE_<KEY>``: upper-cased, every non-alphanumeric as ``_``."""
+    return "FORGE_" + _NOT_ALNUM.sub("_", key).upper()
+
+
+def _env_text(value: Any) -> str:
+    return value if isinstance(value, str) else orjson.dumps(value, default=str).decode()
+
+
+@dataclass
+class HookEvent:
+    """One agent event: what happened, when, with what data."""
+
+    type: EventType
+    timestamp: float = field(default_factory=time.time)
+    data: dict[str, Any] = field(default_factory=dict)
+    tool_name: str | None = None
+    session_id: str | None = None
+
+    # -- factories ---------------------------------------------------------------
+    @classmethod
+    def tool_pre_execute(
+        cls, tool_name: str, tool_args: dict[str, Any] | None = None, session_id: str | None = None
+    ) -> HookEvent:
+        return cls(EventType.TOOL_PRE_EXECUTE, data={"tool_args": tool_args or {}},
+                   tool_name=tool_name, session_id=session_id)
+
+    @classmethod
+    def tool_post_execute(
+        cls, tool_name: str, tool_args: dict[str, Any] | None = None, tool_result: Any = None,
+        session_id: str | None = None,
+    ) -> HookEvent:
+        data = {"tool_args": tool_args or {}, "tool_result": tool_result}
+        return cls(EventType.TOOL_POST_EXECUTE, data=data, tool_name=tool_name, session_id=session_id)
+
+    @classmethod
+    def tool_error(
+        cls, tool_name: str, tool_args: dict[str, Any] | None = None, error: str = "",
+        session_id: str | None = None,
+    ) -> HookEvent:
+        data = {"tool_args": tool_args or {}, "error": error}
+        return cls(EventType.TOOL_ERROR, data=data, tool_name=tool_name, session_id=session_id)
+
+    @classmethod
+    def llm_pre_request(cls, llm_model: str, session_id: str | None = None) -> HookEvent:
+        return cls(EventType.LLM_PRE_REQUEST, data={"llm_model": llm_model}, session_id=session_id)
+
+    @classmethod
+    def llm_post_response(
+        cls, llm_model: str, llm_tokens: int | None = None, session_id: str | None = None
+    ) -> HookEvent:
+        data = {"llm_model": llm_model, "llm_tokens": llm_tokens}
+        return cls(EventType.LLM_POST_RESPONSE, data=data, session_id=session_id)
+
+    @classmethod
+    def llm_stream_start(cls, llm_model: str, session_id: str | None = None) -> HookEvent:
+        return cls(EventType.LLM_STREAM_START, data={"llm_model": llm_model}, session_id=session_id)
+
+    @classmethod
+    def llm_stream_end(
+        cls, llm_model: str, llm_tokens: int | None = None, session_id: str | None = None
+    ) -> HookEvent:
+        data = {"llm_model": llm_model, "llm_tokens": llm_tokens}
+        return cls(EventType.LLM_STREAM_END, data=data, session_id=session_id)
+
+    @classmethod
+    def session_start(cls, session_id: str) -> HookEvent:
+        return cls(EventType.SESSION_START, session_id=session_id)
+
+    @classmethod
+    def session_end(cls, session_id: str, message_count: int | None = None) -> HookEvent:
+        data = {} if message_count is None else {"message_count": message_count}
+        return cls(EventType.SESSION_END, data=data, session_id=session_id)
+
+    @classmethod
+    def session_message(cls, session_id: str, message_count: int | None = None) -> HookEvent:
+        data = {} if message_count is None else {"message_count": message_count}
+        return cls(EventType.SESSION_MESSAGE, data=data, session_id=session_id)
+
+    @classmethod
+    def permission_check(
+        cls, tool_name: str, perm_level: str | None = None, perm_rule: str | None = None,
+        session_id: str | None = None,
+    ) -> HookEvent:
+        return cls._permission(EventType.PERMISSION_CHECK, tool_name, perm_level, perm_rule, session_id)
+
+    @classmethod
+    def permission_prompt(
+        cls, tool_name: str, perm_level: str | None = None, perm_rule: str | None = None,
+        session_id: str | None = None,
+    ) -> HookEvent:
+        return cls._permission(EventType.PERMISSION_PROMPT, tool_name, perm_level, perm_rule, session_id)
+
+    @classmethod
+    def permission_granted(
+        cls, tool_name: str, perm_level: str | None = None, perm_rule: str | None = None,
+        session_id: str | None = None,
+    ) -> HookEvent:
+        return cls._permission(EventType.PERMISSION_GRANTED, tool_name, perm_level, perm_rule, session_id)
+
+    @classmethod
+    def permission_denied(
+        cls, tool_name: str, perm_level: str | None = None, perm_rule: str | None = None,
+        session_id: str | None = None,
+    ) -> HookEvent:
+        return cls._permission(EventType.PERMISSION_DENIED, tool_name, perm_level, perm_rule, session_id)
+
+    @classmethod
+    def _permission(
+        cls, type_: EventType, tool_name: str, perm_level: str | None, perm_rule: str | None,
+        session_id: str | None,
+    ) -> HookEvent:
+        data = {k: v for k, v in (("perm_level", perm_level), ("perm_rule", perm_rule)) if v is not None}
+        return cls(type_, data=data, tool_name=tool_name, session_id=session_id)
+
+    @classmethod
+    def user_prompt_submit(cls, user_input: str, session_id: str | None = None) -> HookEvent:
+        return cls(EventType.USER_PROMPT_SUBMIT, data={"user_input": user_input}, session_id=session_id)
+
+    @classmethod
+    def user_interrupt(cls, session_id: str | None = None) -> HookEvent:
+        return cls(EventType.USER_INTERRUPT, session_id=session_id)
+
+    # -- serialization -----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type.value,
+            "timestamp": self.timestamp,
+            "data": self.data,
+            "tool_name": self.tool_name,
+            "session_id": self.session_id,
+        }
+
+    def to_json(self) -> str:
+        """The event as one compact JSON object: what hooks read on stdin."""
+        return self.to_json_bytes().decode()
+
+    def to_json_bytes(self) -> bytes:
+        # default=str: a library caller may put a Path or an exception in ``data``.
+        return orjson.dumps(self.to_dict(), default=str)
+
+    def to_env(self) -> dict[str, str]:
+        """The ``FORGE_*`` variables a hook gets for this event.
+
+        ``data`` keys become ``FORGE_<KEY>`` (objects and lists as JSON); they can never
+        overwrite the reserved names, every value is sanitized (see
+        :func:`sanitize_env_value`), and all data variables together stay under
+        ``ENV_DATA_BUDGET`` characters: keys past it are left out (they are on stdin).
+        """
+        env = {"FORGE_EVENT": self.type.value, "FORGE_TIMESTAMP": repr(self.timestamp)}
+        if self.session_id is not None:
+            env["FORGE_SESSION_ID"] = sanitize_env_value(self.session_id)
+        if self.tool_name is not None:
+            env["FORGE_TOOL_NAME"] = sanitize_env_value(self.tool_name)
+        budget = ENV_DATA_BUDGET
+        for key, value in self.data.items():
+            name = env_name(str(key))
+            if name in RESERVED_ENV or len(name) > _ENV_NAME_LIMIT:
+                continue
+            text = sanitize_env_value(_env_text(value))
+            budget -= len(name) + len(text)
+            if budget < 0:
+                break
+            env[name] = text
+        return env
+
+    # -- parsing -----------------------------------------------------------------
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> HookEvent:
+        """Parse exactly one event object; anything else raises :class:`EventError`.
+
+        Refused: empty input, invalid UTF-8 or JSON, more than one document, a value
+        that is not an object, an unknown key, a wrong type, an unknown event type.
+        """
+        if not raw.strip():
+            raise EventError("empty input: expected one JSON event object")
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise EventError(f"invalid event JSON: {exc}") from None
+        return cls.from_dict(obj)
+
+    @classmethod
+    def from_dict(cls, obj: object) -> HookEvent:
+        """Validate a decoded JSON value as an event (see :meth:`from_json`)."""
+        if not isinstance(obj, dict):
+            raise EventError(f"event must be a JSON object, not {_json_type(obj)}")
+        _refuse_unknown_keys(obj)
+        return cls(
+            type=_event_type(obj.get("type")),
+            timestamp=_timestamp(obj.get("timestamp")),
+            data=_data(obj.get("data")),
+            tool_name=_optional_str(obj, "tool_name"),
+            session_id=_optional_str(obj, "session_id"),
+        )
+
+
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _refuse_unknown_keys(obj: dict[str, Any]) -> None:
+    unknown = [k for k in obj if k not in _KEYS]
+    if not unknown:
+        return
+    key = unknown[0]
+    hint = f" (did you mean '{_KEY_HINTS[key]}'?)" if key in _KEY_HINTS else ""
+    allowed = ", ".join(_KEYS)
+    raise EventError(f"unknown key '{key}' in event{hint}; allowed keys: {allowed}")
+
+
+def _event_type(value: object) -> EventType:
+    if value is None:
+        raise EventError("event has no 'type'")
+    if not isinstance(value, str):
+        raise EventError(f"'type' must be a string, not {_json_type(value)}")
+    if value not in EVENT_TYPES:
+        raise EventError(f"unknown event type '{value}'; run 'forge-hook-run --help' for the list")
+    return EventType(value)
+
+
+def _timestamp(value: object) -> float:
+    if value is None:
+        return time.time()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise EventError(f"'timestamp' must be a number, not {_json_type(value)}")
+    if not math.isfinite(value):
+        raise EventError("'timestamp' must be a finite number")
+    return float(value)
+
+
+def _data(value: object) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise EventError(f"'data' must be an object, not {_json_type(value)}")
+    return value
+
+
+def _optional_str(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise EventError(f"'{key}' must be a string or null, not {_json_type(value)}")
+    return value

@@ -1,0 +1,514 @@
+"""Process control: spawning hooks, feeding and draining their pipes, ending their trees.
+
+Every hook runs as ``/bin/sh -c COMMAND``: the command is the user's own shell text from
+a config file they wrote (or trusted), so the shell is the interface, exactly as for git
+hooks and Makefiles. What we never trust is the event: it reaches the hook only through
+the environment and stdin, never through the command text.
+
+All subprocess, signal and psutil use of the package lives in this module.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import IO, TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # psutil costs ~10 ms to import: only the kill paths load it.
+    import psutil
+
+DEFAULT_OUTPUT_LIMIT = 1024 * 1024
+DEFAULT_KILL_GRACE = 1.0
+TOKEN_VAR = "FORGE_HOOK_TOKEN"
+_READ_SIZE = 64 * 1024
+_WRITE_SIZE = 64 * 1024
+_DRAIN_LIMIT = 0.5
+_POLL_WITHOUT_PIDFD = 0.02
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+class Interrupted(Exception):
+    """The runner got SIGINT, SIGTERM or SIGHUP while hooks were running."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@dataclass
+class Spec:
+    """What to run: one hook's command with its environment and input."""
+
+    command: str
+    cwd: str
+    env: dict[str, str]
+    stdin: bytes
+    timeout: float
+    detach: bool = False
+
+
+@dataclass
+class Outcome:
+    """How one hook process ended. A timeout is an outcome, not an exception."""
+
+    exit_code: int | None = None
+    signal: str | None = None
+    stdout: bytes = b""
+    stderr: bytes = b""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    timed_out: bool = False
+    error: str | None = None
+    duration: float = 0.0
+
+
+def signal_name(code: int | None) -> str | None:
+    """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
+    if code is None or code >= 0:
+        return None
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"SIG{-code}"
+
+
+# -- the process tree --------------------------------------------------------------
+_subreaper = False
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of orphans below it (Linux ``PR_SET_CHILD_SUBREAPER``).
+
+    Then a double-forked or ``setsid`` daemon that a hook leaves behind reparents to us
+    instead of init, and stays findable to be ended. Do this only in a process that
+    runs hooks and nothing else (the forge-hook-run executable does): orphans of
+    anything else it starts become its children too. Returns False where unsupported.
+    """
+    global _subreaper
+    if not _subreaper:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            _subreaper = False
+    return _subreaper
+
+
+def _direct_children() -> set[int]:
+    """Our children, from /proc/self/task/*/children (cheap), else psutil."""
+    pids: set[int] = set()
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/children") as fh:
+                pids.update(int(p) for p in fh.read().split())
+    except OSError:
+        import psutil
+
+        pids = {p.pid for p in psutil.Process().children()}
+    return pids
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class _Child:
+    """One running hook: its process, pipes, captured output and deadline."""
+
+    def __init__(self, key: int, spec: Spec, token: str, limit: int) -> None:
+        self.key = key
+        self.spec = spec
+        self.token = token
+        self.limit = limit
+        self.out = bytearray()
+        self.err = bytearray()
+        self.out_truncated = False
+        self.err_truncated = False
+        self.stdin_view = memoryview(spec.stdin)
+        self.started = time.monotonic()
+        self.deadline = self.started + spec.timeout
+        self.pidfd: int | None = None
+        env = dict(spec.env)
+        env[TOKEN_VAR] = token
+        self.popen = subprocess.Popen(
+            ["/bin/sh", "-c", spec.command],
+            cwd=spec.cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # own session and group: the tree can be signalled
+            close_fds=True,
+        )
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
+        try:
+            self.pidfd = os.pidfd_open(self.popen.pid)
+        except (AttributeError, OSError):
+            self.pidfd = None
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def capture(self, data: bytes, which: str) -> None:
+        buf = self.out if which == "stdout" else self.err
+        room = self.limit - len(buf)
+        if len(data) > room:
+            buf.extend(data[: max(room, 0)])
+            if which == "stdout":
+                self.out_truncated = True
+            else:
+                self.err_truncated = True
+        else:
+            buf.extend(data)
+
+
+class ProcessPool:
+    """Runs hook processes side by side in one selector loop.
+
+    ``start`` spawns, ``wait`` blocks until at least one has finished and returns the
+    finished ones. Output is read continuously and bounded; stdin is fed without ever
+    blocking (a hook that never reads it, or closes it, is fine). When a hook's own
+    process exits, whatever it left running is ended (SIGTERM to its group and every
+    descendant, a grace, then SIGKILL) unless its spec says ``detach``; a background
+    child holding the pipes never makes us wait. On timeout the same tree kill ends it.
+    ``close()`` ends everything still running; it is always called (context manager).
+    """
+
+    def __init__(
+        self,
+        *,
+        output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        kill_grace: float = DEFAULT_KILL_GRACE,
+        wakeup_fd: int | None = None,
+        pending_signal: list[int] | None = None,
+    ) -> None:
+        self.output_limit = output_limit
+        self.kill_grace = kill_grace
+        self.running: dict[int, _Child] = {}
+        self._selector = selectors.DefaultSelector()
+        self._pending_signal = pending_signal
+        self._counter = 0
+        self._prefix = f"{os.getpid()}.{time.monotonic_ns():x}"
+        if wakeup_fd is not None:
+            self._selector.register(wakeup_fd, selectors.EVENT_READ, None)
+
+    def __enter__(self) -> ProcessPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- starting ------------------------------------------------------------------
+    def start(self, key: int, spec: Spec) -> Outcome | None:
+        """Spawn ``spec``; an Outcome right away when it cannot be started."""
+        if not os.path.isdir(spec.cwd):
+            return Outcome(error=f"working directory does not exist: {spec.cwd}")
+        self._counter += 1
+        token = f"{self._prefix}.{self._counter}"
+        try:
+            child = _Child(key, spec, token, self.output_limit)
+        except OSError as exc:
+            return Outcome(error=f"cannot start hook: {exc.strerror or exc}")
+        self.running[key] = child
+        assert child.popen.stdin and child.popen.stdout and child.popen.stderr
+        if spec.stdin:
+            self._selector.register(child.popen.stdin, selectors.EVENT_WRITE, (child, "stdin"))
+        else:
+            child.popen.stdin.close()
+        self._selector.register(child.popen.stdout, selectors.EVENT_READ, (child, "stdout"))
+        self._selector.register(child.popen.stderr, selectors.EVENT_READ, (child, "stderr"))
+        if child.pidfd is not None:
+            self._selector.register(child.pidfd, selectors.EVENT_READ, (child, "exit"))
+        return None
+
+    # -- waiting -------------------------------------------------------------------
+    def wait(self) -> list[tuple[int, Outcome]]:
+        """Block until at least one running hook has finished; return the finished."""
+        while self.running:
+            self._check_signal()
+            self._serve_io(self._select_timeout())
+            self._check_signal()
+            finished = [c for c in list(self.running.values()) if c.popen.poll() is not None]
+            done = [(c.key, self._finish(c, timed_out=False)) for c in finished]
+            now = time.monotonic()
+            overdue = [c for c in self.running.values() if now >= c.deadline]
+            done += [(c.key, self._finish(c, timed_out=True)) for c in overdue]
+            if done:
+                return done
+        return []
+
+    def _check_signal(self) -> None:
+        if self._pending_signal:
+            raise Interrupted(self._pending_signal[0])
+
+    def _select_timeout(self) -> float:
+        timeout = max(0.0, min(c.deadline for c in self.running.values()) - time.monotonic())
+        if any(c.pidfd is None for c in self.running.values()):
+            timeout = min(timeout, _POLL_WITHOUT_PIDFD)
+        return timeout
+
+    def _serve_io(self, timeout: float) -> None:
+        for key, _ in self._selector.select(timeout):
+            if key.data is None:  # the signal wakeup fd: empty it
+                _read_all_available(key.fd)
+                continue
+            child, which = key.data
+            if which == "stdin":
+                self._feed(child)
+            elif which in ("stdout", "stderr"):
+                self._read(child, cast(IO[bytes], key.fileobj), which)
+            # "exit": the pidfd is readable; poll() in wait() reaps the process.
+
+    def _feed(self, child: _Child) -> None:
+        stdin = child.popen.stdin
+        assert stdin is not None
+        try:
+            written = os.write(stdin.fileno(), child.stdin_view[:_WRITE_SIZE])
+        except BlockingIOError:
+            return
+        except OSError:  # EPIPE: the hook closed stdin or exited; it did not want it
+            written = len(child.stdin_view)
+        child.stdin_view = child.stdin_view[written:]
+        if not child.stdin_view:
+            self._unregister(stdin)
+            stdin.close()
+
+    def _read(self, child: _Child, stream: IO[bytes], which: str) -> bool:
+        """Read once from a pipe; True if data came (at EOF the pipe is also closed)."""
+        fd = stream.fileno()
+        try:
+            data = os.read(fd, _READ_SIZE)
+        except BlockingIOError:
+            return False
+        except OSError:
+            data = b""
+        if data:
+            child.capture(data, which)
+            return True
+        self._unregister(stream)
+        stream.close()
+        return False
+
+    def _unregister(self, fileobj: object) -> None:
+        try:
+            self._selector.unregister(fileobj)  # type: ignore[arg-type]
+        except (KeyError, ValueError):
+            pass
+
+    # -- finishing -----------------------------------------------------------------
+    def _finish(self, child: _Child, *, timed_out: bool) -> Outcome:
+        """Reap the hook, end what it left behind (unless detached), collect output."""
+        del self.running[child.key]
+        if child.popen.stdin and not child.popen.stdin.closed:
+            self._unregister(child.popen.stdin)
+            child.popen.stdin.close()
+        if child.pidfd is not None:
+            self._unregister(child.pidfd)
+        self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
+        if (timed_out or not child.spec.detach) and self.end_tree(child):
+            self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=True)
+        child.popen.wait()
+        self._close_child(child)
+        code = child.popen.returncode
+        return Outcome(
+            exit_code=code,
+            signal=signal_name(code),
+            stdout=bytes(child.out),
+            stderr=bytes(child.err),
+            stdout_truncated=child.out_truncated,
+            stderr_truncated=child.err_truncated,
+            timed_out=timed_out,
+            duration=round(time.monotonic() - child.started, 6),
+        )
+
+    def _drain(self, child: _Child, *, until: float, to_eof: bool) -> None:
+        """Read what the pipes hold now (``to_eof``: until every writer is gone),
+        never past ``until``: a background writer may never stop."""
+        for stream, which in ((child.popen.stdout, "stdout"), (child.popen.stderr, "stderr")):
+            while stream is not None and not stream.closed and time.monotonic() < until:
+                if self._read(child, stream, which):
+                    continue
+                wait = until - time.monotonic()
+                if not to_eof or stream.closed or not _readable(stream.fileno(), wait):
+                    break
+
+    def _close_child(self, child: _Child) -> None:
+        for stream in (child.popen.stdout, child.popen.stderr):
+            if stream is not None and not stream.closed:
+                self._unregister(stream)
+                stream.close()
+        if child.pidfd is not None:
+            os.close(child.pidfd)
+            child.pidfd = None
+
+    def end_tree(self, child: _Child) -> bool:
+        """End every process the hook started; True if there was anything to end.
+
+        The tree is the hook's process group, every psutil descendant of its shell,
+        and (when we are a subreaper) every orphan that reparented to us carrying the
+        hook's token, with its descendants. SIGTERM, ``kill_grace``, then SIGKILL.
+        """
+        sh_alive = child.popen.poll() is None
+        orphans = self._orphan_pids(exclude=self._live_shells())
+        if not sh_alive and not orphans and not _group_alive(child.pid):
+            return False  # the common case: nothing left, and no psutil import
+        procs = self._tree(child, sh_alive, orphans)
+        _signal_group(child.pid, signal.SIGTERM)
+        _signal_all(procs, signal.SIGTERM)
+        import psutil
+
+        # The shell itself is reaped through Popen only: psutil reaping it would leave
+        # Popen with ECHILD and a made-up exit code 0.
+        deadline = time.monotonic() + self.kill_grace
+        _, alive = psutil.wait_procs(procs, timeout=self.kill_grace)
+        if not _shell_exited(child.popen, deadline) or alive or _group_alive(child.pid):
+            _signal_group(child.pid, signal.SIGKILL)
+            _signal_all(alive, signal.SIGKILL)
+            psutil.wait_procs(alive, timeout=self.kill_grace)
+        return True
+
+    def _live_shells(self) -> set[int]:
+        return {c.pid for c in self.running.values()}
+
+    def _orphan_pids(self, exclude: set[int]) -> set[int]:
+        if not _subreaper:
+            return set()
+        return _direct_children() - exclude
+
+    def _tree(self, child: _Child, sh_alive: bool, orphans: set[int]) -> list[psutil.Process]:
+        import psutil
+
+        procs: dict[int, psutil.Process] = {}
+        roots = [child.pid] if sh_alive else []
+        roots += [pid for pid in orphans if _belongs_to(pid, child.token)]
+        for pid in roots:
+            try:
+                root = psutil.Process(pid)
+                for proc in [root, *root.children(recursive=True)]:
+                    procs[proc.pid] = proc
+            except psutil.Error:
+                continue
+        procs.pop(child.pid, None)  # signalled through its group, reaped through Popen
+        return list(procs.values())
+
+    def close(self) -> list[tuple[int, Outcome]]:
+        """End every running hook tree and reap it; return their (partial) outcomes."""
+        ended = []
+        for child in list(self.running.values()):
+            outcome = self._finish(child, timed_out=False) if child.popen.poll() is not None \
+                else self._kill_running(child)
+            ended.append((child.key, outcome))
+        self._selector.close()
+        return ended
+
+    def _kill_running(self, child: _Child) -> Outcome:
+        self.end_tree(child)
+        return self._finish(child, timed_out=False)
+
+
+def _shell_exited(popen: subprocess.Popen[bytes], deadline: float) -> bool:
+    try:
+        popen.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _belongs_to(pid: int, token: str) -> bool:
+    """Whether an orphan carries the hook's token in its environment.
+
+    An orphan whose environment cannot be read (a zombie, which only needs reaping, or
+    one past our permissions) counts as the hook's: in a subreaper nothing else is ours.
+    """
+    import psutil
+
+    try:
+        return bool(psutil.Process(pid).environ().get(TOKEN_VAR) == token)
+    except psutil.Error:
+        return True
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _signal_all(procs: list[psutil.Process], sig: int) -> None:
+    import psutil
+
+    for proc in procs:
+        try:
+            proc.send_signal(sig)
+        except psutil.Error:
+            pass
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        return bool(sel.select(timeout))
+
+
+def _read_all_available(fd: int) -> None:
+    try:
+        while os.read(fd, 4096):
+            pass
+    except OSError as exc:
+        if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+            raise
+
+
+# -- the runner's own signals ------------------------------------------------------
+RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@dataclass
+class SignalCatcher:
+    """SIGINT/SIGTERM/SIGHUP recorded instead of raised, and a pool woken to act on them.
+
+    Raising from a signal handler could interrupt a half-done spawn and lose a child;
+    recording the signal and waking the selector lets the pool end every tree itself.
+    """
+
+    received: list[int] = field(default_factory=list)
+    read_fd: int = -1
+
+    @contextmanager
+    def installed(self) -> Iterator[SignalCatcher]:
+        read_fd, write_fd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.read_fd = read_fd
+        previous_fd = signal.set_wakeup_fd(write_fd)
+        previous = {s: signal.signal(s, self._record) for s in RUNNER_SIGNALS}
+        try:
+            yield self
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            signal.set_wakeup_fd(previous_fd)
+            os.close(read_fd)
+            os.close(write_fd)
+
+    def _record(self, signum: int, frame: FrameType | None) -> None:
+        if not self.received:
+            self.received.append(signum)

@@ -1,0 +1,230 @@
+"""Hooks and which of them an event runs. No I/O here."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any, ClassVar
+
+from .errors import ConfigError
+from .events import HookEvent
+
+DEFAULT_TIMEOUT = 10.0
+MIN_TIMEOUT = 0.1
+MAX_TIMEOUT = 300.0
+HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description")
+_GLOB_CHARS = frozenset("*?[")
+
+
+def clamp_timeout(timeout: float) -> float:
+    """Timeouts are kept within [0.1, 300] seconds (NaN means the default)."""
+    timeout = float(timeout)
+    if timeout != timeout:
+        return DEFAULT_TIMEOUT
+    return min(max(timeout, MIN_TIMEOUT), MAX_TIMEOUT)
+
+
+def split_patterns(event_pattern: str) -> tuple[str, ...]:
+    """``"tool:error, session:*"`` -> ``("tool:error", "session:*")``."""
+    return tuple(p.strip() for p in event_pattern.split(",") if p.strip())
+
+
+def pattern_matches(pattern: str, event_type: str, tool_name: str | None) -> bool:
+    """One pattern against an event type and tool name (DESIGN.md, "Matching")."""
+    if pattern == "*" or pattern == event_type:
+        return True
+    qualified = f"{event_type}:{tool_name}" if tool_name is not None else None
+    if _GLOB_CHARS.isdisjoint(pattern):
+        return pattern == qualified
+    return fnmatchcase(event_type, pattern) or (
+        qualified is not None and fnmatchcase(qualified, pattern)
+    )
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A shell command attached to the events its ``event_pattern`` matches.
+
+    ``timeout`` is clamped to [0.1, 300] s. ``source`` says where the hook was loaded
+    from (``global``, ``project`` or a file path); it is not part of :meth:`to_dict`.
+    """
+
+    event_pattern: str
+    command: str
+    timeout: float = DEFAULT_TIMEOUT
+    working_dir: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    enabled: bool = True
+    detach: bool = False
+    description: str | None = None
+    source: str | None = field(default=None, compare=False)
+    _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
+        object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        return self._patterns
+
+    def matches(self, event: HookEvent) -> bool:
+        """True when any of the comma-separated patterns matches the event."""
+        event_type = event.type.value
+        return any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config entry for this hook; keys left at their default are omitted."""
+        out: dict[str, Any] = {"event": self.event_pattern, "command": self.command}
+        if self.timeout != DEFAULT_TIMEOUT:
+            out["timeout"] = self.timeout
+        if self.working_dir is not None:
+            out["working_dir"] = self.working_dir
+        if self.env:
+            out["env"] = dict(self.env)
+        if not self.enabled:
+            out["enabled"] = False
+        if self.detach:
+            out["detach"] = True
+        if self.description:
+            out["description"] = self.description
+        return out
+
+    @classmethod
+    def from_dict(cls, data: object, *, source: str | None = None) -> Hook:
+        """Build a hook from a config entry, defaults applied.
+
+        Raises :class:`ConfigError` naming the key when the entry is malformed. Keys
+        this version does not know are ignored here; see :func:`unknown_keys`.
+        """
+        if not isinstance(data, dict):
+            raise ConfigError(f"a hook must be an object, not {type(data).__name__}")
+        return cls(
+            event_pattern=_required_str(data, "event"),
+            command=_required_str(data, "command"),
+            timeout=_timeout(data.get("timeout", DEFAULT_TIMEOUT)),
+            working_dir=_optional_str(data, "working_dir"),
+            env=_env(data.get("env")),
+            enabled=_bool(data, "enabled", True),
+            detach=_bool(data, "detach", False),
+            description=_optional_str(data, "description"),
+            source=source,
+        )
+
+    def with_changes(self, **changes: Any) -> Hook:
+        """A copy with some fields replaced (hooks are immutable)."""
+        fields = {k: getattr(self, k) for k in
+                  ("event_pattern", "command", "timeout", "working_dir", "env", "enabled",
+                   "detach", "description", "source")}
+        fields.update(changes)
+        return Hook(**fields)
+
+
+def unknown_keys(data: dict[str, Any]) -> list[str]:
+    """Keys of a config entry that no version of the format defines."""
+    return [k for k in data if k not in HOOK_KEYS]
+
+
+def _required_str(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if value is None:
+        raise ConfigError(f"missing required key '{key}'")
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"'{key}' must be a non-empty string")
+    return value
+
+
+def _optional_str(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"'{key}' must be a string or null")
+    return value
+
+
+def _timeout(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ConfigError("'timeout' must be a number of seconds")
+    return float(value)
+
+
+def _env(value: object) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError("'env' must be an object of strings")
+    for key, item in value.items():
+        if not isinstance(item, str):
+            raise ConfigError(f"'env.{key}' must be a string")
+        if not key or "=" in key or "\0" in key or "\0" in item:
+            raise ConfigError(f"'env.{key}' is not a valid environment variable")
+    return dict(value)
+
+
+def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"'{key}' must be true or false")
+    return value
+
+
+class HookRegistry:
+    """The hooks an agent has registered, in registration order. Thread-safe.
+
+    ``get_instance()`` returns the process-wide registry; ``reset_instance()``
+    replaces it with an empty one (for tests and for reloading a config).
+    """
+
+    _instance: ClassVar[HookRegistry | None] = None
+    _instance_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, hooks: Iterable[Hook] = ()) -> None:
+        self._lock = threading.RLock()
+        self._hooks: list[Hook] = list(hooks)
+
+    @classmethod
+    def get_instance(cls) -> HookRegistry:
+        with cls._instance_lock:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    @classmethod
+    def reset_instance(cls) -> None:
+        with cls._instance_lock:
+            cls._instance = None
+
+    def register(self, hook: Hook) -> None:
+        with self._lock:
+            self._hooks.append(hook)
+
+    def unregister(self, event_pattern: str) -> bool:
+        """Remove every hook whose pattern is exactly ``event_pattern``; True if any."""
+        with self._lock:
+            kept = [h for h in self._hooks if h.event_pattern != event_pattern]
+            removed = len(kept) != len(self._hooks)
+            self._hooks = kept
+            return removed
+
+    def get_hooks(self, event: HookEvent) -> list[Hook]:
+        """The enabled hooks that match ``event``, in registration order."""
+        with self._lock:
+            return [h for h in self._hooks if h.enabled and h.matches(event)]
+
+    def load_hooks(self, hooks: Iterable[Hook]) -> None:
+        """Register several hooks at once, in order."""
+        with self._lock:
+            self._hooks.extend(hooks)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._hooks.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._hooks)
+
+    def __iter__(self) -> Iterator[Hook]:
+        with self._lock:
+            return iter(list(self._hooks))
