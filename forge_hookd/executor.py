@@ -232,8 +232,8 @@ class HookExecutor:
         with ProcessPool(output_limit=self.output_limit, kill_grace=self.kill_grace,
                          wakeup_fd=wakeup_fd, pending_signal=signals) as pool:
             try:
-                while queue or pool.running:
-                    while queue and len(pool.running) < jobs:
+                while (queue and not signals) or pool.running:
+                    while queue and len(pool.running) < jobs and not signals:
                         index, hook = queue.pop(0)
                         failed = pool.start(index, self._spec(hook, base_env, stdin))
                         if failed is not None:

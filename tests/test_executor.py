@@ -1,0 +1,283 @@
+"""The library executor with real processes: output, env, stdin, timeouts, trees."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import pid_alive, read_pids
+from forge_hookd.events import EventType, HookEvent
+from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookRun, fire_event
+from forge_hookd.process import SignalCatcher, become_subreaper
+from forge_hookd.registry import Hook, HookRegistry
+
+EVENT = HookEvent.tool_pre_execute("bash", {"command": "ls -la"}, "sess_1")
+
+
+@pytest.fixture
+def pids(tmp_path: Path) -> Path:
+    """A directory where hooks write ``NAME.pid`` files for the test to check."""
+    directory = tmp_path / "pids"
+    directory.mkdir()
+    return directory
+
+
+@pytest.fixture
+def failing_hook() -> Hook:
+    return Hook("*", "echo 'Blocked: nope'; echo why >&2; exit 3", description="always fails")
+
+
+@pytest.fixture
+def slow_hook(pids: Path) -> Hook:
+    """Times out, with a grandchild in its group that must die with it."""
+    return Hook("*", f"sleep 300 & echo $! > {pids}/grandchild.pid; sleep 300", timeout=0.5)
+
+
+@pytest.fixture
+def binary_output_hook() -> Hook:
+    return Hook("*", r"printf 'ok \377\376 done'")
+
+
+def run(hooks: list[Hook], event: HookEvent = EVENT, tmp: Path | None = None, **kw: object) -> HookRun:
+    executor = HookExecutor(HookRegistry(hooks), working_dir=tmp, kill_grace=kw.pop("grace", 0.5))  # type: ignore[arg-type]
+    return executor.run(event, **kw)  # type: ignore[arg-type]
+
+
+def test_captures_stdout_and_stderr_separately(tmp_path: Path) -> None:
+    result = run([Hook("*", "echo out; echo err >&2")], tmp=tmp_path).results[0]
+    assert (result.stdout, result.stderr, result.exit_code, result.signal) == ("out\n", "err\n", 0, None)
+    assert result.success and result.should_continue and result.error is None
+    assert 0 < result.duration < 5
+
+
+def test_hook_gets_event_json_on_stdin_then_eof(tmp_path: Path) -> None:
+    result = run([Hook("*", "cat")], tmp=tmp_path).results[0]
+    assert json.loads(result.stdout) == json.loads(EVENT.to_json())
+
+
+def test_hook_gets_every_documented_variable(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    hook = Hook("*", "env", working_dir="sub", env={"MODE": "strict", "FORGE_EVENT": "faked"})
+    env = dict(line.split("=", 1) for line in run([hook], tmp=tmp_path).results[0].stdout.splitlines()
+               if "=" in line)
+    assert env["FORGE_EVENT"] == "tool:pre_execute"
+    assert env["FORGE_TIMESTAMP"] == repr(EVENT.timestamp)
+    assert env["FORGE_SESSION_ID"] == "sess_1"
+    assert env["FORGE_TOOL_NAME"] == "bash"
+    assert json.loads(env["FORGE_TOOL_ARGS"]) == {"command": "ls -la"}
+    assert env["FORGE_WORKING_DIR"] == str(sub)
+    assert env["FORGE_PROJECT_DIR"] == str(tmp_path)
+    assert env["MODE"] == "strict"
+    assert env[CHAIN_VAR] == "tool:pre_execute"
+    assert env["PWD"] == str(sub) or Path(env.get("PWD", sub)).resolve() == sub
+
+
+def test_hooks_run_in_the_project_root_by_default(tmp_path: Path) -> None:
+    assert run([Hook("*", "pwd")], tmp=tmp_path).results[0].stdout.strip() == str(tmp_path)
+
+
+def test_missing_working_dir_is_a_failed_result(tmp_path: Path) -> None:
+    result = run([Hook("*", "true", working_dir="nope")], tmp=tmp_path).results[0]
+    assert result.exit_code is None and not result.success
+    assert result.error == f"working directory does not exist: {tmp_path / 'nope'}"
+
+
+def test_stop_on_failure_skips_the_rest(tmp_path: Path, failing_hook: Hook) -> None:
+    outcome = run([Hook("*", "echo first"), failing_hook, Hook("*", "echo third")], tmp=tmp_path)
+    assert [r.index for r in outcome.results] == [0, 1]
+    assert outcome.skipped == [2]
+    assert outcome.blocked_by is outcome.results[1]
+    assert outcome.results[1].exit_code == 3
+    assert outcome.blocked_by.reason == "Blocked: nope"
+
+
+def test_keep_going_runs_every_hook(tmp_path: Path, failing_hook: Hook) -> None:
+    outcome = run([failing_hook, Hook("*", "echo second")], tmp=tmp_path, stop_on_failure=False)
+    assert [r.exit_code for r in outcome.results] == [3, 0]
+    assert outcome.skipped == [] and outcome.blocked
+
+
+def test_a_hook_that_cannot_start_stops_the_chain(tmp_path: Path) -> None:
+    outcome = run([Hook("*", "true", working_dir="missing"), Hook("*", "echo never")], tmp=tmp_path)
+    assert len(outcome.results) == 1 and outcome.skipped == [1]
+
+
+def test_timeout_ends_the_hook_and_its_grandchild(tmp_path: Path, slow_hook: Hook, pids: Path) -> None:
+    started = time.monotonic()
+    result = run([slow_hook], tmp=tmp_path).results[0]
+    elapsed = time.monotonic() - started
+    assert result.timed_out and not result.should_continue
+    assert result.error == "timed out after 0.5s"
+    assert (result.exit_code, result.signal) == (-15, "SIGTERM")
+    assert elapsed < 0.5 + 0.5 + 1.5  # timeout + grace + margin
+    assert not pid_alive(read_pids(pids)["grandchild"])
+
+
+def test_a_hook_ignoring_sigterm_is_killed_after_the_grace(tmp_path: Path, pids: Path) -> None:
+    hook = Hook("*", f"trap '' TERM; echo $$ > {pids}/sh.pid; sleep 300 & echo $! > {pids}/child.pid; wait",
+                timeout=0.3)
+    result = run([hook], tmp=tmp_path, grace=0.3).results[0]
+    assert result.timed_out and result.signal == "SIGKILL" and result.exit_code == -9
+    assert not any(pid_alive(p) for p in read_pids(pids).values())
+
+
+def test_background_child_holding_stdout_does_not_make_us_wait(tmp_path: Path, pids: Path) -> None:
+    started = time.monotonic()
+    result = run([Hook("*", f"sleep 300 & echo $! > {pids}/bg.pid; echo done")], tmp=tmp_path).results[0]
+    assert time.monotonic() - started < 3
+    assert result.success and result.stdout == "done\n"
+    assert not pid_alive(read_pids(pids)["bg"])
+
+
+def test_detached_hook_leaves_its_background_alone(tmp_path: Path, pids: Path) -> None:
+    hook = Hook("*", f"sleep 300 >/dev/null 2>&1 & echo $! > {pids}/bg.pid", detach=True)
+    result = run([hook], tmp=tmp_path).results[0]
+    bg = read_pids(pids)["bg"]
+    try:
+        assert result.success and pid_alive(bg)
+    finally:
+        os.kill(bg, signal.SIGKILL)
+        os.waitpid(bg, 0) if bg in _children() else None
+
+
+def _children() -> set[int]:
+    import psutil
+
+    return {c.pid for c in psutil.Process().children()}
+
+
+@pytest.fixture
+def subreaper() -> None:
+    assert become_subreaper()
+
+
+@pytest.mark.usefixtures("subreaper")
+@pytest.mark.parametrize("spawn", ["setsid sleep 300 & echo $! > {pids}/escapee.pid",
+                                   "(sleep 300 & echo $! > {pids}/escapee.pid) ; true",
+                                   "(setsid sh -c 'sleep 300 & echo $! > {pids}/escapee.pid' &) ; sleep 0.2"])
+def test_setsid_and_double_forked_leftovers_are_ended(tmp_path: Path, pids: Path, spawn: str) -> None:
+    result = run([Hook("*", spawn.format(pids=pids) + "; echo ok")], tmp=tmp_path).results[0]
+    assert result.success
+    assert not pid_alive(read_pids(pids)["escapee"])
+
+
+@pytest.mark.usefixtures("subreaper")
+def test_setsid_leftover_of_a_timed_out_hook_is_ended(tmp_path: Path, pids: Path) -> None:
+    hook = Hook("*", f"(setsid sleep 300 & echo $! > {pids}/escapee.pid &); sleep 300", timeout=0.5)
+    assert run([hook], tmp=tmp_path).results[0].timed_out
+    assert not pid_alive(read_pids(pids)["escapee"])
+
+
+def test_output_is_bounded_and_says_so(tmp_path: Path) -> None:
+    executor = HookExecutor(HookRegistry([Hook("*", "head -c 5000000 /dev/zero; head -c 300 /dev/zero >&2")]),
+                            working_dir=tmp_path, output_limit=1000)
+    result = executor.run(EVENT).results[0]
+    assert len(result.stdout) == 1000 and result.stdout_truncated
+    assert len(result.stderr) == 300 and not result.stderr_truncated
+    assert result.success
+
+
+def test_non_utf8_output_is_replaced(tmp_path: Path, binary_output_hook: Hook) -> None:
+    assert run([binary_output_hook], tmp=tmp_path).results[0].stdout == "ok \ufffd\ufffd done"
+
+
+def test_large_event_reaches_a_hook_that_also_writes_a_lot(tmp_path: Path) -> None:
+    event = HookEvent.tool_pre_execute("bash", {"command": "x" * 5_000_000})
+    hook = Hook("*", "head -c 3000000 /dev/zero >&2; wc -c")  # writes before it reads
+    result = run([hook], event=event, tmp=tmp_path).results[0]
+    assert result.success
+    assert result.stdout.endswith(f"{len(event.to_json_bytes())}\n")
+
+
+@pytest.mark.parametrize("command", ["exec 0<&-; echo closed", "echo ignored", "exit 0"])
+def test_hook_that_does_not_read_stdin_is_fine(tmp_path: Path, command: str) -> None:
+    event = HookEvent.tool_pre_execute("bash", {"command": "y" * 2_000_000})
+    assert run([Hook("*", command)], event=event, tmp=tmp_path).results[0].success
+
+
+def test_no_descriptor_leaks_into_hooks(tmp_path: Path) -> None:
+    leaked = open(tmp_path / "f", "w")  # noqa: SIM115 - an fd of ours that must not leak
+    try:
+        os.set_inheritable(leaked.fileno(), True)
+        result = run([Hook("*", "ls /proc/$$/fd")], tmp=tmp_path).results[0]
+    finally:
+        leaked.close()
+    assert sorted(result.stdout.split()) == ["0", "1", "2"]
+
+
+def test_signal_death_is_named(tmp_path: Path) -> None:
+    result = run([Hook("*", "kill -USR1 $$")], tmp=tmp_path).results[0]
+    assert (result.exit_code, result.signal) == (-10, "SIGUSR1")
+
+
+def test_circular_trigger_runs_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pids: Path) -> None:
+    monkeypatch.setenv(CHAIN_VAR, "session:start,tool:pre_execute")
+    outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path)
+    assert outcome.results == [] and not outcome.blocked
+    assert "circular trigger: 'tool:pre_execute'" in outcome.warnings[0]
+    assert not list(pids.iterdir())
+
+
+def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path, pids: Path) -> None:
+    hooks = [Hook("*", "echo first"), Hook("*", f"sleep 300 & echo $! > {pids}/bg.pid; sleep 300"),
+             Hook("*", "echo never")]
+    with SignalCatcher().installed() as catcher:
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        outcome = HookExecutor(HookRegistry(hooks), working_dir=tmp_path).run(
+            EVENT, signals=catcher.received, wakeup_fd=catcher.read_fd)
+    assert outcome.interrupted == signal.SIGTERM
+    assert outcome.to_dict()["interrupted"] == "SIGTERM"
+    assert outcome.results[0].success
+    assert outcome.results[1].error == "interrupted: the runner received SIGTERM"
+    assert outcome.skipped == [2]
+    assert not pid_alive(read_pids(pids)["bg"])
+
+
+def test_signal_before_the_run_starts_no_hook(tmp_path: Path, pids: Path) -> None:
+    outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path, signals=[signal.SIGHUP])
+    assert outcome.interrupted == signal.SIGHUP and outcome.skipped == [0]
+
+
+def test_run_document_shape(tmp_path: Path, failing_hook: Hook) -> None:
+    doc = run([Hook("*", "true", source="global"), failing_hook], tmp=tmp_path).to_dict()
+    assert doc["version"] == 1 and doc["blocked"] is True
+    assert doc["blocked_by"] == {"index": 1, "event": "*", "description": "always fails",
+                                 "reason": "Blocked: nope"}
+    assert doc["results"][0]["hook"] == {"event": "*", "command": "true", "source": "global"}
+    assert set(doc["results"][0]) == {"index", "hook", "exit_code", "signal", "stdout", "stderr",
+                                      "stdout_truncated", "stderr_truncated", "duration",
+                                      "timed_out", "error", "success", "should_continue"}
+
+
+def test_default_timeout_applies_to_hooks_that_keep_the_default(tmp_path: Path) -> None:
+    executor = HookExecutor(HookRegistry([Hook("*", "sleep 300")]), default_timeout=0.2,
+                            working_dir=tmp_path)
+    assert executor.run(EVENT).results[0].timed_out
+
+
+def test_execute_hooks_and_fire_event_are_async(tmp_path: Path, failing_hook: Hook) -> None:
+    executor = HookExecutor(HookRegistry([Hook("*", "echo ok")]), working_dir=tmp_path)
+    results = asyncio.run(executor.execute_hooks(EVENT))
+    assert [r.stdout for r in results] == ["ok\n"]
+    assert asyncio.run(fire_event(EVENT, executor=executor))[0].success
+    blocking = HookExecutor(HookRegistry([failing_hook]), working_dir=tmp_path)
+    with pytest.raises(HookBlockedError, match="Blocked: nope") as exc:
+        asyncio.run(fire_event(EVENT, executor=blocking))
+    assert exc.value.result.exit_code == 3
+
+
+def test_default_registry_is_the_singleton(tmp_path: Path) -> None:
+    HookRegistry.reset_instance()
+    HookRegistry.get_instance().register(Hook("session:*", "echo s"))
+    try:
+        assert HookExecutor(working_dir=tmp_path).run(HookEvent(EventType.SESSION_END)).results[0].stdout == "s\n"
+    finally:
+        HookRegistry.reset_instance()

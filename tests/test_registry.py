@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from forge_hookd.errors import ConfigError
+from forge_hookd.events import EventType, HookEvent
+from forge_hookd.registry import Hook, HookRegistry, pattern_matches, unknown_keys
+
+BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
+WRITE_PRE = HookEvent.tool_pre_execute("write", {})
+BASH_POST = HookEvent.tool_post_execute("bash", {}, "ok")
+SESSION = HookEvent.session_start("s")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "event", "expected"),
+    [
+        ("*", SESSION, True),
+        ("tool:pre_execute", BASH_PRE, True),
+        ("tool:pre_execute", WRITE_PRE, True),
+        ("tool:pre_execute:bash", BASH_PRE, True),
+        ("tool:pre_execute:bash", WRITE_PRE, False),
+        ("tool:pre_execute:bash", BASH_POST, False),
+        ("tool:pre_execute:bash", SESSION, False),
+        ("tool:*", BASH_PRE, True),
+        ("tool:*", SESSION, False),
+        ("tool:*:write", WRITE_PRE, True),
+        ("tool:*:write", BASH_PRE, False),
+        ("*:bash", BASH_POST, True),
+        ("*:bash", SESSION, False),
+        ("session:*", SESSION, True),
+        ("Tool:*", BASH_PRE, False),
+        ("TOOL:PRE_EXECUTE", BASH_PRE, False),
+        ("tool:pre_execute:Bash", BASH_PRE, False),
+        ("tool:pre_execute:ba?h", BASH_PRE, True),
+        ("tool:pre_execute:[bw]*", WRITE_PRE, True),
+        ("session:start, tool:error", SESSION, True),
+        ("tool:error,session:start", SESSION, True),
+        ("tool:error, llm:*", SESSION, False),
+    ],
+)
+def test_matching(pattern: str, event: HookEvent, expected: bool) -> None:
+    assert Hook(pattern, "true").matches(event) is expected
+
+
+def test_exact_tool_pattern_needs_a_tool_name() -> None:
+    assert not pattern_matches("session:start:x", "session:start", None)
+
+
+@pytest.mark.parametrize(("given", "kept"), [(0, 0.1), (-5, 0.1), (10_000, 300.0), (2.5, 2.5),
+                                            (float("nan"), 10.0)])
+def test_timeout_is_clamped(given: float, kept: float) -> None:
+    assert Hook("*", "true", timeout=given).timeout == kept
+
+
+def test_to_dict_omits_defaults() -> None:
+    assert Hook("*", "true").to_dict() == {"event": "*", "command": "true"}
+    full = Hook("tool:*", "x", timeout=5, working_dir="sub", env={"A": "1"}, enabled=False,
+                detach=True, description="d")
+    assert full.to_dict() == {"event": "tool:*", "command": "x", "timeout": 5.0,
+                              "working_dir": "sub", "env": {"A": "1"}, "enabled": False,
+                              "detach": True, "description": "d"}
+    assert Hook.from_dict(full.to_dict()) == full
+
+
+def test_from_dict_applies_defaults_and_records_the_source() -> None:
+    hook = Hook.from_dict({"event": "*", "command": "true"}, source="global")
+    assert (hook.timeout, hook.enabled, hook.detach, hook.env, hook.source) == (10.0, True, False, {}, "global")
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ([], "a hook must be an object"),
+        ({"command": "x"}, "missing required key 'event'"),
+        ({"event": "*"}, "missing required key 'command'"),
+        ({"event": "*", "command": ""}, "'command' must be a non-empty string"),
+        ({"event": 3, "command": "x"}, "'event' must be a non-empty string"),
+        ({"event": "*", "command": "x", "timeout": "5"}, "'timeout' must be a number"),
+        ({"event": "*", "command": "x", "timeout": True}, "'timeout' must be a number"),
+        ({"event": "*", "command": "x", "env": []}, "'env' must be an object"),
+        ({"event": "*", "command": "x", "env": {"A": 1}}, "'env.A' must be a string"),
+        ({"event": "*", "command": "x", "env": {"A=B": "1"}}, "not a valid environment variable"),
+        ({"event": "*", "command": "x", "enabled": "yes"}, "'enabled' must be true or false"),
+        ({"event": "*", "command": "x", "detach": 1}, "'detach' must be true or false"),
+        ({"event": "*", "command": "x", "working_dir": 1}, "'working_dir' must be a string"),
+    ],
+)
+def test_from_dict_names_what_is_wrong(entry: object, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Hook.from_dict(entry)
+
+
+def test_unknown_keys_are_named() -> None:
+    assert unknown_keys({"event": "*", "command": "x", "timout": 1}) == ["timout"]
+
+
+def test_with_changes_copies() -> None:
+    hook = Hook("*", "true", source="global")
+    assert hook.with_changes(enabled=False) == Hook("*", "true", enabled=False)
+    assert hook.with_changes(enabled=False).source == "global"
+
+
+@pytest.fixture
+def registry() -> HookRegistry:
+    return HookRegistry()
+
+
+def test_registry_returns_enabled_matches_in_registration_order(registry: HookRegistry) -> None:
+    a, b, c = Hook("tool:*", "a"), Hook("session:*", "b"), Hook("*", "c")
+    registry.load_hooks([a, b])
+    registry.register(Hook("*", "disabled", enabled=False))
+    registry.register(c)
+    assert registry.get_hooks(BASH_PRE) == [a, c]
+    assert len(registry) == 4
+    assert list(registry)[1] is b
+
+
+def test_unregister_removes_every_hook_with_the_pattern(registry: HookRegistry) -> None:
+    registry.load_hooks([Hook("tool:*", "a"), Hook("tool:*", "b"), Hook("*", "c")])
+    assert registry.unregister("tool:*") is True
+    assert [h.command for h in registry] == ["c"]
+    assert registry.unregister("tool:*") is False
+    registry.clear()
+    assert len(registry) == 0
+
+
+def test_singleton(registry: HookRegistry) -> None:
+    HookRegistry.reset_instance()
+    first = HookRegistry.get_instance()
+    assert HookRegistry.get_instance() is first
+    HookRegistry.reset_instance()
+    assert HookRegistry.get_instance() is not first
+
+
+def test_registry_is_thread_safe(registry: HookRegistry) -> None:
+    def add() -> None:
+        for _ in range(500):
+            registry.register(Hook("*", "true"))
+            registry.get_hooks(SESSION)
+
+    threads = [threading.Thread(target=add) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(registry) == 4000
+
+
+def test_event_type_enum_members_match_as_strings() -> None:
+    assert Hook("user:prompt_submit", "x").matches(HookEvent(EventType.USER_PROMPT_SUBMIT))
