@@ -91,11 +91,12 @@ def _silence_stdout() -> None:
 
 
 # -- input -------------------------------------------------------------------------
-def read_event(stream: BinaryIO, *, limit: int = MAX_EVENT_BYTES) -> HookEvent:
-    """One event from ``stream``, reading at most ``limit`` + 1 bytes."""
+def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
+    """One event from ``stream``, reading at most ``limit`` (64 MiB) + 1 bytes."""
+    limit = MAX_EVENT_BYTES if limit is None else limit
     raw = stream.read(limit + 1)
     if len(raw) > limit:
-        raise EventError(f"event larger than {limit // (1024 * 1024)} MiB")
+        raise EventError(f"event larger than the limit of {limit} bytes")
     return HookEvent.from_json(raw)
 
 

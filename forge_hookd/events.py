@@ -78,8 +78,22 @@ def env_name(key: str) -> str:
     return "FORGE_" + _NOT_ALNUM.sub("_", key).upper()
 
 
+def dumps(value: Any) -> bytes:
+    """Compact JSON for anything a library caller may put in an event.
+
+    orjson does not call ``default`` for integers beyond 64 bits or for lone
+    surrogates in strings; the standard library (with ASCII escapes) takes those.
+    """
+    try:
+        return orjson.dumps(value, default=str)
+    except TypeError:
+        import json
+
+        return json.dumps(value, default=str, separators=(",", ":")).encode()
+
+
 def _env_text(value: Any) -> str:
-    return value if isinstance(value, str) else orjson.dumps(value, default=str).decode()
+    return value if isinstance(value, str) else dumps(value).decode()
 
 
 @dataclass
@@ -211,8 +225,7 @@ class HookEvent:
         return self.to_json_bytes().decode()
 
     def to_json_bytes(self) -> bytes:
-        # default=str: a library caller may put a Path or an exception in ``data``.
-        return orjson.dumps(self.to_dict(), default=str)
+        return dumps(self.to_dict())
 
     def to_env(self) -> dict[str, str]:
         """The ``FORGE_*`` variables a hook gets for this event.

@@ -365,42 +365,41 @@ class ProcessPool:
 
         The tree is the hook's process group, every psutil descendant of its shell,
         and (when we are a subreaper) every orphan that reparented to us carrying the
-        hook's token, with its descendants. SIGTERM, ``kill_grace``, then SIGKILL.
+        hook's token, with its descendants. SIGTERM, ``kill_grace``, then SIGKILL; the
+        tree is looked up again each round because a dying tree can still fork.
         """
-        sh_alive = child.popen.poll() is None
-        orphans = self._orphan_pids(exclude=self._live_shells())
-        if not sh_alive and not orphans and not _group_alive(child.pid):
+        if child.popen.poll() is not None and not self._orphans(child) and not _group_alive(child.pid):
             return False  # the common case: nothing left, and no psutil import
-        procs = self._tree(child, sh_alive, orphans)
-        _signal_group(child.pid, signal.SIGTERM)
-        _signal_all(procs, signal.SIGTERM)
         import psutil
 
-        # The shell itself is reaped through Popen only: psutil reaping it would leave
-        # Popen with ECHILD and a made-up exit code 0.
-        deadline = time.monotonic() + self.kill_grace
-        _, alive = psutil.wait_procs(procs, timeout=self.kill_grace)
-        if not _shell_exited(child.popen, deadline) or alive or _group_alive(child.pid):
-            _signal_group(child.pid, signal.SIGKILL)
-            _signal_all(alive, signal.SIGKILL)
-            psutil.wait_procs(alive, timeout=self.kill_grace)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            deadline = time.monotonic() + self.kill_grace
+            procs = self._tree(child)
+            _signal_group(child.pid, sig)
+            _signal_all(procs, sig)
+            # The shell itself is reaped through Popen only: psutil reaping it would
+            # leave Popen with ECHILD and a made-up exit code 0.
+            _, alive = psutil.wait_procs(procs, timeout=self.kill_grace)
+            if _shell_exited(child.popen, deadline) and not alive and not _group_alive(child.pid):
+                break
+        # Children of what we killed reparent to us as zombies: reap them too.
+        psutil.wait_procs(self._tree(child), timeout=self.kill_grace)
         return True
 
-    def _live_shells(self) -> set[int]:
-        return {c.pid for c in self.running.values()}
-
-    def _orphan_pids(self, exclude: set[int]) -> set[int]:
+    def _orphans(self, child: _Child) -> list[int]:
+        """Orphans that reparented to us (as subreaper) and belong to ``child``."""
         if not _subreaper:
-            return set()
-        return _direct_children() - exclude
+            return []
+        live_shells = {c.pid for c in self.running.values()} | {child.pid}
+        return [pid for pid in _direct_children() - live_shells if _belongs_to(pid, child.token)]
 
-    def _tree(self, child: _Child, sh_alive: bool, orphans: set[int]) -> list[psutil.Process]:
+    def _tree(self, child: _Child) -> list[psutil.Process]:
+        """The hook's shell's descendants and its orphans with theirs (not the shell)."""
         import psutil
 
         procs: dict[int, psutil.Process] = {}
-        roots = [child.pid] if sh_alive else []
-        roots += [pid for pid in orphans if _belongs_to(pid, child.token)]
-        for pid in roots:
+        roots = [child.pid] if child.popen.poll() is None else []
+        for pid in roots + self._orphans(child):
             try:
                 root = psutil.Process(pid)
                 for proc in [root, *root.children(recursive=True)]:

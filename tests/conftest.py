@@ -60,7 +60,9 @@ def no_process_left_behind(request: pytest.FixtureRequest, monkeypatch: pytest.M
             break
         time.sleep(0.05)
     for proc in leaked:
-        proc.kill()
+        kill_and_reap(proc.pid)
+    for zombie in zombies:
+        kill_and_reap(zombie.pid)  # reaped here so that one failure does not spill over
     assert not leaked, f"processes left behind: {[(p.pid, _cmdline(p)) for p in leaked]}"
     assert not zombies, f"zombies left behind: {[c.pid for c in zombies]}"
 
@@ -84,6 +86,18 @@ def _cmdline(proc: psutil.Process) -> str:
         return " ".join(proc.cmdline())
     except psutil.Error:
         return "?"
+
+
+def kill_and_reap(pid: int) -> None:
+    """SIGKILL ``pid`` and, when it is our child (we may be a subreaper), reap it."""
+    try:
+        os.kill(pid, 9)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def pid_alive(pid: int) -> bool:

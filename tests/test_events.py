@@ -165,3 +165,9 @@ def test_parser_refuses_with_a_message_naming_the_problem(raw: bytes, message: s
 def test_to_json_survives_non_json_data_from_library_callers(tmp_path: object) -> None:
     event = HookEvent(EventType.SESSION_START, data={"path": tmp_path, "exc": ValueError("x")})
     assert json.loads(event.to_json())["data"]["exc"] == "x"
+
+
+def test_to_json_survives_huge_integers_and_lone_surrogates() -> None:
+    event = HookEvent(EventType.SESSION_START, data={"big": 2**70, "s": "\ud800"})
+    assert json.loads(event.to_json())["data"] == {"big": 2**70, "s": "\ud800"}
+    assert event.to_env()["FORGE_BIG"] == str(2**70)

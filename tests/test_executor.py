@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import pid_alive, read_pids
+from conftest import kill_and_reap, pid_alive, read_pids
 from forge_hookd.events import EventType, HookEvent
 from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookRun, fire_event
 from forge_hookd.process import SignalCatcher, become_subreaper
@@ -144,14 +144,7 @@ def test_detached_hook_leaves_its_background_alone(tmp_path: Path, pids: Path) -
     try:
         assert result.success and pid_alive(bg)
     finally:
-        os.kill(bg, signal.SIGKILL)
-        os.waitpid(bg, 0) if bg in _children() else None
-
-
-def _children() -> set[int]:
-    import psutil
-
-    return {c.pid for c in psutil.Process().children()}
+        kill_and_reap(bg)
 
 
 @pytest.fixture

@@ -1,0 +1,186 @@
+"""End to end: the installed forge-hook-run with real hooks in a real project."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Project, pid_alive, read_pids
+
+SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_abc123",
+        "data": {"tool_args": {"command": "sudo ls"}}}
+
+
+def test_block_sudo_template_blocks_with_reason(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    from forge_hookd.templates import HOOK_TEMPLATES
+
+    project.write_hooks([HOOK_TEMPLATES["block_sudo"].to_dict()])
+    run = forge_run(SUDO)
+    assert run.exit_status == 1
+    assert run.json["blocked_by"]["reason"] == "Blocked: sudo not allowed"
+    assert run.json["results"][0]["hook"]["source"] == "project"
+    allowed = forge_run({**SUDO, "data": {"tool_args": {"command": "pseudosudo ls"}}})
+    assert allowed.exit_status == 0 and allowed.json["blocked"] is False
+
+
+def test_merge_order_global_then_project_then_extra(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "echo g1"}, {"event": "*", "command": "echo g2"}],
+                        where="global")
+    project.write_hooks([{"event": "*", "command": "echo p1"}])
+    extra = tmp_path / "more.json"
+    extra.write_text(json.dumps({"hooks": [{"event": "*", "command": "echo x1"}]}))
+    run = forge_run({"type": "session:start"}, "--config", str(extra))
+    assert [r["stdout"] for r in run.json["results"]] == ["g1\n", "g2\n", "p1\n", "x1\n"]
+    assert [r["index"] for r in run.json["results"]] == [0, 1, 2, 3]
+
+
+def test_project_root_is_found_upwards_and_hooks_run_there(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "pwd; echo $FORGE_PROJECT_DIR"}])
+    deep = project.root / "src" / "deep"
+    deep.mkdir(parents=True)
+    run = forge_run({"type": "session:start"}, cwd=deep)
+    assert run.json["results"][0]["stdout"] == f"{project.root}\n{project.root}\n"
+
+
+def test_forge_config_dir_and_project_dir_variables(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    (cfg / "hooks.json").write_text(json.dumps({"hooks": [{"event": "*", "command": "echo cfgdir"}]}))
+    other = tmp_path / "other"
+    (other / ".forge").mkdir(parents=True)
+    (other / ".forge/hooks.json").write_text(json.dumps({"hooks": [{"event": "*", "command": "echo other"}]}))
+    run = forge_run({"type": "session:start"}, env={"FORGE_CONFIG_DIR": str(cfg), "FORGE_PROJECT_DIR": str(other)})
+    assert [r["stdout"] for r in run.json["results"]] == ["cfgdir\n", "other\n"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "runs"),
+    [("*", True), ("tool:pre_execute", True), ("tool:pre_execute:bash", True),
+     ("tool:pre_execute:write", False), ("tool:*", True), ("tool:*:bash", True), ("*:bash", True),
+     ("tool:post_execute", False), ("session:*", False), ("session:start, *:bash", True),
+     ("TOOL:*", False)],
+)
+def test_every_matching_form(project: Project, forge_run, pattern: str, runs: bool) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": pattern, "command": "echo ran"}])
+    assert len(forge_run(SUDO).json["results"]) == (1 if runs else 0)
+
+
+def test_every_environment_variable_and_stdin(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    (project.root / "work").mkdir()
+    project.write_hooks([{"event": "*", "command": "env; printf 'STDIN=%s\\n' \"$(cat)\"", "working_dir": "work",
+                          "env": {"MODE": "strict"}}])
+    event = {**SUDO, "timestamp": 1763700000.5,
+             "data": {"tool_args": {"command": "ls"}, "tool_result": "r", "error": "e", "llm_model": "m",
+                      "llm_tokens": 5, "perm_level": "ask", "perm_rule": "bash(*)", "user_input": "hi\nthere",
+                      "event": "forged"}}
+    out = forge_run(event).json["results"][0]["stdout"]
+    env = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    expected = {
+        "FORGE_EVENT": "tool:pre_execute", "FORGE_TIMESTAMP": "1763700000.5",
+        "FORGE_SESSION_ID": "sess_abc123", "FORGE_TOOL_NAME": "bash",
+        "FORGE_TOOL_ARGS": '{"command":"ls"}', "FORGE_TOOL_RESULT": "r", "FORGE_ERROR": "e",
+        "FORGE_LLM_MODEL": "m", "FORGE_LLM_TOKENS": "5", "FORGE_PERM_LEVEL": "ask",
+        "FORGE_PERM_RULE": "bash(*)", "FORGE_USER_INPUT": "hi there",
+        "FORGE_WORKING_DIR": str(project.root / "work"), "FORGE_PROJECT_DIR": str(project.root),
+        "MODE": "strict",
+    }
+    assert {k: env.get(k) for k in expected} == expected
+    assert json.loads(env["STDIN"]) == event
+
+
+def test_timeout_kills_the_grandchild(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "timeout": 0.5,
+                          "command": f"sleep 300 & echo $! > {tmp_path}/gc.pid; sleep 300"}])
+    started = time.monotonic()
+    run = forge_run({"type": "session:start"})
+    assert time.monotonic() - started < 0.5 + 1.0 + 2.0
+    assert run.exit_status == 1
+    result = run.json["results"][0]
+    assert result["timed_out"] is True and result["signal"] == "SIGTERM"
+    assert run.json["blocked_by"]["reason"] == "timed out after 0.5s"
+    assert not pid_alive(read_pids(tmp_path)["gc"])
+
+
+def test_stop_on_failure_and_keep_going(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "exit 2"}, {"event": "*", "command": f"touch {tmp_path}/second"}])
+    stopped = forge_run({"type": "session:start"})
+    assert (stopped.exit_status, stopped.json["skipped"]) == (1, [1])
+    assert not (tmp_path / "second").exists()
+    kept = forge_run({"type": "session:start"}, "--keep-going")
+    assert (kept.exit_status, kept.json["skipped"]) == (1, [])
+    assert (tmp_path / "second").exists()
+
+
+@pytest.mark.parametrize("stdin", [b"", b"{", b"[]", b'{"type":"x"}', b'{"type":"session:start","tool":"b"}',
+                                   b'{"type":"session:start","data":"s"}', b"\xff\xfe",
+                                   b'{"type":"session:start"}{"type":"session:start"}'])
+def test_bad_inputs_exit_2_with_json(project: Project, forge_run, stdin: bytes, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
+    run = forge_run(stdin)
+    assert run.exit_status == 2
+    assert run.json["error"]["kind"] == "invalid_event"
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert not (tmp_path / "ran").exists()
+
+
+def test_corrupt_config_is_a_warning_and_strict_an_error(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
+    project.hooks_file.parent.mkdir(parents=True, exist_ok=True)
+    project.hooks_file.write_text('{"hooks": [\n  {"event": "*" "command": "x"}\n]}')
+    run = forge_run({"type": "session:start"})
+    assert run.exit_status == 0
+    assert [r["stdout"] for r in run.json["results"]] == ["g\n"]
+    assert run.json["warnings"][0].startswith(f"{project.hooks_file}:2:")
+    strict = forge_run({"type": "session:start"}, "--strict")
+    assert strict.exit_status == 2 and strict.json["error"]["kind"] == "invalid_config"
+
+
+def test_dry_run(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
+    run = forge_run({"type": "session:start"}, "--dry-run")
+    assert run.exit_status == 0 and run.json["hooks"][0]["hook"]["command"] == f"touch {tmp_path}/ran"
+    assert not (tmp_path / "ran").exists()
+
+
+def test_non_utf8_output(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": r"printf 'a\377b'; printf '\300' >&2"}])
+    result = forge_run({"type": "session:start"}).json["results"][0]
+    assert (result["stdout"], result["stderr"]) == ("a\ufffdb", "\ufffd")
+
+
+def test_circular_guard_with_a_real_nested_call(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    nested = "forge-hook-run --event session:start; echo nested-exit=$?"
+    project.write_hooks([{"event": "session:start", "command": nested}])
+    run = forge_run({"type": "session:start"}, env={"PATH": f"{Path(__file__).parent}:{_bin_path()}"})
+    assert run.exit_status == 0
+    inner = run.json["results"][0]["stdout"].splitlines()
+    assert json.loads(inner[0])["results"] == []
+    assert "circular trigger" in json.loads(inner[0])["warnings"][0]
+    assert inner[1] == "nested-exit=0"
+
+
+def test_nested_call_of_another_type_runs(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "session:start", "command": "forge-hook-run --event session:end"},
+                         {"event": "session:end", "command": "echo $FORGE_HOOK_CHAIN"}])
+    run = forge_run({"type": "session:start"}, env={"PATH": _bin_path()})
+    inner = json.loads(run.json["results"][0]["stdout"])
+    assert inner["results"][0]["stdout"] == "session:start,session:end\n"
+
+
+def test_python_dash_m_is_the_same_command(project: Project) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "forge_hookd", "--event", "session:start"],
+                          cwd=project.root, capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["version"] == 1
+
+
+def _bin_path() -> str:
+    import os
+    import sys
+
+    return f"{Path(sys.executable).parent}:{os.environ['PATH']}"

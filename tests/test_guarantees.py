@@ -1,0 +1,208 @@
+"""The promises of README "Guarantees", each proved through the installed executable."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import Project, installed, kill_and_reap, pid_alive, read_pids
+
+EVENT = {"type": "session:start", "session_id": "s1"}
+GRACE = 1.0  # the runner's kill grace
+
+
+def wait_for_pids(directory: Path, names: set[str], timeout: float = 5.0) -> dict[str, int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = read_pids(directory)
+        if names <= set(pids):
+            return pids
+        time.sleep(0.02)
+    raise AssertionError(f"hooks did not write {names - set(read_pids(directory))}")
+
+
+# -- 1. timeouts end the whole tree ----------------------------------------------------
+@pytest.mark.parametrize(
+    "tree",
+    [
+        "sleep 300 & echo $! > {d}/bg.pid",
+        "setsid sleep 300 & echo $! > {d}/setsid.pid",
+        "(sleep 300 & echo $! > {d}/daemon.pid &)",
+        "(setsid sh -c 'sleep 300 & echo $! > {d}/deep.pid' &)",
+        "sh -c 'trap \"\" TERM; echo $$ > {d}/stubborn.pid; while :; do sleep 0.05; done' &",
+    ],
+)
+def test_timeout_ends_every_kind_of_descendant(project: Project, forge_run, tmp_path: Path, tree: str) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "timeout": 0.5, "command": tree.format(d=tmp_path) + "\nsleep 300"}])
+    started = time.monotonic()
+    run = forge_run(EVENT)
+    assert time.monotonic() - started < 0.5 + GRACE + 2.0
+    assert run.exit_status == 1 and run.json["results"][0]["timed_out"]
+    pids = read_pids(tmp_path)
+    assert pids and not [name for name, pid in pids.items() if pid_alive(pid)]
+
+
+def test_hook_ignoring_sigterm_is_killed(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "timeout": 0.3, "command": f"trap '' TERM; echo $$ > {tmp_path}/sh.pid; sleep 300"}])
+    started = time.monotonic()
+    result = forge_run(EVENT).json["results"][0]
+    assert time.monotonic() - started < 0.3 + GRACE + 2.0
+    assert (result["exit_code"], result["signal"], result["timed_out"]) == (-9, "SIGKILL", True)
+    assert not pid_alive(read_pids(tmp_path)["sh"])
+
+
+# -- 2. nothing left after a hook returns, unless it is detached -------------------------
+@pytest.mark.parametrize(
+    "leftover",
+    ["sleep 300 & echo $! > {d}/bg.pid",
+     "setsid sleep 300 & echo $! > {d}/setsid.pid",
+     "(sleep 300 & echo $! > {d}/daemon.pid &)",
+     "(setsid sh -c 'sleep 300 >/dev/null 2>&1 </dev/null & echo $! > {d}/daemon.pid' &); sleep 0.2"],
+)
+def test_leftovers_are_ended_when_the_hook_exits(project: Project, forge_run, tmp_path: Path, leftover: str) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": leftover.format(d=tmp_path) + "; echo done"}])
+    started = time.monotonic()
+    run = forge_run(EVENT)
+    assert time.monotonic() - started < 5  # a child holding stdout never makes us wait
+    assert run.exit_status == 0 and run.json["results"][0]["stdout"] == "done\n"
+    pids = read_pids(tmp_path)
+    assert pids and not [n for n, p in pids.items() if pid_alive(p)]
+
+
+def test_detached_hook_keeps_its_background(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "detach": True,
+                          "command": f"sleep 300 >/dev/null 2>&1 & echo $! > {tmp_path}/bg.pid; echo started"}])
+    run = forge_run(EVENT)
+    bg = read_pids(tmp_path)["bg"]
+    try:
+        assert run.exit_status == 0 and run.json["results"][0]["stdout"] == "started\n"
+        assert pid_alive(bg)
+    finally:
+        kill_and_reap(bg)
+
+
+# -- 3. signals to the runner ---------------------------------------------------------------
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_runner_signal_ends_trees_and_prints_partial_results(project: Project, tmp_path: Path,
+                                                              sig: int, code: int) -> None:
+    project.write_hooks([
+        {"event": "*", "command": "echo first"},
+        {"event": "*", "command": f"sleep 300 & echo $! > {tmp_path}/bg.pid; "
+                                  f"(setsid sleep 300 & echo $! > {tmp_path}/escapee.pid &); "
+                                  f"echo $$ > {tmp_path}/sh.pid; sleep 300"},
+        {"event": "*", "command": f"touch {tmp_path}/third"},
+    ])
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = wait_for_pids(tmp_path, {"bg", "escapee", "sh"})
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == code
+    doc = json.loads(out)
+    assert doc["interrupted"] == signal.Signals(sig).name
+    assert doc["results"][0]["stdout"] == "first\n"
+    assert doc["results"][1]["error"] == f"interrupted: the runner received {signal.Signals(sig).name}"
+    assert doc["skipped"] == [2] and not (tmp_path / "third").exists()
+    assert b"interrupted by" in err
+    assert not [n for n, p in pids.items() if pid_alive(p)]
+
+
+# -- 4. memory is bounded whatever hooks print --------------------------------------------
+def peak_rss_kib(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[bytes]]:
+    """Run ``args`` under a fresh wrapper; the peak RSS of its largest child, in KiB."""
+    wrapper = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True); "
+               "sys.stdout.buffer.write(p.stdout); sys.stderr.write(str(resource.getrusage("
+               "resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(p.returncode)")
+    proc = subprocess.run([sys.executable, "-c", wrapper, *args], cwd=cwd, capture_output=True, timeout=120)
+    return int(proc.stderr.decode().strip().splitlines()[-1]), proc
+
+
+@pytest.mark.slow
+def test_300_mb_of_output_keeps_the_runner_small(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "head -c 300000000 /dev/zero; head -c 300000000 /dev/zero >&2"}])
+    rss, proc = peak_rss_kib([installed("forge-hook-run"), "--event", "session:start"], project.root)
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["stdout_truncated"] and result["stderr_truncated"]
+    assert len(result["stdout"]) == 1024 * 1024
+    assert rss < 60 * 1024, f"peak RSS {rss} KiB"
+
+
+# -- 5. any event ----------------------------------------------------------------------------
+def test_endless_stdin_is_refused_at_64_mib(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
+    zero = subprocess.Popen(["cat", "/dev/zero"], stdout=subprocess.PIPE)
+    try:
+        proc = subprocess.run([installed("forge-hook-run")], cwd=project.root, stdin=zero.stdout,
+                              capture_output=True, timeout=60)
+    finally:
+        zero.kill()
+        zero.wait()
+        assert zero.stdout is not None
+        zero.stdout.close()
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["error"]["message"] == "event larger than the limit of 67108864 bytes"
+    assert not (tmp_path / "ran").exists()
+
+
+def test_5_mb_argument_reaches_stdin_in_full_and_env_is_cut(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    command = "x" * 5_000_000
+    many = {f"k{i}": "v" * 9000 for i in range(400)}  # 3.6 MB of would-be variables: no E2BIG
+    project.write_hooks([{"event": "*", "command": 'printf "%s" "$FORGE_TOOL_ARGS" | wc -c; wc -c'}])
+    event = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": command}, **many}}
+    run = forge_run(event)
+    assert run.exit_status == 0, run.stderr
+    env_size, stdin_size = (int(x) for x in run.json["results"][0]["stdout"].split())
+    assert env_size == 8192
+    assert stdin_size == len(json.dumps(run.json["event"], separators=(",", ":")).encode())
+
+
+@pytest.mark.parametrize("command", ["exec 0<&-; head -c 2000000 /dev/zero", "true",
+                                     "head -c 1 >/dev/null; head -c 3000000 /dev/zero >&2"])
+def test_hooks_that_ignore_or_close_stdin(project: Project, forge_run, command: str) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": command}])
+    run = forge_run({"type": "user:prompt_submit", "data": {"user_input": "z" * 4_000_000}})
+    assert run.exit_status == 0 and run.json["results"][0]["success"]
+
+
+# -- 6. descriptors and zombies ---------------------------------------------------------------
+def test_only_stdio_reaches_a_hook(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "ls /proc/$$/fd"}])
+    assert sorted(forge_run(EVENT).json["results"][0]["stdout"].split()) == ["0", "1", "2"]
+
+
+def test_runner_reaps_every_child(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "command": "(true &); (sleep 0.1 &); sleep 0.3; echo $$ > %s/sh.pid" % tmp_path},
+                         {"event": "*", "command": "ls /proc/$PPID/task/*/children >/dev/null; "
+                                                   "cat /proc/$PPID/task/*/children > %s/siblings" % tmp_path}])
+    run = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                         capture_output=True, timeout=30)
+    assert run.returncode == 0
+    # While the second hook ran, the runner's only child was that hook's shell: the
+    # first hook's orphans had been reaped, not left as zombies.
+    assert len((tmp_path / "siblings").read_text().split()) == 1
+
+
+# -- 8. many at once ----------------------------------------------------------------------------
+def test_24_concurrent_runs_see_only_their_own_event(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "sleep 0.2; echo $FORGE_SESSION_ID"},
+                         {"event": "*", "command": 'test "$FORGE_SESSION_ID" != s7 || { echo no7; exit 1; }'}])
+
+    def one(i: int) -> tuple[int, int, dict[str, object]]:
+        proc = subprocess.run([installed("forge-hook-run")], cwd=project.root, capture_output=True, timeout=120,
+                              input=json.dumps({"type": "session:start", "session_id": f"s{i}"}).encode())
+        return i, proc.returncode, json.loads(proc.stdout)
+
+    with ThreadPoolExecutor(24) as pool:
+        outcomes = list(pool.map(one, range(24)))
+    for i, code, doc in outcomes:
+        assert doc["results"][0]["stdout"] == f"s{i}\n"
+        assert code == (1 if i == 7 else 0)
+        assert len(doc["results"]) == 2
