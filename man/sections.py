@@ -1,0 +1,130 @@
+"""The prose sections of the man pages (the OPTIONS come from the click commands)."""
+
+from __future__ import annotations
+
+FORGE_HOOK_RUN = {
+    "INPUT": """
+One JSON object on stdin, exactly the shape HookEvent.to_json() writes:
+
+  {"type": "tool:pre_execute", "timestamp": 1763700000.5,
+   "data": {"tool_args": {"command": "ls -la"}},
+   "tool_name": "bash", "session_id": "sess_abc123"}
+
+type is required and is one of: tool:pre_execute, tool:post_execute, tool:error, llm:pre_request, llm:post_response, llm:stream_start, llm:stream_end, session:start, session:end, session:message, permission:check, permission:prompt, permission:granted, permission:denied, user:prompt_submit, user:interrupt. timestamp (number, default now), data (object, default {}), tool_name and session_id (string or null) are optional.
+
+Anything else is refused with exit status 2 and no hook run: an unknown key (a misspelt tool for tool_name must not silently skip a tool:pre_execute:bash guard), a wrong type, an unknown event type, more than one document, invalid UTF-8 or JSON, or more than 64 MiB of input (reading stops there). With --event the event is built from the options and stdin is not read.
+""",
+    "HOOK CONFIG": """
+  {"hooks": [
+    {"event": "tool:pre_execute:bash", "command": "./scripts/guard.sh",
+     "timeout": 5.0, "working_dir": null, "env": {"MODE": "strict"},
+     "enabled": true, "detach": false, "description": "Block dangerous shell commands"}
+  ]}
+
+event and command are required. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits.
+
+Hooks run in this order: the global file, then the project file, then each --config file, each in file order. A missing file is no error. A file that is not valid JSON, or a malformed entry, is skipped with a warning naming the file, the entry and the problem (line and column for JSON syntax); every other hook still loads. An unknown key in an entry is a warning; the hook still loads. With --strict any warning is an error (exit 2) and no hook runs.
+""",
+    "MATCHING": """
+A hook's event is a comma-separated list of patterns; it matches when any one does. With T the event type and T:tool the type plus tool name: * matches every event; an exact T matches whatever the tool; T:tool matches that tool only; shell-style globs (tool:*, tool:*:write, *:bash) are matched, case-sensitively, against T and against T:tool.
+""",
+    "RUNNING": """
+Each hook runs as /bin/sh -c COMMAND in its own session and process group, in its working directory, with the caller's environment plus the variables below plus the hook's env. Its stdin is the event JSON, then end-of-file. stdout and stderr are captured separately, decoded as UTF-8 with replacement and kept up to 1 MiB each; the rest is read and dropped, and the result says stdout_truncated or stderr_truncated.
+
+A hook whose exit status is not 0, that timed out, or that could not be started (for example its working directory does not exist) says do not continue: the chain stops there and the remaining hooks are listed in skipped, unless --keep-going.
+
+On timeout the whole tree the hook started is ended: SIGTERM to its process group and to every descendant psutil finds, one second of grace, then SIGKILL. When the hook's own process exits, whatever it left running is ended the same way at once (a background child holding its output open never makes the runner wait) unless the hook says "detach": true. The runner makes itself a child subreaper, so double-forked and setsid processes are found too.
+
+Event data is never substituted into the command text: it reaches a hook only through its environment and stdin. Quote variables in double quotes: echo "tool: $FORGE_TOOL_NAME".
+
+A nested call (a hook that runs forge-hook-run for an event type already being handled up the chain, tracked in FORGE_HOOK_CHAIN) is a circular trigger: it runs no hooks, says so in warnings and exits 0.
+""",
+    "OUTPUT": """
+stdout carries exactly one JSON document, compact (indented with --pretty), whatever happened; messages for people go to stderr as forge-hook-run: ....
+
+  {"version": 1,
+   "event": {"type": "tool:pre_execute", "timestamp": 1763700000.5, "data": {},
+             "tool_name": "bash", "session_id": null},
+   "blocked": true,
+   "blocked_by": {"index": 1, "event": "tool:pre_execute:bash",
+                  "description": "Block sudo", "reason": "Blocked: sudo not allowed"},
+   "results": [{"index": 0, "hook": {"event": "tool:*", "command": "echo ok", "source": "global"},
+                "exit_code": 0, "signal": null, "stdout": "ok\\n", "stderr": "",
+                "stdout_truncated": false, "stderr_truncated": false, "duration": 0.004,
+                "timed_out": false, "error": null, "success": true, "should_continue": true}, ...],
+   "skipped": [2], "warnings": [], "duration": 0.011}
+
+hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). reason is the blocking hook's stdout, else its stderr, else its error, stripped. An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, internal.
+""",
+    "ENVIRONMENT": """
+Every hook gets:
+
+* FORGE_EVENT: the event type
+* FORGE_TIMESTAMP: the event timestamp
+* FORGE_SESSION_ID: the session id, when the event has one
+* FORGE_TOOL_NAME: the tool name, when the event has one
+* FORGE_<KEY>: each data key, upper-cased, non-alphanumerics as _; objects and lists as JSON: FORGE_TOOL_ARGS, FORGE_TOOL_RESULT, FORGE_ERROR, FORGE_LLM_MODEL, FORGE_LLM_TOKENS, FORGE_MESSAGE_COUNT, FORGE_PERM_LEVEL, FORGE_PERM_RULE, FORGE_USER_INPUT ...
+* FORGE_WORKING_DIR: the directory the hook runs in
+* FORGE_PROJECT_DIR: the project root
+* FORGE_HOOK_CHAIN: the event types being handled up the chain (the circular-trigger guard)
+
+Values have NUL bytes removed, newlines turned into spaces, and are cut at 8 KiB with a ...[truncated] marker; all data variables together stay under 256 KiB (later keys are left out), so no event can make the hook's execve fail. The full event is always on stdin. A data key never overwrites the variables above.
+
+forge-hook-run reads:
+
+* FORGE_CONFIG_DIR: the directory of the global hooks.json
+* XDG_CONFIG_HOME: else the global file is ${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json
+* FORGE_PROJECT_DIR: the project root, when --project-root is not given
+* FORGE_DEBUG: 1 prints a traceback with an internal error
+""",
+    "FILES": """
+* $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
+* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
+""",
+    "EXIT STATUS": """
+* 0: proceed: no matching hook, or every hook that ran said continue
+* 1: blocked: a hook said do not continue (non-zero exit, timeout, could not start)
+* 2: bad invocation or bad input (invalid event, unknown option, --strict config problem); no hook ran
+* 3: internal error (a bug); still a JSON error document
+* 129, 130, 143: interrupted by SIGHUP, SIGINT, SIGTERM: running hooks were ended, partial results printed
+""",
+    "GUARANTEES": """
+What forge-hook-run promises when hooks misbehave, each proved by its test suite through the installed executable, checked by process id:
+
+* Timeouts end the whole tree: background children in the hook's group, setsid children, double-forked daemons whose parent exited, and processes that ignore SIGTERM (SIGKILL after the grace). A run with a timed-out hook returns within its timeout plus the one-second grace plus a small margin.
+* Nothing is left running after a hook returns, unless the hook says "detach": true; a background child that keeps the hook's output open never makes the runner wait.
+* SIGINT, SIGTERM and SIGHUP to the runner end every running hook tree, print the document with what finished (the interrupted hook reported with its error), and exit 130, 143 or 129.
+* Memory is bounded whatever hooks print: a hook printing 300 MB on stdout and 300 MB on stderr leaves the runner's peak RSS at 44 MiB (measured with /usr/bin/time -v on 2026-11-21), of which 12 MiB is the JSON of the 2 MiB kept.
+* Any event: stdin is read up to 64 MiB; a 5 MB argument reaches hooks in full on stdin while its variable is cut; a hook that closes stdin at once or never reads it is fine.
+* Only file descriptors 0, 1 and 2 reach a hook; every child is reaped, also when a signal interrupts the run.
+* Hostile input (random bytes, mutated events, deep nesting, lone surrogates, huge numbers, NUL bytes) never crashes it: exit 2 or 0, a JSON document, no traceback.
+* Concurrent invocations in one project are independent.
+
+detach is for hooks that start something meant to outlive them (a notifier, a background indexer): redirect its output (cmd >/dev/null 2>&1 &), since the runner stops reading the hook's pipes when the hook exits.
+""",
+    "EXAMPLES": """
+Block sudo in the project, then try it:
+
+  echo '{"hooks": [{"event": "tool:pre_execute:bash", "description": "Block sudo",
+    "command": "if grep -Eq \\"(^|[^A-Za-z0-9_-])sudo([^A-Za-z0-9_-]|$)\\"; then echo Blocked: sudo not allowed; exit 1; fi"}]}' > .forge/hooks.json
+  echo '{"type":"tool:pre_execute","tool_name":"bash","data":{"tool_args":{"command":"sudo ls"}}}' \\
+    | forge-hook-run | jq -r .blocked_by.reason
+
+From a Makefile or a script, without stdin:
+
+  forge-hook-run --event session:start --session-id "$SESSION" --data '{"message_count": 0}'
+
+See what would run, and why a hook does not:
+
+  forge-hook-run --dry-run --event tool:pre_execute --tool bash | jq '.hooks[].hook'
+
+Shell completion (bash; zsh_source and fish_source for the others):
+
+  eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
+""",
+    "SEE ALSO": """
+forge-hook(1), jq(1), sh(1). The contract: DESIGN.md; the library: import forge_hookd.
+""",
+}
+
+FORGE_HOOK: dict[str, str] = {}
