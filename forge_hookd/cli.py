@@ -1,12 +1,11 @@
 """``forge-hook-run``: parse the command line, call the library, print one JSON document.
 
-The error boundary is :class:`JsonCommand`: whatever happens, stdout carries exactly
-one JSON document and stderr at most a few ``forge-hook-run: ...`` lines.
+The error boundary is :class:`~forge_hookd.boundary.JsonCommand`: whatever happens,
+stdout carries exactly one JSON document and stderr a few ``forge-hook-run: ...`` lines.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, BinaryIO, NoReturn
@@ -14,80 +13,12 @@ from typing import Any, BinaryIO, NoReturn
 import click
 import orjson
 
-from .errors import ConfigError, EventError, ExitStatus, ForgeError, UsageError
+from .boundary import JsonCommand, say, write_document
+from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
 PROG = "forge-hook-run"
 MAX_EVENT_BYTES = 64 * 1024 * 1024
-
-
-# -- output ------------------------------------------------------------------------
-def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
-    option = orjson.OPT_INDENT_2 if pretty else 0
-    out = sys.stdout.buffer
-    out.write(orjson.dumps(doc, option=option, default=str) + b"\n")
-    out.flush()
-
-
-def say(prog: str, message: str) -> None:
-    """One line for people on stderr."""
-    click.echo(f"{prog}: {message}", err=True)
-
-
-def error_document(kind: str, message: str) -> dict[str, Any]:
-    return {"version": 1, "error": {"kind": kind, "message": message}}
-
-
-class JsonCommand(click.Command):
-    """A click command whose every failure is a JSON document plus one stderr line.
-
-    Usage errors and bad input exit 2, an unexpected exception exits 3 (with the
-    traceback only when ``FORGE_DEBUG=1``), Ctrl-C exits 130. Never a bare traceback.
-    """
-
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
-        name = prog_name or self.name or PROG
-        try:
-            code = super().main(args, name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Exit as exc:  # --help, --version
-            code = exc.exit_code
-        except click.UsageError as exc:
-            code = _fail(name, "usage", exc.format_message())
-        except ForgeError as exc:
-            code = _fail(name, exc.kind, str(exc))
-        except (KeyboardInterrupt, click.Abort):
-            code = _fail(name, "interrupted", "interrupted", ExitStatus.SIGINT)
-        except BrokenPipeError:  # the reader of our stdout went away; nothing to say
-            _silence_stdout()
-            code = ExitStatus.INTERNAL_ERROR
-        except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
-            if os.environ.get("FORGE_DEBUG") == "1":
-                import traceback
-
-                traceback.print_exc()
-            message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
-            code = _fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
-        if standalone_mode:
-            sys.exit(int(code or 0))
-        return code
-
-
-def _fail(prog: str, kind: str, message: str, status: int = ExitStatus.BAD_INPUT) -> int:
-    say(prog, f"error: {message}")
-    try:
-        write_document(error_document(kind, message))
-    except BrokenPipeError:
-        _silence_stdout()
-    return status
-
-
-def _silence_stdout() -> None:
-    # Python would complain again at exit while flushing a broken stdout.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
 
 
 # -- input -------------------------------------------------------------------------
@@ -129,6 +60,7 @@ Input (stdin), one JSON object:
 \b
 Config: $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json (global),
 then <project root>/.forge/hooks.json, then each --config file, in that order.
+Project hooks run only once trusted: forge-hook trust (see man forge-hook).
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
@@ -155,6 +87,9 @@ See man forge-hook-run for the whole contract.
                    "upwards with .forge/hooks.json, else the current one).")
 @click.option("--config", "extra_configs", multiple=True, type=click.Path(dir_okay=False),
               metavar="FILE", help="Another hooks file, run after the project's. Repeatable.")
+@click.option("--trust-project", is_flag=True,
+              help="Run the project's hooks even if its hooks file is not trusted "
+                   "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
 @click.option("--no-global", is_flag=True, help="Do not load the global hooks file.")
 @click.option("--no-project", is_flag=True, help="Do not load the project hooks file.")
 @click.option("--keep-going", is_flag=True,
@@ -166,7 +101,7 @@ See man forge-hook-run for the whole contract.
 @click.version_option(package_name="forge-hookd", prog_name=PROG, message="%(prog)s %(version)s")
 def forge_hook_run(
     event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
-    project_root: str | None, extra_configs: tuple[str, ...], no_global: bool,
+    project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
     no_project: bool, keep_going: bool, strict: bool, dry_run: bool, pretty: bool,
 ) -> int:
     """Run the hooks configured for one agent event.
@@ -175,7 +110,7 @@ def forge_hook_run(
     hooks of the global and project config in order, prints one JSON document with
     every result, and exits 1 when a hook blocks the operation.
     """
-    from .config import find_project_root, load_sources
+    from .config import find_project_root, load_sources, untrusted_warning
     from .registry import HookRegistry
 
     if event_type is None and (tool or session_id or data is not None):
@@ -184,12 +119,14 @@ def forge_hook_run(
              else _stdin_event(sys.stdin.buffer))
     root = find_project_root(project_root)
     loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
-                          extra=extra_configs)
+                          extra=extra_configs, trust_project=trust_project or None)
     warnings = [str(w) for w in loaded.warnings]
     if strict and warnings:
         for warning in warnings[1:]:
             say(PROG, f"error: {warning}")
         raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
+    notice = untrusted_warning(loaded, root)
+    warnings += [notice] if notice else []
     for warning in warnings:
         say(PROG, f"warning: {warning}")
     hooks = HookRegistry(loaded.hooks).get_hooks(event)

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from . import trust
 from .errors import ConfigError
 from .registry import Hook, unknown_keys
+from .safefile import locked, write_atomically
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
@@ -24,6 +25,9 @@ class LoadedConfig:
 
     hooks: list[Hook] = field(default_factory=list)
     warnings: list[ConfigError] = field(default_factory=list)
+    #: The project file, when it exists but is not trusted (its hooks were not loaded).
+    untrusted: Path | None = None
+    untrusted_state: trust.TrustState | None = None
 
     def extend(self, other: LoadedConfig) -> None:
         self.hooks.extend(other.hooks)
@@ -56,14 +60,18 @@ def project_config_path(project_root: str | os.PathLike[str] | None = None) -> P
     return find_project_root(project_root) / PROJECT_DIR_NAME / CONFIG_NAME
 
 
-def read_document(path: Path) -> dict[str, Any] | None:
-    """The parsed config file, None when it does not exist. Raises ConfigError."""
+def read_raw(path: Path) -> bytes | None:
+    """The bytes of a config file, None when it does not exist. Raises ConfigError."""
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", path=str(path)) from None
+
+
+def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
+    """A config file's bytes as its JSON object. Raises ConfigError (line and column)."""
     try:
         doc = orjson.loads(raw) if raw.strip() else {}
     except orjson.JSONDecodeError as exc:
@@ -74,6 +82,12 @@ def read_document(path: Path) -> dict[str, Any] | None:
     if not isinstance(doc.get("hooks", []), list):
         raise ConfigError("'hooks' must be a list", path=str(path))
     return doc
+
+
+def read_document(path: Path) -> dict[str, Any] | None:
+    """The parsed config file, None when it does not exist. Raises ConfigError."""
+    raw = read_raw(path)
+    return None if raw is None else parse_document(raw, path)
 
 
 def hooks_from_document(doc: dict[str, Any], *, path: Path, source: str) -> LoadedConfig:
@@ -92,15 +106,37 @@ def hooks_from_document(doc: dict[str, Any], *, path: Path, source: str) -> Load
     return loaded
 
 
-def load_file(path: Path, *, source: str | None = None) -> LoadedConfig:
+def load_file(path: Path, *, source: str | None = None, raw: bytes | None = None) -> LoadedConfig:
     """Load one config file; a missing file is empty, a broken one is a warning."""
     try:
-        doc = read_document(path)
+        raw = read_raw(path) if raw is None else raw
+        doc = None if raw is None else parse_document(raw, path)
     except ConfigError as exc:
         return LoadedConfig(warnings=[exc])
     if doc is None:
         return LoadedConfig()
     return hooks_from_document(doc, path=path, source=source or str(path))
+
+
+def load_project_file(path: Path, *, trust_project: bool | None = None) -> LoadedConfig:
+    """The project hooks, only when the file is trusted (or trust is overridden).
+
+    Trust is checked on the very bytes that are then parsed: a file swapped between
+    the check and the read cannot slip in. ``trust_project=None`` reads
+    ``FORGE_TRUST_PROJECT``.
+    """
+    try:
+        raw = read_raw(path)
+    except ConfigError as exc:
+        return LoadedConfig(warnings=[exc])
+    if raw is None:
+        return LoadedConfig()
+    override = trust.override_from_env() if trust_project is None else trust_project
+    if not override:
+        state = trust.state(path, raw)
+        if state is not trust.TrustState.TRUSTED:
+            return LoadedConfig(untrusted=path, untrusted_state=state)
+    return load_file(path, source="project", raw=raw)
 
 
 def load_sources(
@@ -109,74 +145,58 @@ def load_sources(
     include_global: bool = True,
     include_project: bool = True,
     extra: Iterable[str | os.PathLike[str]] = (),
+    trust_project: bool | None = None,
 ) -> LoadedConfig:
-    """Global hooks, then project hooks, then each extra file: the execution order."""
+    """Global hooks, then (trusted) project hooks, then each extra file: the run order.
+
+    The global file and files named in ``extra`` are the caller's own: always trusted.
+    """
     loaded = LoadedConfig()
     if include_global:
         loaded.extend(load_file(global_config_path(), source="global"))
     if include_project:
-        loaded.extend(load_file(project_root / PROJECT_DIR_NAME / CONFIG_NAME, source="project"))
+        project = load_project_file(project_root / PROJECT_DIR_NAME / CONFIG_NAME,
+                                    trust_project=trust_project)
+        loaded.extend(project)
+        loaded.untrusted, loaded.untrusted_state = project.untrusted, project.untrusted_state
     for path in extra:
         loaded.extend(load_file(Path(path)))
     return loaded
 
 
+def untrusted_warning(loaded: LoadedConfig, project_root: Path) -> str | None:
+    """What to tell the user when the project's hooks did not run for lack of trust."""
+    if loaded.untrusted is None:
+        return None
+    why = ("changed since it was trusted" if loaded.untrusted_state is trust.TrustState.CHANGED
+           else "not trusted")
+    return (f"project hooks in {loaded.untrusted} did not run: the file is {why}; "
+            f"review it, then run: forge-hook trust {project_root}")
+
+
 # -- writing ---------------------------------------------------------------------
-@contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on ``path`` held through a lock file beside it."""
-    import fcntl
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
-def write_atomically(path: Path, content: bytes) -> None:
-    """Write a temporary file beside ``path``, fsync it, rename it over ``path``.
-
-    A reader sees the old bytes or the new ones, never half a file, also after a crash.
-    """
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-
-
 def dump_document(doc: dict[str, Any]) -> bytes:
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def update_file(path: Path, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    """Read-modify-write ``path`` under its lock; unknown top-level keys survive.
+def update_file(path: Path, change: Callable[[dict[str, Any]], None], *,
+                retrust: bool = False) -> dict[str, Any]:
+    """Read-modify-write ``path`` under its lock; unknown keys and hook order survive.
 
     A file that cannot be parsed is never overwritten: ConfigError, bytes untouched.
+    With ``retrust``, a file that was trusted before the change is trusted after it
+    (the user made the change); an untrusted one stays untrusted.
     """
     with locked(path):
-        doc = read_document(path) or {}
+        raw = read_raw(path)
+        doc = {} if raw is None else parse_document(raw, path)
+        was_trusted = retrust and raw is not None and trust.is_trusted(path, raw)
         doc.setdefault("hooks", [])
         change(doc)
-        write_atomically(path, dump_document(doc))
+        content = dump_document(doc)
+        write_atomically(path, content)
+        if was_trusted:
+            trust.trust(path, content)
         return doc
 
 
@@ -207,16 +227,22 @@ class HookConfig:
 
     @staticmethod
     def load_global() -> list[Hook]:
-        return _logged(load_file(global_config_path(), source="global"))
+        return _logged(load_file(global_config_path(), source="global"), None)
 
     @staticmethod
-    def load_project(project_root: str | os.PathLike[str] | None = None) -> list[Hook]:
-        return _logged(load_file(project_config_path(project_root), source="project"))
+    def load_project(project_root: str | os.PathLike[str] | None = None, *,
+                     trust_project: bool | None = None) -> list[Hook]:
+        """The project's hooks, when its file is trusted (see :mod:`forge_hookd.trust`)."""
+        root = find_project_root(project_root)
+        loaded = load_project_file(root / PROJECT_DIR_NAME / CONFIG_NAME, trust_project=trust_project)
+        return _logged(loaded, root)
 
     @staticmethod
-    def load_all(project_root: str | os.PathLike[str] | None = None) -> list[Hook]:
-        """Global hooks first, then project hooks, each in file order."""
-        return _logged(load_sources(find_project_root(project_root)))
+    def load_all(project_root: str | os.PathLike[str] | None = None, *,
+                 trust_project: bool | None = None) -> list[Hook]:
+        """Global hooks first, then the (trusted) project hooks, each in file order."""
+        root = find_project_root(project_root)
+        return _logged(load_sources(root, trust_project=trust_project), root)
 
     @staticmethod
     def save_global(hooks: Iterable[Hook]) -> None:
@@ -227,11 +253,12 @@ class HookConfig:
         save_hooks(project_config_path(project_root), hooks)
 
 
-def _logged(loaded: LoadedConfig) -> list[Hook]:
-    if loaded.warnings:
+def _logged(loaded: LoadedConfig, project_root: Path | None) -> list[Hook]:
+    notice = untrusted_warning(loaded, project_root) if project_root is not None else None
+    if loaded.warnings or notice:
         import logging
 
         log = logging.getLogger("forge_hookd")
-        for warning in loaded.warnings:
+        for warning in [*map(str, loaded.warnings), *([notice] if notice else [])]:
             log.warning("%s", warning)
     return loaded.hooks

@@ -40,6 +40,26 @@ class EventType(str, Enum):
 
 EVENT_TYPES: frozenset[str] = frozenset(t.value for t in EventType)
 
+#: What each event type means and the ``data`` keys its factory writes.
+EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
+    EventType.TOOL_PRE_EXECUTE: ("a tool is about to run; a hook can block it", ("tool_args",), True),
+    EventType.TOOL_POST_EXECUTE: ("a tool ran", ("tool_args", "tool_result"), True),
+    EventType.TOOL_ERROR: ("a tool failed", ("tool_args", "error"), True),
+    EventType.LLM_PRE_REQUEST: ("a model request is about to be sent", ("llm_model",), False),
+    EventType.LLM_POST_RESPONSE: ("a model response arrived", ("llm_model", "llm_tokens"), False),
+    EventType.LLM_STREAM_START: ("a streamed response started", ("llm_model",), False),
+    EventType.LLM_STREAM_END: ("a streamed response ended", ("llm_model", "llm_tokens"), False),
+    EventType.SESSION_START: ("a session started", (), False),
+    EventType.SESSION_END: ("a session ended", ("message_count",), False),
+    EventType.SESSION_MESSAGE: ("a message was added to the session", ("message_count",), False),
+    EventType.PERMISSION_CHECK: ("a tool's permission is being checked", ("perm_level", "perm_rule"), True),
+    EventType.PERMISSION_PROMPT: ("the user is asked for a permission", ("perm_level", "perm_rule"), True),
+    EventType.PERMISSION_GRANTED: ("a permission was granted", ("perm_level", "perm_rule"), True),
+    EventType.PERMISSION_DENIED: ("a permission was denied", ("perm_level", "perm_rule"), True),
+    EventType.USER_PROMPT_SUBMIT: ("the user submitted a prompt", ("user_input",), False),
+    EventType.USER_INTERRUPT: ("the user interrupted the agent", (), False),
+}
+
 #: Variables a ``data`` key can never overwrite (DESIGN.md, "Environment variables").
 RESERVED_ENV: frozenset[str] = frozenset(
     {

@@ -75,11 +75,19 @@ forge-hook-run reads:
 * FORGE_CONFIG_DIR: the directory of the global hooks.json
 * XDG_CONFIG_HOME: else the global file is ${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json
 * FORGE_PROJECT_DIR: the project root, when --project-root is not given
+* FORGE_TRUST_PROJECT: 1 runs project hooks even when their file is not trusted
+* XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
 * PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
+* ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
+""",
+    "TRUST": """
+A repository you clone must not run commands on your machine just because an agent fired an event in it. So project hooks run only when the project's .forge/hooks.json is trusted: forge-hook trust records its path and the SHA-256 of its content, and any change to the file makes it untrusted until trusted anew. An untrusted file is not even parsed: forge-hook-run runs the global hooks only and puts a warning in warnings (and on stderr) naming the file and the command to trust it. The global file and --config files are the caller's own and always run.
+
+In CI and headless agents, where nobody can review a prompt, say so explicitly: --trust-project or FORGE_TRUST_PROJECT=1.
 """,
     "EXIT STATUS": """
 * 0: proceed: no matching hook, or every hook that ran said continue
@@ -103,10 +111,9 @@ What forge-hook-run promises when hooks misbehave, each proved by its test suite
 detach is for hooks that start something meant to outlive them (a notifier, a background indexer): redirect its output (cmd >/dev/null 2>&1 &), since the runner stops reading the hook's pipes when the hook exits.
 """,
     "EXAMPLES": """
-Block sudo in the project, then try it:
+Block sudo in the project, trust the file, then try it:
 
-  echo '{"hooks": [{"event": "tool:pre_execute:bash", "description": "Block sudo",
-    "command": "if grep -Eq \\"(^|[^A-Za-z0-9_-])sudo([^A-Za-z0-9_-]|$)\\"; then echo Blocked: sudo not allowed; exit 1; fi"}]}' > .forge/hooks.json
+  forge-hook add --project --template block_sudo && forge-hook trust
   echo '{"type":"tool:pre_execute","tool_name":"bash","data":{"tool_args":{"command":"sudo ls"}}}' \\
     | forge-hook-run | jq -r .blocked_by.reason
 
@@ -127,4 +134,38 @@ forge-hook(1), jq(1), sh(1). The contract: DESIGN.md; the library: import forge_
 """,
 }
 
-FORGE_HOOK: dict[str, str] = {}
+FORGE_HOOK = {
+    "TRUST": """
+Project hooks (.forge/hooks.json) run only once you trust that exact content: forge-hook trust records the file's absolute path and the SHA-256 of its bytes in ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json. Any change to the file (a git checkout, a pull, an editor) makes it untrusted until you trust it again, and forge-hook list shows it as changed. Edits made with forge-hook add, remove, enable and disable --project keep a file trusted if it was trusted before the edit (you made the change); an untrusted file stays untrusted. The global file is yours and always trusted.
+
+In CI and headless agents: forge-hook-run --trust-project, or FORGE_TRUST_PROJECT=1.
+""",
+    "SAFE WRITES": """
+Every write is a read-modify-write under an exclusive lock (hooks.json.lock beside the file), written to a temporary file in the same directory, fsynced, then renamed over the original: a reader never sees half a file and concurrent forge-hook commands never lose each other's changes. Unknown top-level keys, unknown keys in entries, and the order of hooks are kept. A file that cannot be parsed is never overwritten: the command fails with the parse error and leaves the bytes as they were.
+""",
+    "EXIT STATUS": """
+* 0: done; for check, no problems
+* 1: check found problems; remove matched no hook; the index, the file or the trust records are not usable (the message says which)
+* 2: bad invocation: an unknown option or subcommand, a missing --global/--project, a malformed hook
+* 3: internal error (a bug); FORGE_DEBUG=1 prints the traceback
+""",
+    "ENVIRONMENT": """
+* FORGE_CONFIG_DIR, XDG_CONFIG_HOME: where the global hooks file is (as for forge-hook-run)
+* FORGE_PROJECT_DIR: the project root when --project-root is not given
+* XDG_DATA_HOME: where the trust records are
+* FORGE_TRUST_PROJECT: 1 makes list --event count untrusted project hooks as running
+""",
+    "EXAMPLES": """
+  forge-hook add --project --template block_sudo
+  forge-hook add --global --event 'tool:post_execute:write,tool:post_execute:edit' \\
+      --command 'ruff format --quiet .' --timeout 30 --description 'Format after edits'
+  forge-hook trust                      # after reviewing .forge/hooks.json
+  forge-hook list --event tool:pre_execute --tool bash
+  forge-hook check || echo 'fix the lines above'
+  forge-hook disable --project 0
+  forge-hook list --json | jq -r '.[] | select(.trusted | not) | .file'
+""",
+    "SEE ALSO": """
+forge-hook-run(1), jq(1).
+""",
+}

@@ -143,10 +143,20 @@ class Project:
     def global_file(self) -> Path:
         return self.home / ".config" / "forge" / "hooks.json"
 
-    def write_hooks(self, hooks: list[dict[str, Any]], *, where: str = "project") -> Path:
+    def trust(self) -> None:
+        from forge_hookd import trust
+
+        trust.trust(self.hooks_file, self.hooks_file.read_bytes())
+
+    def write_hooks(self, hooks: list[dict[str, Any]], *, where: str = "project", trusted: bool = True) -> Path:
+        """Write a hooks file; a project file is also trusted unless ``trusted=False``."""
+        from forge_hookd import trust
+
         path = self.hooks_file if where == "project" else self.global_file
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"hooks": hooks}))
+        if where == "project" and trusted:
+            trust.trust(path, path.read_bytes())
         return path
 
 

@@ -86,6 +86,7 @@ def test_corrupt_config_warns_and_other_hooks_run(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo global"}], where="global")
     project.hooks_file.parent.mkdir()
     project.hooks_file.write_text('{"hooks": [}')
+    project.trust()
     result = invoke(project, [], {"type": "session:start"})
     assert result.exit_code == 0
     out = doc(result)

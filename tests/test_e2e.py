@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Project, pid_alive, read_pids
+from forge_hookd import trust
 
 SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_abc123",
         "data": {"tool_args": {"command": "sudo ls"}}}
@@ -52,6 +53,7 @@ def test_forge_config_dir_and_project_dir_variables(project: Project, forge_run,
     other = tmp_path / "other"
     (other / ".forge").mkdir(parents=True)
     (other / ".forge/hooks.json").write_text(json.dumps({"hooks": [{"event": "*", "command": "echo other"}]}))
+    trust.trust(other / ".forge/hooks.json", (other / ".forge/hooks.json").read_bytes())
     run = forge_run({"type": "session:start"}, env={"FORGE_CONFIG_DIR": str(cfg), "FORGE_PROJECT_DIR": str(other)})
     assert [r["stdout"] for r in run.json["results"]] == ["cfgdir\n", "other\n"]
 
@@ -130,6 +132,7 @@ def test_corrupt_config_is_a_warning_and_strict_an_error(project: Project, forge
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.hooks_file.parent.mkdir(parents=True, exist_ok=True)
     project.hooks_file.write_text('{"hooks": [\n  {"event": "*" "command": "x"}\n]}')
+    project.trust()
     run = forge_run({"type": "session:start"})
     assert run.exit_status == 0
     assert [r["stdout"] for r in run.json["results"]] == ["g\n"]

@@ -1,0 +1,104 @@
+"""The one error boundary of the executables (STYLE 8): known errors become one line on
+stderr (and, for forge-hook-run, a JSON error document on stdout) with a documented exit
+status; an unexpected exception is exit 3, never a bare traceback."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+import orjson
+
+from .errors import ExitStatus, ForgeError, UsageError
+
+
+def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
+    option = orjson.OPT_INDENT_2 if pretty else 0
+    out = sys.stdout.buffer
+    out.write(orjson.dumps(doc, option=option, default=str) + b"\n")
+    out.flush()
+
+
+def say(prog: str, message: str) -> None:
+    """One line for people on stderr."""
+    click.echo(f"{prog}: {message}", err=True)
+
+
+def error_document(kind: str, message: str) -> dict[str, Any]:
+    return {"version": 1, "error": {"kind": kind, "message": message}}
+
+
+class BoundaryCommand(click.Command):
+    """A click command whose every failure is one stderr line and a documented status.
+
+    Usage errors exit 2; other known errors exit ``known_error_status``; an unexpected
+    exception exits 3 (with the traceback only when ``FORGE_DEBUG=1``); Ctrl-C exits
+    130. With ``json_errors`` stdout also gets the JSON error document.
+    """
+
+    json_errors = False
+    known_error_status = ExitStatus.BLOCKED
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        name = prog_name or self.name or "forge-hook-run"
+        try:
+            code = super().main(args, name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:  # --help, --version
+            code = exc.exit_code
+        except click.UsageError as exc:
+            code = self._fail(name, "usage", exc.format_message(), ExitStatus.BAD_INPUT)
+        except UsageError as exc:
+            code = self._fail(name, exc.kind, str(exc), ExitStatus.BAD_INPUT)
+        except ForgeError as exc:
+            code = self._fail(name, exc.kind, str(exc), self.known_error_status)
+        except (KeyboardInterrupt, click.Abort):
+            code = self._fail(name, "interrupted", "interrupted", ExitStatus.SIGINT)
+        except BrokenPipeError:  # the reader of our stdout went away; nothing to say
+            _silence_stdout()
+            code = ExitStatus.INTERNAL_ERROR
+        except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
+            if os.environ.get("FORGE_DEBUG") == "1":
+                import traceback
+
+                traceback.print_exc()
+            message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
+            code = self._fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
+        if standalone_mode:
+            sys.exit(int(code or 0))
+        return code
+
+
+    def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
+        say(prog, f"error: {message}")
+        if self.json_errors:
+            try:
+                write_document(error_document(kind, message))
+            except BrokenPipeError:
+                _silence_stdout()
+        return status
+
+
+class JsonCommand(BoundaryCommand):
+    """forge-hook-run's boundary: every failure is also a JSON document on stdout, and
+    bad input of any kind exits 2."""
+
+    json_errors = True
+    known_error_status = ExitStatus.BAD_INPUT
+
+
+class BoundaryGroup(BoundaryCommand, click.Group):
+    """A click group with the same boundary (forge-hook)."""
+
+
+def _silence_stdout() -> None:
+    # Python would complain again at exit while flushing a broken stdout.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+

@@ -1,0 +1,246 @@
+"""forge-hook: CliRunner checks for every subcommand, and the installed commands for the
+concurrent writers, the untouched corrupt file and the whole trust cycle."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from conftest import Project, run_installed
+from forge_hookd import trust
+from forge_hookd.manage import forge_hook
+from forge_hookd.templates import HOOK_TEMPLATES
+
+SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": "sudo ls"}}}
+
+
+def hook(project: Project, *args: str) -> Result:
+    return CliRunner().invoke(forge_hook, ["--project-root", str(project.root), *args])
+
+
+def project_doc(project: Project) -> Any:
+    return json.loads(project.hooks_file.read_text())
+
+
+# -- CliRunner: each subcommand ------------------------------------------------------------
+def test_add_from_options_and_template(project: Project) -> None:
+    result = hook(project, "add", "--project", "--event", "tool:*", "--command", "echo hi", "--timeout", "3",
+                  "--description", "greet", "--env", "A=1", "--env", "B=x=y", "--working-dir", "sub",
+                  "--disabled", "--detach")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"forge-hook: added hook 0 (tool:*) in {project.hooks_file}\n"
+    assert "is not trusted" in result.stderr
+    result = hook(project, "add", "--project", "--template", "block_sudo", "--timeout", "2")
+    assert result.exit_code == 0
+    assert project_doc(project)["hooks"] == [
+        {"event": "tool:*", "command": "echo hi", "timeout": 3.0, "working_dir": "sub", "env": {"A": "1", "B": "x=y"},
+         "enabled": False, "detach": True, "description": "greet"},
+        {**HOOK_TEMPLATES["block_sudo"].to_dict(), "timeout": 2.0}]
+
+
+def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
+    result = hook(project, "add", "--global", "--event", "tool:pre_exec", "--command", "x", "--timeout", "900")
+    assert result.exit_code == 0
+    assert "timeout 900 is outside [0.1, 300]; it is 300" in result.stderr
+    assert "pattern 'tool:pre_exec' can match no event type" in result.stderr
+    assert json.loads(project.global_file.read_text())["hooks"][0]["timeout"] == 300.0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["add", "--event", "*", "--command", "x"], "say which file: --global or --project"),
+    (["add", "--global", "--project", "--event", "*", "--command", "x"], "say which file"),
+    (["add", "--global"], "say what to add"),
+    (["add", "--global", "--template", "block_sudo", "--event", "*"], "--template goes without"),
+    (["add", "--global", "--template", "nope"], "'nope' is not one of"),
+    (["add", "--global", "--event", "*", "--command", "x", "--env", "NOEQUALS"], "--env takes KEY=VALUE"),
+    (["add", "--global", "--event", "*", "--command", " "], "'command' must be a non-empty string"),
+    (["list", "--tool", "bash"], "--tool and --trust-project go with --event"),
+    (["list", "--event", "nope"], "'nope' is not one of"),
+    (["enable", "--global", "x"], "'x' is not a valid integer"),
+    (["frobnicate"], "No such command 'frobnicate'"),
+])
+def test_usage_errors_are_one_line_and_exit_2(project: Project, args: list[str], message: str) -> None:
+    result = hook(project, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("forge-hook: error: ")
+
+
+def test_list_table_and_json(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
+    table = hook(project, "list").stdout.splitlines()
+    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:6] == ["global", "0", "*", "yes", "trusted", "10s"]
+    assert table[2].split()[:5] == ["project", "0", "tool:pre_execute:bash", "yes", "untrusted"]
+    assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
+    listed = json.loads(hook(project, "list", "--json").stdout)
+    assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]
+    assert set(listed[0]) >= {"event", "command", "timeout", "enabled", "source", "index", "trusted"}
+    would = json.loads(hook(project, "list", "--event", "tool:pre_execute", "--tool", "bash", "--json").stdout)
+    assert [h["command"] for h in would] == ["echo g"]
+    would = json.loads(hook(project, "list", "--event", "tool:pre_execute", "--tool", "bash",
+                            "--trust-project", "--json").stdout)
+    assert len(would) == 2
+    assert json.loads(hook(project, "list", "--event", "session:start", "--json").stdout) == [listed[0]]
+
+
+def test_list_without_hooks(project: Project) -> None:
+    assert hook(project, "list").stdout == "no hooks configured\n"
+
+
+def test_check_clean_and_dirty(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "x"}])
+    clean = hook(project, "check")
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    project.write_hooks([{"event": "*", "command": "x", "timeout": 0}, {"event": "nope", "command": "y"}],
+                        where="global")
+    dirty = hook(project, "check")
+    assert dirty.exit_code == 1
+    assert dirty.stdout.splitlines() == [
+        f"{project.global_file}: hooks[0]: timeout 0 is outside [0.1, 300]; it is clamped to 0.1",
+        f"{project.global_file}: hooks[1]: pattern 'nope' can match no event type"]
+    as_json = json.loads(hook(project, "check", "--json").stdout)
+    assert as_json[1] == {"file": str(project.global_file), "line": None, "column": None, "entry": 1,
+                          "message": "pattern 'nope' can match no event type"}
+
+
+def test_check_reports_json_syntax_as_file_line_col(project: Project) -> None:
+    project.hooks_file.parent.mkdir()
+    project.hooks_file.write_text('{"hooks": [\n  {"event": "*" "command": "x"}\n]}')
+    result = hook(project, "check")
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{project.hooks_file}:2:")
+
+
+def test_remove_enable_disable(project: Project) -> None:
+    project.write_hooks([{"event": "a", "command": "1"}, {"event": "b", "command": "2"}, {"event": "a", "command": "3"}])
+    assert hook(project, "disable", "--project", "1").exit_code == 0
+    assert project_doc(project)["hooks"][1]["enabled"] is False
+    assert hook(project, "enable", "--project", "1").exit_code == 0
+    assert "enabled" not in project_doc(project)["hooks"][1]
+    removed = hook(project, "remove", "--project", "a")
+    assert removed.exit_code == 0 and "removed 2 hooks (a)" in removed.stdout
+    assert [h["command"] for h in project_doc(project)["hooks"]] == ["2"]
+    none = hook(project, "remove", "--project", "a")
+    assert none.exit_code == 1 and none.stderr == f"forge-hook: error: no hook with pattern 'a' in {project.hooks_file}\n"
+    missing = hook(project, "enable", "--project", "9")
+    assert missing.exit_code == 1 and "there is no hook 9 (the file has 1)" in missing.stderr
+    assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())  # edits keep trust
+
+
+def test_templates_and_events(project: Project) -> None:
+    names = [line.split()[0] for line in hook(project, "templates").stdout.splitlines()]
+    assert names == list(HOOK_TEMPLATES)
+    templates = json.loads(hook(project, "templates", "--json").stdout)
+    assert templates[3] == {"name": "block_sudo", **HOOK_TEMPLATES["block_sudo"].to_dict()}
+    events = json.loads(hook(project, "events", "--json").stdout)
+    assert len(events) == 16
+    tool_error = next(e for e in events if e["type"] == "tool:error")
+    assert tool_error["data_keys"] == ["tool_args", "error"] and tool_error["tool_name"] is True
+    assert {"FORGE_EVENT", "FORGE_TOOL_NAME", "FORGE_TOOL_ARGS", "FORGE_ERROR"} <= set(tool_error["variables"])
+    text = hook(project, "events").stdout
+    assert text.count("\n") == 18 and "user:interrupt" in text
+
+
+def test_trust_and_untrust(project: Project) -> None:
+    none = hook(project, "trust")
+    assert none.exit_code == 1 and "no hooks file to trust" in none.stderr
+    project.write_hooks([{"event": "*", "command": "x"}], trusted=False)
+    result = hook(project, "trust")
+    assert result.exit_code == 0 and f"trusted {project.hooks_file}" in result.stdout
+    assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())
+    assert "is no longer trusted" in hook(project, "untrust").stdout
+    assert "was not trusted" in hook(project, "untrust").stdout
+    assert CliRunner().invoke(forge_hook, ["trust", str(project.root)]).exit_code == 0
+
+
+def test_broken_trust_store_is_an_error_not_a_traceback(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "x"}], trusted=False)
+    trust.trust_store_path().parent.mkdir(parents=True)
+    trust.trust_store_path().write_text("nope")
+    result = hook(project, "trust")
+    assert result.exit_code == 1 and "cannot read the trust records" in result.stderr
+    assert "Traceback" not in result.output
+
+
+# -- the installed commands ---------------------------------------------------------------
+def test_corrupt_file_is_left_byte_for_byte(project: Project) -> None:
+    project.hooks_file.parent.mkdir()
+    project.hooks_file.write_bytes(b'{"hooks": [ {"event": "*", \n')
+    for args in (["add", "--project", "--template", "log_all"], ["remove", "--project", "*"],
+                 ["disable", "--project", "0"]):
+        run = run_installed(args, cwd=project.root, prog="forge-hook")
+        assert run.exit_status == 1 and "invalid JSON" in run.stderr and "Traceback" not in run.stderr
+    assert project.hooks_file.read_bytes() == b'{"hooks": [ {"event": "*", \n'
+
+
+def test_twenty_concurrent_adds_leave_twenty_hooks(project: Project) -> None:
+    project.hooks_file.parent.mkdir()
+    project.hooks_file.write_text(json.dumps({"owner": "me", "hooks": []}))
+
+    def add(i: int) -> int:
+        return run_installed(["add", "--project", "--event", f"session:{i}", "--command", f"echo {i}"],
+                             cwd=project.root, prog="forge-hook").exit_status
+
+    with ThreadPoolExecutor(20) as pool:
+        assert list(pool.map(add, range(20))) == [0] * 20
+    doc = project_doc(project)
+    assert doc["owner"] == "me"
+    assert sorted(h["command"] for h in doc["hooks"]) == sorted(f"echo {i}" for i in range(20))
+    assert not [p for p in project.hooks_file.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -> None:
+    def fire(*args: str, env: dict[str, str] | None = None) -> Any:
+        return run_installed(list(args), cwd=project.root, stdin=json.dumps(SUDO), env=env)
+
+    def forge_hook_cmd(*args: str) -> Any:
+        return run_installed(list(args), cwd=project.root, prog="forge-hook")
+
+    assert forge_hook_cmd("add", "--project", "--template", "block_sudo").exit_status == 0
+    untrusted = fire()
+    assert untrusted.exit_status == 0 and untrusted.json["results"] == []
+    warning = (f"project hooks in {project.hooks_file} did not run: the file is not trusted; "
+               f"review it, then run: forge-hook trust {project.root}")
+    assert untrusted.json["warnings"] == [warning]
+    assert f"forge-hook-run: warning: {warning}" in untrusted.stderr
+    assert "untrusted" in forge_hook_cmd("list").stdout
+
+    assert forge_hook_cmd("trust").exit_status == 0
+    trusted = fire()
+    assert trusted.exit_status == 1 and trusted.json["blocked_by"]["reason"] == "Blocked: sudo not allowed"
+    assert "trusted" in forge_hook_cmd("list").stdout.splitlines()[1]
+
+    # An edit through forge-hook keeps it trusted ...
+    assert forge_hook_cmd("add", "--project", "--event", "session:*", "--command", "true").exit_status == 0
+    assert fire().exit_status == 1
+    # ... an edit by anything else does not.
+    project.hooks_file.write_text(project.hooks_file.read_text().replace("sudo not allowed", "sudo banned"))
+    changed = fire()
+    assert changed.exit_status == 0 and "the file is changed since it was trusted" in changed.json["warnings"][0]
+    assert "changed" in forge_hook_cmd("list").stdout
+
+    assert fire("--trust-project").json["blocked_by"]["reason"] == "Blocked: sudo banned"
+    assert fire(env={"FORGE_TRUST_PROJECT": "1"}).exit_status == 1
+    assert forge_hook_cmd("trust").exit_status == 0 and fire().exit_status == 1
+    assert forge_hook_cmd("untrust").exit_status == 0 and fire().exit_status == 0
+
+
+def test_global_hooks_are_always_trusted(project: Project) -> None:
+    assert run_installed(["add", "--global", "--template", "block_sudo"], cwd=project.root,
+                         prog="forge-hook").exit_status == 0
+    run = run_installed([], cwd=project.root, stdin=json.dumps(SUDO))
+    assert run.exit_status == 1 and run.json["warnings"] == []
+
+
+def test_forge_hook_version_and_help(project: Project) -> None:
+    assert run_installed(["--version"], cwd=project.root, prog="forge-hook").stdout.startswith("forge-hook ")
+    help_text = run_installed(["--help"], cwd=project.root, prog="forge-hook").stdout
+    for word in ("list", "check", "add", "remove", "enable", "disable", "templates", "events", "trust", "untrust"):
+        assert f"  {word} " in help_text

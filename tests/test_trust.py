@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forge_hookd import trust
+from forge_hookd.errors import ConfigError
+
+
+def test_store_lives_under_xdg_data_home(isolated_home: Path) -> None:
+    assert trust.trust_store_path() == isolated_home / ".local/share/forge/trust.json"
+
+
+def test_trust_cycle(tmp_path: Path) -> None:
+    path = tmp_path / "hooks.json"
+    assert trust.state(path, b"a") is trust.TrustState.UNTRUSTED
+    trust.trust(path, b"a")
+    assert trust.is_trusted(path, b"a")
+    assert trust.state(path, b"b") is trust.TrustState.CHANGED
+    assert trust.untrust(path) is True
+    assert trust.untrust(path) is False
+    assert trust.state(path, b"a") is trust.TrustState.UNTRUSTED
+
+
+def test_records_are_keyed_by_resolved_path(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    trust.trust(tmp_path / "link" / "hooks.json", b"x")
+    assert trust.is_trusted(tmp_path / "real" / "hooks.json", b"x")
+    doc = json.loads(trust.trust_store_path().read_text())
+    assert doc == {"version": 1, "trusted": {str(tmp_path / "real" / "hooks.json"): trust.digest(b"x")}}
+
+
+def test_unreadable_store_is_never_overwritten(tmp_path: Path) -> None:
+    store = trust.trust_store_path()
+    store.parent.mkdir(parents=True)
+    store.write_text("{broken")
+    with pytest.raises(ConfigError, match="cannot read the trust records"):
+        trust.trust(tmp_path / "h.json", b"x")
+    with pytest.raises(ConfigError):
+        trust.state(tmp_path / "h.json", b"x")
+    assert store.read_text() == "{broken"
+    store.write_text('{"trusted": []}')
+    with pytest.raises(ConfigError, match="expected shape"):
+        trust.untrust(tmp_path / "h.json")
+
+
+def test_override_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not trust.override_from_env()
+    monkeypatch.setenv("FORGE_TRUST_PROJECT", "1")
+    assert trust.override_from_env()
