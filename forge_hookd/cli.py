@@ -94,6 +94,9 @@ See man forge-hook-run for the whole contract.
 @click.option("--no-project", is_flag=True, help="Do not load the project hooks file.")
 @click.option("--keep-going", is_flag=True,
               help="Run every matching hook even after one says stop.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="Run up to N hooks at once. Every matching hook runs (as with --keep-going); "
+                   "results stay in config order. For observational events.")
 @click.option("--strict", is_flag=True,
               help="Treat any config warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
@@ -102,7 +105,7 @@ See man forge-hook-run for the whole contract.
 def forge_hook_run(
     event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
-    no_project: bool, keep_going: bool, strict: bool, dry_run: bool, pretty: bool,
+    no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -134,7 +137,7 @@ def forge_hook_run(
         write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
         return ExitStatus.PROCEED
     return _run(event, hooks, root=str(root), warnings=warnings, keep_going=keep_going,
-                pretty=pretty)
+                jobs=jobs, pretty=pretty)
 
 
 def dry_run_document(event: HookEvent, hooks: Sequence[Any], warnings: list[str]) -> dict[str, Any]:
@@ -149,13 +152,13 @@ def dry_run_document(event: HookEvent, hooks: Sequence[Any], warnings: list[str]
 
 
 def _run(event: HookEvent, hooks: Sequence[Any], *, root: str, warnings: list[str],
-         keep_going: bool, pretty: bool) -> int:
+         keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
     from .process import SignalCatcher
 
     executor = HookExecutor(working_dir=root, subreaper=True)
     with SignalCatcher().installed() as catcher:
-        run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going,
+        run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
                            signals=catcher.received, wakeup_fd=catcher.read_fd)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:

@@ -274,3 +274,12 @@ def test_default_registry_is_the_singleton(tmp_path: Path) -> None:
         assert HookExecutor(working_dir=tmp_path).run(HookEvent(EventType.SESSION_END)).results[0].stdout == "s\n"
     finally:
         HookRegistry.reset_instance()
+
+
+def test_execute_hooks_with_jobs_keeps_config_order(tmp_path: Path) -> None:
+    hooks = [Hook("*", "sleep 0.3; echo slow"), Hook("*", "echo fast"), Hook("*", "exit 4")]
+    executor = HookExecutor(HookRegistry(hooks), working_dir=tmp_path)
+    started = time.monotonic()
+    results = asyncio.run(executor.execute_hooks(EVENT, jobs=3))
+    assert time.monotonic() - started < 1.5
+    assert [(r.index, r.stdout, r.exit_code) for r in results] == [(0, "slow\n", 0), (1, "fast\n", 0), (2, "", 4)]

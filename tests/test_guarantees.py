@@ -206,3 +206,47 @@ def test_24_concurrent_runs_see_only_their_own_event(project: Project) -> None:
         assert doc["results"][0]["stdout"] == f"s{i}\n"
         assert code == (1 if i == 7 else 0)
         assert len(doc["results"]) == 2
+
+
+# -- parallel hooks: --jobs -------------------------------------------------------------------
+def test_jobs_run_hooks_at_once_in_config_order(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": f"sleep 0.6; echo {i}"} for i in range(4)]
+                        + [{"event": "*", "command": "exit 1"}, {"event": "*", "command": "echo last"}])
+    started = time.monotonic()
+    run = forge_run(EVENT, "--jobs", "4")
+    elapsed = time.monotonic() - started
+    assert elapsed < 0.6 * 4 * 0.75  # clearly not one after another
+    assert run.exit_status == 1 and run.json["blocked_by"]["index"] == 4
+    assert [r["index"] for r in run.json["results"]] == [0, 1, 2, 3, 4, 5]
+    assert [r["stdout"] for r in run.json["results"]] == ["0\n", "1\n", "2\n", "3\n", "", "last\n"]
+    assert run.json["skipped"] == []
+
+
+def test_jobs_keep_timeouts_and_tree_kills_per_hook(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "timeout": 0.4, "command": f"sleep 300 & echo $! > {tmp_path}/a.pid; sleep 300"},
+                         {"event": "*", "command": f"sleep 300 & echo $! > {tmp_path}/b.pid; sleep 0.8; echo b"},
+                         {"event": "*", "timeout": 0.6, "command": f"(setsid sleep 300 & echo $! > {tmp_path}/c.pid &); sleep 300"}])
+    run = forge_run(EVENT, "-j", "3")
+    results = run.json["results"]
+    assert [r["timed_out"] for r in results] == [True, False, True]
+    assert results[1]["stdout"] == "b\n"
+    assert not [n for n, p in read_pids(tmp_path).items() if pid_alive(p)]
+
+
+def test_interrupting_parallel_hooks_ends_them_all(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "command": f"sleep 300 & echo $! > {tmp_path}/bg{i}.pid; sleep 300"}
+                         for i in range(3)])
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--jobs", "3"],
+                            cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = wait_for_pids(tmp_path, {"bg0", "bg1", "bg2"})
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 143
+    doc = json.loads(out)
+    assert [r["error"] for r in doc["results"]] == ["interrupted: the runner received SIGTERM"] * 3
+    assert not [n for n, p in pids.items() if pid_alive(p)]
+
+
+def test_jobs_must_be_positive(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    run = forge_run(EVENT, "--jobs", "0")
+    assert run.exit_status == 2 and run.json["error"]["kind"] == "usage"
