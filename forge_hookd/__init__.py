@@ -13,9 +13,10 @@ if TYPE_CHECKING:
     from .config import HookConfig
     from .errors import ConfigError, EventError, ForgeError
     from .events import EventType, HookEvent
-    from .executor import HookBlockedError, HookExecutor, HookResult, HookRun, fire_event
+    from .executor import HookExecutor, fire_event
     from .integration import ToolExecutor
     from .registry import Hook, HookRegistry
+    from .results import HookBlockedError, HookResult, HookRun
     from .templates import HOOK_TEMPLATES
 
 _EXPORTS = {
@@ -24,9 +25,9 @@ _EXPORTS = {
     "Hook": "registry",
     "HookRegistry": "registry",
     "HookExecutor": "executor",
-    "HookResult": "executor",
-    "HookRun": "executor",
-    "HookBlockedError": "executor",
+    "HookResult": "results",
+    "HookRun": "results",
+    "HookBlockedError": "results",
     "fire_event": "executor",
     "HookConfig": "config",
     "HOOK_TEMPLATES": "templates",

@@ -154,12 +154,16 @@ def dry_run_document(event: HookEvent, hooks: Sequence[Any], warnings: list[str]
 def _run(event: HookEvent, hooks: Sequence[Any], *, root: str, warnings: list[str],
          keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
-    from .process import SignalCatcher
 
     executor = HookExecutor(working_dir=root, subreaper=True)
-    with SignalCatcher().installed() as catcher:
-        run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
-                           signals=catcher.received, wakeup_fd=catcher.read_fd)
+    if not hooks:  # nothing to run: no process machinery to load (issue 5)
+        run = executor.run(event, hooks=hooks)
+    else:
+        from .process import SignalCatcher
+
+        with SignalCatcher().installed() as catcher:
+            run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
+                               signals=catcher.received, wakeup_fd=catcher.read_fd)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")

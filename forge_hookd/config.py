@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from . import trust
 from .errors import ConfigError
 from .registry import Hook, unknown_keys
-from .safefile import locked, write_atomically
+from .safefile import StrPath, locked, write_atomically
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
@@ -26,7 +28,7 @@ class LoadedConfig:
     hooks: list[Hook] = field(default_factory=list)
     warnings: list[ConfigError] = field(default_factory=list)
     #: The project file, when it exists but is not trusted (its hooks were not loaded).
-    untrusted: Path | None = None
+    untrusted: str | None = None
     untrusted_state: trust.TrustState | None = None
 
     def extend(self, other: LoadedConfig) -> None:
@@ -34,63 +36,73 @@ class LoadedConfig:
         self.warnings.extend(other.warnings)
 
 
-def global_config_path() -> Path:
+# Paths are plain strings here: pathlib costs ~3 ms of start-up on every event (issue 5).
+def global_config_path() -> str:
     """``$FORGE_CONFIG_DIR/hooks.json``, else ``${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json``."""
     if os.environ.get("FORGE_CONFIG_DIR"):
-        return Path(os.environ["FORGE_CONFIG_DIR"]) / CONFIG_NAME
+        return os.path.join(os.environ["FORGE_CONFIG_DIR"], CONFIG_NAME)
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "forge" / CONFIG_NAME
+    return os.path.join(base, "forge", CONFIG_NAME)
 
 
-def find_project_root(explicit: str | os.PathLike[str] | None = None) -> Path:
+def find_project_root(explicit: StrPath | None = None) -> str:
     """``explicit``, else ``$FORGE_PROJECT_DIR``, else the nearest directory upwards
     holding ``.forge/hooks.json``, else the current directory. Always absolute."""
     if explicit:
-        return Path(explicit).resolve()
+        return os.path.realpath(explicit)
     if os.environ.get("FORGE_PROJECT_DIR"):
-        return Path(os.environ["FORGE_PROJECT_DIR"]).resolve()
-    cwd = Path.cwd()
-    for directory in (cwd, *cwd.parents):
-        if (directory / PROJECT_DIR_NAME / CONFIG_NAME).is_file():
+        return os.path.realpath(os.environ["FORGE_PROJECT_DIR"])
+    cwd = directory = os.getcwd()
+    while True:
+        if os.path.isfile(project_file(directory)):
             return directory
-    return cwd
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return cwd
+        directory = parent
 
 
-def project_config_path(project_root: str | os.PathLike[str] | None = None) -> Path:
-    return find_project_root(project_root) / PROJECT_DIR_NAME / CONFIG_NAME
+def project_file(project_root: StrPath) -> str:
+    """``<project_root>/.forge/hooks.json``."""
+    return os.path.join(project_root, PROJECT_DIR_NAME, CONFIG_NAME)
 
 
-def read_raw(path: Path) -> bytes | None:
+def project_config_path(project_root: StrPath | None = None) -> str:
+    return project_file(find_project_root(project_root))
+
+
+def read_raw(path: StrPath) -> bytes | None:
     """The bytes of a config file, None when it does not exist. Raises ConfigError."""
     try:
-        return path.read_bytes()
+        with open(path, "rb") as fh:
+            return fh.read()
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", path=str(path)) from None
+        raise ConfigError(f"cannot read: {exc.strerror}", path=os.fspath(path)) from None
 
 
-def parse_document(raw: bytes, path: Path) -> dict[str, Any]:
+def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
     """A config file's bytes as its JSON object. Raises ConfigError (line and column)."""
     try:
         doc = orjson.loads(raw) if raw.strip() else {}
     except orjson.JSONDecodeError as exc:
-        raise ConfigError(f"invalid JSON: {exc.msg}", path=str(path),
+        raise ConfigError(f"invalid JSON: {exc.msg}", path=os.fspath(path),
                           line=exc.lineno, column=exc.colno) from None
     if not isinstance(doc, dict):
-        raise ConfigError('the file must hold a JSON object {"hooks": [...]}', path=str(path))
+        raise ConfigError('the file must hold a JSON object {"hooks": [...]}', path=os.fspath(path))
     if not isinstance(doc.get("hooks", []), list):
-        raise ConfigError("'hooks' must be a list", path=str(path))
+        raise ConfigError("'hooks' must be a list", path=os.fspath(path))
     return doc
 
 
-def read_document(path: Path) -> dict[str, Any] | None:
+def read_document(path: StrPath) -> dict[str, Any] | None:
     """The parsed config file, None when it does not exist. Raises ConfigError."""
     raw = read_raw(path)
     return None if raw is None else parse_document(raw, path)
 
 
-def hooks_from_document(doc: dict[str, Any], *, path: Path, source: str) -> LoadedConfig:
+def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str) -> LoadedConfig:
     """Every well-formed entry as a Hook; each malformed one becomes a warning."""
     loaded = LoadedConfig()
     for index, entry in enumerate(doc.get("hooks", [])):
@@ -106,7 +118,7 @@ def hooks_from_document(doc: dict[str, Any], *, path: Path, source: str) -> Load
     return loaded
 
 
-def load_file(path: Path, *, source: str | None = None, raw: bytes | None = None) -> LoadedConfig:
+def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = None) -> LoadedConfig:
     """Load one config file; a missing file is empty, a broken one is a warning."""
     try:
         raw = read_raw(path) if raw is None else raw
@@ -115,10 +127,10 @@ def load_file(path: Path, *, source: str | None = None, raw: bytes | None = None
         return LoadedConfig(warnings=[exc])
     if doc is None:
         return LoadedConfig()
-    return hooks_from_document(doc, path=path, source=source or str(path))
+    return hooks_from_document(doc, path=path, source=source or os.fspath(path))
 
 
-def load_project_file(path: Path, *, trust_project: bool | None = None) -> LoadedConfig:
+def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> LoadedConfig:
     """The project hooks, only when the file is trusted (or trust is overridden).
 
     Trust is checked on the very bytes that are then parsed: a file swapped between
@@ -135,12 +147,12 @@ def load_project_file(path: Path, *, trust_project: bool | None = None) -> Loade
     if not override:
         state = trust.state(path, raw)
         if state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(untrusted=path, untrusted_state=state)
+            return LoadedConfig(untrusted=os.fspath(path), untrusted_state=state)
     return load_file(path, source="project", raw=raw)
 
 
 def load_sources(
-    project_root: Path,
+    project_root: StrPath,
     *,
     include_global: bool = True,
     include_project: bool = True,
@@ -155,16 +167,15 @@ def load_sources(
     if include_global:
         loaded.extend(load_file(global_config_path(), source="global"))
     if include_project:
-        project = load_project_file(project_root / PROJECT_DIR_NAME / CONFIG_NAME,
-                                    trust_project=trust_project)
+        project = load_project_file(project_file(project_root), trust_project=trust_project)
         loaded.extend(project)
         loaded.untrusted, loaded.untrusted_state = project.untrusted, project.untrusted_state
     for path in extra:
-        loaded.extend(load_file(Path(path)))
+        loaded.extend(load_file(path))
     return loaded
 
 
-def untrusted_warning(loaded: LoadedConfig, project_root: Path) -> str | None:
+def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:
     """What to tell the user when the project's hooks did not run for lack of trust."""
     if loaded.untrusted is None:
         return None
@@ -179,7 +190,7 @@ def dump_document(doc: dict[str, Any]) -> bytes:
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def update_file(path: Path, change: Callable[[dict[str, Any]], None], *,
+def update_file(path: StrPath, change: Callable[[dict[str, Any]], None], *,
                 retrust: bool = False) -> dict[str, Any]:
     """Read-modify-write ``path`` under its lock; unknown keys and hook order survive.
 
@@ -200,7 +211,7 @@ def update_file(path: Path, change: Callable[[dict[str, Any]], None], *,
         return doc
 
 
-def save_hooks(path: Path, hooks: Iterable[Hook]) -> None:
+def save_hooks(path: StrPath, hooks: Iterable[Hook]) -> None:
     """Replace the hooks of ``path`` (safely, see :func:`update_file`)."""
     entries = [h.to_dict() for h in hooks]
 
@@ -219,26 +230,30 @@ class HookConfig:
 
     @staticmethod
     def get_global_path() -> Path:
-        return global_config_path()
+        from pathlib import Path
+
+        return Path(global_config_path())
 
     @staticmethod
-    def get_project_path(project_root: str | os.PathLike[str] | None = None) -> Path:
-        return project_config_path(project_root)
+    def get_project_path(project_root: StrPath | None = None) -> Path:
+        from pathlib import Path
+
+        return Path(project_config_path(project_root))
 
     @staticmethod
     def load_global() -> list[Hook]:
         return _logged(load_file(global_config_path(), source="global"), None)
 
     @staticmethod
-    def load_project(project_root: str | os.PathLike[str] | None = None, *,
+    def load_project(project_root: StrPath | None = None, *,
                      trust_project: bool | None = None) -> list[Hook]:
         """The project's hooks, when its file is trusted (see :mod:`forge_hookd.trust`)."""
         root = find_project_root(project_root)
-        loaded = load_project_file(root / PROJECT_DIR_NAME / CONFIG_NAME, trust_project=trust_project)
+        loaded = load_project_file(project_file(root), trust_project=trust_project)
         return _logged(loaded, root)
 
     @staticmethod
-    def load_all(project_root: str | os.PathLike[str] | None = None, *,
+    def load_all(project_root: StrPath | None = None, *,
                  trust_project: bool | None = None) -> list[Hook]:
         """Global hooks first, then the (trusted) project hooks, each in file order."""
         root = find_project_root(project_root)
@@ -249,11 +264,11 @@ class HookConfig:
         save_hooks(global_config_path(), hooks)
 
     @staticmethod
-    def save_project(hooks: Iterable[Hook], project_root: str | os.PathLike[str] | None = None) -> None:
+    def save_project(hooks: Iterable[Hook], project_root: StrPath | None = None) -> None:
         save_hooks(project_config_path(project_root), hooks)
 
 
-def _logged(loaded: LoadedConfig, project_root: Path | None) -> list[Hook]:
+def _logged(loaded: LoadedConfig, project_root: StrPath | None) -> list[Hook]:
     notice = untrusted_warning(loaded, project_root) if project_root is not None else None
     if loaded.warnings or notice:
         import logging

@@ -41,7 +41,7 @@ class ListedHook:
 
 def scope_path(scope: str, project_root: Path) -> Path:
     """The file ``--global`` or ``--project`` names."""
-    return global_config_path() if scope == "global" else project_root / PROJECT_DIR_NAME / CONFIG_NAME
+    return Path(global_config_path()) if scope == "global" else project_root / PROJECT_DIR_NAME / CONFIG_NAME
 
 
 def list_hooks(project_root: Path) -> list[ListedHook]:

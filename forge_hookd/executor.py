@@ -1,151 +1,24 @@
-"""Running the hooks an event matches: results, the chain, the circular guard."""
+"""Running the hooks an event matches: the chain, the circular guard, the async API.
+
+Process control (subprocess, signals, psutil) is imported only when a hook actually
+runs: an event that matches nothing costs no more than reading the config (issue 5).
+"""
 
 from __future__ import annotations
 
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .events import HookEvent
-from .process import (
-    DEFAULT_KILL_GRACE,
-    DEFAULT_OUTPUT_LIMIT,
-    Interrupted,
-    Outcome,
-    ProcessPool,
-    Spec,
-    become_subreaper,
-    signal_name,
-)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
+from .results import CHAIN_VAR, HookBlockedError, HookResult, HookRun, active_chain
 
-#: Event types being handled up the chain of nested runs, comma-separated.
-CHAIN_VAR = "FORGE_HOOK_CHAIN"
+if TYPE_CHECKING:
+    from .process import Spec
 
-
-@dataclass
-class HookResult:
-    """What one hook did. ``exit_code`` is None when it never started; a signal death
-    is a negative code plus ``signal`` (``-15``, ``"SIGTERM"``)."""
-
-    hook: Hook
-    exit_code: int | None
-    stdout: str = ""
-    stderr: str = ""
-    duration: float = 0.0
-    timed_out: bool = False
-    error: str | None = None
-    signal: str | None = None
-    stdout_truncated: bool = False
-    stderr_truncated: bool = False
-    index: int = 0
-
-    @property
-    def success(self) -> bool:
-        return self.exit_code == 0 and not self.timed_out and self.error is None
-
-    @property
-    def should_continue(self) -> bool:
-        """False when the operation must not proceed: non-zero, timed out, not started."""
-        return self.success
-
-    @property
-    def reason(self) -> str:
-        """Why it blocked: its stdout, else its stderr, else its error, stripped."""
-        return (self.stdout.strip() or self.stderr.strip() or (self.error or "").strip())
-
-    @classmethod
-    def from_outcome(cls, hook: Hook, index: int, outcome: Outcome) -> HookResult:
-        return cls(
-            hook=hook,
-            index=index,
-            exit_code=outcome.exit_code,
-            signal=outcome.signal,
-            stdout=outcome.stdout.decode("utf-8", errors="replace"),
-            stderr=outcome.stderr.decode("utf-8", errors="replace"),
-            stdout_truncated=outcome.stdout_truncated,
-            stderr_truncated=outcome.stderr_truncated,
-            duration=outcome.duration,
-            timed_out=outcome.timed_out,
-            error=outcome.error or (f"timed out after {hook.timeout:g}s" if outcome.timed_out else None),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        hook = self.hook.to_dict()
-        if self.hook.source is not None:
-            hook["source"] = self.hook.source
-        return {
-            "index": self.index,
-            "hook": hook,
-            "exit_code": self.exit_code,
-            "signal": self.signal,
-            "stdout": self.stdout,
-            "stderr": self.stderr,
-            "stdout_truncated": self.stdout_truncated,
-            "stderr_truncated": self.stderr_truncated,
-            "duration": self.duration,
-            "timed_out": self.timed_out,
-            "error": self.error,
-            "success": self.success,
-            "should_continue": self.should_continue,
-        }
-
-
-class HookBlockedError(Exception):
-    """A hook said the operation must not proceed; the message is its stdout."""
-
-    def __init__(self, result: HookResult) -> None:
-        super().__init__(result.reason or f"blocked by hook '{result.hook.event_pattern}'")
-        self.result = result
-
-
-@dataclass
-class HookRun:
-    """Everything one event's run produced, in config order."""
-
-    event: HookEvent
-    results: list[HookResult] = field(default_factory=list)
-    skipped: list[int] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    duration: float = 0.0
-    interrupted: int | None = None  # the signal number that interrupted the run
-
-    @property
-    def blocked_by(self) -> HookResult | None:
-        return next((r for r in self.results if not r.should_continue), None)
-
-    @property
-    def blocked(self) -> bool:
-        return self.blocked_by is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The output document of forge-hook-run (DESIGN.md, "Output")."""
-        blocker = self.blocked_by
-        doc: dict[str, Any] = {
-            "version": 1,
-            "event": self.event.to_dict(),
-            "blocked": blocker is not None,
-            "blocked_by": None if blocker is None else {
-                "index": blocker.index,
-                "event": blocker.hook.event_pattern,
-                "description": blocker.hook.description,
-                "reason": blocker.reason,
-            },
-            "results": [r.to_dict() for r in self.results],
-            "skipped": self.skipped,
-            "warnings": self.warnings,
-            "duration": self.duration,
-        }
-        if self.interrupted is not None:
-            doc["interrupted"] = signal_name(-self.interrupted)
-        return doc
-
-
-def active_chain() -> list[str]:
-    """Event types being handled by runs up the process chain."""
-    return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]
+__all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
 
 
 class HookExecutor:
@@ -153,9 +26,9 @@ class HookExecutor:
 
     Each hook is ``/bin/sh -c COMMAND`` in its own session, with the caller's
     environment, the event's ``FORGE_*`` variables and the hook's ``env``; the event JSON
-    on stdin, then EOF. Output is captured up to ``output_limit`` bytes per stream
+    on stdin, then EOF. Output is captured up to ``output_limit`` bytes (1 MiB) per stream
     (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
-    the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds,
+    the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
     ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
 
@@ -171,8 +44,8 @@ class HookExecutor:
         working_dir: str | os.PathLike[str] | None = None,
         *,
         project_dir: str | os.PathLike[str] | None = None,
-        output_limit: int = DEFAULT_OUTPUT_LIMIT,
-        kill_grace: float = DEFAULT_KILL_GRACE,
+        output_limit: int | None = None,
+        kill_grace: float | None = None,
         subreaper: bool = False,
     ) -> None:
         self.registry = registry if registry is not None else HookRegistry.get_instance()
@@ -181,8 +54,7 @@ class HookExecutor:
         self.working_dir = os.path.abspath(working_dir or self.project_dir)
         self.output_limit = output_limit
         self.kill_grace = kill_grace
-        if subreaper:
-            become_subreaper()
+        self.subreaper = subreaper
 
     async def execute_hooks(
         self, event: HookEvent, *, stop_on_failure: bool = True, jobs: int = 1
@@ -225,6 +97,12 @@ class HookExecutor:
         self, run: HookRun, hooks: list[Hook], *, stop_on_failure: bool, jobs: int,
         signals: list[int] | None, wakeup_fd: int | None,
     ) -> None:
+        if not hooks:
+            return
+        from .process import Interrupted, ProcessPool, become_subreaper
+
+        if self.subreaper:
+            become_subreaper()
         results: dict[int, HookResult] = {}
         queue = list(enumerate(hooks))
         stdin = run.event.to_json_bytes()
@@ -262,6 +140,8 @@ class HookExecutor:
         return env
 
     def _spec(self, hook: Hook, base_env: dict[str, str], stdin: bytes) -> Spec:
+        from .process import Spec
+
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
         env = {**base_env, **hook.env}
         for name in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_TOOL_NAME",

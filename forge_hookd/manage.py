@@ -24,8 +24,9 @@ from .templates import HOOK_TEMPLATES
 PROG = "forge-hook"
 
 
-def _root(ctx: click.Context) -> Path:
-    return find_project_root(ctx.find_root().params.get("project_root"))
+def _root(ctx: click.Context, directory: str | None = None) -> Path:
+    """The project root: ``directory`` if given, else --project-root, else the search."""
+    return Path(find_project_root(directory or ctx.find_root().params.get("project_root")))
 
 
 def _print_json(value: Any) -> None:
@@ -251,8 +252,7 @@ def events_command(as_json: bool) -> None:
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
     """Trust DIRECTORY's .forge/hooks.json as it is now (default: the project root)."""
-    root = find_project_root(directory) if directory else _root(ctx)
-    path = root / PROJECT_DIR_NAME / CONFIG_NAME
+    path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
     if raw is None:
         raise ConfigError("no hooks file to trust", path=str(path))
@@ -265,8 +265,7 @@ def trust_command(ctx: click.Context, directory: str | None) -> None:
 @click.pass_context
 def untrust_command(ctx: click.Context, directory: str | None) -> None:
     """Stop trusting DIRECTORY's .forge/hooks.json (default: the project root)."""
-    root = find_project_root(directory) if directory else _root(ctx)
-    path = root / PROJECT_DIR_NAME / CONFIG_NAME
+    path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     known = trust.untrust(path)
     click.echo(f"{PROG}: {path} {'is no longer trusted' if known else 'was not trusted'}")
 

@@ -25,6 +25,8 @@ from typing import IO, TYPE_CHECKING, cast
 if TYPE_CHECKING:  # psutil costs ~10 ms to import: only the kill paths load it.
     import psutil
 
+from .results import signal_name
+
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
 DEFAULT_KILL_GRACE = 1.0
 TOKEN_VAR = "FORGE_HOOK_TOKEN"
@@ -68,16 +70,6 @@ class Outcome:
     timed_out: bool = False
     error: str | None = None
     duration: float = 0.0
-
-
-def signal_name(code: int | None) -> str | None:
-    """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
-    if code is None or code >= 0:
-        return None
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"SIG{-code}"
 
 
 # -- the process tree --------------------------------------------------------------
@@ -196,13 +188,13 @@ class ProcessPool:
     def __init__(
         self,
         *,
-        output_limit: int = DEFAULT_OUTPUT_LIMIT,
-        kill_grace: float = DEFAULT_KILL_GRACE,
+        output_limit: int | None = None,
+        kill_grace: float | None = None,
         wakeup_fd: int | None = None,
         pending_signal: list[int] | None = None,
     ) -> None:
-        self.output_limit = output_limit
-        self.kill_grace = kill_grace
+        self.output_limit = DEFAULT_OUTPUT_LIMIT if output_limit is None else output_limit
+        self.kill_grace = DEFAULT_KILL_GRACE if kill_grace is None else kill_grace
         self.running: dict[int, _Child] = {}
         self._selector = selectors.DefaultSelector()
         self._pending_signal = pending_signal

@@ -6,16 +6,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+
+StrPath = str | os.PathLike[str]
 
 
 @contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: StrPath) -> Iterator[None]:
     """An exclusive lock on ``path``, held through ``path.lock`` beside it."""
     import fcntl
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fd = os.open(f"{os.fspath(path)}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -23,7 +24,7 @@ def locked(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def write_atomically(path: Path, content: bytes) -> None:
+def write_atomically(path: StrPath, content: bytes) -> None:
     """Write a temporary file beside ``path``, fsync it, rename it over ``path``.
 
     The file keeps its permission bits; the directory is fsynced so that the rename
@@ -31,20 +32,21 @@ def write_atomically(path: Path, content: bytes) -> None:
     """
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    directory, name = os.path.split(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(content)
             fh.flush()
             os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        if os.path.exists(path):
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+    dir_fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
     finally:

@@ -7,16 +7,15 @@ Records live in ``${XDG_DATA_HOME:-~/.local/share}/forge/trust.json`` as
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import os
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import orjson
 
 from .errors import ConfigError
-from .safefile import locked, write_atomically
+from .safefile import StrPath, locked, write_atomically
 
 OVERRIDE_VAR = "FORGE_TRUST_PROJECT"
 
@@ -27,9 +26,9 @@ class TrustState(str, Enum):
     CHANGED = "changed"  # trusted once, edited since
 
 
-def trust_store_path() -> Path:
+def trust_store_path() -> str:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "forge" / "trust.json"
+    return os.path.join(base, "forge", "trust.json")
 
 
 def override_from_env() -> bool:
@@ -38,26 +37,45 @@ def override_from_env() -> bool:
 
 
 def digest(content: bytes) -> str:
-    return hashlib.sha256(content).hexdigest()
+    """The SHA-256 of ``content``, in hex."""
+    return str(_sha256()(content).hexdigest())
 
 
-def _key(path: Path) -> str:
-    return str(Path(path).resolve())
+def _sha256() -> Any:
+    # CPython's built-in SHA-256 (_sha2 from 3.12, _sha256 before): hashlib itself loads
+    # OpenSSL, which costs ~3 ms of every event's start-up (issue 5). Same digest.
+    for name in ("_sha2", "_sha256"):
+        try:
+            return importlib.import_module(name).sha256
+        except ImportError:
+            continue
+    import hashlib  # pragma: no cover - a build without the built-in modules
+
+    return hashlib.sha256  # pragma: no cover
+
+
+def _key(path: StrPath) -> str:
+    return os.path.realpath(path)
 
 
 def _records() -> dict[str, str]:
     store = trust_store_path()
     try:
-        doc = orjson.loads(store.read_bytes())
+        doc = orjson.loads(_read(store))
     except FileNotFoundError:
         return {}
     except (OSError, orjson.JSONDecodeError) as exc:
-        raise ConfigError(f"cannot read the trust records: {exc}", path=str(store)) from None
+        raise ConfigError(f"cannot read the trust records: {exc}", path=store) from None
     trusted = doc.get("trusted") if isinstance(doc, dict) else None
     return {k: v for k, v in trusted.items() if isinstance(v, str)} if isinstance(trusted, dict) else {}
 
 
-def state(path: Path, content: bytes) -> TrustState:
+def _read(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def state(path: StrPath, content: bytes) -> TrustState:
     """Whether ``content``, read from ``path``, is what the user trusted there."""
     recorded = _records().get(_key(path))
     if recorded is None:
@@ -65,7 +83,7 @@ def state(path: Path, content: bytes) -> TrustState:
     return TrustState.TRUSTED if recorded == digest(content) else TrustState.CHANGED
 
 
-def is_trusted(path: Path, content: bytes) -> bool:
+def is_trusted(path: StrPath, content: bytes) -> bool:
     return state(path, content) is TrustState.TRUSTED
 
 
@@ -73,25 +91,25 @@ def _update(change: Any) -> None:
     store = trust_store_path()
     with locked(store):
         try:
-            doc = orjson.loads(store.read_bytes())
+            doc = orjson.loads(_read(store))
         except FileNotFoundError:
             doc = {}
         except (OSError, orjson.JSONDecodeError) as exc:  # never overwrite what we cannot read
-            raise ConfigError(f"cannot read the trust records: {exc}", path=str(store)) from None
+            raise ConfigError(f"cannot read the trust records: {exc}", path=store) from None
         if not isinstance(doc, dict) or not isinstance(doc.get("trusted", {}), dict):
-            raise ConfigError("the trust records are not in the expected shape", path=str(store))
+            raise ConfigError("the trust records are not in the expected shape", path=store)
         doc.setdefault("version", 1)
         trusted = doc.setdefault("trusted", {})
         change(trusted)
         write_atomically(store, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
 
 
-def trust(path: Path, content: bytes) -> None:
+def trust(path: StrPath, content: bytes) -> None:
     """Record ``content`` as the trusted content of ``path``."""
     _update(lambda trusted: trusted.__setitem__(_key(path), digest(content)))
 
 
-def untrust(path: Path) -> bool:
+def untrust(path: StrPath) -> bool:
     """Forget ``path``; True if it had a record."""
     found: list[bool] = []
     _update(lambda trusted: found.append(trusted.pop(_key(path), None) is not None))

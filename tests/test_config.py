@@ -22,24 +22,24 @@ from forge_hookd.registry import Hook
 
 def test_global_path_honours_forge_config_dir_then_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-    assert global_config_path() == tmp_path / "xdg" / "forge" / "hooks.json"
+    assert Path(global_config_path()) == tmp_path / "xdg" / "forge" / "hooks.json"
     monkeypatch.setenv("FORGE_CONFIG_DIR", str(tmp_path / "cfg"))
-    assert global_config_path() == tmp_path / "cfg" / "hooks.json"
+    assert Path(global_config_path()) == tmp_path / "cfg" / "hooks.json"
     monkeypatch.delenv("FORGE_CONFIG_DIR")
     monkeypatch.delenv("XDG_CONFIG_HOME")
-    assert global_config_path() == Path(os.environ["HOME"]) / ".config" / "forge" / "hooks.json"
+    assert Path(global_config_path()) == Path(os.environ["HOME"]) / ".config" / "forge" / "hooks.json"
 
 
 def test_project_root_search_order(project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     deep = project.root / "a" / "b"
     deep.mkdir(parents=True)
     monkeypatch.chdir(deep)
-    assert find_project_root() == deep  # no .forge/hooks.json anywhere: the current directory
+    assert Path(find_project_root()) == deep  # no .forge/hooks.json anywhere: the current directory
     project.write_hooks([])
-    assert find_project_root() == project.root  # nearest upwards
+    assert Path(find_project_root()) == project.root  # nearest upwards
     monkeypatch.setenv("FORGE_PROJECT_DIR", str(tmp_path))
-    assert find_project_root() == tmp_path
-    assert find_project_root(deep) == deep  # explicit wins
+    assert Path(find_project_root()) == tmp_path
+    assert Path(find_project_root(deep)) == deep  # explicit wins
     assert HookConfig.get_project_path(deep) == deep / ".forge" / "hooks.json"
 
 

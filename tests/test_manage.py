@@ -162,8 +162,8 @@ def test_trust_and_untrust(project: Project) -> None:
 
 def test_broken_trust_store_is_an_error_not_a_traceback(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "x"}], trusted=False)
-    trust.trust_store_path().parent.mkdir(parents=True)
-    trust.trust_store_path().write_text("nope")
+    Path(trust.trust_store_path()).parent.mkdir(parents=True)
+    Path(trust.trust_store_path()).write_text("nope")
     result = hook(project, "trust")
     assert result.exit_code == 1 and "cannot read the trust records" in result.stderr
     assert "Traceback" not in result.output

@@ -10,7 +10,7 @@ from forge_hookd.errors import ConfigError
 
 
 def test_store_lives_under_xdg_data_home(isolated_home: Path) -> None:
-    assert trust.trust_store_path() == isolated_home / ".local/share/forge/trust.json"
+    assert Path(trust.trust_store_path()) == isolated_home / ".local/share/forge/trust.json"
 
 
 def test_trust_cycle(tmp_path: Path) -> None:
@@ -29,12 +29,12 @@ def test_records_are_keyed_by_resolved_path(tmp_path: Path) -> None:
     (tmp_path / "link").symlink_to(tmp_path / "real")
     trust.trust(tmp_path / "link" / "hooks.json", b"x")
     assert trust.is_trusted(tmp_path / "real" / "hooks.json", b"x")
-    doc = json.loads(trust.trust_store_path().read_text())
+    doc = json.loads(Path(trust.trust_store_path()).read_text())
     assert doc == {"version": 1, "trusted": {str(tmp_path / "real" / "hooks.json"): trust.digest(b"x")}}
 
 
 def test_unreadable_store_is_never_overwritten(tmp_path: Path) -> None:
-    store = trust.trust_store_path()
+    store = Path(trust.trust_store_path())
     store.parent.mkdir(parents=True)
     store.write_text("{broken")
     with pytest.raises(ConfigError, match="cannot read the trust records"):
@@ -51,3 +51,9 @@ def test_override_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not trust.override_from_env()
     monkeypatch.setenv("FORGE_TRUST_PROJECT", "1")
     assert trust.override_from_env()
+
+
+def test_digest_is_sha256() -> None:
+    import hashlib
+
+    assert trust.digest(b"hooks") == hashlib.sha256(b"hooks").hexdigest()

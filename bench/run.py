@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of forge-hook-run against its baselines and peers.
+
+    python3 bench/run.py [--rounds 21] [--no-peers] [--json FILE]
+
+Builds its own environment (a virtualenv with forge-hook-run installed from this
+checkout, not editable, plus lefthook and pre-commit unless --no-peers), throwaway
+projects for each scenario, then times every runner on every scenario, alternating
+round by round so that machine noise hits all of them alike. Prints medians, spread
+(interquartile range), ratios against each baseline, the marginal cost per hook, and
+the peak RSS for the 300 MB output scenario. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ["0 hooks", "1 hook", "10 hooks", "100 hooks", "10 x sleep 0.1", "1000 cfg, 1 match"]
+COUNTS = {"0 hooks": 0, "1 hook": 1, "10 hooks": 10, "100 hooks": 100, "10 x sleep 0.1": 10,
+          "1000 cfg, 1 match": 1}
+BIG_OUTPUT = 300_000_000
+
+
+@dataclass
+class Runner:
+    name: str
+    commands: dict[str, list[str]]  # scenario -> argv
+    cwd: dict[str, Path] = field(default_factory=dict)
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+
+def sh(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    subprocess.run(args, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=env)
+
+
+def build_env(work: Path, peers: bool) -> Path:
+    venv = work / "venv"
+    sh(sys.executable, "-m", "venv", str(venv))
+    pip = [str(venv / "bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    sh(*pip, str(ROOT))
+    if peers:
+        try:
+            sh(*pip, "lefthook", "pre-commit")
+        except subprocess.CalledProcessError:
+            print("bench: could not install lefthook and pre-commit; timing without them", file=sys.stderr)
+    return venv
+
+
+def command(scenario: str) -> str:
+    return "sleep 0.1" if "sleep" in scenario else "true"
+
+
+# -- forge-hook-run ----------------------------------------------------------------------
+def forge_projects(work: Path, venv: Path, env: dict[str, str]) -> Runner:
+    runner = Runner("forge-hook-run", {})
+    for scenario in SCENARIOS + ["300 MB output"]:
+        root = work / "forge" / scenario.replace(" ", "_").replace(",", "")
+        (root / ".forge").mkdir(parents=True)
+        if scenario == "300 MB output":
+            hooks = [{"event": "*", "command": f"head -c {BIG_OUTPUT} /dev/zero"}]
+        elif scenario.startswith("1000"):
+            hooks = [{"event": "llm:pre_request", "command": "true"}] * 999 + [{"event": "session:start", "command": "true"}]
+        else:
+            hooks = [{"event": "session:start", "command": command(scenario)}] * COUNTS[scenario]
+        (root / ".forge/hooks.json").write_text(json.dumps({"hooks": hooks}))
+        sh(str(venv / "bin/forge-hook"), "trust", cwd=root, env=env)  # the real path: trust checked
+        runner.commands[scenario] = [str(venv / "bin/forge-hook-run"), "--event", "session:start"]
+        runner.cwd[scenario] = root
+    runner.commands["10 x sleep 0.1 --jobs 10"] = runner.commands["10 x sleep 0.1"] + ["--jobs", "10"]
+    runner.cwd["10 x sleep 0.1 --jobs 10"] = runner.cwd["10 x sleep 0.1"]
+    return runner
+
+
+# -- baselines -----------------------------------------------------------------------------
+def baselines(venv: Path) -> list[Runner]:
+    py = str(venv / "bin/python")
+    spawn = ("import subprocess, sys\nfor _ in range(int(sys.argv[1])):\n"
+             "    subprocess.run(['sh', '-c', sys.argv[2]])")
+    at_once = ("import subprocess, sys\nps = [subprocess.Popen(['sh', '-c', sys.argv[2]]) "
+               "for _ in range(int(sys.argv[1]))]\n[p.wait() for p in ps]")
+    out = [Runner("python -c pass", {s: [py, "-c", "pass"] for s in SCENARIOS}),
+           Runner("import click, orjson", {s: [py, "-c", "import click, orjson"] for s in SCENARIOS}),
+           Runner("spawn floor", {s: [py, "-c", spawn, str(COUNTS[s]), command(s)] for s in SCENARIOS})]
+    out.append(Runner("spawn floor, at once", {"10 x sleep 0.1": [py, "-c", at_once, "10", "sleep 0.1"]}))
+    return out
+
+
+# -- peers -----------------------------------------------------------------------------------
+def lefthook_binary(venv: Path) -> Path | None:
+    found = sorted((venv / "lib").glob("python*/site-packages/lefthook/bin/*/lefthook"))
+    return found[0] if found else None
+
+
+def git_repo(root: Path) -> None:
+    root.mkdir(parents=True)
+    sh("git", "init", "-q", cwd=root)
+
+
+def lefthook_runners(work: Path, venv: Path) -> list[Runner]:
+    binary = lefthook_binary(venv)
+    if binary is None:
+        return []
+    runners = []
+    for parallel in (False, True):
+        runner = Runner("lefthook, parallel" if parallel else "lefthook", {})
+        for scenario in SCENARIOS + ["300 MB output"]:
+            if scenario.startswith("1000") or (parallel and scenario == "300 MB output"):
+                continue
+            root = work / f"lefthook{'-p' if parallel else ''}" / scenario.replace(" ", "_")
+            git_repo(root)
+            n = 1 if scenario == "300 MB output" else COUNTS[scenario]
+            run = f"head -c {BIG_OUTPUT} /dev/zero" if scenario == "300 MB output" else command(scenario)
+            lines = ["bench:", f"  parallel: {str(parallel).lower()}", "  commands:"]
+            lines += [f"    c{i}:\n      run: {run}" for i in range(n)] or ["    {}"]
+            if n == 0:
+                lines = ["bench:", "  commands: {}"]
+            (root / "lefthook.yml").write_text("\n".join(lines) + "\n")
+            runner.commands[scenario] = [str(binary), "run", "bench", "--no-auto-install"]
+            runner.cwd[scenario] = root
+        runners.append(runner)
+    return runners
+
+
+def pre_commit_runner(work: Path, venv: Path, env: dict[str, str]) -> list[Runner]:
+    exe = venv / "bin/pre-commit"
+    if not exe.exists():
+        return []
+    runner = Runner("pre-commit", {})
+    for scenario in SCENARIOS + ["300 MB output"]:
+        if scenario.startswith("1000"):
+            continue
+        root = work / "pre-commit" / scenario.replace(" ", "_")
+        git_repo(root)
+        n = 1 if scenario == "300 MB output" else COUNTS[scenario]
+        entry = f"head -c {BIG_OUTPUT} /dev/zero" if scenario == "300 MB output" else command(scenario)
+        hooks = [f"  - id: h{i}\n    name: h{i}\n    entry: sh -c '{entry}'\n    language: system\n"
+                 f"    always_run: true\n    pass_filenames: false\n" for i in range(n)]
+        text = "repos:\n- repo: local\n  hooks:\n" + "".join(hooks) if n else "repos: []\n"
+        (root / ".pre-commit-config.yaml").write_text(text)
+        sh("git", "add", ".pre-commit-config.yaml", cwd=root)
+        runner.commands[scenario] = [str(exe), "run", "--all-files"]
+        runner.cwd[scenario] = root
+        subprocess.run(runner.commands[scenario], cwd=root, env=env, capture_output=True)  # warm its cache
+    return [runner]
+
+
+# -- measuring -------------------------------------------------------------------------------
+def timed(argv: list[str], cwd: Path | None, env: dict[str, str]) -> tuple[float, int]:
+    """Wall time in ms and peak RSS in KiB of one run (wait4 rusage)."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    elapsed = (time.perf_counter() - started) * 1000
+    proc.returncode = 0  # reaped by wait4
+    return elapsed, usage.ru_maxrss
+
+
+def measure(runners: list[Runner], rounds: int, env: dict[str, str]) -> None:
+    for r in range(rounds):
+        order = runners if r % 2 == 0 else list(reversed(runners))  # alternate who goes first
+        for scenario in SCENARIOS + ["10 x sleep 0.1 --jobs 10"]:
+            for runner in order:
+                argv = runner.commands.get(scenario)
+                if argv is not None:
+                    ms, _ = timed(argv, runner.cwd.get(scenario), env)
+                    runner.samples.setdefault(scenario, []).append(ms)
+        print(f"\rbench: round {r + 1}/{rounds}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def peak_rss(runners: list[Runner], env: dict[str, str], rounds: int = 3) -> dict[str, tuple[float, float]]:
+    out = {}
+    for runner in runners:
+        argv = runner.commands.get("300 MB output")
+        if argv is not None:
+            runs = [timed(argv, runner.cwd.get("300 MB output"), env) for _ in range(rounds)]
+            out[runner.name] = (statistics.median(r[0] for r in runs), max(r[1] for r in runs) / 1024)
+    return out
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def iqr(xs: list[float]) -> float:
+    if len(xs) < 4:
+        return max(xs) - min(xs)
+    q = statistics.quantiles(xs, n=4)
+    return q[2] - q[0]
+
+
+def report(runners: list[Runner], rss: dict[str, tuple[float, float]], rounds: int) -> dict[str, object]:
+    scenarios = SCENARIOS + ["10 x sleep 0.1 --jobs 10"]
+    by_name = {r.name: r for r in runners}
+    print(f"\nforge-hook-run benchmark, {time.strftime('%Y-%m-%d')}, {platform.node()}: "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}, {rounds} alternating rounds")
+    print("\nMedian wall time in ms (interquartile range):\n")
+    head = f"{'runner':24}" + "".join(f"{s:>20}" for s in scenarios)
+    print(head)
+    for runner in runners:
+        cells = []
+        for s in scenarios:
+            xs = runner.samples.get(s)
+            cells.append(f"{median(xs):9.1f} ({iqr(xs):5.1f}) " if xs else f"{'':>20}")
+        print(f"{runner.name:24}" + "".join(f"{c:>20}" for c in cells))
+    forge = by_name["forge-hook-run"]
+    print("\nforge-hook-run as a ratio of each baseline (median / median):\n")
+    print(f"{'against':24}" + "".join(f"{s:>20}" for s in scenarios))
+    ratios: dict[str, dict[str, float]] = {}
+    for runner in runners:
+        if runner is forge:
+            continue
+        row = {}
+        for s in scenarios:
+            base = s if s in runner.samples else ("10 x sleep 0.1" if "jobs" in s else None)
+            if base and s in forge.samples and base in runner.samples:
+                row[s] = median(forge.samples[s]) / median(runner.samples[base])
+        ratios[runner.name] = row
+        print(f"{runner.name:24}" + "".join(f"{row[s]:>20.2f}" if s in row else f"{'':>20}" for s in scenarios))
+    print("\nMarginal cost per hook, (100 hooks - 0 hooks) / 100, in ms:\n")
+    marginal = {}
+    for runner in runners:
+        if "100 hooks" in runner.samples and "0 hooks" in runner.samples:
+            marginal[runner.name] = (median(runner.samples["100 hooks"]) - median(runner.samples["0 hooks"])) / 100
+            print(f"  {runner.name:24}{marginal[runner.name]:8.3f}")
+    if rss:
+        print("\n300 MB of hook output: median wall time and peak RSS:\n")
+        for name, (ms, mib) in rss.items():
+            print(f"  {name:24}{ms:8.0f} ms {mib:8.1f} MiB")
+    return {"date": time.strftime("%Y-%m-%d"), "cores": os.cpu_count(), "rounds": rounds,
+            "medians_ms": {r.name: {s: median(x) for s, x in r.samples.items()} for r in runners},
+            "ratios": ratios, "marginal_ms": marginal,
+            "rss_mib": {k: v[1] for k, v in rss.items()}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=21, help="alternating rounds (default 21)")
+    parser.add_argument("--no-peers", action="store_true", help="skip lefthook and pre-commit")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="forge-bench-"))
+    env = {**os.environ, "XDG_DATA_HOME": str(work / "data"), "XDG_CONFIG_HOME": str(work / "config"),
+           "PRE_COMMIT_HOME": str(work / "pre-commit-home"), "LEFTHOOK_QUIET": "meta,summary,success,execution"}
+    env.pop("FORGE_HOOK_CHAIN", None)
+    try:
+        print(f"bench: building the environment in {work}", file=sys.stderr)
+        venv = build_env(work, peers=not args.no_peers)
+        runners = [forge_projects(work, venv, env), *baselines(venv)]
+        if not args.no_peers:
+            runners += lefthook_runners(work, venv) + pre_commit_runner(work, venv, env)
+        measure(runners, args.rounds, env)
+        rss = peak_rss([r for r in runners if "300 MB output" in r.commands], env)
+        figures = report(runners, rss, args.rounds)
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=2))
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
