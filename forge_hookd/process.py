@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import errno
 import os
-import selectors
+import select
 import signal
 import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from types import FrameType
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # psutil costs ~10 ms to import: only the kill paths load it.
     import psutil
@@ -45,31 +44,32 @@ class Interrupted(Exception):
         self.signum = signum
 
 
-@dataclass
+# Plain classes, not dataclasses: generating a dataclass costs ~0.3 ms of every
+# run's start-up, and these records never leave the package (issue 5).
 class Spec:
     """What to run: one hook's command with its environment and input."""
 
-    command: str
-    cwd: str
-    env: dict[str, str]
-    stdin: bytes
-    timeout: float
-    detach: bool = False
+    __slots__ = ("command", "cwd", "env", "stdin", "timeout", "detach")
+
+    def __init__(self, command: str, cwd: str, env: dict[str, str], stdin: bytes, timeout: float,
+                 detach: bool = False) -> None:
+        self.command, self.cwd, self.env, self.stdin = command, cwd, env, stdin
+        self.timeout, self.detach = timeout, detach
 
 
-@dataclass
 class Outcome:
     """How one hook process ended. A timeout is an outcome, not an exception."""
 
-    exit_code: int | None = None
-    signal: str | None = None
-    stdout: bytes = b""
-    stderr: bytes = b""
-    stdout_truncated: bool = False
-    stderr_truncated: bool = False
-    timed_out: bool = False
-    error: str | None = None
-    duration: float = 0.0
+    __slots__ = ("exit_code", "signal", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
+                 "timed_out", "error", "duration")
+
+    def __init__(self, *, exit_code: int | None = None, stdout: bytes = b"", stderr: bytes = b"",
+                 stdout_truncated: bool = False, stderr_truncated: bool = False,
+                 timed_out: bool = False, error: str | None = None, duration: float = 0.0) -> None:
+        self.exit_code, self.signal = exit_code, signal_name(exit_code)
+        self.stdout, self.stderr = stdout, stderr
+        self.stdout_truncated, self.stderr_truncated = stdout_truncated, stderr_truncated
+        self.timed_out, self.error, self.duration = timed_out, error, duration
 
 
 # -- the process tree --------------------------------------------------------------
@@ -86,14 +86,25 @@ def become_subreaper() -> bool:
     """
     global _subreaper
     if not _subreaper:
+        _subreaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1) == 0
+    return _subreaper
+
+
+def _prctl(option: int, arg: int) -> int:
+    """prctl(2), which the os module lacks; -1 where it cannot be called."""
+    try:
+        # _ctypes alone costs ~0.4 ms of start-up; the ctypes package ~2 ms (issue 5).
+        import _ctypes
+
+        function = _ctypes.dlsym(_ctypes.dlopen(None, os.RTLD_NOW), "prctl")  # type: ignore[arg-type]
+        return int(_ctypes.call_function(function, (option, arg, 0, 0, 0)))
+    except (ImportError, AttributeError, OSError):  # pragma: no cover - other CPythons
         try:
             import ctypes
 
-            libc = ctypes.CDLL(None, use_errno=True)
-            _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            return int(ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0))
         except (OSError, AttributeError):
-            _subreaper = False
-    return _subreaper
+            return -1
 
 
 def _direct_children() -> set[int]:
@@ -173,8 +184,34 @@ class _Child:
             buf.extend(data)
 
 
+class _Poller:
+    """``select.poll`` keyed by file descriptor, with a payload per descriptor.
+
+    (The selectors module would do; it costs ~1 ms more of start-up.)
+    """
+
+    def __init__(self) -> None:
+        self._poll = select.poll()
+        self._data: dict[int, Any] = {}
+
+    def register(self, fd: int, data: Any, *, write: bool = False) -> None:
+        self._poll.register(fd, select.POLLOUT if write else select.POLLIN)
+        self._data[fd] = data
+
+    def unregister(self, fd: int) -> None:
+        if self._data.pop(fd, _MISSING) is not _MISSING:
+            self._poll.unregister(fd)
+
+    def poll(self, timeout: float) -> list[tuple[int, Any]]:
+        ready = self._poll.poll(max(0, int(timeout * 1000 + 0.999)))
+        return [(fd, self._data[fd]) for fd, _ in ready if fd in self._data]
+
+
+_MISSING = object()
+
+
 class ProcessPool:
-    """Runs hook processes side by side in one selector loop.
+    """Runs hook processes side by side in one poll loop.
 
     ``start`` spawns, ``wait`` blocks until at least one has finished and returns the
     finished ones. Output is read continuously and bounded; stdin is fed without ever
@@ -196,12 +233,12 @@ class ProcessPool:
         self.output_limit = DEFAULT_OUTPUT_LIMIT if output_limit is None else output_limit
         self.kill_grace = DEFAULT_KILL_GRACE if kill_grace is None else kill_grace
         self.running: dict[int, _Child] = {}
-        self._selector = selectors.DefaultSelector()
+        self._poller = _Poller()
         self._pending_signal = pending_signal
         self._counter = 0
         self._prefix = f"{os.getpid()}.{time.monotonic_ns():x}"
         if wakeup_fd is not None:
-            self._selector.register(wakeup_fd, selectors.EVENT_READ, None)
+            self._poller.register(wakeup_fd, None)
 
     def __enter__(self) -> ProcessPool:
         return self
@@ -223,13 +260,13 @@ class ProcessPool:
         self.running[key] = child
         assert child.popen.stdin and child.popen.stdout and child.popen.stderr
         if spec.stdin:
-            self._selector.register(child.popen.stdin, selectors.EVENT_WRITE, (child, "stdin"))
+            self._poller.register(child.popen.stdin.fileno(), (child, "stdin"), write=True)
         else:
             child.popen.stdin.close()
-        self._selector.register(child.popen.stdout, selectors.EVENT_READ, (child, "stdout"))
-        self._selector.register(child.popen.stderr, selectors.EVENT_READ, (child, "stderr"))
+        self._poller.register(child.popen.stdout.fileno(), (child, "stdout"))
+        self._poller.register(child.popen.stderr.fileno(), (child, "stderr"))
         if child.pidfd is not None:
-            self._selector.register(child.pidfd, selectors.EVENT_READ, (child, "exit"))
+            self._poller.register(child.pidfd, (child, "exit"))
         return None
 
     # -- waiting -------------------------------------------------------------------
@@ -259,15 +296,15 @@ class ProcessPool:
         return timeout
 
     def _serve_io(self, timeout: float) -> None:
-        for key, _ in self._selector.select(timeout):
-            if key.data is None:  # the signal wakeup fd: empty it
-                _read_all_available(key.fd)
+        for fd, data in self._poller.poll(timeout):
+            if data is None:  # the signal wakeup fd: empty it
+                _read_all_available(fd)
                 continue
-            child, which = key.data
+            child, which = data
             if which == "stdin":
                 self._feed(child)
             elif which in ("stdout", "stderr"):
-                self._read(child, cast(IO[bytes], key.fileobj), which)
+                self._read(child, child.popen.stdout if which == "stdout" else child.popen.stderr, which)
             # "exit": the pidfd is readable; poll() in wait() reaps the process.
 
     def _feed(self, child: _Child) -> None:
@@ -300,11 +337,8 @@ class ProcessPool:
         stream.close()
         return False
 
-    def _unregister(self, fileobj: object) -> None:
-        try:
-            self._selector.unregister(fileobj)  # type: ignore[arg-type]
-        except (KeyError, ValueError):
-            pass
+    def _unregister(self, stream: IO[bytes] | int) -> None:
+        self._poller.unregister(stream if isinstance(stream, int) else stream.fileno())
 
     # -- finishing -----------------------------------------------------------------
     def _finish(self, child: _Child, *, timed_out: bool) -> Outcome:
@@ -320,10 +354,8 @@ class ProcessPool:
             self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=True)
         child.popen.wait()
         self._close_child(child)
-        code = child.popen.returncode
         return Outcome(
-            exit_code=code,
-            signal=signal_name(code),
+            exit_code=child.popen.returncode,
             stdout=bytes(child.out),
             stderr=bytes(child.err),
             stdout_truncated=child.out_truncated,
@@ -408,7 +440,6 @@ class ProcessPool:
             outcome = self._finish(child, timed_out=False) if child.popen.poll() is not None \
                 else self._kill_running(child)
             ended.append((child.key, outcome))
-        self._selector.close()
         return ended
 
     def _kill_running(self, child: _Child) -> Outcome:
@@ -456,9 +487,9 @@ def _signal_all(procs: list[psutil.Process], sig: int) -> None:
 
 
 def _readable(fd: int, timeout: float) -> bool:
-    with selectors.DefaultSelector() as sel:
-        sel.register(fd, selectors.EVENT_READ)
-        return bool(sel.select(timeout))
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(max(0, int(timeout * 1000 + 0.999))))
 
 
 def _read_all_available(fd: int) -> None:
@@ -474,16 +505,16 @@ def _read_all_available(fd: int) -> None:
 RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-@dataclass
 class SignalCatcher:
     """SIGINT/SIGTERM/SIGHUP recorded instead of raised, and a pool woken to act on them.
 
     Raising from a signal handler could interrupt a half-done spawn and lose a child;
-    recording the signal and waking the selector lets the pool end every tree itself.
+    recording the signal and waking the poll loop lets the pool end every tree itself.
     """
 
-    received: list[int] = field(default_factory=list)
-    read_fd: int = -1
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        self.read_fd = -1
 
     @contextmanager
     def installed(self) -> Iterator[SignalCatcher]:
