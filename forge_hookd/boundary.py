@@ -13,6 +13,7 @@ import click
 import orjson
 
 from .errors import ExitStatus, ForgeError, UsageError
+from .signals import Interrupted
 
 
 def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
@@ -57,7 +58,9 @@ class BoundaryCommand(click.Command):
         except ForgeError as exc:
             code = self._fail(name, exc.kind, str(exc), self.known_error_status)
         except (KeyboardInterrupt, click.Abort):
-            code = self._fail(name, "interrupted", "interrupted", ExitStatus.SIGINT)
+            code = self._fail(name, "interrupted", "interrupted by SIGINT", ExitStatus.SIGINT)
+        except Interrupted as exc:  # a signal before any hook ran (signals.py)
+            code = self._fail(name, "interrupted", f"interrupted by {exc}", 128 + exc.signum)
         except BrokenPipeError:  # the reader of our stdout went away; nothing to say
             _silence_stdout()
             code = ExitStatus.INTERNAL_ERROR

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 import click
 import orjson
@@ -16,6 +16,9 @@ import orjson
 from .boundary import JsonCommand, say, write_document
 from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
+
+if TYPE_CHECKING:
+    from .signals import SignalCatcher
 
 PROG = "forge-hook-run"
 MAX_EVENT_BYTES = 64 * 1024 * 1024
@@ -132,6 +135,21 @@ def forge_hook_run(
     hooks of the global and project config in order, prints one JSON document with
     every result, and exits 1 when a hook blocks the operation.
     """
+    from .signals import SignalCatcher
+
+    with SignalCatcher().installed() as catcher:
+        return _forge_hook_run(catcher, event_type, tool, session_id, data, project_root,
+                               extra_configs, trust_project, no_global, no_project, keep_going,
+                               jobs, strict, dry_run, pretty)
+
+
+def _forge_hook_run(
+    catcher: SignalCatcher, event_type: str | None, tool: str | None, session_id: str | None,
+    data: str | None, project_root: str | None, extra_configs: tuple[str, ...],
+    trust_project: bool, no_global: bool, no_project: bool, keep_going: bool, jobs: int,
+    strict: bool, dry_run: bool, pretty: bool,
+) -> int:
+    """The command, in the order of the contract: event, config, match, run, print."""
     from .config import find_project_root, load_sources, untrusted_warning
     from .registry import HookRegistry
 
@@ -155,7 +173,8 @@ def forge_hook_run(
     if dry_run:
         write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
         return ExitStatus.PROCEED
-    return _run(event, hooks, root=str(root), warnings=warnings, keep_going=keep_going,
+    catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
+    return _run(event, hooks, catcher, root=root, warnings=warnings, keep_going=keep_going,
                 jobs=jobs, pretty=pretty)
 
 
@@ -170,19 +189,13 @@ def dry_run_document(event: HookEvent, hooks: Sequence[Any], warnings: list[str]
     }
 
 
-def _run(event: HookEvent, hooks: Sequence[Any], *, root: str, warnings: list[str],
-         keep_going: bool, jobs: int, pretty: bool) -> int:
+def _run(event: HookEvent, hooks: Sequence[Any], catcher: SignalCatcher, *, root: str,
+         warnings: list[str], keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
 
     executor = HookExecutor(working_dir=root, subreaper=True)
-    if not hooks:  # nothing to run: no process machinery to load (issue 5)
-        run = executor.run(event, hooks=hooks)
-    else:
-        from .process import SignalCatcher
-
-        with SignalCatcher().installed() as catcher:
-            run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
-                               signals=catcher.received, wakeup_fd=catcher.read_fd)
+    run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
+                       signals=catcher.received, wakeup_fd=catcher.read_fd)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")

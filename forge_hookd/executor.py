@@ -77,7 +77,7 @@ class HookExecutor:
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once and every one runs.
-        ``signals``/``wakeup_fd`` come from a :class:`~forge_hookd.process.SignalCatcher`:
+        ``signals``/``wakeup_fd`` come from a :class:`~forge_hookd.signals.SignalCatcher`:
         a signal recorded there ends every running tree and returns what finished.
         """
         started = time.monotonic()
@@ -99,29 +99,31 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
-        from .process import Interrupted, ProcessPool, become_subreaper
+        from .process import ProcessPool, become_subreaper
+        from .signals import Interrupted
 
         if self.subreaper:
             become_subreaper()
         results: dict[int, HookResult] = {}
-        queue = list(enumerate(hooks))
+        pending = iter(enumerate(hooks))
+        next_hook = next(pending, None)
         stdin = run.event.to_json_bytes()
         base_env = self._base_env(run.event)
+        stopped = False  # a hook said stop and the chain stops on failure
         with ProcessPool(output_limit=self.output_limit, kill_grace=self.kill_grace,
                          wakeup_fd=wakeup_fd, pending_signal=signals) as pool:
             try:
-                while (queue and not signals) or pool.running:
-                    while queue and len(pool.running) < jobs and not signals:
-                        index, hook = queue.pop(0)
+                while (next_hook and not stopped and not signals) or pool.running:
+                    while next_hook and not stopped and not signals and len(pool.running) < jobs:
+                        index, hook = next_hook
+                        next_hook = next(pending, None)
                         failed = pool.start(index, self._spec(hook, base_env, stdin))
                         if failed is not None:
                             results[index] = HookResult.from_outcome(hook, index, failed)
-                        if failed is not None and stop_on_failure:
-                            break
+                            stopped = stop_on_failure
                     for index, outcome in pool.wait():
-                        results[index] = HookResult.from_outcome(hooks[index], index, outcome)
-                    if stop_on_failure and any(not r.should_continue for r in results.values()):
-                        break
+                        results[index] = result = HookResult.from_outcome(hooks[index], index, outcome)
+                        stopped = stopped or (stop_on_failure and not result.should_continue)
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for index, outcome in pool.close():
@@ -132,26 +134,42 @@ class HookExecutor:
         if signals and run.interrupted is None:
             run.interrupted = signals[0]
 
-    def _base_env(self, event: HookEvent) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(event.to_env())
-        env[CHAIN_VAR] = ",".join([*active_chain(), event.type.value])
-        env["FORGE_PROJECT_DIR"] = self.project_dir
+    # The environment is built and encoded once per run, not once per hook: Popen would
+    # otherwise encode every variable again for each spawn (issue 5).
+    def _base_env(self, event: HookEvent) -> dict[bytes, bytes]:
+        env = dict(os.environb)
+        env.update(_encoded(event.to_env()))
+        env.update(_encoded({CHAIN_VAR: ",".join([*active_chain(), event.type.value]),
+                             "FORGE_PROJECT_DIR": self.project_dir}))
         return env
 
-    def _spec(self, hook: Hook, base_env: dict[str, str], stdin: bytes) -> Spec:
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
-        env = {**base_env, **hook.env}
-        for name in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_TOOL_NAME",
-                     "FORGE_PROJECT_DIR", CHAIN_VAR):
+        env = {**base_env, **_encoded(hook.env)} if hook.env else dict(base_env)
+        for name in _PROTECTED:
             if name in base_env:  # a hook's own env cannot fake the event it handles
                 env[name] = base_env[name]
-        env["FORGE_WORKING_DIR"] = os.path.abspath(cwd)
+        env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
         timeout = self.default_timeout if hook.timeout == DEFAULT_TIMEOUT else hook.timeout
         return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
                     detach=hook.detach)
+
+
+_PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
+                                         "FORGE_TOOL_NAME", "FORGE_PROJECT_DIR", CHAIN_VAR))
+
+
+def _encoded(env: dict[str, str]) -> dict[bytes, bytes]:
+    return {_env_bytes(k): _env_bytes(v) for k, v in env.items()}
+
+
+def _env_bytes(text: str) -> bytes:
+    try:
+        return os.fsencode(text)
+    except UnicodeEncodeError:  # a lone surrogate from a library caller's event
+        return text.encode("utf-8", "replace")
 
 
 async def fire_event(

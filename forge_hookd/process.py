@@ -5,7 +5,8 @@ a config file they wrote (or trusted), so the shell is the interface, exactly as
 hooks and Makefiles. What we never trust is the event: it reaches the hook only through
 the environment and stdin, never through the command text.
 
-All subprocess, signal and psutil use of the package lives in this module.
+All subprocess and psutil use of the package lives in this module; the runner's own
+signal handlers are in signals.py.
 """
 
 from __future__ import annotations
@@ -16,15 +17,13 @@ import select
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from types import FrameType
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # psutil costs ~10 ms to import: only the kill paths load it.
     import psutil
 
 from .results import signal_name
+from .signals import Interrupted
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
 DEFAULT_KILL_GRACE = 1.0
@@ -36,14 +35,6 @@ _POLL_WITHOUT_PIDFD = 0.02
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-class Interrupted(Exception):
-    """The runner got SIGINT, SIGTERM or SIGHUP while hooks were running."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
 # Plain classes, not dataclasses: generating a dataclass costs ~0.3 ms of every
 # run's start-up, and these records never leave the package (issue 5).
 class Spec:
@@ -51,7 +42,7 @@ class Spec:
 
     __slots__ = ("command", "cwd", "env", "stdin", "timeout", "detach")
 
-    def __init__(self, command: str, cwd: str, env: dict[str, str], stdin: bytes, timeout: float,
+    def __init__(self, command: str, cwd: str, env: dict[bytes, bytes], stdin: bytes, timeout: float,
                  detach: bool = False) -> None:
         self.command, self.cwd, self.env, self.stdin = command, cwd, env, stdin
         self.timeout, self.detach = timeout, detach
@@ -148,7 +139,7 @@ class _Child:
         self.deadline = self.started + spec.timeout
         self.pidfd: int | None = None
         env = dict(spec.env)
-        env[TOKEN_VAR] = token
+        env[TOKEN_VAR.encode()] = token.encode()
         self.popen = subprocess.Popen(
             ["/bin/sh", "-c", spec.command],
             cwd=spec.cwd,
@@ -499,38 +490,3 @@ def _read_all_available(fd: int) -> None:
     except OSError as exc:
         if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
             raise
-
-
-# -- the runner's own signals ------------------------------------------------------
-RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-class SignalCatcher:
-    """SIGINT/SIGTERM/SIGHUP recorded instead of raised, and a pool woken to act on them.
-
-    Raising from a signal handler could interrupt a half-done spawn and lose a child;
-    recording the signal and waking the poll loop lets the pool end every tree itself.
-    """
-
-    def __init__(self) -> None:
-        self.received: list[int] = []
-        self.read_fd = -1
-
-    @contextmanager
-    def installed(self) -> Iterator[SignalCatcher]:
-        read_fd, write_fd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        self.read_fd = read_fd
-        previous_fd = signal.set_wakeup_fd(write_fd)
-        previous = {s: signal.signal(s, self._record) for s in RUNNER_SIGNALS}
-        try:
-            yield self
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-            signal.set_wakeup_fd(previous_fd)
-            os.close(read_fd)
-            os.close(write_fd)
-
-    def _record(self, signum: int, frame: FrameType | None) -> None:
-        if not self.received:
-            self.received.append(signum)

@@ -177,7 +177,8 @@ def test_keyboard_interrupt_is_130(monkeypatch: pytest.MonkeyPatch, project: Pro
 
     monkeypatch.setattr("forge_hookd.config.load_sources", interrupt)
     result = invoke(project, [], {"type": "session:start"})
-    assert result.exit_code == 130 and doc(result)["error"]["kind"] == "interrupted"
+    assert result.exit_code == 130
+    assert doc(result)["error"] == {"kind": "interrupted", "message": "interrupted by SIGINT"}
 
 
 def test_circular_trigger_is_exit_0_with_warning(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:

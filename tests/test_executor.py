@@ -15,7 +15,8 @@ import pytest
 from conftest import kill_and_reap, pid_alive, read_pids
 from forge_hookd.events import EventType, HookEvent
 from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookRun, fire_event
-from forge_hookd.process import SignalCatcher, become_subreaper
+from forge_hookd.process import become_subreaper
+from forge_hookd.signals import SignalCatcher
 from forge_hookd.registry import Hook, HookRegistry
 
 EVENT = HookEvent.tool_pre_execute("bash", {"command": "ls -la"}, "sess_1")
@@ -223,6 +224,7 @@ def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path,
     hooks = [Hook("*", "echo first"), Hook("*", f"sleep 300 & echo $! > {pids}/bg.pid; sleep 300"),
              Hook("*", "echo never")]
     with SignalCatcher().installed() as catcher:
+        catcher.deferred = True
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
         outcome = HookExecutor(HookRegistry(hooks), working_dir=tmp_path).run(
             EVENT, signals=catcher.received, wakeup_fd=catcher.read_fd)
@@ -283,3 +285,9 @@ def test_execute_hooks_with_jobs_keeps_config_order(tmp_path: Path) -> None:
     results = asyncio.run(executor.execute_hooks(EVENT, jobs=3))
     assert time.monotonic() - started < 1.5
     assert [(r.index, r.stdout, r.exit_code) for r in results] == [(0, "slow\n", 0), (1, "fast\n", 0), (2, "", 4)]
+
+
+def test_lone_surrogates_in_library_events_reach_hooks_replaced(tmp_path: Path) -> None:
+    event = HookEvent(EventType.USER_PROMPT_SUBMIT, data={"user_input": "a\ud800b"})
+    result = run([Hook("*", 'printf "%s" "$FORGE_USER_INPUT"')], event=event, tmp=tmp_path).results[0]
+    assert result.success and result.stdout == "a?b"

@@ -115,6 +115,23 @@ def test_runner_signal_ends_trees_and_prints_partial_results(project: Project, t
     assert not [n for n, p in pids.items() if pid_alive(p)]
 
 
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_runner_blocked_on_stdin_still_answers_a_signal(project: Project, sig: int, code: int) -> None:
+    # An agent that never closes our stdin: the signal must still end the runner cleanly.
+    proc = subprocess.Popen([installed("forge-hook-run")], cwd=project.root, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    proc.stdin.write(b'{"type": "session:st')
+    proc.stdin.flush()
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == code
+    name = signal.Signals(sig).name
+    assert json.loads(out) == {"version": 1, "error": {"kind": "interrupted", "message": f"interrupted by {name}"}}
+    assert err.decode() == f"forge-hook-run: error: interrupted by {name}\n"
+
+
 # -- 4. memory is bounded whatever hooks print --------------------------------------------
 def peak_rss_kib(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[bytes]]:
     """Run ``args`` under a fresh wrapper; the peak RSS of its largest child, in KiB."""

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Soak test: thousands of forge-hook-run invocations with misbehaving hooks.
+
+    python3 bench/soak.py [--runs 2000] [--workers 4] [--forge-hook-run PATH]
+
+Not part of the test suite (it takes minutes). Every invocation gets a random mix of
+faulty hooks: timeouts with grandchildren, setsid and double-forked leftovers, hooks
+that ignore SIGTERM, floods of output, non-UTF-8, closed stdin, failures; some runners
+are sent SIGTERM mid-run. A last hook reports the runner's own open descriptors and
+children. At the end the script reports processes left behind (found by an environment
+mark every hook inherits), the runner's descriptor and child counts, wrong exit codes
+or broken output, and the runner's peak RSS. Exit status 1 if anything leaked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+MARK = "FORGE_SOAK_MARK"
+FAULTS = [
+    {"event": "*", "timeout": 0.2, "command": "sleep 30 & sleep 30"},
+    {"event": "*", "command": "setsid sleep 30 & echo left"},
+    {"event": "*", "command": "(sleep 30 &); echo daemon"},
+    {"event": "*", "command": "(setsid sh -c 'sleep 30 &' &); sleep 0.05"},
+    {"event": "*", "timeout": 0.2, "command": "trap '' TERM; sleep 30"},
+    {"event": "*", "command": "head -c 5000000 /dev/zero; head -c 3000000 /dev/urandom >&2"},
+    {"event": "*", "command": r"printf 'bad \377\376 bytes'"},
+    {"event": "*", "command": "exec 0<&-; echo closed"},
+    {"event": "*", "command": "exit 3"},
+    {"event": "*", "command": "kill -KILL $$"},
+    {"event": "*", "command": "echo fine"},
+]
+# The runner's own state, seen from its last hook: descriptors and children.
+REPORT = {"event": "*", "command": 'echo "fds=$(ls /proc/$PPID/fd | wc -l) '
+                                   'children=$(cat /proc/$PPID/task/*/children | wc -w)"'}
+
+
+def one(runner: str, root: Path, rng: random.Random, env: dict[str, str]) -> dict[str, object]:
+    hooks = rng.sample(FAULTS, rng.randint(1, 4)) + [REPORT]
+    config = root / f"soak-{rng.randrange(1 << 30)}.json"
+    config.write_text(json.dumps({"hooks": hooks}))
+    interrupt = rng.random() < 0.1
+    proc = subprocess.Popen([runner, "--no-global", "--no-project", "--keep-going", "--config", str(config),
+                             "--event", "tool:pre_execute", "--tool", "bash", "--data", '{"tool_args": {}}'],
+                            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if interrupt:
+        time.sleep(rng.uniform(0.01, 0.3))
+        proc.send_signal(signal.SIGTERM)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stdout.close()
+    config.unlink()
+    try:
+        doc = json.loads(out)
+        report = doc["results"][-1]["stdout"] if doc.get("results") else ""
+    except (ValueError, KeyError, IndexError):
+        doc, report = None, ""
+    return {"code": proc.returncode, "interrupted": interrupt, "json_ok": doc is not None,
+            "rss_kib": usage.ru_maxrss, "report": report.strip()}
+
+
+def leftovers(mark: str) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                if f"{MARK}={mark}".encode() in fh.read().split(b"\0"):
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--forge-hook-run", default=shutil.which("forge-hook-run"))
+    parser.add_argument("--seed", type=int, default=random.randrange(1 << 32))
+    args = parser.parse_args()
+    if not args.forge_hook_run:
+        parser.error("forge-hook-run is not on PATH; give --forge-hook-run")
+    mark = f"{os.getpid()}-{args.seed}"
+    env = {**os.environ, MARK: mark}
+    env.pop("FORGE_HOOK_CHAIN", None)
+    root = Path(tempfile.mkdtemp(prefix="forge-soak-"))
+    started = time.monotonic()
+    with ThreadPoolExecutor(args.workers) as pool:
+        rngs = [random.Random(args.seed + i) for i in range(args.runs)]
+        results = list(pool.map(lambda r: one(args.forge_hook_run, root, r, env), rngs))
+    elapsed = time.monotonic() - started
+    time.sleep(0.5)
+    left = leftovers(mark)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    shutil.rmtree(root, ignore_errors=True)
+
+    reports = [r["report"] for r in results if str(r["report"]).startswith("fds=")]
+    fds = sorted({int(str(r).split()[0][4:]) for r in reports})
+    children = sorted({int(str(r).split()[1][9:]) for r in reports})
+    bad_codes = [r for r in results if r["code"] not in ((1, 143) if r["interrupted"] else (1,))]
+    broken = [r for r in results if not r["json_ok"]]
+    rss = max(int(str(r["rss_kib"])) for r in results) / 1024
+    print(f"soak: {args.runs} invocations in {elapsed:.0f} s with {args.workers} workers (seed {args.seed}), "
+          f"{sum(bool(r['interrupted']) for r in results)} sent SIGTERM")
+    print(f"  processes left behind:         {len(left)}")
+    print(f"  runner fds seen by last hook:  {fds} (stdin, stdout, stderr, the hook's pipes, the wakeup pipe)")
+    print(f"  runner children at last hook:  {children} (the reporting hook itself)")
+    print(f"  unexpected exit codes:         {len(bad_codes)}")
+    print(f"  output that was not one JSON document: {len(broken)}")
+    print(f"  runner peak RSS (max):         {rss:.1f} MiB")
+    return 1 if left or bad_codes or broken or len(fds) > 1 or children != [1] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
