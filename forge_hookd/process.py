@@ -31,6 +31,7 @@ TOKEN_VAR = "FORGE_HOOK_TOKEN"
 _READ_SIZE = 64 * 1024
 _WRITE_SIZE = 64 * 1024
 _DRAIN_LIMIT = 0.5
+_SWEEPS = 5
 _POLL_WITHOUT_PIDFD = 0.02
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -397,8 +398,14 @@ class ProcessPool:
             _, alive = psutil.wait_procs(procs, timeout=self.kill_grace)
             if _shell_exited(child.popen, deadline) and not alive and not _group_alive(child.pid):
                 break
-        # Children of what we killed reparent to us as zombies: reap them too.
-        psutil.wait_procs(self._tree(child), timeout=self.kill_grace)
+        # What the lookups missed (a fork in flight, a process mid-exec) and the zombies
+        # of what we killed, which reparent to us: kill and reap until nothing is left.
+        for _ in range(_SWEEPS):
+            leftovers = self._tree(child)
+            if not leftovers:
+                break
+            _signal_all(leftovers, signal.SIGKILL)
+            psutil.wait_procs(leftovers, timeout=self.kill_grace)
         return True
 
     def _orphans(self, child: _Child) -> list[int]:
@@ -449,15 +456,18 @@ def _shell_exited(popen: subprocess.Popen[bytes], deadline: float) -> bool:
 def _belongs_to(pid: int, token: str) -> bool:
     """Whether an orphan carries the hook's token in its environment.
 
-    An orphan whose environment cannot be read (a zombie, which only needs reaping, or
-    one past our permissions) counts as the hook's: in a subreaper nothing else is ours.
+    An orphan whose environment cannot be read counts as the hook's: in a subreaper
+    nothing else is ours. That covers a zombie (it only needs reaping), one past our
+    permissions, and one in the middle of execve, whose environment reads as empty for a
+    moment (seen in the soak test: a `setsid sleep &` escaped that way).
     """
     import psutil
 
     try:
-        return bool(psutil.Process(pid).environ().get(TOKEN_VAR) == token)
+        environ = psutil.Process(pid).environ()
     except psutil.Error:
         return True
+    return not environ or environ.get(TOKEN_VAR) == token
 
 
 def _signal_group(pgid: int, sig: int) -> None:
