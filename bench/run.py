@@ -158,15 +158,12 @@ def pre_commit_runner(work: Path, venv: Path, env: dict[str, str]) -> list[Runne
 
 
 # -- measuring -------------------------------------------------------------------------------
-def timed(argv: list[str], cwd: Path | None, env: dict[str, str]) -> tuple[float, int]:
-    """Wall time in ms and peak RSS in KiB of one run (wait4 rusage)."""
+def timed(argv: list[str], cwd: Path | None, env: dict[str, str]) -> float:
+    """Wall time of one run, in ms."""
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    elapsed = (time.perf_counter() - started) * 1000
-    proc.returncode = 0  # reaped by wait4
-    return elapsed, usage.ru_maxrss
+    subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - started) * 1000
 
 
 def measure(runners: list[Runner], rounds: int, env: dict[str, str]) -> None:
@@ -176,10 +173,18 @@ def measure(runners: list[Runner], rounds: int, env: dict[str, str]) -> None:
             for runner in order:
                 argv = runner.commands.get(scenario)
                 if argv is not None:
-                    ms, _ = timed(argv, runner.cwd.get(scenario), env)
+                    ms = timed(argv, runner.cwd.get(scenario), env)
                     runner.samples.setdefault(scenario, []).append(ms)
         print(f"\rbench: round {r + 1}/{rounds}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+
+
+# Peak RSS through a small fresh wrapper: subprocess spawns with vfork, and until exec
+# the child runs in its parent's memory, so wait4 would count the bench's own RSS.
+RSS_WRAPPER = ("import os, subprocess, sys, time; t = time.perf_counter(); "
+               "p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, "
+               "stderr=subprocess.DEVNULL); _, _, u = os.wait4(p.pid, 0); "
+               "print((time.perf_counter() - t) * 1000, u.ru_maxrss)")
 
 
 def peak_rss(runners: list[Runner], env: dict[str, str], rounds: int = 3) -> dict[str, tuple[float, float]]:
@@ -187,7 +192,11 @@ def peak_rss(runners: list[Runner], env: dict[str, str], rounds: int = 3) -> dic
     for runner in runners:
         argv = runner.commands.get("300 MB output")
         if argv is not None:
-            runs = [timed(argv, runner.cwd.get("300 MB output"), env) for _ in range(rounds)]
+            runs = []
+            for _ in range(rounds):
+                line = subprocess.run(["python3", "-c", RSS_WRAPPER, *argv], cwd=runner.cwd.get("300 MB output"),
+                                      env=env, capture_output=True, text=True).stdout.split()
+                runs.append((float(line[0]), int(line[1])))
             out[runner.name] = (statistics.median(r[0] for r in runs), max(r[1] for r in runs) / 1024)
     return out
 
@@ -209,17 +218,17 @@ def report(runners: list[Runner], rss: dict[str, tuple[float, float]], rounds: i
     print(f"\nforge-hook-run benchmark, {time.strftime('%Y-%m-%d')}, {platform.node()}: "
           f"{os.cpu_count()} cores, Python {platform.python_version()}, {rounds} alternating rounds")
     print("\nMedian wall time in ms (interquartile range):\n")
-    head = f"{'runner':24}" + "".join(f"{s:>20}" for s in scenarios)
+    head = f"{'runner':24}" + "".join(f"{s:>24}" for s in scenarios)
     print(head)
     for runner in runners:
         cells = []
         for s in scenarios:
             xs = runner.samples.get(s)
-            cells.append(f"{median(xs):9.1f} ({iqr(xs):5.1f}) " if xs else f"{'':>20}")
-        print(f"{runner.name:24}" + "".join(f"{c:>20}" for c in cells))
+            cells.append(f"{median(xs):9.1f} ({iqr(xs):5.1f}) " if xs else "")
+        print(f"{runner.name:24}" + "".join(f"{c:>24}" for c in cells))
     forge = by_name["forge-hook-run"]
     print("\nforge-hook-run as a ratio of each baseline (median / median):\n")
-    print(f"{'against':24}" + "".join(f"{s:>20}" for s in scenarios))
+    print(f"{'against':24}" + "".join(f"{s:>24}" for s in scenarios))
     ratios: dict[str, dict[str, float]] = {}
     for runner in runners:
         if runner is forge:
@@ -230,7 +239,7 @@ def report(runners: list[Runner], rss: dict[str, tuple[float, float]], rounds: i
             if base and s in forge.samples and base in runner.samples:
                 row[s] = median(forge.samples[s]) / median(runner.samples[base])
         ratios[runner.name] = row
-        print(f"{runner.name:24}" + "".join(f"{row[s]:>20.2f}" if s in row else f"{'':>20}" for s in scenarios))
+        print(f"{runner.name:24}" + "".join(f"{row[s]:>24.2f}" if s in row else f"{'':>24}" for s in scenarios))
     print("\nMarginal cost per hook, (100 hooks - 0 hooks) / 100, in ms:\n")
     marginal = {}
     for runner in runners:

@@ -41,9 +41,13 @@ FAULTS = [
     {"event": "*", "command": "kill -KILL $$"},
     {"event": "*", "command": "echo fine"},
 ]
-# The runner's own state, seen from its last hook: descriptors and children.
-REPORT = {"event": "*", "command": 'echo "fds=$(ls /proc/$PPID/fd | wc -l) '
-                                   'children=$(cat /proc/$PPID/task/*/children | wc -w)"'}
+# The runner's own state, seen from its last hook: descriptors still open after a moment
+# (the hook's stdin pipe closes once the event is written), children, peak RSS (VmHWM;
+# wait4's ru_maxrss would count the soak's own memory: vfork runs the child in it).
+REPORT = {"event": "*", "command": 'sleep 0.05; n=0; for f in /proc/$PPID/fd/*; do '
+                                   '[ -n "$(readlink "$f")" ] && n=$((n+1)); done; '
+                                   'echo "fds=$n children=$(cat /proc/$PPID/task/*/children | wc -w) '
+                                   'hwm=$(awk \'/VmHWM/ {print $2}\' /proc/$PPID/status)"'}
 
 
 def one(runner: str, root: Path, rng: random.Random, env: dict[str, str]) -> dict[str, object]:
@@ -56,10 +60,10 @@ def one(runner: str, root: Path, rng: random.Random, env: dict[str, str]) -> dic
                             cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     if interrupt:
         time.sleep(rng.uniform(0.01, 0.3))
-        proc.send_signal(signal.SIGTERM)
+        os.kill(proc.pid, signal.SIGTERM)  # not send_signal: it polls, and could reap the pid
     assert proc.stdout is not None
     out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
+    _, status = os.waitpid(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     proc.stdout.close()
     config.unlink()
@@ -69,7 +73,8 @@ def one(runner: str, root: Path, rng: random.Random, env: dict[str, str]) -> dic
     except (ValueError, KeyError, IndexError):
         doc, report = None, ""
     return {"code": proc.returncode, "interrupted": interrupt, "json_ok": doc is not None,
-            "rss_kib": usage.ru_maxrss, "report": report.strip()}
+            "report": report.strip(), "hooks": [h["command"] for h in hooks],
+            "output": out[:120]}
 
 
 def leftovers(mark: str) -> list[int]:
@@ -109,19 +114,22 @@ def main() -> int:
     shutil.rmtree(root, ignore_errors=True)
 
     reports = [r["report"] for r in results if str(r["report"]).startswith("fds=")]
-    fds = sorted({int(str(r).split()[0][4:]) for r in reports})
-    children = sorted({int(str(r).split()[1][9:]) for r in reports})
-    bad_codes = [r for r in results if r["code"] not in ((1, 143) if r["interrupted"] else (1,))]
+    fields = [dict(item.split("=") for item in str(r).split()) for r in reports]
+    fds = sorted({int(f["fds"]) for f in fields})
+    children = sorted({int(f["children"]) for f in fields})
+    bad_codes = [r for r in results if r["code"] not in ((0, 1, 143) if r["interrupted"] else (0, 1))]
     broken = [r for r in results if not r["json_ok"]]
-    rss = max(int(str(r["rss_kib"])) for r in results) / 1024
+    rss = max(int(f["hwm"]) for f in fields) / 1024
     print(f"soak: {args.runs} invocations in {elapsed:.0f} s with {args.workers} workers (seed {args.seed}), "
           f"{sum(bool(r['interrupted']) for r in results)} sent SIGTERM")
     print(f"  processes left behind:         {len(left)}")
-    print(f"  runner fds seen by last hook:  {fds} (stdin, stdout, stderr, the hook's pipes, the wakeup pipe)")
+    print(f"  runner fds seen by last hook:  {fds} (0-2, the hook's two pipes and pidfd, the wakeup pipe)")
     print(f"  runner children at last hook:  {children} (the reporting hook itself)")
     print(f"  unexpected exit codes:         {len(bad_codes)}")
     print(f"  output that was not one JSON document: {len(broken)}")
-    print(f"  runner peak RSS (max):         {rss:.1f} MiB")
+    print(f"  runner peak RSS (VmHWM, max):  {rss:.1f} MiB")
+    for r in (bad_codes + broken)[:3]:
+        print(f"  example: exit {r['code']}, interrupted={r['interrupted']}, output {r['output']!r}")
     return 1 if left or bad_codes or broken or len(fds) > 1 or children != [1] else 0
 
 

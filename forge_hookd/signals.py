@@ -18,6 +18,25 @@ from types import FrameType
 RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
+def answer_signals_during_startup() -> None:
+    """Until the command installs its :class:`SignalCatcher`, a signal ends the runner at
+    once with the JSON error document and 128+n (Python's default would die silently).
+
+    Called by the executable's entry point before it imports click: nothing has started
+    yet, so there is nothing to clean up.
+    """
+    for sig in RUNNER_SIGNALS:
+        signal.signal(sig, _exit_during_startup)
+
+
+def _exit_during_startup(signum: int, frame: FrameType | None) -> None:
+    name = signal.Signals(signum).name
+    os.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
+    os.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
+                 % name).encode())
+    os._exit(128 + signum)
+
+
 class Interrupted(Exception):
     """The runner got SIGINT, SIGTERM or SIGHUP."""
 
@@ -47,8 +66,8 @@ class SignalCatcher:
         try:
             yield self
         finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
+            for sig, handler in previous.items():  # the start-up handler has done its part
+                signal.signal(sig, signal.SIG_DFL if handler is _exit_during_startup else handler)
             signal.set_wakeup_fd(previous_fd)
             os.close(read_fd)
             os.close(write_fd)

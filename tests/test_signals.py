@@ -1,0 +1,51 @@
+"""The runner's own signal handling: at start-up, before hooks, while hooks run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from forge_hookd.signals import Interrupted, SignalCatcher, _exit_during_startup, answer_signals_during_startup
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_during_startup_still_answers_with_the_document(sig: int, code: int) -> None:
+    program = ("from forge_hookd.signals import answer_signals_during_startup\n"
+               "answer_signals_during_startup()\n"
+               f"import os; os.kill(os.getpid(), {int(sig)})\n"
+               "import time; time.sleep(5)")
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, timeout=30)
+    name = signal.Signals(sig).name
+    assert proc.returncode == code
+    assert json.loads(proc.stdout) == {"version": 1, "error": {"kind": "interrupted",
+                                                               "message": f"interrupted by {name}"}}
+    assert proc.stderr.decode() == f"forge-hook-run: error: interrupted by {name}\n"
+
+
+def test_catcher_raises_until_deferred_then_records() -> None:
+    with SignalCatcher().installed() as catcher:
+        with pytest.raises(Interrupted) as exc:
+            os.kill(os.getpid(), signal.SIGHUP)
+        assert exc.value.signum == signal.SIGHUP and str(exc.value) == "SIGHUP"
+        catcher.deferred = True
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert catcher.received == [signal.SIGHUP]  # the first signal is the one reported
+        assert os.read(catcher.read_fd, 16)  # and the poll loop is woken
+    assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+
+
+def test_catcher_hands_back_default_handling_after_the_startup_handler() -> None:
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        answer_signals_during_startup()
+        with SignalCatcher().installed():
+            assert signal.getsignal(signal.SIGTERM) is not _exit_during_startup
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # never a second document
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
