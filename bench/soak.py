@@ -50,11 +50,11 @@ REPORT = {"event": "*", "command": 'sleep 0.05; n=0; for f in /proc/$PPID/fd/*; 
                                    'hwm=$(awk \'/VmHWM/ {print $2}\' /proc/$PPID/status)"'}
 
 
-def one(runner: str, root: Path, rng: random.Random, env: dict[str, str]) -> dict[str, object]:
+def one(runner: str, root: Path, rng: random.Random, env: dict[str, str], rate: float) -> dict[str, object]:
     hooks = rng.sample(FAULTS, rng.randint(1, 4)) + [REPORT]
     config = root / f"soak-{rng.randrange(1 << 30)}.json"
     config.write_text(json.dumps({"hooks": hooks}))
-    interrupt = rng.random() < 0.1
+    interrupt = rng.random() < rate
     proc = subprocess.Popen([runner, "--no-global", "--no-project", "--keep-going", "--config", str(config),
                              "--event", "tool:pre_execute", "--tool", "bash", "--data", '{"tool_args": {}}'],
                             cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -74,7 +74,7 @@ def one(runner: str, root: Path, rng: random.Random, env: dict[str, str]) -> dic
         doc, report = None, ""
     return {"code": proc.returncode, "interrupted": interrupt, "json_ok": doc is not None,
             "report": report.strip(), "hooks": [h["command"] for h in hooks],
-            "output": out[:120]}
+            "output": out[:120], "tail": out[-160:], "length": len(out)}
 
 
 def leftovers(mark: str) -> list[int]:
@@ -95,6 +95,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--forge-hook-run", default=shutil.which("forge-hook-run"))
     parser.add_argument("--seed", type=int, default=random.randrange(1 << 32))
+    parser.add_argument("--interrupt-rate", type=float, default=0.1, help="share of runners sent SIGTERM")
     args = parser.parse_args()
     if not args.forge_hook_run:
         parser.error("forge-hook-run is not on PATH; give --forge-hook-run")
@@ -105,7 +106,7 @@ def main() -> int:
     started = time.monotonic()
     with ThreadPoolExecutor(args.workers) as pool:
         rngs = [random.Random(args.seed + i) for i in range(args.runs)]
-        results = list(pool.map(lambda r: one(args.forge_hook_run, root, r, env), rngs))
+        results = list(pool.map(lambda r: one(args.forge_hook_run, root, r, env, args.interrupt_rate), rngs))
     elapsed = time.monotonic() - started
     time.sleep(0.5)
     left = leftovers(mark)
@@ -128,8 +129,14 @@ def main() -> int:
     print(f"  unexpected exit codes:         {len(bad_codes)}")
     print(f"  output that was not one JSON document: {len(broken)}")
     print(f"  runner peak RSS (VmHWM, max):  {rss:.1f} MiB")
-    for r in (bad_codes + broken)[:3]:
-        print(f"  example: exit {r['code']}, interrupted={r['interrupted']}, output {r['output']!r}")
+    kinds: dict[tuple[object, bool, bool], int] = {}
+    for r in bad_codes + [b for b in broken if b not in bad_codes]:
+        key = (r["code"], bool(r["json_ok"]), r["length"] == 0)
+        kinds[key] = kinds.get(key, 0) + 1
+    for r in [b for b in broken if b["length"]][:2]:
+        print(f"  broken example: exit {r['code']}, {r['length']} bytes, ends {r['tail']!r}")
+    for (code, ok, empty), count in sorted(kinds.items(), key=str):
+        print(f"  {count:5} x exit {code}, {'valid JSON' if ok else 'no output' if empty else 'BROKEN output'}")
     return 1 if left or bad_codes or broken or len(fds) > 1 or children != [1] else 0
 
 

@@ -17,9 +17,12 @@ from .signals import Interrupted
 
 
 def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
+    """The one JSON document on stdout, written whole."""
     option = orjson.OPT_INDENT_2 if pretty else 0
     out = sys.stdout.buffer
-    out.write(orjson.dumps(doc, option=option, default=str) + b"\n")
+    view = memoryview(orjson.dumps(doc, option=option, default=str) + b"\n")
+    while view:  # a signal during a large write returns a short count (found by soak.py)
+        view = view[out.write(view):]
     out.flush()
 
 

@@ -118,9 +118,7 @@ def _group_alive(pgid: int) -> bool:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
-    return True
+    return True  # or PermissionError: a member we may not signal is still a member
 
 
 class _Child:
@@ -139,12 +137,11 @@ class _Child:
         self.started = time.monotonic()
         self.deadline = self.started + spec.timeout
         self.pidfd: int | None = None
-        env = dict(spec.env)
-        env[TOKEN_VAR.encode()] = token.encode()
+        spec.env[TOKEN_VAR.encode()] = token.encode()  # how its orphans are recognised
         self.popen = subprocess.Popen(
             ["/bin/sh", "-c", spec.command],
             cwd=spec.cwd,
-            env=env,
+            env=spec.env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -334,15 +331,18 @@ class ProcessPool:
 
     # -- finishing -----------------------------------------------------------------
     def _finish(self, child: _Child, *, timed_out: bool) -> Outcome:
-        """Reap the hook, end what it left behind (unless detached), collect output."""
+        """End the hook if it still runs, end what it left behind unless it is detached,
+        reap it, collect its output."""
+        still_running = child.popen.poll() is None
         del self.running[child.key]
         if child.popen.stdin and not child.popen.stdin.closed:
             self._unregister(child.popen.stdin)
             child.popen.stdin.close()
         if child.pidfd is not None:
             self._unregister(child.pidfd)
-        self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
-        if (timed_out or not child.spec.detach) and self.end_tree(child):
+        if not still_running:  # what it wrote before it exited; a background writer may go on
+            self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
+        if (still_running or not child.spec.detach) and self.end_tree(child):
             self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=True)
         child.popen.wait()
         self._close_child(child)
@@ -433,16 +433,7 @@ class ProcessPool:
 
     def close(self) -> list[tuple[int, Outcome]]:
         """End every running hook tree and reap it; return their (partial) outcomes."""
-        ended = []
-        for child in list(self.running.values()):
-            outcome = self._finish(child, timed_out=False) if child.popen.poll() is not None \
-                else self._kill_running(child)
-            ended.append((child.key, outcome))
-        return ended
-
-    def _kill_running(self, child: _Child) -> Outcome:
-        self.end_tree(child)
-        return self._finish(child, timed_out=False)
+        return [(child.key, self._finish(child, timed_out=False)) for child in list(self.running.values())]
 
 
 def _shell_exited(popen: subprocess.Popen[bytes], deadline: float) -> bool:

@@ -66,8 +66,10 @@ class SignalCatcher:
         try:
             yield self
         finally:
-            for sig, handler in previous.items():  # the start-up handler has done its part
-                signal.signal(sig, signal.SIG_DFL if handler is _exit_during_startup else handler)
+            for sig, handler in previous.items():
+                # After the command only the document is left to write: a late signal
+                # must not cut it short, so the start-up handler is not put back.
+                signal.signal(sig, signal.SIG_IGN if handler is _exit_during_startup else handler)
             signal.set_wakeup_fd(previous_fd)
             os.close(read_fd)
             os.close(write_fd)

@@ -280,3 +280,17 @@ def test_interrupting_parallel_hooks_ends_them_all(project: Project, tmp_path: P
 def test_jobs_must_be_positive(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
     run = forge_run(EVENT, "--jobs", "0")
     assert run.exit_status == 2 and run.json["error"]["kind"] == "usage"
+
+
+def test_a_signal_while_the_document_is_written_does_not_cut_it(project: Project, tmp_path: Path) -> None:
+    # A 6 MB document into a pipe nobody reads yet: the runner blocks writing it, and the
+    # signal arrives then. The write used to return short and the runner exit 0 (soak.py).
+    project.write_hooks([{"event": "*", "command": "head -c 5000000 /dev/zero"}])
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    doc = json.loads(out)
+    assert len(doc["results"][0]["stdout"]) == 1024 * 1024
+    assert proc.returncode == 0  # the run was complete before the signal came
