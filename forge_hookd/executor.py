@@ -99,7 +99,8 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
-        from .process import ProcessPool, become_subreaper
+        from .process import ProcessPool
+        from .tree import become_subreaper
         from .signals import Interrupted
 
         if self.subreaper:

@@ -1,12 +1,12 @@
-"""Process control: spawning hooks, feeding and draining their pipes, ending their trees.
+"""Running hooks: spawning them, feeding and draining their pipes, timing them out.
 
 Every hook runs as ``/bin/sh -c COMMAND``: the command is the user's own shell text from
 a config file they wrote (or trusted), so the shell is the interface, exactly as for git
 hooks and Makefiles. What we never trust is the event: it reaches the hook only through
 the environment and stdin, never through the command text.
 
-All subprocess and psutil use of the package lives in this module; the runner's own
-signal handlers are in signals.py.
+Process control lives here and in tree.py (finding and ending what a hook started);
+the runner's own signal handlers are in signals.py.
 """
 
 from __future__ import annotations
@@ -14,26 +14,20 @@ from __future__ import annotations
 import errno
 import os
 import select
-import signal
 import subprocess
 import time
-from typing import IO, TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # psutil costs ~10 ms to import: only the kill paths load it.
-    import psutil
+from typing import IO, Any
 
 from .results import signal_name
 from .signals import Interrupted
+from .tree import TOKEN_VAR, HookTree
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
 DEFAULT_KILL_GRACE = 1.0
-TOKEN_VAR = "FORGE_HOOK_TOKEN"
 _READ_SIZE = 64 * 1024
 _WRITE_SIZE = 64 * 1024
 _DRAIN_LIMIT = 0.5
-_SWEEPS = 5
 _POLL_WITHOUT_PIDFD = 0.02
-_PR_SET_CHILD_SUBREAPER = 36
 
 
 # Plain classes, not dataclasses: generating a dataclass costs ~0.3 ms of every
@@ -62,63 +56,6 @@ class Outcome:
         self.stdout, self.stderr = stdout, stderr
         self.stdout_truncated, self.stderr_truncated = stdout_truncated, stderr_truncated
         self.timed_out, self.error, self.duration = timed_out, error, duration
-
-
-# -- the process tree --------------------------------------------------------------
-_subreaper = False
-
-
-def become_subreaper() -> bool:
-    """Make this process the reaper of orphans below it (Linux ``PR_SET_CHILD_SUBREAPER``).
-
-    Then a double-forked or ``setsid`` daemon that a hook leaves behind reparents to us
-    instead of init, and stays findable to be ended. Do this only in a process that
-    runs hooks and nothing else (the forge-hook-run executable does): orphans of
-    anything else it starts become its children too. Returns False where unsupported.
-    """
-    global _subreaper
-    if not _subreaper:
-        _subreaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1) == 0
-    return _subreaper
-
-
-def _prctl(option: int, arg: int) -> int:
-    """prctl(2), which the os module lacks; -1 where it cannot be called."""
-    try:
-        # _ctypes alone costs ~0.4 ms of start-up; the ctypes package ~2 ms (issue 5).
-        import _ctypes
-
-        function = _ctypes.dlsym(_ctypes.dlopen(None, os.RTLD_NOW), "prctl")  # type: ignore[arg-type]
-        return int(_ctypes.call_function(function, (option, arg, 0, 0, 0)))
-    except (ImportError, AttributeError, OSError):  # pragma: no cover - other CPythons
-        try:
-            import ctypes
-
-            return int(ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0))
-        except (OSError, AttributeError):
-            return -1
-
-
-def _direct_children() -> set[int]:
-    """Our children, from /proc/self/task/*/children (cheap), else psutil."""
-    pids: set[int] = set()
-    try:
-        for tid in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{tid}/children") as fh:
-                pids.update(int(p) for p in fh.read().split())
-    except OSError:
-        import psutil
-
-        pids = {p.pid for p in psutil.Process().children()}
-    return pids
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True  # or PermissionError: a member we may not signal is still a member
 
 
 class _Child:
@@ -342,7 +279,7 @@ class ProcessPool:
             self._unregister(child.pidfd)
         if not still_running:  # what it wrote before it exited; a background writer may go on
             self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
-        if (still_running or not child.spec.detach) and self.end_tree(child):
+        if (still_running or not child.spec.detach) and self._tree_of(child).end(self.kill_grace):
             self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=True)
         child.popen.wait()
         self._close_child(child)
@@ -376,106 +313,12 @@ class ProcessPool:
             os.close(child.pidfd)
             child.pidfd = None
 
-    def end_tree(self, child: _Child) -> bool:
-        """End every process the hook started; True if there was anything to end.
-
-        The tree is the hook's process group, every psutil descendant of its shell,
-        and (when we are a subreaper) every orphan that reparented to us carrying the
-        hook's token, with its descendants. SIGTERM, ``kill_grace``, then SIGKILL; the
-        tree is looked up again each round because a dying tree can still fork.
-        """
-        if child.popen.poll() is not None and not self._orphans(child) and not _group_alive(child.pid):
-            return False  # the common case: nothing left, and no psutil import
-        import psutil
-
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            deadline = time.monotonic() + self.kill_grace
-            procs = self._tree(child)
-            _signal_group(child.pid, sig)
-            _signal_all(procs, sig)
-            # The shell itself is reaped through Popen only: psutil reaping it would
-            # leave Popen with ECHILD and a made-up exit code 0.
-            _, alive = psutil.wait_procs(procs, timeout=self.kill_grace)
-            if _shell_exited(child.popen, deadline) and not alive and not _group_alive(child.pid):
-                break
-        # What the lookups missed (a fork in flight, a process mid-exec) and the zombies
-        # of what we killed, which reparent to us: kill and reap until nothing is left.
-        for _ in range(_SWEEPS):
-            leftovers = self._tree(child)
-            if not leftovers:
-                break
-            _signal_all(leftovers, signal.SIGKILL)
-            psutil.wait_procs(leftovers, timeout=self.kill_grace)
-        return True
-
-    def _orphans(self, child: _Child) -> list[int]:
-        """Orphans that reparented to us (as subreaper) and belong to ``child``."""
-        if not _subreaper:
-            return []
-        live_shells = {c.pid for c in self.running.values()} | {child.pid}
-        return [pid for pid in _direct_children() - live_shells if _belongs_to(pid, child.token)]
-
-    def _tree(self, child: _Child) -> list[psutil.Process]:
-        """The hook's shell's descendants and its orphans with theirs (not the shell)."""
-        import psutil
-
-        procs: dict[int, psutil.Process] = {}
-        roots = [child.pid] if child.popen.poll() is None else []
-        for pid in roots + self._orphans(child):
-            try:
-                root = psutil.Process(pid)
-                for proc in [root, *root.children(recursive=True)]:
-                    procs[proc.pid] = proc
-            except psutil.Error:
-                continue
-        procs.pop(child.pid, None)  # signalled through its group, reaped through Popen
-        return list(procs.values())
+    def _tree_of(self, child: _Child) -> HookTree:
+        return HookTree(child.popen, child.token, {c.pid for c in self.running.values()})
 
     def close(self) -> list[tuple[int, Outcome]]:
         """End every running hook tree and reap it; return their (partial) outcomes."""
         return [(child.key, self._finish(child, timed_out=False)) for child in list(self.running.values())]
-
-
-def _shell_exited(popen: subprocess.Popen[bytes], deadline: float) -> bool:
-    try:
-        popen.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return False
-    return True
-
-
-def _belongs_to(pid: int, token: str) -> bool:
-    """Whether an orphan carries the hook's token in its environment.
-
-    An orphan whose environment cannot be read counts as the hook's: in a subreaper
-    nothing else is ours. That covers a zombie (it only needs reaping), one past our
-    permissions, and one in the middle of execve, whose environment reads as empty for a
-    moment (seen in the soak test: a `setsid sleep &` escaped that way).
-    """
-    import psutil
-
-    try:
-        environ = psutil.Process(pid).environ()
-    except psutil.Error:
-        return True
-    return not environ or environ.get(TOKEN_VAR) == token
-
-
-def _signal_group(pgid: int, sig: int) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _signal_all(procs: list[psutil.Process], sig: int) -> None:
-    import psutil
-
-    for proc in procs:
-        try:
-            proc.send_signal(sig)
-        except psutil.Error:
-            pass
 
 
 def _readable(fd: int, timeout: float) -> bool:

@@ -31,7 +31,7 @@ A hook's event is a comma-separated list of patterns; it matches when any one do
     "RUNNING": """
 Each hook runs as /bin/sh -c COMMAND in its own session and process group, in its working directory, with the caller's environment plus the variables below plus the hook's env. Its stdin is the event JSON, then end-of-file. stdout and stderr are captured separately, decoded as UTF-8 with replacement and kept up to 1 MiB each; the rest is read and dropped, and the result says stdout_truncated or stderr_truncated.
 
-A hook whose exit status is not 0, that timed out, or that could not be started (for example its working directory does not exist) says do not continue: the chain stops there and the remaining hooks are listed in skipped, unless --keep-going.
+A hook whose exit status is not 0, that timed out, or that could not be started (for example its working directory does not exist) says do not continue: the chain stops there and the remaining hooks are listed in skipped, unless --keep-going. With --jobs N up to N hooks run at once and every matching hook runs; results stay in config order and the run is blocked when any hook says stop. Sequential is the default: use --jobs for observational events (post-execute, errors, session and llm events), where order does not matter.
 
 On timeout the whole tree the hook started is ended: SIGTERM to its process group and to every descendant psutil finds, one second of grace, then SIGKILL. When the hook's own process exits, whatever it left running is ended the same way at once (a background child holding its output open never makes the runner wait) unless the hook says "detach": true. The runner makes itself a child subreaper, so double-forked and setsid processes are found too.
 
@@ -101,12 +101,13 @@ What forge-hook-run promises when hooks misbehave, each proved by its test suite
 
 * Timeouts end the whole tree: background children in the hook's group, setsid children, double-forked daemons whose parent exited, and processes that ignore SIGTERM (SIGKILL after the grace). A run with a timed-out hook returns within its timeout plus the one-second grace plus a small margin.
 * Nothing is left running after a hook returns, unless the hook says "detach": true; a background child that keeps the hook's output open never makes the runner wait.
-* SIGINT, SIGTERM and SIGHUP to the runner end every running hook tree, print the document with what finished (the interrupted hook reported with its error), and exit 130, 143 or 129.
+* SIGINT, SIGTERM and SIGHUP to the runner end every running hook tree, print the document with what finished (the interrupted hook reported with its error), and exit 130, 143 or 129. Before any hook runs (for example while blocked reading stdin) the document is the error document, with the same exit codes; while the document is written a late signal is ignored, so it is never cut short. The exception: a signal in the first ~20 ms, before the Python interpreter has run any of forge-hook-run's code, ends it by the default action, with no document.
 * Memory is bounded whatever hooks print: a hook printing 300 MB on stdout and 300 MB on stderr leaves the runner's peak RSS at 44 MiB (measured with /usr/bin/time -v on 2026-11-21), of which 12 MiB is the JSON of the 2 MiB kept.
 * Any event: stdin is read up to 64 MiB; a 5 MB argument reaches hooks in full on stdin while its variable is cut; a hook that closes stdin at once or never reads it is fine.
 * Only file descriptors 0, 1 and 2 reach a hook; every child is reaped, also when a signal interrupts the run.
 * Hostile input (random bytes, mutated events, deep nesting, lone surrogates, huge numbers, NUL bytes) never crashes it: exit 2 or 0, a JSON document, no traceback.
 * Concurrent invocations in one project are independent.
+* --jobs N keeps every one of these per hook: timeouts, bounds and tree kills hold for each hook, and a signal ends them all.
 
 detach is for hooks that start something meant to outlive them (a notifier, a background indexer): redirect its output (cmd >/dev/null 2>&1 &), since the runner stops reading the hook's pipes when the hook exits.
 """,

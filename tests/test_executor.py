@@ -15,7 +15,7 @@ import pytest
 from conftest import kill_and_reap, pid_alive, read_pids
 from forge_hookd.events import EventType, HookEvent
 from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookRun, fire_event
-from forge_hookd.process import become_subreaper
+from forge_hookd.tree import become_subreaper
 from forge_hookd.signals import SignalCatcher
 from forge_hookd.registry import Hook, HookRegistry
 
