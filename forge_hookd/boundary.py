@@ -13,7 +13,7 @@ import click
 import orjson
 
 from .errors import ExitStatus, ForgeError, UsageError
-from .signals import Interrupted
+from .signals import Interrupted, SignalCatcher
 
 
 def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
@@ -90,11 +90,23 @@ class BoundaryCommand(click.Command):
 
 
 class JsonCommand(BoundaryCommand):
-    """forge-hook-run's boundary: every failure is also a JSON document on stdout, and
-    bad input of any kind exits 2."""
+    """forge-hook-run's boundary: every failure is also a JSON document on stdout, bad
+    input of any kind exits 2, and the runner's signals are caught while it runs
+    (:class:`~forge_hookd.signals.SignalCatcher`, reached through :meth:`signals`)."""
 
     json_errors = True
     known_error_status = ExitStatus.BAD_INPUT
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with SignalCatcher().installed() as catcher:
+            ctx.meta["forge_hookd.signals"] = catcher
+            return super().invoke(ctx)
+
+    @staticmethod
+    def signals() -> SignalCatcher:
+        """The catcher of the command being run."""
+        catcher: SignalCatcher = click.get_current_context().meta["forge_hookd.signals"]
+        return catcher
 
 
 class BoundaryGroup(BoundaryCommand, click.Group):

@@ -18,7 +18,7 @@ from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
 if TYPE_CHECKING:
-    from .signals import SignalCatcher
+    from .registry import Hook
 
 PROG = "forge-hook-run"
 MAX_EVENT_BYTES = 64 * 1024 * 1024
@@ -101,11 +101,12 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 @click.option("--tool", metavar="NAME", help="With --event: the tool name.")
 @click.option("--session-id", metavar="ID", help="With --event: the session id.")
 @click.option("--data", metavar="JSON", help="With --event: the event data, a JSON object.")
-@click.option("--project-root", type=click.Path(file_okay=False), metavar="DIR",
+# Plain str types, not click.Path: its constructor translates its name, which loads
+# locale (~1.5 ms) on every run (issue 5). Neither needs click's checks.
+@click.option("--project-root", metavar="DIR",
               help="Project root (default: $FORGE_PROJECT_DIR, else the nearest directory "
                    "upwards with .forge/hooks.json, else the current one).")
-@click.option("--config", "extra_configs", multiple=True, type=click.Path(dir_okay=False),
-              metavar="FILE", help="Another hooks file, run after the project's. Repeatable.")
+@click.option("--config", "extra_configs", multiple=True, metavar="FILE", help="Another hooks file, run after the project's. Repeatable.")
 @click.option("--trust-project", is_flag=True,
               help="Run the project's hooks even if its hooks file is not trusted "
                    "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
@@ -135,23 +136,9 @@ def forge_hook_run(
     hooks of the global and project config in order, prints one JSON document with
     every result, and exits 1 when a hook blocks the operation.
     """
-    from .signals import SignalCatcher
-
-    with SignalCatcher().installed() as catcher:
-        return _forge_hook_run(catcher, event_type, tool, session_id, data, project_root,
-                               extra_configs, trust_project, no_global, no_project, keep_going,
-                               jobs, strict, dry_run, pretty)
-
-
-def _forge_hook_run(
-    catcher: SignalCatcher, event_type: str | None, tool: str | None, session_id: str | None,
-    data: str | None, project_root: str | None, extra_configs: tuple[str, ...],
-    trust_project: bool, no_global: bool, no_project: bool, keep_going: bool, jobs: int,
-    strict: bool, dry_run: bool, pretty: bool,
-) -> int:
-    """The command, in the order of the contract: event, config, match, run, print."""
     from .config import find_project_root, load_sources, untrusted_warning
     from .registry import HookRegistry
+    from .results import dry_run_document
 
     if event_type is None and (tool or session_id or data is not None):
         raise UsageError("--tool, --session-id and --data go with --event")
@@ -173,26 +160,17 @@ def _forge_hook_run(
     if dry_run:
         write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
         return ExitStatus.PROCEED
-    catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
-    return _run(event, hooks, catcher, root=root, warnings=warnings, keep_going=keep_going,
-                jobs=jobs, pretty=pretty)
+    return _run(event, hooks, root=root, warnings=warnings, keep_going=keep_going, jobs=jobs,
+                pretty=pretty)
 
 
-def dry_run_document(event: HookEvent, hooks: Sequence[Any], warnings: list[str]) -> dict[str, Any]:
-    return {
-        "version": 1,
-        "event": event.to_dict(),
-        "dry_run": True,
-        "hooks": [{"index": i, "hook": {**h.to_dict(), "source": h.source}}
-                  for i, h in enumerate(hooks)],
-        "warnings": warnings,
-    }
-
-
-def _run(event: HookEvent, hooks: Sequence[Any], catcher: SignalCatcher, *, root: str,
-         warnings: list[str], keep_going: bool, jobs: int, pretty: bool) -> int:
+def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
+         keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
+    from .results import signal_name
 
+    catcher = JsonCommand.signals()
+    catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
     executor = HookExecutor(working_dir=root, subreaper=True)
     run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
                        signals=catcher.received, wakeup_fd=catcher.read_fd)
@@ -201,7 +179,7 @@ def _run(event: HookEvent, hooks: Sequence[Any], catcher: SignalCatcher, *, root
         say(PROG, f"warning: {warning}")
     blocker = run.blocked_by
     if run.interrupted is not None:
-        say(PROG, f"interrupted by {run.to_dict()['interrupted']}: running hooks were ended")
+        say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
         say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")

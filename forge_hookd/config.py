@@ -174,6 +174,8 @@ def load_sources(
         loaded.extend(project)
         loaded.untrusted, loaded.untrusted_state = project.untrusted, project.untrusted_state
     for path in extra:
+        if not os.path.exists(path):  # named on purpose: its absence is worth a word
+            loaded.warnings.append(ConfigError("no such file", path=os.fspath(path)))
         loaded.extend(load_file(path))
     return loaded
 

@@ -63,12 +63,13 @@ class ConfigError(ForgeError):
         self.column = column
 
     def __str__(self) -> str:
-        where = self.path or "<config>"
+        """``FILE:LINE:COL: message`` or ``FILE: hooks[N]: message`` (as far as known)."""
+        where = self.path or ""
         if self.line is not None:
             where = f"{where}:{self.line}:{self.column}"
         if self.entry is not None:
-            where = f"{where}: hooks[{self.entry}]"
-        return f"{where}: {self.message}"
+            where = f"{where}: hooks[{self.entry}]" if where else f"hooks[{self.entry}]"
+        return f"{where}: {self.message}" if where else self.message
 
 
 class UsageError(ForgeError):

@@ -149,6 +149,17 @@ class HookRun:
         return doc
 
 
+def dry_run_document(event: HookEvent, hooks: list[Hook], warnings: list[str]) -> dict[str, Any]:
+    """What ``forge-hook-run --dry-run`` prints: the hooks that would run, in order."""
+    return {
+        "version": 1,
+        "event": event.to_dict(),
+        "dry_run": True,
+        "hooks": [{"index": i, "hook": {**h.to_dict(), "source": h.source}} for i, h in enumerate(hooks)],
+        "warnings": warnings,
+    }
+
+
 def active_chain() -> list[str]:
     """Event types being handled by runs up the process chain."""
     return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]
