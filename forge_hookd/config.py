@@ -99,12 +99,6 @@ def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
     return doc
 
 
-def read_document(path: StrPath) -> dict[str, Any] | None:
-    """The parsed config file, None when it does not exist. Raises ConfigError."""
-    raw = read_raw(path)
-    return None if raw is None else parse_document(raw, path)
-
-
 def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str) -> LoadedConfig:
     """Every well-formed entry as a Hook; each malformed one becomes a warning."""
     loaded = LoadedConfig()

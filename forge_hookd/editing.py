@@ -56,7 +56,7 @@ def list_hooks(project_root: Path) -> list[ListedHook]:
         doc = parse_document(raw, path)
         indexes = [i for i, entry in enumerate(doc.get("hooks", [])) if _well_formed(entry)]
         hooks = hooks_from_document(doc, path=path, source=scope).hooks
-        listed += [ListedHook(h, scope, path, i, state) for h, i in zip(hooks, indexes)]
+        listed += [ListedHook(h, scope, path, i, state) for h, i in zip(hooks, indexes, strict=True)]
     return listed
 
 

@@ -14,7 +14,7 @@ import click
 import orjson
 
 from . import editing, trust
-from .boundary import BoundaryGroup, say, write_document
+from .boundary import BoundaryGroup, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, HookEvent, env_name
@@ -101,7 +101,7 @@ def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(6)]
     lines = []
     for row in rows:
-        left = "  ".join(cell.ljust(w) for cell, w in zip(row, widths))
+        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
         room = max(width - len(left) - 2, 12)
         command = row[6] if len(row[6]) <= room else row[6][: room - 3] + "..."
         lines.append(f"{left}  {command}".rstrip())

@@ -113,14 +113,6 @@ class Hook:
             source=source,
         )
 
-    def with_changes(self, **changes: Any) -> Hook:
-        """A copy with some fields replaced (hooks are immutable)."""
-        fields = {k: getattr(self, k) for k in
-                  ("event_pattern", "command", "timeout", "working_dir", "env", "enabled",
-                   "detach", "description", "source")}
-        fields.update(changes)
-        return Hook(**fields)
-
 
 def unknown_keys(data: dict[str, Any]) -> list[str]:
     """Keys of a config entry that no version of the format defines."""

@@ -97,12 +97,6 @@ def test_unknown_keys_are_named() -> None:
     assert unknown_keys({"event": "*", "command": "x", "timout": 1}) == ["timout"]
 
 
-def test_with_changes_copies() -> None:
-    hook = Hook("*", "true", source="global")
-    assert hook.with_changes(enabled=False) == Hook("*", "true", enabled=False)
-    assert hook.with_changes(enabled=False).source == "global"
-
-
 @pytest.fixture
 def registry() -> HookRegistry:
     return HookRegistry()
