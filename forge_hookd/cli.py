@@ -52,10 +52,17 @@ def _stdin_event(stdin: BinaryIO) -> HookEvent:
     return read_event(stdin)
 
 
+def _event_types_by_family() -> str:
+    families: dict[str, list[str]] = {}
+    for event_type in sorted(EVENT_TYPES):
+        families.setdefault(event_type.split(":")[0], []).append(event_type)
+    return "\n  ".join(", ".join(types) for types in families.values())
+
+
 _EPILOG = f"""
 \b
 Event types:
-  {", ".join(sorted(EVENT_TYPES))}
+  {_event_types_by_family()}
 \b
 Input (stdin), one JSON object:
   {{"type": "tool:pre_execute", "timestamp": 1763700000.5, "data": {{...}},
