@@ -244,3 +244,24 @@ def test_forge_hook_version_and_help(project: Project) -> None:
     help_text = run_installed(["--help"], cwd=project.root, prog="forge-hook").stdout
     for word in ("list", "check", "add", "remove", "enable", "disable", "templates", "events", "trust", "untrust"):
         assert f"  {word} " in help_text
+
+
+def test_every_subcommand_through_the_installed_command(project: Project) -> None:
+    def forge_hook_cmd(*args: str) -> Any:
+        return run_installed(list(args), cwd=project.root, prog="forge-hook")
+
+    assert forge_hook_cmd("add", "--project", "--event", "session:*", "--command", "echo s", "--disabled").exit_status == 0
+    assert forge_hook_cmd("add", "--project", "--event", "nope:x", "--command", "echo n").exit_status == 0
+    assert forge_hook_cmd("trust").exit_status == 0
+    check = forge_hook_cmd("check", "--json")
+    assert check.exit_status == 1 and [p["entry"] for p in json.loads(check.stdout)] == [1]
+    assert forge_hook_cmd("enable", "--project", "0").exit_status == 0
+    assert json.loads(forge_hook_cmd("list", "--event", "session:start", "--json").stdout)[0]["command"] == "echo s"
+    assert forge_hook_cmd("disable", "--project", "0").exit_status == 0
+    assert json.loads(forge_hook_cmd("list", "--event", "session:start", "--json").stdout) == []
+    assert forge_hook_cmd("remove", "--project", "nope:x").exit_status == 0
+    assert forge_hook_cmd("check").exit_status == 0
+    assert [t["name"] for t in json.loads(forge_hook_cmd("templates", "--json").stdout)] == list(HOOK_TEMPLATES)
+    assert len(json.loads(forge_hook_cmd("events", "--json").stdout)) == 16
+    assert forge_hook_cmd("untrust").exit_status == 0
+    assert "untrusted" in forge_hook_cmd("list").stdout
