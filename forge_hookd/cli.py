@@ -6,6 +6,7 @@ stdout carries exactly one JSON document and stderr a few ``forge-hook-run: ...`
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
@@ -152,6 +153,8 @@ def forge_hook_run(
     event = (event_from_options(event_type, tool, session_id, data) if event_type is not None
              else _stdin_event(sys.stdin.buffer))
     root = find_project_root(project_root)
+    if not os.path.isdir(root):  # a typo must not quietly run no project hooks
+        raise UsageError(f"the project root is not a directory: {root}")
     loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
                           extra=extra_configs, trust_project=trust_project or None)
     warnings = [str(w) for w in loaded.warnings]

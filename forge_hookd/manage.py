@@ -26,7 +26,10 @@ PROG = "forge-hook"
 
 def _root(ctx: click.Context, directory: str | None = None) -> Path:
     """The project root: ``directory`` if given, else --project-root, else the search."""
-    return Path(find_project_root(directory or ctx.find_root().params.get("project_root")))
+    root = Path(find_project_root(directory or ctx.find_root().params.get("project_root")))
+    if not root.is_dir():
+        raise UsageError(f"the project root is not a directory: {root}")
+    return root
 
 
 def _print_json(value: Any) -> None:

@@ -201,3 +201,38 @@ def test_shell_completion_is_clicks_own(project: Project, prog: str, var: str, w
     answer = run_installed([], cwd=project.root, prog=prog,
                            env={var: "bash_complete", "COMP_WORDS": words, "COMP_CWORD": "1"})
     assert expected in answer.stdout.splitlines()
+
+
+def test_closed_stdin_is_empty_input_not_a_crash(project: Project) -> None:
+    import subprocess
+
+    from conftest import installed
+
+    proc = subprocess.run(f"exec {installed('forge-hook-run')} <&-", shell=True, cwd=project.root,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["error"]["message"] == "empty input: expected one JSON event object"
+
+
+def test_closed_stdout_still_gives_the_verdict(project: Project, tmp_path: Path) -> None:
+    import subprocess
+
+    from conftest import installed
+
+    # The hook's own 0-2 must be its pipes: none of the runner's fds landed on 1.
+    check = "for fd in 0 1 2; do case $(readlink /proc/$$/fd/$fd) in pipe:*) ;; *) exit 3;; esac; done"
+    project.write_hooks([{"event": "*", "command": f"{check}; touch {tmp_path}/pipes_ok; exit 1"}])
+    proc = subprocess.run(f"exec {installed('forge-hook-run')} --event session:start >&-", shell=True,
+                          cwd=project.root, capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert (tmp_path / "pipes_ok").exists()
+
+
+def test_a_project_root_that_is_not_a_directory_is_a_usage_error(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = forge_run(None, "--project-root", str(tmp_path / "typo"), "--event", "session:start")
+    assert run.exit_status == 2
+    assert run.json["error"] == {"kind": "usage", "message": f"the project root is not a directory: {tmp_path / 'typo'}"}
+    from conftest import run_installed
+
+    listed = run_installed(["--project-root", str(tmp_path / "typo"), "list"], cwd=project.root, prog="forge-hook")
+    assert listed.exit_status == 2 and "the project root is not a directory" in listed.stderr
