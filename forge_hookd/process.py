@@ -181,8 +181,8 @@ class ProcessPool:
         token = f"{self._prefix}.{self._counter}"
         try:
             child = _Child(key, spec, token, self.output_limit)
-        except OSError as exc:
-            return Outcome(error=f"cannot start hook: {exc.strerror or exc}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in a hook made in code
+            return Outcome(error=f"cannot start hook: {getattr(exc, 'strerror', None) or exc}")
         self.running[key] = child
         assert child.popen.stdin and child.popen.stdout and child.popen.stderr
         if spec.stdin:

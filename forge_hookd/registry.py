@@ -125,13 +125,19 @@ def _required_str(data: dict[str, Any], key: str) -> str:
         raise ConfigError(f"missing required key '{key}'")
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"'{key}' must be a non-empty string")
-    return value
+    return _no_nul(value, key)
 
 
 def _optional_str(data: dict[str, Any], key: str) -> str | None:
     value = data.get(key)
     if value is not None and not isinstance(value, str):
         raise ConfigError(f"'{key}' must be a string or null")
+    return value if value is None else _no_nul(value, key)
+
+
+def _no_nul(value: str, key: str) -> str:
+    if "\0" in value:  # no command line or path can hold one
+        raise ConfigError(f"'{key}' must not contain a NUL byte")
     return value
 
 

@@ -236,3 +236,10 @@ def test_a_project_root_that_is_not_a_directory_is_a_usage_error(project: Projec
 
     listed = run_installed(["--project-root", str(tmp_path / "typo"), "list"], cwd=project.root, prog="forge-hook")
     assert listed.exit_status == 2 and "the project root is not a directory" in listed.stderr
+
+
+def test_a_nul_byte_in_a_command_is_a_config_warning(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "echo a\u0000b"}, {"event": "*", "command": "echo ok"}])
+    run = forge_run({"type": "session:start"})
+    assert run.exit_status == 0 and [r["stdout"] for r in run.json["results"]] == ["ok\n"]
+    assert run.json["warnings"] == [f"{project.hooks_file}: hooks[0]: 'command' must not contain a NUL byte; hook skipped"]

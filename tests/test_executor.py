@@ -291,3 +291,8 @@ def test_lone_surrogates_in_library_events_reach_hooks_replaced(tmp_path: Path) 
     event = HookEvent(EventType.USER_PROMPT_SUBMIT, data={"user_input": "a\ud800b"})
     result = run([Hook("*", 'printf "%s" "$FORGE_USER_INPUT"')], event=event, tmp=tmp_path).results[0]
     assert result.success and result.stdout == "a?b"
+
+
+def test_a_hook_made_in_code_with_a_nul_byte_fails_to_start(tmp_path: Path) -> None:
+    result = run([Hook("*", "echo a\0b")], tmp=tmp_path).results[0]
+    assert result.exit_code is None and result.error == "cannot start hook: embedded null byte"

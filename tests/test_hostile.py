@@ -109,3 +109,31 @@ def test_fuzz_loop_through_the_executable(project: Project, tmp_path: Path) -> N
         assert doc["version"] == 1, context
         assert (proc.returncode == 2) == ("error" in doc), context
         assert b"Traceback" not in proc.stderr, context
+
+
+entries = st.dictionaries(st.sampled_from(["event", "command", "timeout", "working_dir", "env", "enabled",
+                                           "detach", "description", "extra"]),
+                          json_values | st.text(alphabet=st.characters(codec="utf-8")), max_size=8)
+
+
+# Characters that matter to a shell, to execve and to JSON, more often than chance would.
+tricky = st.text(alphabet="ab $;'\"\\\n\t\0\x7fé", min_size=1, max_size=20) | st.text(min_size=1, max_size=20)
+well_formed = st.fixed_dictionaries(
+    {"event": tricky, "command": tricky},
+    optional={"working_dir": tricky, "timeout": st.floats(allow_nan=False, allow_infinity=False),
+              "env": st.dictionaries(st.text(max_size=5), st.text(max_size=5), max_size=3)})
+
+
+@given(st.lists(well_formed | entries | json_values, max_size=5), st.booleans())
+def test_any_config_loads_or_warns_never_raises(hooks: list[object], wrap: bool) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from forge_hookd.config import load_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "hooks.json"
+        path.write_text(json.dumps({"hooks": hooks} if wrap else hooks))
+        loaded = load_file(path)
+    assert all(h.command and "\0" not in h.command for h in loaded.hooks)
+    assert len(loaded.hooks) <= len(hooks)

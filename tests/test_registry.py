@@ -86,6 +86,8 @@ def test_from_dict_applies_defaults_and_records_the_source() -> None:
         ({"event": "*", "command": "x", "enabled": "yes"}, "'enabled' must be true or false"),
         ({"event": "*", "command": "x", "detach": 1}, "'detach' must be true or false"),
         ({"event": "*", "command": "x", "working_dir": 1}, "'working_dir' must be a string"),
+        ({"event": "*", "command": "echo a\0b"}, "'command' must not contain a NUL byte"),
+        ({"event": "*", "command": "x", "working_dir": "a\0"}, "'working_dir' must not contain a NUL byte"),
     ],
 )
 def test_from_dict_names_what_is_wrong(entry: object, message: str) -> None:
