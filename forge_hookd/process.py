@@ -290,6 +290,8 @@ class ProcessPool:
             stdout_truncated=child.out_truncated,
             stderr_truncated=child.err_truncated,
             timed_out=timed_out,
+            # the timeout applied, which may be the executor's default, not hook.timeout
+            error=f"timed out after {child.spec.timeout:g}s" if timed_out else None,
             duration=round(time.monotonic() - child.started, 6),
         )
 

@@ -75,7 +75,7 @@ class HookResult:
             stderr_truncated=outcome.stderr_truncated,
             duration=outcome.duration,
             timed_out=outcome.timed_out,
-            error=outcome.error or (f"timed out after {hook.timeout:g}s" if outcome.timed_out else None),
+            error=outcome.error,
         )
 
     def to_dict(self) -> dict[str, Any]:

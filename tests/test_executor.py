@@ -255,7 +255,8 @@ def test_run_document_shape(tmp_path: Path, failing_hook: Hook) -> None:
 def test_default_timeout_applies_to_hooks_that_keep_the_default(tmp_path: Path) -> None:
     executor = HookExecutor(HookRegistry([Hook("*", "sleep 300")]), default_timeout=0.2,
                             working_dir=tmp_path)
-    assert executor.run(EVENT).results[0].timed_out
+    result = executor.run(EVENT).results[0]
+    assert result.timed_out and result.error == "timed out after 0.2s"
 
 
 def test_execute_hooks_and_fire_event_are_async(tmp_path: Path, failing_hook: Hook) -> None:
