@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -99,19 +99,27 @@ def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
     return doc
 
 
+def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str
+                 ) -> Iterator[tuple[int, Hook | None, list[ConfigError]]]:
+    """Each entry of ``doc["hooks"]`` parsed once: its index, its Hook (None when it is
+    malformed) and the warnings it earns."""
+    for index, entry in enumerate(doc.get("hooks", [])):
+        try:
+            hook = Hook.from_dict(entry, source=source)
+        except ConfigError as exc:
+            yield index, None, [ConfigError(f"{exc.message}; hook skipped", path=str(path), entry=index)]
+            continue
+        yield index, hook, [ConfigError(f"unknown key '{key}' ignored", path=str(path), entry=index)
+                            for key in unknown_keys(entry)]
+
+
 def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str) -> LoadedConfig:
     """Every well-formed entry as a Hook; each malformed one becomes a warning."""
     loaded = LoadedConfig()
-    for index, entry in enumerate(doc.get("hooks", [])):
-        try:
-            loaded.hooks.append(Hook.from_dict(entry, source=source))
-        except ConfigError as exc:
-            loaded.warnings.append(ConfigError(f"{exc.message}; hook skipped",
-                                               path=str(path), entry=index))
-            continue
-        for key in unknown_keys(entry):
-            loaded.warnings.append(ConfigError(f"unknown key '{key}' ignored",
-                                               path=str(path), entry=index))
+    for _, hook, warnings in iter_entries(doc, path=path, source=source):
+        if hook is not None:
+            loaded.hooks.append(hook)
+        loaded.warnings.extend(warnings)
     return loaded
 
 

@@ -13,7 +13,7 @@ from .config import (
     CONFIG_NAME,
     PROJECT_DIR_NAME,
     global_config_path,
-    hooks_from_document,
+    iter_entries,
     parse_document,
     read_raw,
     update_file,
@@ -54,9 +54,8 @@ def list_hooks(project_root: Path) -> list[ListedHook]:
             continue
         state = trust.TrustState.TRUSTED if scope == "global" else trust.state(path, raw)
         doc = parse_document(raw, path)
-        indexes = [i for i, entry in enumerate(doc.get("hooks", [])) if _well_formed(entry)]
-        hooks = hooks_from_document(doc, path=path, source=scope).hooks
-        listed += [ListedHook(h, scope, path, i, state) for h, i in zip(hooks, indexes, strict=True)]
+        listed += [ListedHook(hook, scope, path, index, state)
+                   for index, hook, _ in iter_entries(doc, path=path, source=scope) if hook is not None]
     return listed
 
 
@@ -64,14 +63,6 @@ def would_run(listed: list[ListedHook], event: HookEvent, *, trust_project: bool
     """The listed hooks that ``event`` would run, in run order."""
     return [h for h in listed if h.hook.enabled and h.hook.matches(event)
             and (trust_project or h.trust is trust.TrustState.TRUSTED)]
-
-
-def _well_formed(entry: object) -> bool:
-    try:
-        Hook.from_dict(entry)
-    except ConfigError:
-        return False
-    return True
 
 
 # -- checking --------------------------------------------------------------------------
@@ -84,17 +75,17 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
         doc = parse_document(raw, path)
     except ConfigError as exc:
         return [exc]
-    problems = list(hooks_from_document(doc, path=path, source="").warnings)
-    for index, entry in enumerate(doc.get("hooks", [])):
-        if isinstance(entry, dict) and _well_formed(entry):
+    problems = []
+    for index, hook, warnings in iter_entries(doc, path=path, source=""):
+        problems += warnings
+        if hook is not None:
             problems += [ConfigError(message, path=str(path), entry=index)
-                         for message in _entry_doubts(entry, project_root)]
-    return sorted(problems, key=lambda p: (p.entry if p.entry is not None else -1))
+                         for message in _entry_doubts(doc["hooks"][index], hook, project_root)]
+    return problems
 
 
-def _entry_doubts(entry: dict[str, Any], project_root: Path) -> list[str]:
+def _entry_doubts(entry: dict[str, Any], hook: Hook, project_root: Path) -> list[str]:
     """What is legal in an entry but almost certainly not what its author meant."""
-    hook = Hook.from_dict(entry)
     doubts = []
     timeout = entry.get("timeout")
     if timeout is not None and not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
