@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -58,21 +59,22 @@ def _key(path: StrPath) -> str:
     return os.path.realpath(path)
 
 
-def _records() -> dict[str, str]:
-    store = trust_store_path()
+def _load_store(store: str) -> Any:
+    """The parsed trust store, {} when there is none. Raises ConfigError when it cannot
+    be read: a store we cannot read is never overwritten."""
     try:
-        doc = orjson.loads(_read(store))
+        with open(store, "rb") as fh:
+            return orjson.loads(fh.read())
     except FileNotFoundError:
         return {}
     except (OSError, orjson.JSONDecodeError) as exc:
         raise ConfigError(f"cannot read the trust records: {exc}", path=store) from None
+
+
+def _records() -> dict[str, str]:
+    doc = _load_store(trust_store_path())
     trusted = doc.get("trusted") if isinstance(doc, dict) else None
     return {k: v for k, v in trusted.items() if isinstance(v, str)} if isinstance(trusted, dict) else {}
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
 
 
 def state(path: StrPath, content: bytes) -> TrustState:
@@ -87,15 +89,10 @@ def is_trusted(path: StrPath, content: bytes) -> bool:
     return state(path, content) is TrustState.TRUSTED
 
 
-def _update(change: Any) -> None:
+def _update(change: Callable[[dict[str, str]], object]) -> None:
     store = trust_store_path()
     with locked(store):
-        try:
-            doc = orjson.loads(_read(store))
-        except FileNotFoundError:
-            doc = {}
-        except (OSError, orjson.JSONDecodeError) as exc:  # never overwrite what we cannot read
-            raise ConfigError(f"cannot read the trust records: {exc}", path=store) from None
+        doc = _load_store(store)
         if not isinstance(doc, dict) or not isinstance(doc.get("trusted", {}), dict):
             raise ConfigError("the trust records are not in the expected shape", path=store)
         doc.setdefault("version", 1)
