@@ -11,14 +11,18 @@ from enum import IntEnum
 
 
 class ExitStatus(IntEnum):
-    """Exit codes of the executables (DESIGN.md, "Exit codes")."""
+    """Exit codes of the executables (DESIGN.md, "Exit codes"), the one owner of them."""
 
-    PROCEED = 0
-    BLOCKED = 1
+    PROCEED = 0  # decision allow
+    BLOCKED = 1  # decision deny: a hook said do not continue (forge-hook-run only)
+    PROBLEMS_FOUND = 1  # forge-hook: check found problems, remove found nothing
     BAD_INPUT = 2
-    INTERNAL_ERROR = 3
+    INTERNAL_ERROR = 3  # a bug
+    ASK = 4  # decision ask: a person must decide
+    SYSTEM_ERROR = 5  # the machine refused: full disk, read-only, deleted directory, ...
     SIGHUP = 129
     SIGINT = 130
+    READER_CLOSED = 141  # whoever read our stdout went away (as a shell's SIGPIPE)
     SIGTERM = 143
 
 

@@ -126,7 +126,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     else:
         for problem in problems:
             click.echo(str(problem))
-    return ExitStatus.BLOCKED if problems else ExitStatus.PROCEED
+    return ExitStatus.PROBLEMS_FOUND if problems else ExitStatus.PROCEED
 
 
 @forge_hook.command("add")
@@ -192,7 +192,7 @@ def remove_command(ctx: click.Context, global_: bool, project: bool, pattern: st
     removed = editing.remove_hooks(path, pattern, retrust=scope == "project")
     if not removed:
         say(PROG, f"error: no hook with pattern '{pattern}' in {path}")
-        return ExitStatus.BLOCKED
+        return ExitStatus.PROBLEMS_FOUND
     _edited(ctx, scope, f"removed {removed} hook{'s' if removed > 1 else ''} ({pattern})")
     return ExitStatus.PROCEED
 
