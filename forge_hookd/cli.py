@@ -19,6 +19,7 @@ from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
 if TYPE_CHECKING:
+    from .observer import RunObserver
     from .registry import Hook
 
 PROG = "forge-hook-run"
@@ -129,6 +130,9 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
               help="Treat any config warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.option("--trace", is_flag=True,
+              help="Tell on stderr what the run does and why: files read, hooks matched or "
+                   "not, each start, end and decision (also FORGE_TRACE=1).")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and exit.")
 @click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True, callback=_show_help,
@@ -137,6 +141,7 @@ def forge_hook_run(
     event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
+    trace: bool,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -145,6 +150,7 @@ def forge_hook_run(
     every result, and exits 1 when a hook blocks the operation.
     """
     from .config import find_project_root, load_sources, untrusted_warning
+    from .observer import RunObserver
     from .registry import HookRegistry
     from .results import dry_run_document
 
@@ -155,8 +161,11 @@ def forge_hook_run(
     root = find_project_root(project_root)
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
+    observer = RunObserver(lambda line: say(PROG, line), root=root, trace=trace,
+                           trust_override=trust_project, no_global=no_global, no_project=no_project)
     loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
-                          extra=extra_configs, trust_project=trust_project or None)
+                          extra=extra_configs, trust_project=trust_project or None,
+                          on_file=observer.file)
     warnings = [str(w) for w in loaded.warnings]
     if strict and warnings:
         for warning in warnings[1:]:
@@ -167,21 +176,23 @@ def forge_hook_run(
     for warning in warnings:
         say(PROG, f"warning: {warning}")
     hooks = HookRegistry(loaded.hooks).get_hooks(event)
+    observer.matching(loaded.hooks, event)
     if dry_run:
         write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
         return ExitStatus.PROCEED
     return _run(event, hooks, root=root, warnings=warnings, keep_going=keep_going, jobs=jobs,
-                pretty=pretty)
+                pretty=pretty, observer=observer)
 
 
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
-         keep_going: bool, jobs: int, pretty: bool) -> int:
+         keep_going: bool, jobs: int, pretty: bool, observer: RunObserver) -> int:
     from .executor import HookExecutor
     from .results import signal_name
 
     catcher = JsonCommand.signals()
     catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
     executor = HookExecutor(working_dir=root, subreaper=True)
+    executor.on_start = observer.on_start
     run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
                        signals=catcher.received, wakeup_fd=catcher.read_fd)
     run.warnings[:0] = warnings
@@ -193,10 +204,12 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     elif blocker is not None:
         say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
-    write_document(run.to_dict(), pretty=pretty)
-    if run.interrupted is not None:
-        return 128 + run.interrupted
-    return ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED
+    doc = run.to_dict()
+    status = (128 + run.interrupted if run.interrupted is not None
+              else ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED)
+    observer.finished(doc, status)
+    write_document(doc, pretty=pretty)
+    return status
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -163,23 +163,33 @@ def load_sources(
     include_project: bool = True,
     extra: Iterable[str | os.PathLike[str]] = (),
     trust_project: bool | None = None,
+    on_file: Callable[[str, str, LoadedConfig], None] | None = None,
 ) -> LoadedConfig:
     """Global hooks, then (trusted) project hooks, then each extra file: the run order.
 
     The global file and files named in ``extra`` are the caller's own: always trusted.
+    ``on_file(scope, path, loaded)`` hears of each file read (the run log, ``--trace``).
     """
+    note = on_file or (lambda scope, path, part: None)
     loaded = LoadedConfig()
     if include_global:
-        loaded.extend(load_file(global_config_path(), source="global"))
+        global_path = global_config_path()
+        loaded.extend(_noted(note, "global", global_path, load_file(global_path, source="global")))
     if include_project:
         project = load_project_file(project_file(project_root), trust_project=trust_project)
-        loaded.extend(project)
+        loaded.extend(_noted(note, "project", project_file(project_root), project))
         loaded.untrusted, loaded.untrusted_state = project.untrusted, project.untrusted_state
     for path in extra:
         if not os.path.exists(path):  # named on purpose: its absence is worth a word
             loaded.warnings.append(ConfigError("no such file", path=os.fspath(path)))
-        loaded.extend(load_file(path))
+        loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path)))
     return loaded
+
+
+def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str,
+           part: LoadedConfig) -> LoadedConfig:
+    note(scope, path, part)
+    return part
 
 
 def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .events import HookEvent
@@ -34,8 +34,11 @@ class HookExecutor:
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
-    exists to run hooks (as forge-hook-run does).
+    exists to run hooks (as forge-hook-run does). ``on_start(index, hook)``, when set, is
+    told of each hook as it starts (``--trace``).
     """
+
+    on_start: Callable[[int, Hook], None] | None = None
 
     def __init__(
         self,
@@ -118,6 +121,8 @@ class HookExecutor:
                     while next_hook and not stopped and not signals and len(pool.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
+                        if self.on_start is not None:
+                            self.on_start(index, hook)
                         failed = pool.start(index, self._spec(hook, base_env, stdin))
                         if failed is not None:
                             results[index] = HookResult.from_outcome(hook, index, failed)

@@ -1,0 +1,385 @@
+"""The run log: one JSON line per forge-hook-run run, so that "why was my ``git push``
+blocked an hour ago?" has an answer (DESIGN.md, "Run log").
+
+The record is built from the run's JSON document, not from internal objects, plus a
+:class:`RunContext` for what the document does not hold. It is bounded (output cut to a
+short tail, every field cut, at most :data:`RECORD_LIMIT` bytes), redacted
+(:mod:`forge_hookd.redact`) before it is encoded, and appended with one ``write`` on an
+``O_APPEND`` descriptor. The file is rotated at :data:`ROTATE_BYTES`, :data:`KEEP_FILES`
+files kept. Writing never raises for the machine's refusals: :func:`record` returns the
+warning to show instead, so that a log that cannot be written never costs the run.
+
+Reading (``forge-hook log``) is in :mod:`forge_hookd.logview`.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+if TYPE_CHECKING:
+    from .config import LoadedConfig
+
+ROTATE_BYTES = 10 * 1024 * 1024
+KEEP_FILES = 3  # runs.jsonl, runs.jsonl.1, runs.jsonl.2
+RECORD_LIMIT = 64 * 1024
+# Appends up to this size are one write that no other append can split (PIPE_BUF is the
+# guarantee POSIX gives pipes; Linux gives regular files more). Larger ones take the lock.
+ATOMIC_APPEND = 4096
+OUTPUT_TAIL = 1024  # characters of each hook's stdout and stderr kept
+TEXT_LIMIT = 512  # characters of any other text field
+_ITEMS = 200  # values of event data, hook env or an answer kept, all nested levels together
+_LOCK_WAIT = 2.0
+
+
+@dataclass
+class RunContext:
+    """What the run's document does not say: where it ran and what it read."""
+
+    exit_status: int = 0
+    project_root: str | None = None
+    files: list[dict[str, Any]] = field(default_factory=list)  # see file_entry
+    dialect: str | None = None
+
+
+def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: bool) -> dict[str, Any]:
+    """What became of one config file: ``{"scope", "path", "state", "trust", "hooks",
+    "warnings"}``. ``state``: loaded, missing, not a regular file, unreadable, not run
+    (project hooks not trusted); ``trust``: own (global and --config files), trusted,
+    untrusted, changed, overridden (--trust-project)."""
+    trust: str | None = "own"
+    if scope == "project":
+        trust = "overridden" if trust_override else "trusted"
+    if loaded.untrusted_state is not None:
+        trust = loaded.untrusted_state.value
+    try:
+        mode = os.stat(path).st_mode
+        state = "loaded" if stat.S_ISREG(mode) else "not a regular file"
+    except FileNotFoundError:
+        state = "missing"
+    except OSError:
+        state = "unreadable"
+    if state != "loaded":
+        trust = None
+    elif loaded.untrusted_state is not None:
+        state = "not run"
+    elif any(w.message.startswith("cannot read") for w in loaded.warnings):
+        state = "unreadable"
+    return {"scope": scope, "path": path, "state": state, "trust": trust,
+            "hooks": len(loaded.hooks), "warnings": len(loaded.warnings)}
+
+
+# -- where ---------------------------------------------------------------------------
+def log_path() -> str | None:
+    """``$FORGE_LOG_FILE``, else ``${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl``;
+    None when ``FORGE_LOG=0`` turns the log off."""
+    if os.environ.get("FORGE_LOG") == "0":
+        return None
+    if os.environ.get("FORGE_LOG_FILE"):
+        return os.environ["FORGE_LOG_FILE"]
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "forge", "runs.jsonl")
+
+
+def log_files(path: str) -> list[str]:
+    """The log's files that exist, oldest first."""
+    names = [f"{path}.{i}" for i in range(KEEP_FILES - 1, 0, -1)] + [path]
+    return [name for name in names if os.path.isfile(name)]
+
+
+# -- writing -------------------------------------------------------------------------
+def record(document: dict[str, Any], context: RunContext) -> str | None:
+    """Append the record of one run; the warning to show when the log cannot be
+    written (None when it was, or when the log is off)."""
+    path = log_path()
+    if path is None:
+        return None
+    try:
+        append(path, encode(build_record(document, context)))
+    except OSError as exc:
+        return f"the run log {path} cannot be written: {exc.strerror or exc}"
+    return None
+
+
+def encode(rec: dict[str, Any]) -> bytes:
+    """One line, at most :data:`RECORD_LIMIT` bytes: output, then data, then hooks go."""
+    line = orjson.dumps(rec, default=str) + b"\n"
+    for shrink in (_drop_output, _drop_data, _drop_hooks):
+        if len(line) <= RECORD_LIMIT:
+            break
+        shrink(rec)
+        line = orjson.dumps(rec, default=str) + b"\n"
+    return line
+
+
+def _drop_output(rec: dict[str, Any]) -> None:
+    for hook in rec.get("hooks", []):
+        hook["stdout"] = hook["stderr"] = "[omitted: record too large]"
+        hook.pop("answer", None)
+
+
+def _drop_data(rec: dict[str, Any]) -> None:
+    rec["event"]["data"] = "[omitted: record too large]"
+    rec["warnings"] = rec["warnings"][:5]
+
+
+def _drop_hooks(rec: dict[str, Any]) -> None:
+    hooks = rec["hooks"]
+    keep = [h for i, h in enumerate(hooks) if i < 20 or h["index"] == rec.get("decided_by")]
+    rec["hooks_omitted"] = len(hooks) - len(keep)
+    rec["hooks"] = keep
+    rec["files"] = rec["files"][:10]
+
+
+def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:
+    """Append ``line`` to ``path`` with one write; rotate first when it would pass
+    ``rotate_bytes``. Raises OSError."""
+    fd = _open_for_append(path)
+    try:
+        if os.fstat(fd).st_size + len(line) > rotate_bytes:
+            os.close(fd)
+            fd = -1
+            _rotate(path, len(line), rotate_bytes)
+            fd = _open_for_append(path)
+        if len(line) <= ATOMIC_APPEND:
+            _write_all(fd, line)
+        else:
+            with _Locked(path):
+                _write_all(fd, line)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _open_for_append(path: str) -> int:
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+    try:
+        return os.open(path, flags, 0o600)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
+        return os.open(path, flags, 0o600)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:  # one write unless the disk fills up mid-line
+        view = view[os.write(fd, view):]
+
+
+def _rotate(path: str, pending: int, rotate_bytes: int) -> None:
+    """Shift the files under the lock; another run may have rotated already."""
+    with _Locked(path):
+        try:
+            if os.stat(path).st_size + pending <= rotate_bytes:
+                return
+        except FileNotFoundError:
+            return
+        for i in range(KEEP_FILES - 1, 0, -1):
+            older = f"{path}.{i - 1}" if i > 1 else path
+            if os.path.exists(older):
+                os.replace(older, f"{path}.{i}")
+
+
+class _Locked:
+    """An exclusive ``flock`` on ``PATH.lock``, waited for at most two seconds: a
+    stopped process holding it must not stop every agent's hooks."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path + ".lock"
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        import fcntl
+
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        deadline = time.monotonic() + _LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(self.fd)
+                    raise OSError(f"{self.path} is held by another process") from None
+                time.sleep(0.005)
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)  # closing releases the lock
+
+
+# -- the record ------------------------------------------------------------------------
+def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
+    """The log record of one run document (a run or an error), redacted and bounded."""
+    duration = doc.get("duration")
+    now = time.time()
+    started = now - duration if isinstance(duration, (int, float)) else now
+    hooks = [_hook(r) for r in doc.get("results") or [] if isinstance(r, dict)]
+    rec: dict[str, Any] = {
+        "v": 1,
+        "time": _iso(started),
+        "duration": duration,
+        "forge": forge_version(),
+        "pid": os.getpid(),
+        "event": _event(doc.get("event")),
+        "project": context.project_root,
+        "dialect": context.dialect,
+        "files": context.files,
+        "hooks": hooks,
+        "skipped": doc.get("skipped") or [],
+        **_decision(doc, hooks),
+        "exit_status": int(context.exit_status),
+        "warnings": [_head(str(w), TEXT_LIMIT) for w in (doc.get("warnings") or [])[:20]],
+    }
+    if doc.get("interrupted"):
+        rec["interrupted"] = doc["interrupted"]
+    error = doc.get("error")
+    if isinstance(error, dict):
+        rec["error"] = {"kind": error.get("kind"), "message": _head(str(error.get("message")), TEXT_LIMIT)}
+        rec["decision"] = "error"
+    from .redact import redact  # only when the log is on: its patterns compile on import
+
+    redacted: dict[str, Any] = redact(rec)
+    return redacted
+
+
+def _event(event: object) -> dict[str, Any]:
+    if not isinstance(event, dict):
+        return {"type": None, "tool": None, "session": None}
+    data = event.get("data")
+    out: dict[str, Any] = {"type": event.get("type"), "tool": event.get("tool_name"),
+                           "session": event.get("session_id")}
+    if isinstance(data, dict) and isinstance(data.get("agent"), dict):
+        # a dialect's run: the native names; the native payload is the data again
+        out["agent"] = {k: data["agent"].get(k) for k in ("name", "event", "tool")}
+        data = {k: v for k, v in data.items() if k != "agent"}
+    out["data"] = _bounded(data, [_ITEMS])
+    return out
+
+
+def _hook(result: dict[str, Any]) -> dict[str, Any]:
+    hook = result.get("hook") or {}
+    answer = result.get("answer") if isinstance(result.get("answer"), dict) else None
+    decision = result.get("decision") or (answer or {}).get("decision") or (
+        "allow" if result.get("should_continue", True) else "deny")
+    entry: dict[str, Any] = {
+        "index": result.get("index"),
+        "source": hook.get("source"),
+        "source_index": result.get("source_index", hook.get("source_index")),
+        "pattern": hook.get("event"),
+        "command": _head(str(hook.get("command", "")), TEXT_LIMIT),
+        "exit_code": result.get("exit_code"),
+        "signal": result.get("signal"),
+        "duration": result.get("duration"),
+        "timed_out": result.get("timed_out"),
+        "decision": decision,
+        "reason": _head(_reason(result, answer, decision), TEXT_LIMIT) or None,
+        "error": result.get("error"),
+        "stdout": _tail(str(result.get("stdout") or ""), OUTPUT_TAIL),
+        "stderr": _tail(str(result.get("stderr") or ""), OUTPUT_TAIL),
+    }
+    if hook.get("env"):
+        entry["env"] = _bounded(hook["env"], [_ITEMS])
+    if answer is not None:
+        entry["answer"] = _bounded(answer, [_ITEMS])
+    return entry
+
+
+def _reason(result: dict[str, Any], answer: dict[str, Any] | None, decision: str) -> str:
+    if result.get("reason"):
+        return str(result["reason"])
+    if answer and isinstance(answer.get("reason"), str):
+        return str(answer["reason"])
+    if decision == "allow":
+        return ""
+    return str(result.get("error") or str(result.get("stdout") or "").strip()
+               or str(result.get("stderr") or "").strip())
+
+
+def _decision(doc: dict[str, Any], hooks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run's decision (the document's, else blocked -> deny, else allow), the hook
+    that made it and why."""
+    decision = doc.get("decision") or ("deny" if doc.get("blocked") else "allow")
+    found = doc.get("blocked_by")
+    blocker: dict[str, Any] = found if isinstance(found, dict) else {}
+    decided_by = blocker.get("index")
+    if decided_by is None and decision != "allow":
+        decided_by = next((h["index"] for h in hooks if h["decision"] == decision), None)
+    reason = doc.get("reason") or blocker.get("reason")
+    if reason is None and decided_by is not None:
+        reason = next((h["reason"] for h in hooks if h["index"] == decided_by), None)
+    return {"decision": decision, "decided_by": decided_by,
+            "reason": _head(str(reason), TEXT_LIMIT) if reason else None}
+
+
+# -- bounds -----------------------------------------------------------------------------
+def _head(text: str, limit: int) -> str:
+    """At most ``limit`` characters from the start, cut at a space so that no half of a
+    secret (too short to be recognised) is kept."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    return (cut[:space] if space > 0 else "") + "...[cut]"
+
+
+def _tail(text: str, limit: int) -> str:
+    """The last ``limit`` characters, from a word start (see :func:`_head`)."""
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    starts = [i for i in (cut.find(" "), cut.find("\n")) if i >= 0]
+    return "[cut]..." + (cut[min(starts):] if starts else "")
+
+
+def _bounded(value: Any, budget: list[int], depth: int = 0) -> Any:
+    """``value`` with every string cut and at most ``budget[0]`` values in all."""
+    budget[0] -= 1
+    if isinstance(value, str):
+        return _head(value, TEXT_LIMIT)
+    if budget[0] <= 0 or depth > 8:
+        return "...[cut]" if isinstance(value, (dict, list)) else value
+    if isinstance(value, dict):
+        return {_head(str(k), 100): _bounded(v, budget, depth + 1)
+                for k, v in list(value.items())[: max(budget[0], 0)]}
+    if isinstance(value, list):
+        return [_bounded(v, budget, depth + 1) for v in value[: max(budget[0], 0)]]
+    return value
+
+
+def _iso(epoch: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(epoch)) + f".{int(epoch % 1 * 1000):03d}Z"
+
+
+_version: list[str] = []
+
+
+def forge_version() -> str:
+    """This package's version, from the name of its ``.dist-info`` directory:
+    ``importlib.metadata`` costs ~20 ms of start-up (bench/README.md)."""
+    if not _version:
+        _version.append(_version_from_dist_info() or _version_from_metadata())
+    return _version[0]
+
+
+def _version_from_dist_info() -> str | None:
+    for entry in reversed(sys.path):  # site-packages comes late
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("forge_hookd-") and name.endswith(".dist-info"):
+                return name[len("forge_hookd-"):-len(".dist-info")]
+    return None
+
+
+def _version_from_metadata() -> str:  # pragma: no cover - a build without dist-info
+    from importlib.metadata import version
+
+    return version("forge-hookd")
