@@ -6,6 +6,9 @@ Two rules (DESIGN.md, "Run log"):
   ``PASSWORD``, ``PASSWD``, ``KEY``, ``CREDENTIAL``, ``AUTH`` or ``COOKIE`` (any case)
   is replaced, in structures (``{"api_key": ...}``) and in text (``GITHUB_TOKEN=...``,
   ``password: ...``, ``--token ...``, ``Authorization: ...``).
+- **By value**: the values found under such names in the environment, a hook's
+  ``env`` or the event's data, wherever else they appear (a hook that prints
+  ``$GITHUB_TOKEN`` bare).
 - **By shape**: well-known token shapes anywhere in text: ``sk-...``, ``ghp_``/``gho_``/
   ``ghu_``/``ghs_``/``ghr_``/``github_pat_``, ``AKIA...``/``ASIA...``, ``xox[abprs]-...``,
   ``Bearer ...``, PEM private key blocks (also one cut in half), JWTs, and the password
@@ -24,6 +27,7 @@ cannot rewrite text, while the log must redact a record in well under a millisec
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 MASK = "[REDACTED]"
@@ -83,14 +87,39 @@ def _mask(match: re.Match[str]) -> str:
     return MASK  # a whole shape: a token, a key block
 
 
-def redact(value: Any, *, secret: bool = False) -> Any:
-    """A copy of a JSON-like value with secrets masked: the values of secret-named keys
-    (whole, however nested) and every secret shape in any string."""
+def secret_values(value: Any, *, secret: bool = False) -> set[str]:
+    """The strings held under secret names in ``value`` (an environment, a hook's env,
+    event data): a hook may print ``$GITHUB_TOKEN`` bare, where no rule could tell it.
+    Values shorter than :data:`MIN_KNOWN` are left out (they would mask common words)."""
     if isinstance(value, str):
-        return MASK if secret and value else redact_text(value)
+        return {value} if secret and len(value) >= MIN_KNOWN else set()
+    found: set[str] = set()
+    if isinstance(value, dict) or hasattr(value, "items"):
+        for k, v in value.items():
+            found |= secret_values(v, secret=secret or (isinstance(k, str) and is_secret_name(k)))
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            found |= secret_values(v, secret=secret)
+    return found
+
+
+MIN_KNOWN = 6
+
+
+def redact(value: Any, *, secret: bool = False, known: Collection[str] = ()) -> Any:
+    """A copy of a JSON-like value with secrets masked: the values of secret-named keys
+    (whole, however nested), every ``known`` secret value (see :func:`secret_values`)
+    and every secret shape, in any string."""
+    if isinstance(value, str):
+        if secret and value:
+            return MASK
+        for known_value in known:
+            if known_value in value:
+                value = value.replace(known_value, MASK)
+        return redact_text(value)
     if isinstance(value, dict):
-        return {k: redact(v, secret=secret or (isinstance(k, str) and is_secret_name(k)))
+        return {k: redact(v, secret=secret or (isinstance(k, str) and is_secret_name(k)), known=known)
                 for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [redact(v, secret=secret) for v in value]
+        return [redact(v, secret=secret, known=known) for v in value]
     return value

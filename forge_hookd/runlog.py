@@ -244,8 +244,20 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
         rec["decision"] = "error"
     from .redact import redact  # only when the log is on: its patterns compile on import
 
-    redacted: dict[str, Any] = redact(rec)
+    redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
     return redacted
+
+
+def _known_secrets(doc: dict[str, Any]) -> list[str]:
+    """Secret values a hook could print bare: those of the environment it inherits,
+    of its own env and of the event's data; longest first, so none is half-masked."""
+    from .redact import secret_values
+
+    found = secret_values(os.environ)
+    for result in doc.get("results") or []:
+        found |= secret_values((result.get("hook") or {}).get("env") or {}, secret=False)
+    found |= secret_values((doc.get("event") or {}).get("data") or {})
+    return sorted(found, key=len, reverse=True)
 
 
 def _event(event: object) -> dict[str, Any]:

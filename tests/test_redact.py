@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge_hookd.redact import MASK, is_secret_name, redact, redact_text
+from forge_hookd.redact import MASK, is_secret_name, redact, redact_text, secret_values
 
 # Realistic-looking fakes, one per shape (none of them is a live credential).
 GHP = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
@@ -129,3 +129,11 @@ def test_secret_names(name: str, secret: bool) -> None:
 def test_redaction_is_idempotent() -> None:
     once = redact_text(f"TOKEN={GHP} and {PEM}")
     assert redact_text(once) == once
+
+
+def test_known_secret_values_are_masked_wherever_they_appear_bare() -> None:
+    env = {"GITHUB_TOKEN": "plainvalue42", "HOME": "/root", "PIN_KEY": "abc", "nested": {"api_key": "zz9zz9zz"}}
+    known = secret_values(env)
+    assert known == {"plainvalue42", "zz9zz9zz"}  # "abc" is too short to mask safely
+    out = redact({"stdout": "got plainvalue42 and zz9zz9zz; home is /root"}, known=sorted(known))
+    assert out == {"stdout": f"got {MASK} and {MASK}; home is /root"}

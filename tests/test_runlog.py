@@ -1,0 +1,211 @@
+"""The run log: the record of a run (bounded, redacted), appending under concurrency,
+rotation, and a log that cannot be written. End to end through the installed
+forge-hook-run, the record builder and the appender directly."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import Project, installed, run_installed
+from forge_hookd import runlog
+from forge_hookd.redact import MASK
+from test_redact import PEM, SECRET_PARTS, SHAPES
+
+EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",
+         "data": {"tool_args": {"command": "git push origin main"}}}
+
+
+def log_file(project: Project) -> Path:
+    return project.home / ".local/state/forge/runs.jsonl"
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# -- what a run records ------------------------------------------------------------------
+def test_a_blocked_run_records_what_happened_and_why(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "echo fine"}], where="global")
+    project.write_hooks([{"event": "tool:pre_execute", "command": "echo no pushing; echo oops >&2; exit 1",
+                          "description": "guard"}])
+    run = forge_run(EVENT)
+    assert run.exit_status == 1
+    [rec] = records(log_file(project))
+    assert rec["event"] == {"type": "tool:pre_execute", "tool": "bash", "session": "sess_1",
+                            "data": {"tool_args": {"command": "git push origin main"}}}
+    assert rec["project"] == str(project.root) and rec["dialect"] is None
+    assert rec["forge"] == "0.1.0" and rec["time"].endswith("Z") and rec["duration"] > 0
+    assert [(f["scope"], f["state"], f["trust"], f["hooks"]) for f in rec["files"]] == [
+        ("global", "loaded", "own", 1), ("project", "loaded", "trusted", 1)]
+    assert [(h["source"], h["pattern"], h["exit_code"], h["decision"]) for h in rec["hooks"]] == [
+        ("global", "*", 0, "allow"), ("project", "tool:pre_execute", 1, "deny")]
+    assert rec["hooks"][1]["reason"] == "no pushing" and rec["hooks"][1]["stderr"] == "oops\n"
+    assert (rec["decision"], rec["decided_by"], rec["reason"]) == ("deny", 1, "no pushing")
+    assert rec["exit_status"] == 1 and rec["warnings"] == []
+
+
+def test_untrusted_project_and_error_runs_are_recorded(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": "true"}], trusted=False)
+    assert forge_run({"type": "session:start"}).exit_status == 0
+    assert forge_run("{not json").exit_status == 2
+    untrusted, error = records(log_file(project))
+    assert untrusted["files"][1] == {"scope": "project", "path": str(project.hooks_file), "state": "not run",
+                                     "trust": "untrusted", "hooks": 0, "warnings": 0}
+    assert "did not run" in untrusted["warnings"][0]
+    assert error["decision"] == "error" and error["exit_status"] == 2
+    assert error["error"]["kind"] == "invalid_event"
+
+
+def test_forge_log_0_turns_it_off_and_forge_log_file_moves_it(project: Project, forge_run,  # type: ignore[no-untyped-def]
+                                                              tmp_path: Path) -> None:
+    assert forge_run({"type": "session:start"}, env={"FORGE_LOG": "0"}).exit_status == 0
+    assert not log_file(project).exists()
+    moved = tmp_path / "elsewhere" / "deep" / "log.jsonl"
+    assert forge_run({"type": "session:start"}, env={"FORGE_LOG_FILE": str(moved)}).exit_status == 0
+    assert len(records(moved)) == 1 and not log_file(project).exists()
+    assert oct(moved.stat().st_mode & 0o777) == "0o600"  # runs may hold private commands
+
+
+# -- secrets never reach the file ---------------------------------------------------------
+def test_no_secret_reaches_the_file_from_data_output_or_env(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    secret_env = {f"MY_{m}": f"hunter2-{m.lower()}" for m in
+                  ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH", "COOKIE")}
+    text = " ".join(SHAPES.values())
+    project.write_hooks([{"event": "*", "env": secret_env, "command": (
+        f"echo '{text}'; printf '%s\\n' \"$MY_TOKEN\"; env | grep ^MY_; cat <<'EOF' >&2\n{PEM}\nEOF\nexit 1")}])
+    data = {"tool_args": {"command": f"deploy --token hunter2-flag {text}", "password": "hunter2-data"},
+            **{name.lower(): value for name, value in secret_env.items()}, "key_file": PEM}
+    run = forge_run({**EVENT, "data": data})
+    assert run.exit_status == 1
+    assert SHAPES["aws"] in run.stdout  # the document itself is not redacted: it is the agent's
+    logged = log_file(project).read_text()
+    for secret in [*SECRET_PARTS, *secret_env.values(), "hunter2"]:
+        assert secret not in logged, secret
+    rec = records(log_file(project))[0]
+    assert rec["hooks"][0]["env"] == {name: MASK for name in secret_env}
+    assert rec["event"]["data"]["tool_args"]["password"] == MASK
+    assert "deploy --token" in rec["event"]["data"]["tool_args"]["command"]  # the rest stays readable
+
+
+# -- bounds ---------------------------------------------------------------------------------
+def test_output_is_cut_to_a_tail_from_a_word_start() -> None:
+    token = SHAPES["github classic"]
+    stdout = "x" * 5000 + " " + token[:10] + token * 40 + " the end"  # the cut lands inside a token
+    doc = {"event": EVENT, "results": [{"index": 0, "hook": {"event": "*", "command": "c"},
+                                        "stdout": stdout, "should_continue": True}]}
+    rec = runlog.build_record(doc, runlog.RunContext())
+    tail = rec["hooks"][0]["stdout"]
+    assert len(tail) <= runlog.OUTPUT_TAIL + 10 and tail.endswith("the end")
+    assert token[-12:] not in tail  # no fragment of the token cut in half
+
+
+def test_a_record_is_bounded_however_many_hooks_and_however_large_the_data() -> None:
+    results = [{"index": i, "hook": {"event": "*", "command": "y " * 5000}, "stdout": "z " * 100_000,
+                "stderr": "w " * 100_000, "should_continue": i != 700} for i in range(1000)]
+    data = {f"k{i}": {"nested": ["v " * 1000] * 50} for i in range(500)}
+    doc = {"event": {**EVENT, "data": data}, "results": results, "blocked": True,
+           "blocked_by": {"index": 700, "reason": "stop"}, "warnings": ["w" * 10_000] * 100}
+    line = runlog.encode(runlog.build_record(doc, runlog.RunContext(exit_status=1)))
+    assert len(line) <= runlog.RECORD_LIMIT
+    rec = json.loads(line)
+    assert rec["decided_by"] == 700 and 700 in [h["index"] for h in rec["hooks"]]
+    assert rec["hooks_omitted"] == 1000 - len(rec["hooks"])
+
+
+def test_answers_and_dialect_fields_are_taken_when_present() -> None:
+    doc = {"event": {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s",
+                     "data": {"tool_args": {}, "agent": {"name": "claude", "event": "PreToolUse",
+                                                         "tool": "Bash", "payload": {"big": "x"}}}},
+           "decision": "ask", "reason": "a person decides", "blocked": False,
+           "results": [{"index": 0, "hook": {"event": "*", "command": "c"}, "exit_code": 0,
+                        "should_continue": True, "answer": {"decision": "ask", "reason": "a person decides"}}]}
+    rec = runlog.build_record(doc, runlog.RunContext(exit_status=4, dialect="claude"))
+    assert rec["event"]["agent"] == {"name": "claude", "event": "PreToolUse", "tool": "Bash"}
+    assert "agent" not in rec["event"]["data"]
+    assert (rec["decision"], rec["decided_by"], rec["reason"]) == ("ask", 0, "a person decides")
+    assert rec["hooks"][0]["decision"] == "ask" and rec["hooks"][0]["answer"]["decision"] == "ask"
+    assert rec["dialect"] == "claude" and rec["exit_status"] == 4
+
+
+# -- concurrency and rotation ----------------------------------------------------------------
+def _start_runs(project: Project, count: int, env: dict[str, str] | None = None) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--session-id", f"s{i}"],
+                             cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+            for i in range(count)]
+
+
+def _wait_all(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert b"run log" not in err
+
+
+def test_36_concurrent_runs_write_36_whole_lines(project: Project) -> None:
+    # Half the records are small (one plain append), half exceed 4 KiB (append under the lock).
+    project.write_hooks([{"event": "*", "command": 'if [ "${FORGE_SESSION_ID#s}" -ge 18 ]; then '
+                                                   "seq 1 3000; seq 1 3000 >&2; fi"}] * 3)
+    _wait_all(_start_runs(project, 36))
+    lines = log_file(project).read_bytes().split(b"\n")
+    assert lines[-1] == b""
+    recs = [json.loads(line) for line in lines[:-1]]
+    assert len(recs) == 36
+    assert sorted(r["event"]["session"] for r in recs) == sorted(f"s{i}" for i in range(36))
+    assert len({r["pid"] for r in recs}) == 36
+    assert sum(len(line) > runlog.ATOMIC_APPEND for line in lines) == 18
+
+
+def test_rotation_under_a_burst_keeps_three_bounded_files_and_rotates_once(project: Project) -> None:
+    path = log_file(project)
+    path.parent.mkdir(parents=True)
+    filler = json.dumps({"v": 1, "filler": "x" * 1000}) + "\n"
+    per_file = runlog.ROTATE_BYTES // len(filler)
+    for name, tag in ((f"{path}.2", "oldest"), (f"{path}.1", "older"), (str(path), "current")):
+        Path(name).write_text(filler.replace("filler", tag) * (per_file - (tag == "current")))
+    project.write_hooks([{"event": "*", "command": "head -c 1000000 /dev/urandom | base64"}])
+    _wait_all(_start_runs(project, 12))
+    files = sorted(path.parent.glob("runs.jsonl*"))
+    assert [f.name for f in files if f.suffix != ".lock"] == ["runs.jsonl", "runs.jsonl.1", "runs.jsonl.2"]
+    bound = runlog.ROTATE_BYTES + 12 * runlog.RECORD_LIMIT
+    new = 0
+    tags = []
+    for name in (f"{path}.2", f"{path}.1", str(path)):
+        assert os.path.getsize(name) <= bound
+        recs = records(Path(name))  # every line parses
+        new += sum("hooks" in r for r in recs)
+        tags.append({k for r in recs for k in ("oldest", "older", "current") if k in r})
+    assert new == 12
+    assert tags[0] == {"older"} and tags[1] == {"current"} and tags[2] == set()  # rotated exactly once
+
+
+def test_append_rotates_at_the_size_given(tmp_path: Path) -> None:
+    path = str(tmp_path / "log" / "runs.jsonl")
+    for i in range(20):
+        runlog.append(path, json.dumps({"n": i}).encode() + b"\n", rotate_bytes=40)
+    assert runlog.log_files(path) == [f"{path}.2", f"{path}.1", path]
+    kept = [json.loads(line)["n"] for name in runlog.log_files(path) for line in Path(name).read_text().splitlines()]
+    assert kept == sorted(kept) and kept[-1] == 19 and len(kept) < 20
+
+
+# -- a log that cannot be written ----------------------------------------------------------------
+@pytest.mark.parametrize("where", ["file where the directory should be", "full disk", "read-only directory"])
+def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Project, forge_run,  # type: ignore[no-untyped-def]
+                                                                  tmp_path: Path, where: str) -> None:
+    (tmp_path / "a-file").write_text("")
+    target = {"file where the directory should be": tmp_path / "a-file" / "runs.jsonl",
+              "full disk": Path("/dev/full"),  # every write: ENOSPC
+              "read-only directory": Path("/sys/forge-test/runs.jsonl")}[where]  # sysfs: even root may not
+    project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
+    run = forge_run(EVENT, env={"FORGE_LOG_FILE": str(target)})
+    assert run.exit_status == 1  # the hook's verdict, untouched
+    warning = f"the run log {target} cannot be written"
+    assert [w for w in run.json["warnings"] if w.startswith(warning)], run.json["warnings"]
+    assert run.stderr.count("warning: the run log") == 1
+    assert run.json["blocked_by"]["reason"] == "no"
