@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -69,14 +70,18 @@ def read(path: str) -> Iterator[dict[str, Any]]:
     """Every record of the log at ``path``, its rotated files first; a line that is
     not a JSON object (a log written by hand, a disk that filled up) is skipped."""
     for name in log_files(path):
-        try:
-            with open(name, "rb") as fh:
-                for line in fh:
-                    rec = _parse(line)
-                    if rec is not None:
-                        yield rec
-        except FileNotFoundError:  # rotated away while we read
-            continue
+        yield from _records(name)
+
+
+def _records(name: str) -> Iterator[dict[str, Any]]:
+    try:
+        with open(name, "rb") as fh:
+            for line in fh:
+                rec = _parse(line)
+                if rec is not None:
+                    yield rec
+    except FileNotFoundError:  # rotated away while we read
+        return
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
@@ -89,38 +94,49 @@ def _parse(line: bytes) -> dict[str, Any] | None:
 
 def last(path: str, keep: Callable[[dict[str, Any]], bool], count: int | None) -> list[dict[str, Any]]:
     """The last ``count`` records that ``keep`` lets through (all when None), oldest first."""
-    from collections import deque
-
     return list(deque((r for r in read(path) if keep(r)), maxlen=count))
 
 
-def follow(path: str, keep: Callable[[dict[str, Any]], bool], *,
+def follow(path: str, keep: Callable[[dict[str, Any]], bool], *, history: int | None,
            poll: float = 0.2) -> Iterator[dict[str, Any]]:
-    """The records appended from now on, as they come, across rotations; endless."""
-    handle, inode, pending = None, None, b""
-    first = True
+    """The last ``history`` records (all when None), then each record appended from
+    then on, as it comes, across rotations; endless. The current file is opened before
+    the history is read, so that no run falls between the two."""
+    handle = _open(path)
+    inode = os.fstat(handle.fileno()).st_ino if handle is not None else None
+    older = [r for name in log_files(path) if name != path for r in _records(name)]
+    pending = b""
+    if handle is not None:
+        *lines, pending = handle.read().split(b"\n")
+        older += [r for r in map(_parse, lines) if r is not None]
+    yield from deque((r for r in older if keep(r)), maxlen=history)
     while True:
-        try:
-            current = os.stat(path).st_ino
-        except FileNotFoundError:
-            current = None
-        if current is not None and current != inode:
-            if handle is not None:  # rotated: finish the old file, then the new one
+        current = _inode(path)
+        if current is not None and current != inode:  # created, or rotated: finish the old one
+            if handle is not None:
                 yield from _complete(handle.read(), pending, keep)
                 handle.close()
-            handle, inode, pending = open(path, "rb"), current, b""  # noqa: SIM115
-            if first:
-                handle.seek(0, os.SEEK_END)
-        first = False
+            handle, inode, pending = _open(path), current, b""
         chunk = handle.read() if handle is not None else b""
-        if chunk:
-            *lines, pending = (pending + chunk).split(b"\n")
-            for line in lines:
-                rec = _parse(line)
-                if rec is not None and keep(rec):
-                    yield rec
-        else:
+        if not chunk:
             time.sleep(poll)
+            continue
+        *lines, pending = (pending + chunk).split(b"\n")
+        yield from (r for r in map(_parse, lines) if r is not None and keep(r))
+
+
+def _open(path: str) -> BinaryIO | None:
+    try:
+        return open(path, "rb")  # noqa: SIM115 - follow() closes it when the file rotates
+    except FileNotFoundError:
+        return None
+
+
+def _inode(path: str) -> int | None:
+    try:
+        return os.stat(path).st_ino
+    except FileNotFoundError:
+        return None
 
 
 def _complete(chunk: bytes, pending: bytes, keep: Callable[[dict[str, Any]], bool]) -> Iterator[dict[str, Any]]:
@@ -134,14 +150,14 @@ def _complete(chunk: bytes, pending: bytes, keep: Callable[[dict[str, Any]], boo
 HEADER = ("#", "TIME", "EVENT", "TOOL", "DECISION", "BY", "DURATION", "REASON")
 
 
-def row(number: int, rec: dict[str, Any]) -> tuple[str, ...]:
+def row(number: str, rec: dict[str, Any]) -> tuple[str, ...]:
     """One table row: number (1 = the latest), local time, event, tool, decision, the
     deciding hook, duration, reason (or the error)."""
     event = rec.get("event") or {}
     error = rec.get("error") or {}
     reason = rec.get("reason") or error.get("message") or ""
     duration = rec.get("duration")
-    return (str(number), _local(str(rec.get("time", ""))), str(event.get("type") or error.get("kind") or "-"),
+    return (number, _local(str(rec.get("time", ""))), str(event.get("type") or error.get("kind") or "-"),
             str(event.get("tool") or "-"), str(rec.get("decision") or "-"), _decider(rec),
             f"{duration * 1000:.0f} ms" if isinstance(duration, (int, float)) else "-",
             " ".join(str(reason).split()))

@@ -316,20 +316,21 @@ def log_command(as_json: bool, event_type: str | None, tool: str | None, session
             raise UsageError(f"no run {show}: the log holds {len(found)} such run(s)")
         _print_json(found[0])
         return
-    records = logview.last(path, keep, count or None)
-    if not records and not follow:
-        say(PROG, f"no runs logged in {path}" + (" match" if keep != logview.Filter() else ""))
-    _print_records(records, as_json=as_json, first_number=len(records))
     if follow:
         try:
-            for rec in logview.follow(path, keep):
-                _print_records([rec], as_json=as_json, first_number=0, header=False)
+            for rec in logview.follow(path, keep, history=count or None):
+                _print_records([rec], as_json=as_json, number="+")
         except KeyboardInterrupt:  # Ctrl-C is how one stops following
             return
+    records = logview.last(path, keep, count or None)
+    if not records:
+        say(PROG, f"no runs logged in {path}" + (" match" if keep != logview.Filter() else ""))
+    _print_records(records, as_json=as_json)
 
 
-def _print_records(records: list[dict[str, Any]], *, as_json: bool, first_number: int,
-                   header: bool = True) -> None:
+def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str | None = None) -> None:
+    """Records as JSON lines or as a table; numbered from the latest (1) unless
+    ``number`` is given (``+``: a run seen while following, printed without the header)."""
     import sys
 
     from .logview import row, table
@@ -338,8 +339,8 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, first_number
         for rec in records:
             click.echo(orjson.dumps(rec).decode())
     elif records:
-        rows = [row(first_number - i, rec) for i, rec in enumerate(records)]
+        rows = [row(number or str(len(records) - i), rec) for i, rec in enumerate(records)]
         lines = table(rows, shutil.get_terminal_size((120, 24)).columns)
-        for line in lines if header else lines[1:]:
+        for line in lines[1:] if number else lines:
             click.echo(line)
     sys.stdout.flush()
