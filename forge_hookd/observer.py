@@ -4,10 +4,10 @@ files read, the hooks matched and started, the final document. The one place whe
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import trace as tracing
 from .runlog import RunContext, file_entry, record
 from .trust import override_from_env
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .config import LoadedConfig
     from .events import HookEvent
     from .registry import Hook
+    from .trace import Tracer
 
 
 class RunObserver:
@@ -26,12 +27,14 @@ class RunObserver:
         self.say = say
         self.context = RunContext(project_root=root)
         self.trust_override = trust_override or override_from_env()
-        self.tracer: tracing.Tracer | None = None
-        if tracing.wanted(trace):
+        self.tracer: Tracer | None = None
+        if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
             import sys
 
+            from .trace import Tracer
+
             tty = sys.stderr.isatty() if colour is None else colour
-            self.tracer = tracing.Tracer(say, colour=tty)
+            self.tracer = Tracer(say, colour=tty)
             for scope, skipped in (("global", no_global), ("project", no_project)):
                 if skipped:
                     self.tracer.not_read(scope, f"--no-{scope}")

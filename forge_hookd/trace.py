@@ -17,14 +17,7 @@ if TYPE_CHECKING:
     from .events import HookEvent
     from .registry import Hook
 
-TRACE_VAR = "FORGE_TRACE"
 _COLOURS = {"good": "32", "bad": "31", "ask": "33", "dim": "2", "head": "1"}
-
-
-def wanted(flag: bool) -> bool:
-    """``--trace`` or ``FORGE_TRACE=1`` (so that an agent's hook command can be traced
-    without editing it)."""
-    return flag or os.environ.get(TRACE_VAR) == "1"
 
 
 class Tracer:
