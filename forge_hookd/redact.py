@@ -34,37 +34,58 @@ MASK = "[REDACTED]"
 
 _MARKERS = "TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|AUTH|COOKIE"
 _MARKER_WORDS = tuple(_MARKERS.split("|"))
-# What every shape and name rule needs to be present, upper-cased: text holding none of
-# these (most commands, most output) skips the big pattern, and a run whose record holds
-# none never compiles it (~0.9 ms of the run, bench/README.md).
-_TRIGGERS = (*_MARKER_WORDS, "SK-", "GHP_", "GHO_", "GHU_", "GHS_", "GHR_", "GITHUB_PAT_", "AKIA",
-             "ASIA", "XOX", "EYJ", "BEARER", "PRIVATE KEY", "://")
-
 # A name holding a marker, as a word of text: ``API_KEY``, ``x-auth-token``, ``password``.
 _NAME = rf"[A-Za-z0-9_.-]*(?i:{_MARKERS})[A-Za-z0-9_.-]*"
+_VALUE = r"""(?!\[REDACTED\])(?:"[^"\r\n]*"|'[^'\r\n]*'|"""
 
-# One alternation, compiled on first need (see _TRIGGERS).
-_SHAPES_PATTERN = (
-    r"""
-    (?P<pem>-----BEGIN[A-Z0-9 ]*PRIVATE\ KEY-----(?:.*?-----END[A-Z0-9 ]*PRIVATE\ KEY-----|.*\Z))
-  | (?P<pem_tail>\A(?:(?!-----BEGIN).)*?-----END[A-Z0-9 ]*PRIVATE\ KEY-----)
-  | (?P<bearer>(?i:bearer)\s+)[A-Za-z0-9._~+/=-]{16,}
-  | (?P<header>(?i:(?:proxy-)?authorization|(?:set-)?cookie)\s*:\s*)[^\r\n"']+
-  | (?P<url>[a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+(?=@)
-  | (?<![A-Za-z0-9])(?:
-        sk-[A-Za-z0-9_-]{20,}
-      | gh[pousr]_[A-Za-z0-9]{20,}
-      | github_pat_[A-Za-z0-9_]{20,}
-      | (?:AKIA|ASIA)[0-9A-Z]{16}
-      | xox[abprs]-[A-Za-z0-9-]{10,}
-      | eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*
-    )
-  | (?P<assign>(?<![A-Za-z0-9_.-])(?P<name>""" + _NAME + r""")["']?[ \t]*(?:=|:(?!//))[ \t]*)(?!\[REDACTED\])
-      (?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s,;&|)}\]]+)
-  | (?P<flag>(?<![A-Za-z0-9_.-])--?(?P<flag_name>""" + _NAME + r""")[ \t]+)(?!\[REDACTED\])(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s\-][^\s]*)
-    """
+
+class _Rule:
+    """One pattern, applied only to text holding one of its ``triggers`` (upper-cased)
+    and compiled on first need: all of them together cost ~1 ms to compile, a run pays
+    only for the rules its record needs, and most records need none (bench/README.md).
+    Group 1, when there is one, is kept before the mask (``Bearer ``, ``TOKEN=``)."""
+
+    def __init__(self, triggers: tuple[str, ...], pattern: str, *, named: bool = False) -> None:
+        self.triggers = triggers
+        self.pattern = pattern
+        self.named = named  # group 2 is a name: mask only when it is a secret name
+        self.compiled: re.Pattern[str] | None = None
+
+    def apply(self, text: str, upper: str) -> str:
+        if not any(trigger in upper for trigger in self.triggers):
+            return text
+        if self.compiled is None:
+            self.compiled = re.compile(self.pattern, re.VERBOSE | re.DOTALL)
+        return self.compiled.sub(self._mask, text)
+
+    def _mask(self, match: re.Match[str]) -> str:
+        if self.named and not is_secret_name(match.group(2)):
+            return match.group(0)
+        return (match.group(1) or "") + MASK if match.re.groups else MASK
+
+
+_RULES = (
+    # A private key block, whole or cut (its head or its tail kept by a bound).
+    _Rule(("PRIVATE KEY",), r"""-----BEGIN[A-Z0-9 ]*PRIVATE\ KEY-----(?:.*?-----END[A-Z0-9 ]*PRIVATE\ KEY-----|.*\Z)
+                             | \A(?:(?!-----BEGIN).)*?-----END[A-Z0-9 ]*PRIVATE\ KEY-----"""),
+    _Rule(("AUTHORIZATION", "COOKIE"), r"""((?i:(?:proxy-)?authorization|(?:set-)?cookie)\s*:\s*)[^\r\n"']+"""),
+    _Rule(("BEARER",), r"((?i:bearer)\s+)[A-Za-z0-9._~+/=-]{16,}"),
+    _Rule(("://",), r"([a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+(?=@)"),
+    _Rule(("SK-", "GHP_", "GHO_", "GHU_", "GHS_", "GHR_", "GITHUB_PAT_", "AKIA", "ASIA", "XOX", "EYJ"),
+          r"""(?<![A-Za-z0-9])(?:
+                sk-[A-Za-z0-9_-]{20,}
+              | gh[pousr]_[A-Za-z0-9]{20,}
+              | github_pat_[A-Za-z0-9_]{20,}
+              | (?:AKIA|ASIA)[0-9A-Z]{16}
+              | xox[abprs]-[A-Za-z0-9-]{10,}
+              | eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*)"""),
+    # NAME=value, name: value, "name": "value"
+    _Rule(_MARKER_WORDS, r"""((?<![A-Za-z0-9_.-])(""" + _NAME + r""")["']?[ \t]*(?:=|:(?!//))[ \t]*)"""
+          + _VALUE + r"""[^\s,;&|)}\]]+)""", named=True),
+    # --name value
+    _Rule(_MARKER_WORDS, r"""((?<![A-Za-z0-9_.-])--?(""" + _NAME + r""")[ \t]+)""" + _VALUE + r"""[^\s\-]\S*)""",
+          named=True),
 )
-_compiled: list[re.Pattern[str]] = []
 _names: dict[str, bool] = {}
 
 
@@ -89,23 +110,9 @@ def redact_text(text: str) -> str:
     if len(text) < 8:  # no secret shape is this short; most fields end here
         return text
     upper = text.upper()
-    if not any(trigger in upper for trigger in _TRIGGERS):
-        return text
-    if not _compiled:
-        _compiled.append(re.compile(_SHAPES_PATTERN, re.VERBOSE | re.DOTALL))
-    return _compiled[0].sub(_mask, text)
-
-
-def _mask(match: re.Match[str]) -> str:
-    for prefix in ("bearer", "header", "url"):
-        if match.group(prefix) is not None:
-            return match.group(prefix) + MASK
-    for prefix, name in (("assign", "name"), ("flag", "flag_name")):
-        if match.group(prefix) is not None:
-            if not is_secret_name(match.group(name)):
-                return match.group(0)
-            return match.group(prefix) + MASK
-    return MASK  # a whole shape: a token, a key block
+    for rule in _RULES:
+        text = rule.apply(text, upper)
+    return text
 
 
 def secret_values(value: Any, *, secret: bool = False) -> set[str]:
