@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,25 @@ def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Pro
     assert [w for w in run.json["warnings"] if w.startswith(warning)], run.json["warnings"]
     assert run.stderr.count("warning: the run log") == 1
     assert run.json["blocked_by"]["reason"] == "no"
+
+
+def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Path) -> None:
+    """A run that matches no hook, logged, loads no process machinery, no tracer, and
+    no redaction rule its record does not need."""
+    out = tmp_path / "modules.json"
+    probe = ("import atexit, json, sys\n"
+             "def dump():\n"
+             "    rules = [r.compiled is not None for r in sys.modules['forge_hookd.redact']._RULES]\n"
+             f"    open({str(out)!r}, 'w').write(json.dumps([sorted(sys.modules), rules]))\n"
+             "atexit.register(dump)\n"
+             "sys.argv = ['forge-hook-run', '--event', 'session:start']\n"
+             "from forge_hookd.__main__ import main\nmain()\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=project.root, capture_output=True,
+                          env=dict(os.environ), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert len(records(log_file(project))) == 1
+    modules, compiled = json.loads(out.read_text())
+    loaded = set(modules)
+    assert "forge_hookd.runlog" in loaded and "forge_hookd.redact" in loaded
+    assert not loaded & {"psutil", "subprocess", "asyncio", "forge_hookd.trace", "fcntl"}
+    assert not any(compiled)  # "session:start", a path, a version: no rule was needed
