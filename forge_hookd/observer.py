@@ -8,7 +8,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .runlog import RunContext, file_entry, record
+from .runlog import record
+from .runrecord import RunContext, file_entry
 from .trust import override_from_env
 
 if TYPE_CHECKING:

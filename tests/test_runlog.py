@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import Project, installed, run_installed
-from forge_hookd import runlog
+from forge_hookd import runlog, runrecord
 from forge_hookd.redact import MASK
 from test_redact import PEM, SECRET_PARTS, SHAPES
 
@@ -100,9 +100,9 @@ def test_output_is_cut_to_a_tail_from_a_word_start() -> None:
     stdout = "x" * 5000 + " " + token[:10] + token * 40 + " the end"  # the cut lands inside a token
     doc = {"event": EVENT, "results": [{"index": 0, "hook": {"event": "*", "command": "c"},
                                         "stdout": stdout, "should_continue": True}]}
-    rec = runlog.build_record(doc, runlog.RunContext())
+    rec = runrecord.build_record(doc, runrecord.RunContext())
     tail = rec["hooks"][0]["stdout"]
-    assert len(tail) <= runlog.OUTPUT_TAIL + 10 and tail.endswith("the end")
+    assert len(tail) <= runrecord.OUTPUT_TAIL + 10 and tail.endswith("the end")
     assert token[-12:] not in tail  # no fragment of the token cut in half
 
 
@@ -112,7 +112,7 @@ def test_a_record_is_bounded_however_many_hooks_and_however_large_the_data() -> 
     data = {f"k{i}": {"nested": ["v " * 1000] * 50} for i in range(500)}
     doc = {"event": {**EVENT, "data": data}, "results": results, "blocked": True,
            "blocked_by": {"index": 700, "reason": "stop"}, "warnings": ["w" * 10_000] * 100}
-    line = runlog.encode(runlog.build_record(doc, runlog.RunContext(exit_status=1)))
+    line = runlog.encode(runrecord.build_record(doc, runrecord.RunContext(exit_status=1)))
     assert len(line) <= runlog.RECORD_LIMIT
     rec = json.loads(line)
     assert rec["decided_by"] == 700 and 700 in [h["index"] for h in rec["hooks"]]
@@ -126,7 +126,7 @@ def test_answers_and_dialect_fields_are_taken_when_present() -> None:
            "decision": "ask", "reason": "a person decides", "blocked": False,
            "results": [{"index": 0, "hook": {"event": "*", "command": "c"}, "exit_code": 0,
                         "should_continue": True, "answer": {"decision": "ask", "reason": "a person decides"}}]}
-    rec = runlog.build_record(doc, runlog.RunContext(exit_status=4, dialect="claude"))
+    rec = runrecord.build_record(doc, runrecord.RunContext(exit_status=4, dialect="claude"))
     assert rec["event"]["agent"] == {"name": "claude", "event": "PreToolUse", "tool": "Bash"}
     assert "agent" not in rec["event"]["data"]
     assert (rec["decision"], rec["decided_by"], rec["reason"]) == ("ask", 0, "a person decides")
