@@ -27,28 +27,27 @@ cannot rewrite text, while the log must redact a record in well under a millisec
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 MASK = "[REDACTED]"
 
 _MARKERS = "TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|AUTH|COOKIE"
 _MARKER_WORDS = tuple(_MARKERS.split("|"))
-# A name holding a marker, as a word of text: ``API_KEY``, ``x-auth-token``, ``password``.
-_NAME = rf"[A-Za-z0-9_.-]*(?i:{_MARKERS})[A-Za-z0-9_.-]*"
-_VALUE = r"""(?!\[REDACTED\])(?:"[^"\r\n]*"|'[^'\r\n]*'|"""
-
-
 class _Rule:
     """One pattern, applied only to text holding one of its ``triggers`` (upper-cased)
     and compiled on first need: all of them together cost ~1 ms to compile, a run pays
     only for the rules its record needs, and most records need none (bench/README.md).
-    Group 1, when there is one, is kept before the mask (``Bearer ``, ``TOKEN=``)."""
+    With ``prefix``, group 1 is kept before the mask (``Bearer ``, ``TOKEN=``); a match
+    that ``innocent`` accepts is left as it is (the pattern stays simple, so cheap to
+    compile, and Python says what it cannot say cheaply)."""
 
-    def __init__(self, triggers: tuple[str, ...], pattern: str, *, named: bool = False) -> None:
+    def __init__(self, triggers: tuple[str, ...], pattern: str, *, prefix: bool = False,
+                 innocent: Callable[[re.Match[str]], bool] | None = None) -> None:
         self.triggers = triggers
         self.pattern = pattern
-        self.named = named  # group 2 is a name: mask only when it is a secret name
+        self.prefix = prefix
+        self.innocent = innocent
         self.compiled: re.Pattern[str] | None = None
 
     def apply(self, text: str, upper: str) -> str:
@@ -59,32 +58,47 @@ class _Rule:
         return self.compiled.sub(self._mask, text)
 
     def _mask(self, match: re.Match[str]) -> str:
-        if self.named and not is_secret_name(match.group(2)):
+        if self.innocent is not None and self.innocent(match):
             return match.group(0)
-        return (match.group(1) or "") + MASK if match.re.groups else MASK
+        return match.group(1) + MASK if self.prefix else MASK
 
+
+def _not_a_secret_name(match: re.Match[str]) -> bool:
+    return not is_secret_name(match.group(2))
+
+
+def _not_a_token(match: re.Match[str]) -> bool:
+    """What follows a token prefix (up to a character no token holds) is too short, or
+    not of the prefix's kind: a word, not a credential."""
+    prefix, body = match.group(1), match.group(2)
+    if prefix in ("AKIA", "ASIA"):
+        key = body[:16]
+        return len(key) < 16 or not (key.isalnum() and key.isascii() and key == key.upper())
+    if prefix == "eyJ":  # a JWT: header.payload.signature, both base64 JSON
+        return ".eyJ" not in body
+    return len(body) < (10 if prefix.startswith("xox") else 20)
+
+
+_NAME = r"[A-Za-z0-9_.-]+"  # any word: _not_a_secret_name tells
+_VALUE = r"""(?!\[REDACTED\])(?:"[^"\r\n]*"|'[^'\r\n]*'|"""
 
 _RULES = (
     # A private key block, whole or cut (its head or its tail kept by a bound).
     _Rule(("PRIVATE KEY",), r"""-----BEGIN[A-Z0-9 ]*PRIVATE\ KEY-----(?:.*?-----END[A-Z0-9 ]*PRIVATE\ KEY-----|.*\Z)
                              | \A(?:(?!-----BEGIN).)*?-----END[A-Z0-9 ]*PRIVATE\ KEY-----"""),
-    _Rule(("AUTHORIZATION", "COOKIE"), r"""((?i:(?:proxy-)?authorization|(?:set-)?cookie)\s*:\s*)[^\r\n"']+"""),
-    _Rule(("BEARER",), r"((?i:bearer)\s+)[A-Za-z0-9._~+/=-]{16,}"),
-    _Rule(("://",), r"([a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+(?=@)"),
+    _Rule(("AUTHORIZATION", "COOKIE"), r"""((?i:(?:proxy-)?authorization|(?:set-)?cookie)\s*:\s*)[^\r\n"']+""",
+          prefix=True),
+    _Rule(("BEARER",), r"((?i:bearer)\s+)[A-Za-z0-9._~+/=-]{16,}", prefix=True),
+    _Rule(("://",), r"([a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+(?=@)", prefix=True),
     _Rule(("SK-", "GHP_", "GHO_", "GHU_", "GHS_", "GHR_", "GITHUB_PAT_", "AKIA", "ASIA", "XOX", "EYJ"),
-          r"""(?<![A-Za-z0-9])(?:
-                sk-[A-Za-z0-9_-]{20,}
-              | gh[pousr]_[A-Za-z0-9]{20,}
-              | github_pat_[A-Za-z0-9_]{20,}
-              | (?:AKIA|ASIA)[0-9A-Z]{16}
-              | xox[abprs]-[A-Za-z0-9-]{10,}
-              | eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*)"""),
+          r"(?<![A-Za-z0-9])(sk-|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|eyJ)([A-Za-z0-9_.-]+)",
+          innocent=_not_a_token),
     # NAME=value, name: value, "name": "value"
     _Rule(_MARKER_WORDS, r"""((?<![A-Za-z0-9_.-])(""" + _NAME + r""")["']?[ \t]*(?:=|:(?!//))[ \t]*)"""
-          + _VALUE + r"""[^\s,;&|)}\]]+)""", named=True),
+          + _VALUE + r"""[^\s,;&|)}\]]+)""", prefix=True, innocent=_not_a_secret_name),
     # --name value
     _Rule(_MARKER_WORDS, r"""((?<![A-Za-z0-9_.-])--?(""" + _NAME + r""")[ \t]+)""" + _VALUE + r"""[^\s\-]\S*)""",
-          named=True),
+          prefix=True, innocent=_not_a_secret_name),
 )
 _names: dict[str, bool] = {}
 

@@ -137,3 +137,9 @@ def test_known_secret_values_are_masked_wherever_they_appear_bare() -> None:
     assert known == {"plainvalue42", "zz9zz9zz"}  # "abc" is too short to mask safely
     out = redact({"stdout": "got plainvalue42 and zz9zz9zz; home is /root"}, known=sorted(known))
     assert out == {"stdout": f"got {MASK} and {MASK}; home is /root"}
+
+
+@pytest.mark.parametrize("text", ["sk-short", "ghp_tooShort", "AKIAlowercase0000000", "eyJustAWord.here",
+                                  "xoxb-1", "github_pat_short"])
+def test_token_prefixes_without_a_token_body_are_left_alone(text: str) -> None:
+    assert redact_text(f"see {text} here") == f"see {text} here"
