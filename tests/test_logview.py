@@ -136,3 +136,59 @@ def test_follow_prints_runs_as_they_come(project: Project, forge_run) -> None:  
     finally:
         follower.terminate()
         follower.communicate()
+
+
+# -- in process (click's CliRunner and the library) -----------------------------------------
+def test_log_in_process_through_click(history: Project) -> None:
+    from click.testing import CliRunner
+
+    from forge_hookd.manage import forge_hook
+
+    runner = CliRunner()
+    table = runner.invoke(forge_hook, ["log", "--event", "tool:*"])
+    assert table.exit_code == 0 and len(table.stdout.splitlines()) == 3
+    shown = runner.invoke(forge_hook, ["log", "--show", "1", "--decision", "error"])
+    assert json.loads(shown.stdout)["error"]["kind"] == "invalid_event"
+    assert runner.invoke(forge_hook, ["log", "--show", "5"]).exit_code == 2
+    since = runner.invoke(forge_hook, ["log", "--json", "--since", "1d", "--project", str(history.root)])
+    assert len(since.stdout.splitlines()) == 3
+    none = runner.invoke(forge_hook, ["log", "--session", "nobody"])
+    assert none.stdout == "" and "no runs logged" in none.stderr
+
+
+def test_follow_in_process_reads_history_then_appends_then_a_rotation(tmp_path: Path) -> None:
+    from forge_hookd.logview import Filter, follow
+
+    path = tmp_path / "runs.jsonl"
+    path.write_text('{"n": 1}\n{"n": 2}\nbroken\n')
+    Path(f"{path}.1").write_text('{"n": 0}\n')
+    runs = follow(str(path), Filter(), history=2, poll=0.01)
+    assert [next(runs)["n"], next(runs)["n"]] == [1, 2]
+    with path.open("a") as fh:
+        fh.write('{"n": 3}\n{"n": ')  # a line being written: held until it ends
+    assert next(runs)["n"] == 3
+    with path.open("a") as fh:
+        fh.write('4}\n')
+    assert next(runs)["n"] == 4
+    path.rename(f"{path}.1")
+    path.write_text('{"n": 5}\n')
+    assert next(runs)["n"] == 5
+
+
+def test_follow_waits_for_a_log_that_does_not_exist_yet(tmp_path: Path) -> None:
+    from forge_hookd.logview import Filter, follow
+
+    path = tmp_path / "later.jsonl"
+    runs = follow(str(path), Filter(decision="deny"), history=None, poll=0.01)
+    path.write_text('{"decision": "allow"}\n{"decision": "deny"}\n')
+    assert next(runs) == {"decision": "deny"}
+
+
+def test_table_rows_for_odd_records() -> None:
+    from forge_hookd.logview import row, table
+
+    rows = [row("1", {}), row("2", {"time": "garbage", "decided_by": 3, "hooks": [{"index": 3}],
+                                    "duration": 0.5, "reason": "x " * 100})]
+    assert rows[0][1:] == ("-", "-", "-", "-", "-", "-", "")
+    assert rows[1][1] == "garbage" and rows[1][5] == "? #3" and rows[1][6] == "500 ms"
+    assert table(rows, 60)[2].endswith("...")

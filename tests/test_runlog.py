@@ -192,3 +192,38 @@ def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Pat
     assert "forge_hookd.runlog" in loaded and "forge_hookd.redact" in loaded
     assert not loaded & {"psutil", "subprocess", "asyncio", "forge_hookd.trace", "fcntl"}
     assert not any(compiled)  # "session:start", a path, a version: no rule was needed
+
+
+# -- in process ----------------------------------------------------------------------------
+def test_log_path_defaults_and_switches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert runlog.log_path() == f"{tmp_path}/.local/state/forge/runs.jsonl"
+    monkeypatch.setenv("FORGE_LOG_FILE", "/x/y.jsonl")
+    assert runlog.log_path() == "/x/y.jsonl"
+    monkeypatch.setenv("FORGE_LOG", "0")
+    assert runlog.log_path() is None and runlog.record({}, runlog.RunContext()) is None
+
+
+def test_a_big_record_waits_for_the_lock_a_bounded_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import fcntl
+
+    path = str(tmp_path / "runs.jsonl")
+    monkeypatch.setattr(runlog, "_LOCK_WAIT", 0.05)
+    holder = os.open(path + ".lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)  # another process holding it, stopped, say
+        with pytest.raises(OSError, match="held by another process"):
+            runlog.append(path, b"x" * 5000 + b"\n")
+        runlog.append(path, b"small\n")  # one plain append needs no lock
+    finally:
+        os.close(holder)
+    runlog.append(path, b"y" * 5000 + b"\n")
+    assert Path(path).read_bytes() == b"small\n" + b"y" * 5000 + b"\n"
+
+
+def test_record_in_process_turns_refusals_into_a_warning(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("FORGE_LOG_FILE", str(tmp_path / "file" / "runs.jsonl"))
+    warning = runlog.record({"event": EVENT, "results": []}, runlog.RunContext())
+    assert warning == f"the run log {tmp_path}/file/runs.jsonl cannot be written: Not a directory"

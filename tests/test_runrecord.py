@@ -49,3 +49,31 @@ def test_answers_and_dialect_fields_are_taken_when_present() -> None:
     assert (rec["decision"], rec["decided_by"], rec["reason"]) == ("ask", 0, "a person decides")
     assert rec["hooks"][0]["decision"] == "ask" and rec["hooks"][0]["answer"]["decision"] == "ask"
     assert rec["dialect"] == "claude" and rec["exit_status"] == 4
+
+
+def test_file_entry_states_and_trust(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from forge_hookd.config import LoadedConfig
+    from forge_hookd.errors import ConfigError
+    from forge_hookd.registry import Hook
+    from forge_hookd.trust import TrustState
+
+    hooks_file = tmp_path / "hooks.json"
+    hooks_file.write_text("{}")
+    loaded = LoadedConfig(hooks=[Hook("*", "true")])
+    entry = runrecord.file_entry("project", str(hooks_file), loaded, trust_override=True)
+    assert entry == {"scope": "project", "path": str(hooks_file), "state": "loaded", "trust": "overridden",
+                     "hooks": 1, "warnings": 0}
+    changed = LoadedConfig(untrusted=str(hooks_file), untrusted_state=TrustState.CHANGED)
+    assert runrecord.file_entry("project", str(hooks_file), changed, trust_override=False)["state"] == "not run"
+    unreadable = LoadedConfig(warnings=[ConfigError("cannot read: Permission denied", path=str(hooks_file))])
+    assert runrecord.file_entry("global", str(hooks_file), unreadable, trust_override=False)["state"] == "unreadable"
+    below_a_file = runrecord.file_entry("extra", str(hooks_file / "x"), LoadedConfig(), trust_override=False)
+    assert (below_a_file["state"], below_a_file["trust"]) == ("unreadable", None)
+
+
+def test_an_error_document_records_its_kind() -> None:
+    rec = runrecord.build_record({"version": 1, "error": {"kind": "usage", "message": "no such option"}},
+                                 runrecord.RunContext(exit_status=2))
+    assert (rec["decision"], rec["error"], rec["exit_status"]) == ("error", {"kind": "usage",
+                                                                             "message": "no such option"}, 2)
+    assert rec["event"] == {"type": None, "tool": None, "session": None} and rec["duration"] is None

@@ -102,3 +102,46 @@ def test_colour_only_on_a_terminal(project: Project) -> None:
         os.close(controller)
     assert proc.returncode == 0 and json.loads(out)["blocked"] is False
     assert b"\033[32mmatch project[0] '*': true\033[0m" in said
+
+
+# -- in process (click's CliRunner and the Tracer itself) ----------------------------------
+def test_trace_in_process_through_click(project: Project, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from forge_hookd.cli import forge_hook_run
+
+    project.write_hooks([{"event": "tool:*", "command": "echo no; exit 1"}, {"event": "*", "command": "true"},
+                         {"event": "session:*", "command": "true"}, {"event": "*", "command": "x", "enabled": False}])
+    result = CliRunner().invoke(forge_hook_run, ["--project-root", str(project.root), "--trace", "--no-global",
+                                                 "--keep-going", "--event", "tool:pre_execute", "--tool", "bash"])
+    assert result.exit_code == 1
+    lines = trace_lines(result.stderr)
+    assert lines[0] == "global hooks file not read: --no-global"
+    assert "skip project[2] 'session:*': pattern does not match tool:pre_execute:bash" in lines
+    assert "skip project[3] '*': disabled" in lines
+    assert any(line.startswith("end hook 0: exit 1, deny") for line in lines)
+    assert lines[-1].startswith("decision deny by hook 0: no; exit 1; ")
+
+
+def test_tracer_words_each_ending_and_paints_only_when_asked() -> None:
+    from forge_hookd.trace import Tracer
+
+    said: list[str] = []
+    tracer = Tracer(said.append, colour=True)
+    tracer.finished({"results": [
+        {"index": 0, "timed_out": True, "error": "timed out after 1s", "duration": 1.0, "should_continue": False},
+        {"index": 1, "signal": "SIGKILL", "exit_code": -9, "duration": 0.1, "should_continue": False},
+        {"index": 2, "exit_code": None, "error": "cannot start", "duration": 0.0, "should_continue": False},
+        {"index": 3, "exit_code": 0, "decision": "ask", "duration": 0.0}],
+        "decision": "ask", "duration": 1.2}, 4)
+    assert said == [
+        "trace: \033[31mend hook 0: timed out (timed out after 1s), deny, 1.000 s\033[0m",
+        "trace: \033[31mend hook 1: killed by SIGKILL, deny, 0.100 s\033[0m",
+        "trace: \033[31mend hook 2: could not start: cannot start, deny, 0.000 s\033[0m",
+        "trace: \033[33mend hook 3: exit 0, ask, 0.000 s\033[0m",
+        "trace: \033[33mdecision ask; exit 4; 1.200 s\033[0m",
+    ]
+    plain: list[str] = []
+    Tracer(plain.append, colour=False).file({"scope": "extra", "path": "/x", "state": "unreadable",
+                                             "trust": None, "hooks": 0, "warnings": 1})
+    assert plain == ["trace: not read extra /x: unreadable"]
