@@ -72,6 +72,21 @@ def forge_hook(project_root: str | None) -> None:
     (edits made through forge-hook keep a trusted file trusted). The global file is
     yours and always trusted.
     """
+    _library_notes_to_stderr()
+
+
+def _library_notes_to_stderr() -> None:
+    """What the library notes while it works (a lock it waits for) as ``forge-hook: ...``
+    lines on stderr; looked up at each note, so that CliRunner's swapped stderr gets it."""
+    import logging
+
+    class Notes(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            say(PROG, record.getMessage())
+
+    logger = logging.getLogger("forge_hookd")
+    if not any(type(h).__name__ == "Notes" for h in logger.handlers):
+        logger.addHandler(Notes(logging.INFO))
 
 
 @forge_hook.command("list")
