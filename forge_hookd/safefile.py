@@ -5,7 +5,8 @@
 - The lock is an ``flock`` on the real file's *directory*: nothing is created for it, so
   nothing lies beside a project's hooks file for ``git add -A`` to pick up, no lock file
   outlives its holder (the kernel drops the lock when the holder dies, even by SIGKILL),
-  and every path to the same directory (links, bind mounts) meets the same lock.
+  and every path to the same directory (links, bind mounts) meets the same lock. Where a
+  directory cannot be flocked (NFS), a lock file in ``$XDG_RUNTIME_DIR/forge-hook-UID``.
 - A lock held by another process is waited for a bounded time (``FORGE_LOCK_TIMEOUT``
   seconds, 10 by default), said once on the ``forge_hookd`` logger, then
   :class:`LockTimeout`.
@@ -62,21 +63,60 @@ def locked(path: StrPath) -> Iterator[None]:
     target = real_path(path)
     directory = os.path.dirname(target)
     _make_directory(directory, target)
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        key = (st.st_dev, st.st_ino, threading.get_ident())
-        if key not in _held:
-            _flock_bounded(fd, target)
-        _held[key] = _held.get(key, 0) + 1
+    st = os.stat(directory)
+    key = (st.st_dev, st.st_ino, threading.get_ident())
+    if key in _held:
+        _held[key] += 1
         try:
             yield
         finally:
             _held[key] -= 1
-            if not _held[key]:
-                del _held[key]
+        return
+    fd = _lock_descriptor(directory)
+    try:
+        _flock_bounded(fd, target)
+        _held[key] = 1
+        try:
+            yield
+        finally:
+            del _held[key]
     finally:
-        os.close(fd)  # releases the flock, unless an outer level of this thread holds it
+        os.close(fd)  # releases the flock
+
+
+def _lock_descriptor(directory: str) -> int:
+    """The directory, opened to be flocked; where the file system cannot flock a
+    directory (NFS emulates flock with fcntl locks, which need a file open for writing),
+    a lock file in our own runtime directory instead, keyed by the directory: it keeps
+    out writers on this machine, and still leaves nothing beside the file."""
+    import fcntl
+
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return fd
+    except BlockingIOError:
+        return fd  # it can be locked: someone holds it
+    except OSError:
+        os.close(fd)
+    return os.open(_fallback_lock_path(directory), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+
+
+def _fallback_lock_path(directory: str) -> str:
+    import hashlib
+    import stat
+    import tempfile
+
+    base = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(), f"forge-hook-{os.getuid()}")
+    try:
+        os.mkdir(base, 0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(base)  # in a shared /tmp it must be ours and private, not someone's trap
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise PermissionError(errno.EACCES, "not a private directory of ours; cannot lock there", base)
+    return os.path.join(base, hashlib.sha256(os.fsencode(directory)).hexdigest()[:32] + ".lock")
 
 
 def _flock_bounded(fd: int, target: str) -> None:

@@ -295,3 +295,35 @@ def test_a_lock_released_while_waiting_lets_the_write_through(tmp_path: Path) ->
     assert proc.returncode == 0 and err == b"", err
     assert b"added hook 1" in out
     assert len(json.loads((config / "hooks.json").read_bytes())["hooks"]) == 2
+
+
+def test_where_a_directory_cannot_be_flocked_the_lock_is_a_file_of_ours(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NFS cannot flock a directory (EBADF: its emulation needs a file open for writing);
+    that cannot be real here, so flock is made to refuse directories as NFS does."""
+    import fcntl
+    import stat
+
+    real_flock = fcntl.flock
+
+    def nfs_flock(fd: int, operation: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(errno.EBADF, "Bad file descriptor")
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", nfs_flock)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    (tmp_path / "run").mkdir(mode=0o700)
+    config = tmp_path / "config"
+    with locked(config / "hooks.json"):
+        lock_dir = tmp_path / "run" / f"forge-hook-{os.getuid()}"
+        (lock_file,) = lock_dir.iterdir()
+        fd = os.open(lock_file, os.O_RDWR)
+        try:
+            with pytest.raises(BlockingIOError):
+                real_flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held, as a second writer finds it
+        finally:
+            os.close(fd)
+        write_atomically(config / "hooks.json", b"{}")  # reentrant: no waiting for ourselves
+    assert [p.name for p in config.iterdir()] == ["hooks.json"]
+    assert stat.S_IMODE(lock_dir.stat().st_mode) == 0o700
