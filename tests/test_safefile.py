@@ -327,3 +327,40 @@ def test_where_a_directory_cannot_be_flocked_the_lock_is_a_file_of_ours(
         write_atomically(config / "hooks.json", b"{}")  # reentrant: no waiting for ourselves
     assert [p.name for p in config.iterdir()] == ["hooks.json"]
     assert stat.S_IMODE(lock_dir.stat().st_mode) == 0o700
+
+
+def test_the_library_raises_lock_timeout_and_notes_the_wait(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import sys
+
+    from forge_hookd.safefile import LockTimeout
+
+    path = tmp_path / "config" / "hooks.json"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from forge_hookd.safefile import locked\n"
+         f"with locked({str(path)!r}):\n    print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdin is not None
+    try:
+        assert holder.stdout.readline() == "held\n"  # evidence: the other process has it
+        monkeypatch.setenv("FORGE_LOCK_TIMEOUT", "0.2")
+        with pytest.raises(LockTimeout) as raised:
+            write_atomically(path, b"new")
+    finally:
+        holder.stdin.close()
+        holder.wait()
+    assert raised.value.errno == errno.ETIMEDOUT and raised.value.filename == str(path)
+    assert f"held by another process (pid {holder.pid})" in raised.value.strerror
+    assert caplog.messages == [f"waiting for the lock on {path}, held by another process "
+                               f"(pid {holder.pid}) (giving up in 0.2 s)"]
+    assert not path.exists()
+    write_atomically(path, b"new")  # the holder is gone, and so is its lock
+    assert path.read_bytes() == b"new"
+
+
+@pytest.mark.parametrize(("value", "seconds"), [("0.5", 0.5), ("0", 0.0), ("-3", 0.0), ("soon", 10.0), ("", 10.0)])
+def test_lock_timeout_from_the_environment(monkeypatch: pytest.MonkeyPatch, value: str, seconds: float) -> None:
+    from forge_hookd.safefile import lock_timeout
+
+    monkeypatch.setenv("FORGE_LOCK_TIMEOUT", value)
+    assert lock_timeout() == seconds
