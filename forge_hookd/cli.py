@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 import orjson
@@ -177,13 +177,12 @@ def forge_hook_run(
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
          keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
-    from .results import signal_name
+    from .signals import signal_name
 
     catcher = JsonCommand.signals()
     catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
     executor = HookExecutor(working_dir=root, subreaper=True)
-    run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
-                       signals=catcher.received, wakeup_fd=catcher.read_fd)
+    run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs, catcher=catcher)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")
@@ -195,7 +194,7 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
                   f"{_one_line(blocker.reason) or 'no reason given'}")
     write_document(run.to_dict(), pretty=pretty)
     if run.interrupted is not None:
-        return 128 + run.interrupted
+        return ExitStatus(128 + run.interrupted)
     return ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED
 
 
@@ -204,6 +203,6 @@ def _one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def main() -> NoReturn:
-    forge_hook_run.main(prog_name=PROG)
-    raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover
+def main() -> int:
+    """The exit status of one run of the command."""
+    return forge_hook_run.main(prog_name=PROG, standalone_mode=False)

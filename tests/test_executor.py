@@ -227,7 +227,7 @@ def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path,
         catcher.deferred = True
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
         outcome = HookExecutor(HookRegistry(hooks), working_dir=tmp_path).run(
-            EVENT, signals=catcher.received, wakeup_fd=catcher.read_fd)
+            EVENT, catcher=catcher)
     assert outcome.interrupted == signal.SIGTERM
     assert outcome.to_dict()["interrupted"] == "SIGTERM"
     assert outcome.results[0].success
@@ -237,7 +237,9 @@ def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path,
 
 
 def test_signal_before_the_run_starts_no_hook(tmp_path: Path, pids: Path) -> None:
-    outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path, signals=[signal.SIGHUP])
+    catcher = SignalCatcher()
+    catcher.received.append(signal.SIGHUP)
+    outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path, catcher=catcher)
     assert outcome.interrupted == signal.SIGHUP and outcome.skipped == [0]
 
 
