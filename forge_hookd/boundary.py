@@ -122,8 +122,17 @@ class JsonCommand(BoundaryCommand):
     json_errors = True
     known_error_status = ExitStatus.BAD_INPUT
 
+    ignore_late_signals = False
+
+    def main(self, *args: Any, ignore_late_signals: bool = False, **kwargs: Any) -> int:  # type: ignore[override]
+        """As :meth:`BoundaryCommand.main`; ``ignore_late_signals`` (the executable):
+        once the command is done only the document is left to write, and a late signal
+        must not cut it short. In-process callers keep their own handlers."""
+        self.ignore_late_signals = ignore_late_signals
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context) -> Any:
-        with SignalCatcher().installed(then_ignore=True) as catcher:
+        with SignalCatcher().installed(then_ignore=self.ignore_late_signals) as catcher:
             ctx.meta["forge_hookd.signals"] = catcher
             return super().invoke(ctx)
 

@@ -78,7 +78,8 @@ FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
 and the event JSON on stdin.
 \b
 Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
-3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
+3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM,
+141 the reader of stdout went away.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
@@ -205,4 +206,4 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 def main() -> int:
     """The exit status of one run of the command."""
-    return forge_hook_run.main(prog_name=PROG, standalone_mode=False)
+    return forge_hook_run.main(prog_name=PROG, standalone_mode=False, ignore_late_signals=True)
