@@ -41,9 +41,8 @@ _POLL_WITHOUT_PIDFD = 0.02
 _STEP = 0.02  # how often a tree being ended is looked at again
 
 
-# Plain classes, not dataclasses: generating a dataclass costs ~0.3 ms of every
-# run's start-up (bench/README.md, "Start-up tricks"), and these records never leave
-# the package.
+# Plain classes, not dataclasses: generating these two costs 0.9 ms of every run
+# that starts a hook (bench/README.md, "tricks.py"); they never leave the package.
 class Spec:
     """What to run: one hook's command with its environment and input."""
 

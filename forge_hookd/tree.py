@@ -26,7 +26,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # psutil costs 13.8 ms to import (bench/README.md): only the kill paths load it.
+if TYPE_CHECKING:  # psutil costs 16 ms to import (bench/README.md, "tricks.py"): only the
+    # paths that end a tree load it.
     import psutil
 
 #: Set in every hook's environment: one way its orphans are recognised.
@@ -53,8 +54,8 @@ def become_subreaper() -> bool:
 def _prctl(option: int, arg: int) -> int:
     """prctl(2), which the os module lacks; -1 where it cannot be called."""
     try:
-        # _ctypes alone instead of the ctypes package: 1.6 ms less start-up on the hook
-        # path (bench/README.md, "Start-up tricks").
+        # _ctypes alone instead of the ctypes package: 1.2 ms less start-up on the hook
+        # path (bench/README.md, "tricks.py").
         import _ctypes
 
         function = _ctypes.dlsym(_ctypes.dlopen(None, os.RTLD_NOW), "prctl")  # type: ignore[arg-type]
@@ -68,7 +69,7 @@ def _prctl_by_ctypes(option: int, arg: int) -> int:
         import ctypes
 
         return int(ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0))
-    except (OSError, AttributeError):
+    except (ImportError, OSError, AttributeError):
         return -1
 
 
