@@ -33,7 +33,7 @@ class HookExecutor:
     Each hook is ``/bin/sh -c COMMAND`` in its own session, with the caller's
     environment, the event's ``FORGE_*`` variables and the hook's ``env``; the event JSON
     on stdin, then EOF. Output is captured up to ``output_limit`` bytes (1 MiB) per stream
-    (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
+    and 16 MiB across the run (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
     the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
     ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
