@@ -468,3 +468,19 @@ def test_terminal_escapes_from_a_hook_are_made_visible_on_stderr(project: Projec
     assert "\x1b" not in run.stderr and "\x07" not in run.stderr and "\r" not in run.stderr
     assert "): \\x1b[2J\\x1b]0;owned\\x07no pe\n" in run.stderr
     assert run.json["results"][0]["stdout"] == "\x1b[2J\x1b]0;owned\x07no\rpe"  # the document keeps the bytes
+
+
+def test_a_signal_to_the_runner_ends_unattributable_orphans_too(project: Project, tmp_path: Path) -> None:
+    # Two trees end at once, so neither may claim an orphan that no rule places: the
+    # run's last sweep ends it.
+    project.write_hooks([
+        {"event": "*", "command": escapee(tmp_path, "env -u FORGE_HOOK_TOKEN") + "; sleep 300"},
+        {"event": "*", "command": f"echo $$ > {tmp_path}/second.pid; sleep 300"},
+    ])
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--jobs", "2"],
+                            cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = wait_for_pids(tmp_path, {"orphan", "second"})
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and len(json.loads(out)["results"]) == 2
+    assert_ended(pids)
