@@ -452,8 +452,10 @@ def test_a_reader_that_closes_stdout_early_is_exit_141_and_hooks_still_run(proje
     assert read_pids(tmp_path)["hook"] > 0
 
 
-def test_a_reader_that_closes_stdout_early_is_141_with_no_hook_too(project: Project) -> None:
-    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--no-project"],
+@pytest.mark.parametrize("argv", [["forge-hook-run", "--event", "session:start", "--no-project"],
+                                  ["forge-hook-run", "--help"], ["forge-hook", "list"]])
+def test_a_reader_that_closes_stdout_early_is_141_with_no_hook_too(project: Project, argv: list[str]) -> None:
+    proc = subprocess.Popen([installed(argv[0]), *argv[1:]],
                             cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     proc.stdout.close()
