@@ -42,7 +42,8 @@ def become_subreaper() -> bool:
     Then a double-forked or ``setsid`` daemon that a hook leaves behind reparents to us
     instead of init, and stays findable to be ended. Do this only in a process that
     runs hooks and nothing else (the forge-hook-run executable does): orphans of
-    anything else it starts become its children too, and are ended with the run.
+    anything else it starts become its children too, and what appears as a child while
+    hooks run (also a child another thread starts) is ended with the run.
     Returns False where unsupported.
     """
     global _subreaper
@@ -124,9 +125,11 @@ class Orphanage:
     """The orphans that reparented to us during one run, and whose each is.
 
     ``hooks`` maps each hook shell's pid (also its session and group id) to its token.
+    Children this process had before the run are not orphans of the run.
     """
 
     def __init__(self) -> None:
+        self._before = _direct_children() if _subreaper else set()
         self.hooks: dict[int, str] = {}
         self._by_token: dict[str, int] = {}
         self._detached_shells: set[int] = set()
@@ -141,7 +144,7 @@ class Orphanage:
         if not _subreaper:
             return []
         found = []
-        for pid in _direct_children() - self.hooks.keys() - self._spared:
+        for pid in _direct_children() - self.hooks.keys() - self._spared - self._before:
             if not self._is_detached(pid):
                 found.append(pid)
         return found

@@ -69,3 +69,13 @@ def test_an_orphan_is_attributed_by_session_then_token_else_unknown(tmp_path: Pa
         for proc in (shell, by_token, unknown):
             proc.kill()
             proc.wait()
+
+
+def test_children_from_before_the_run_are_not_its_orphans(monkeypatch: pytest.MonkeyPatch) -> None:
+    child = subprocess.Popen(["sleep", "300"])
+    try:
+        monkeypatch.setattr(tree, "_subreaper", True)
+        assert child.pid not in Orphanage().orphans()
+    finally:
+        child.kill()
+        child.wait()
