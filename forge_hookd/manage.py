@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 import orjson
@@ -288,6 +288,6 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
     click.echo(f"{PROG}: {path} {'is no longer trusted' if known else 'was not trusted'}")
 
 
-def main() -> NoReturn:
-    forge_hook.main(prog_name=PROG)
-    raise AssertionError("unreachable: BoundaryCommand.main exits")  # pragma: no cover
+def main() -> int:
+    """The exit status of one run of the command."""
+    return forge_hook.main(prog_name=PROG, standalone_mode=False)
