@@ -128,7 +128,7 @@ def main() -> int:
     print(f"soak: {args.runs} invocations in {elapsed:.0f} s with {args.workers} workers (seed {args.seed}), "
           f"{sum(bool(r['interrupted']) for r in results)} sent SIGTERM")
     print(f"  processes left behind:         {len(left)}")
-    print(f"  runner fds seen by last hook:  {fds} (0-2, the hook's two pipes and pidfd, the wakeup pipe)")
+    print(f"  runner fds seen by last hook:  {fds} (0-2, the hook's two pipes and pidfd, the wakeup pipe, the epoll selector)")
     print(f"  runner children at last hook:  {children} (the reporting hook itself)")
     print(f"  killed before start-up ended:  {len(too_early)} (SIGTERM before Python ran our code)")
     print(f"  unexpected exit codes:         {len(bad_codes)}")

@@ -3,18 +3,42 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from types import FrameType
+
+#: The runner's signals (as signals.RUNNER_SIGNALS, which is not imported this early).
+_RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def main() -> None:
-    """Answer signals from the first moment, then load and run the command."""
-    from forge_hookd.signals import answer_signals_during_startup
-
+def main() -> int:
+    """Answer signals from the first moment, then load and run the command; returns
+    the exit status."""
     answer_signals_during_startup()
     open_missing_standard_streams()
     from forge_hookd.cli import main as run
 
-    run()
+    return run()
+
+
+def answer_signals_during_startup() -> None:
+    """Until the command installs its :class:`~forge_hookd.signals.SignalCatcher`, a
+    signal ends the runner at once with the JSON error document and 128+n (Python's
+    default would die silently). Nothing has started yet: nothing to clean up."""
+    for sig in _RUNNER_SIGNALS:
+        signal.signal(sig, _exit_during_startup)
+
+
+def _exit_during_startup(signum: int, frame: FrameType | None) -> None:
+    # Formatted by hand and written with os.write: the handler may run before click,
+    # orjson or the boundary are imported, or in the middle of importing them, so it
+    # may use nothing that is not loaded already; os._exit, because unwinding could
+    # land in a half-imported module's error handling.
+    name = signal.Signals(signum).name
+    os.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
+    os.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
+                 % name).encode())
+    os._exit(128 + signum)
 
 
 def open_missing_standard_streams() -> None:
@@ -33,4 +57,4 @@ def open_missing_standard_streams() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -4,9 +4,11 @@ status; an unexpected exception is exit 3, never a bare traceback."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -27,8 +29,22 @@ def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
 
 
 def say(prog: str, message: str) -> None:
-    """One line for people on stderr."""
-    click.echo(f"{prog}: {message}", err=True)
+    """One line for people on stderr, control characters made visible."""
+    click.echo(f"{prog}: {visible(message)}", err=True)
+
+
+# C0 (but tab and newline), DEL and C1: a hook's output must not drive the terminal.
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
+
+
+def visible(text: str) -> str:
+    """``text`` with terminal control characters written out (ESC as ``\\x1b``)."""
+    return text.translate(_CONTROL)
+
+
+class ReaderClosed(Exception):
+    """Whoever read our stdout went away (EPIPE). Not an OSError, so that click's own
+    EPIPE handling (exit 1, which means "blocked") never sees it."""
 
 
 def error_document(kind: str, message: str) -> dict[str, Any]:
@@ -38,17 +54,20 @@ def error_document(kind: str, message: str) -> dict[str, Any]:
 class BoundaryCommand(click.Command):
     """A click command whose every failure is one stderr line and a documented status.
 
-    Usage errors exit 2; other known errors exit ``known_error_status``; an unexpected
+    Usage errors exit 2; other known errors exit ``known_error_status``; what the machine
+    refuses (``OSError``: a full disk, a read-only directory ...) exits 5; an unexpected
     exception exits 3 (with the traceback only when ``FORGE_DEBUG=1``); Ctrl-C exits
     130. With ``json_errors`` stdout also gets the JSON error document.
     """
 
     json_errors = False
-    known_error_status = ExitStatus.BLOCKED
+    known_error_status = ExitStatus.BAD_INPUT  # 1 is a verdict (blocked, problems found)
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+             **extra: Any) -> int:
+        """Run the command and return its exit status; with ``standalone_mode`` (click's
+        contract, which CliRunner relies on) exit with it instead."""
         name = prog_name or self.name or "forge-hook-run"
         try:
             code = super().main(args, name, complete_var, standalone_mode=False, **extra)
@@ -63,10 +82,12 @@ class BoundaryCommand(click.Command):
         except (KeyboardInterrupt, click.Abort):
             code = self._fail(name, "interrupted", "interrupted by SIGINT", ExitStatus.SIGINT)
         except Interrupted as exc:  # a signal before any hook ran (signals.py)
-            code = self._fail(name, "interrupted", f"interrupted by {exc}", 128 + exc.signum)
-        except BrokenPipeError:  # the reader of our stdout went away; nothing to say
+            code = self._fail(name, "interrupted", f"interrupted by {exc}", ExitStatus(128 + exc.signum))
+        except ReaderClosed:  # nothing more is written, as a shell's SIGPIPE
             _silence_stdout()
-            code = ExitStatus.INTERNAL_ERROR
+            code = ExitStatus.READER_CLOSED
+        except OSError as exc:  # the machine refused (issue 9): one line, not a bug
+            code = self._fail(name, *system_error(exc))
         except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
             if os.environ.get("FORGE_DEBUG") == "1":
                 import traceback
@@ -76,8 +97,15 @@ class BoundaryCommand(click.Command):
             code = self._fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
         if standalone_mode:
             sys.exit(int(code or 0))
-        return code
+        return int(code or 0)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with _reader_closed_is_ours():  # --help and --version print while parsing
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _reader_closed_is_ours():
+            return super().invoke(ctx)
 
     def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
         say(prog, f"error: {message}")
@@ -86,6 +114,7 @@ class BoundaryCommand(click.Command):
                 write_document(error_document(kind, message))
             except BrokenPipeError:
                 _silence_stdout()
+                return ExitStatus.READER_CLOSED
         return status
 
 
@@ -97,8 +126,17 @@ class JsonCommand(BoundaryCommand):
     json_errors = True
     known_error_status = ExitStatus.BAD_INPUT
 
+    ignore_late_signals = False
+
+    def main(self, *args: Any, ignore_late_signals: bool = False, **kwargs: Any) -> int:  # type: ignore[override]
+        """As :meth:`BoundaryCommand.main`; ``ignore_late_signals`` (the executable):
+        once the command is done only the document is left to write, and a late signal
+        must not cut it short. In-process callers keep their own handlers."""
+        self.ignore_late_signals = ignore_late_signals
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context) -> Any:
-        with SignalCatcher().installed() as catcher:
+        with SignalCatcher().installed(then_ignore=self.ignore_late_signals) as catcher:
             ctx.meta["forge_hookd.signals"] = catcher
             return super().invoke(ctx)
 
@@ -119,6 +157,54 @@ class JsonCommand(BoundaryCommand):
 
 class BoundaryGroup(BoundaryCommand, click.Group):
     """A click group with the same boundary (forge-hook)."""
+
+
+# What the machine may refuse us: not a bug of ours, but worth one clear line (exit 5).
+_MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in (
+    "ENOSPC", "EDQUOT", "EFBIG", "EROFS", "ENAMETOOLONG", "EACCES", "EPERM", "ENOENT", "ENOTDIR",
+    "EISDIR", "ELOOP", "EMFILE", "ENFILE", "ENOMEM", "EIO", "ESTALE", "ETIMEDOUT", "EBUSY",
+    "ETXTBSY", "EXDEV", "EAGAIN", "EMLINK", "ENODEV", "ENXIO") if hasattr(errno, name))
+
+
+def system_error(exc: OSError) -> tuple[str, str, int]:
+    """The kind, one-line message and exit status of an ``OSError`` that reached the
+    boundary: SYSTEM_ERROR for what the machine refused, INTERNAL_ERROR for the rest
+    (EBADF, EINVAL ...: our bug)."""
+    if os.environ.get("FORGE_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exc()
+    if exc.errno not in _MACHINE_ERRNOS:
+        return "internal", f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)", \
+            ExitStatus.INTERNAL_ERROR
+    if exc.errno == errno.ENOENT and exc.filename is None and not _cwd_exists():
+        return "system", ("the current directory no longer exists; cd to one that does, "
+                          "or pass --project-root"), ExitStatus.SYSTEM_ERROR
+    what = exc.strerror or str(exc)
+    if exc.filename is not None:
+        what = f"{_shortened(os.fsdecode(exc.filename))}: {what}"
+    return "system", what, ExitStatus.SYSTEM_ERROR
+
+
+def _cwd_exists() -> bool:
+    try:
+        os.getcwd()
+    except OSError:
+        return False
+    return True
+
+
+def _shortened(text: str, limit: int = 160) -> str:
+    """A path short enough for one line (ENAMETOOLONG comes with a 5000-character one)."""
+    return text if len(text) <= limit else f"{text[:100]}...{text[-40:]} ({len(text)} characters)"
+
+
+@contextmanager
+def _reader_closed_is_ours() -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        raise ReaderClosed from None
 
 
 def _silence_stdout() -> None:

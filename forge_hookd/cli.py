@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 import orjson
@@ -79,7 +79,8 @@ FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
 and the event JSON on stdin.
 \b
 Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
-3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
+3 internal error, 5 the machine refused (full disk, deleted directory ...),
+129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM, 141 the reader of stdout went away.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
@@ -102,7 +103,7 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 
 
 # --help and --version are declared here rather than by click: click's own ones look up
-# a translation of their help text on every run, which loads locale (~1.5 ms, issue 5).
+# a translation of their help text on every run (1.0 ms: bench/README.md, "tricks.py").
 @click.command(cls=JsonCommand, name=PROG, epilog=_EPILOG, add_help_option=False,
                context_settings={"max_content_width": 88})
 @click.option("--event", "event_type", metavar="TYPE",
@@ -110,8 +111,8 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 @click.option("--tool", metavar="NAME", help="With --event: the tool name.")
 @click.option("--session-id", metavar="ID", help="With --event: the session id.")
 @click.option("--data", metavar="JSON", help="With --event: the event data, a JSON object.")
-# Plain str types, not click.Path: its constructor translates its name, which loads
-# locale (~1.5 ms) on every run (issue 5). Neither needs click's checks.
+# Plain str types, not click.Path: its constructor looks up
+# a translation of its name (bench/README.md, "tricks.py"). Neither needs click's checks.
 @click.option("--project-root", metavar="DIR",
               help="Project root (default: $FORGE_PROJECT_DIR, else the nearest directory "
                    "upwards with .forge/hooks.json, else the current one).")
@@ -161,8 +162,10 @@ def forge_hook_run(
     root = find_project_root(project_root)
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
-    observer = RunObserver(lambda line: say(PROG, line), root=root, trace=trace,
-                           trust_override=trust_project, no_global=no_global, no_project=no_project)
+    observer = RunObserver(lambda line: say(PROG, line),
+                           trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True),
+                           root=root, trace=trace, trust_override=trust_project,
+                           no_global=no_global, no_project=no_project)
     loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
                           extra=extra_configs, trust_project=trust_project or None,
                           on_file=observer.file)
@@ -187,14 +190,13 @@ def forge_hook_run(
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
          keep_going: bool, jobs: int, pretty: bool, observer: RunObserver) -> int:
     from .executor import HookExecutor
-    from .results import signal_name
+    from .signals import signal_name
 
     catcher = JsonCommand.signals()
     catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
     executor = HookExecutor(working_dir=root, subreaper=True)
     executor.on_start = observer.on_start
-    run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
-                       signals=catcher.received, wakeup_fd=catcher.read_fd)
+    run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs, catcher=catcher)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")
@@ -205,7 +207,7 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
         say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
     doc = run.to_dict()
-    status = (128 + run.interrupted if run.interrupted is not None
+    status = (ExitStatus(128 + run.interrupted) if run.interrupted is not None
               else ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED)
     observer.finished(doc, status)
     write_document(doc, pretty=pretty)
@@ -217,6 +219,6 @@ def _one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def main() -> NoReturn:
-    forge_hook_run.main(prog_name=PROG)
-    raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover
+def main() -> int:
+    """The exit status of one run of the command."""
+    return forge_hook_run.main(prog_name=PROG, standalone_mode=False, ignore_late_signals=True)

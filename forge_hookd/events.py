@@ -81,6 +81,10 @@ TRUNCATED_MARKER = "...[truncated]"
 ENV_DATA_BUDGET = 256 * 1024
 _ENV_NAME_LIMIT = 200
 _KEYS = ("type", "timestamp", "data", "tool_name", "session_id")
+#: How deep ``data`` may nest. The JSON writer stops at 255 levels and the documents we
+#: write hold ``data`` a few levels down (hooks' answers may nest it further): deeper
+#: events are refused here rather than crashing the output after the hooks ran.
+MAX_DATA_DEPTH = 128
 _KEY_HINTS = {"tool": "tool_name", "session": "session_id", "event": "type", "time": "timestamp"}
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
@@ -344,7 +348,20 @@ def _data(value: object) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise EventError(f"'data' must be an object, not {_json_type(value)}")
+    if _nested_deeper(value, MAX_DATA_DEPTH):
+        raise EventError(f"'data' is nested deeper than {MAX_DATA_DEPTH} levels")
     return value
+
+
+def _nested_deeper(value: dict[str, Any], limit: int) -> bool:
+    """Whether containers nest more than ``limit`` levels (``value`` itself is level 1)."""
+    level: list[Any] = [value]
+    for _ in range(limit):
+        level = [c for v in level for c in (v.values() if isinstance(v, dict) else v)
+                 if isinstance(c, (dict, list))]
+        if not level:
+            return False
+    return True
 
 
 def _optional_str(obj: dict[str, Any], key: str) -> str | None:

@@ -1,7 +1,8 @@
 """Running the hooks an event matches: the chain, the circular guard, the async API.
 
 Process control (subprocess, signals, psutil) is imported only when a hook actually
-runs: an event that matches nothing costs no more than reading the config (issue 5).
+runs: an event that matches nothing costs no more than reading the config (psutil alone
+is 16 ms: bench/README.md, "tricks.py").
 """
 
 from __future__ import annotations
@@ -13,10 +14,15 @@ from typing import TYPE_CHECKING
 
 from .events import HookEvent
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
-from .results import CHAIN_VAR, HookBlockedError, HookResult, HookRun, active_chain
+from .results import HookBlockedError, HookResult, HookRun
+from .signals import Interrupted
 
 if TYPE_CHECKING:
-    from .process import Spec
+    from .process import Outcome, Spec
+    from .signals import SignalCatcher
+
+#: Event types being handled up the chain of nested runs, comma-separated.
+CHAIN_VAR = "FORGE_HOOK_CHAIN"
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
 
@@ -27,7 +33,7 @@ class HookExecutor:
     Each hook is ``/bin/sh -c COMMAND`` in its own session, with the caller's
     environment, the event's ``FORGE_*`` variables and the hook's ``env``; the event JSON
     on stdin, then EOF. Output is captured up to ``output_limit`` bytes (1 MiB) per stream
-    (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
+    and 16 MiB across the run (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
     the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
     ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
@@ -75,13 +81,12 @@ class HookExecutor:
         stop_on_failure: bool = True,
         jobs: int = 1,
         hooks: Sequence[Hook] | None = None,
-        signals: list[int] | None = None,
-        wakeup_fd: int | None = None,
+        catcher: SignalCatcher | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
-        hook's failure. With ``jobs > 1`` up to that many run at once and every one runs.
-        ``signals``/``wakeup_fd`` come from a :class:`~forge_hookd.signals.SignalCatcher`:
-        a signal recorded there ends every running tree and returns what finished.
+        hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
+        descriptor limit says so) and every one runs. A signal recorded by ``catcher``
+        ends every running tree and returns what finished.
         """
         started = time.monotonic()
         run = HookRun(event=event)
@@ -92,19 +97,18 @@ class HookExecutor:
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
-                            jobs=max(1, jobs), signals=signals, wakeup_fd=wakeup_fd)
+                            jobs=max(1, jobs), catcher=catcher)
         run.duration = round(time.monotonic() - started, 6)
         return run
 
     def _run_chain(
         self, run: HookRun, hooks: list[Hook], *, stop_on_failure: bool, jobs: int,
-        signals: list[int] | None, wakeup_fd: int | None,
+        catcher: SignalCatcher | None,
     ) -> None:
         if not hooks:
             return
-        from .process import ProcessPool
+        from .process import HookProcesses
         from .tree import become_subreaper
-        from .signals import Interrupted
 
         if self.subreaper:
             become_subreaper()
@@ -114,34 +118,37 @@ class HookExecutor:
         stdin = run.event.to_json_bytes()
         base_env = self._base_env(run.event)
         stopped = False  # a hook said stop and the chain stops on failure
-        with ProcessPool(output_limit=self.output_limit, kill_grace=self.kill_grace,
-                         wakeup_fd=wakeup_fd, pending_signal=signals) as pool:
+        signalled = catcher.received if catcher is not None else []
+        with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
+                           catcher=catcher) as processes:
+            # Each running hook holds descriptors: past the limit, more would fail to start.
+            jobs = min(jobs, processes.capacity)
             try:
-                while (next_hook and not stopped and not signals) or pool.running:
-                    while next_hook and not stopped and not signals and len(pool.running) < jobs:
+                while (next_hook and not stopped and not signalled) or processes.running:
+                    while next_hook and not stopped and not signalled and len(processes.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
-                        failed = pool.start(index, self._spec(hook, base_env, stdin))
+                        failed = processes.start(index, self._spec(hook, base_env, stdin))
                         if failed is not None:
-                            results[index] = HookResult.from_outcome(hook, index, failed)
+                            results[index] = _result(hook, index, failed)
                             stopped = stop_on_failure
-                    for index, outcome in pool.wait():
-                        results[index] = result = HookResult.from_outcome(hooks[index], index, outcome)
+                    for index, outcome in processes.wait():
+                        results[index] = result = _result(hooks[index], index, outcome)
                         stopped = stopped or (stop_on_failure and not result.should_continue)
             except Interrupted as exc:
                 run.interrupted = exc.signum
-                for index, outcome in pool.close():
+                for index, outcome in processes.close():
                     outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = HookResult.from_outcome(hooks[index], index, outcome)
+                    results[index] = _result(hooks[index], index, outcome)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
-        if signals and run.interrupted is None:
-            run.interrupted = signals[0]
+        if signalled and run.interrupted is None:
+            run.interrupted = signalled[0]
 
     # The environment is built and encoded once per run, not once per hook: Popen would
-    # otherwise encode every variable again for each spawn (issue 5).
+    # otherwise encode every variable again for each spawn.
     def _base_env(self, event: HookEvent) -> dict[bytes, bytes]:
         env = dict(os.environb)
         env.update(_encoded(event.to_env()))
@@ -165,6 +172,28 @@ class HookExecutor:
 
 _PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
                                          "FORGE_TOOL_NAME", "FORGE_PROJECT_DIR", CHAIN_VAR))
+
+
+def active_chain() -> list[str]:
+    """Event types being handled by runs up the process chain."""
+    return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]
+
+
+def _result(hook: Hook, index: int, outcome: Outcome) -> HookResult:
+    """The result of a process :class:`~forge_hookd.process.Outcome`: output decoded
+    once, here."""
+    return HookResult(
+        hook=hook,
+        index=index,
+        exit_code=outcome.exit_code,
+        stdout=outcome.stdout.decode("utf-8", errors="replace"),
+        stderr=outcome.stderr.decode("utf-8", errors="replace"),
+        stdout_truncated=outcome.stdout_truncated,
+        stderr_truncated=outcome.stderr_truncated,
+        duration=outcome.duration,
+        timed_out=outcome.timed_out,
+        error=outcome.error,
+    )
 
 
 def _encoded(env: dict[str, str]) -> dict[bytes, bytes]:

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
 
 class RunObserver:
-    """Collects the run log's context and narrates ``--trace`` through ``say(line)``."""
+    """Collects the run log's context; says warnings through ``say(line)`` and narrates
+    ``--trace`` through ``trace_to(line)`` (a line written as it is: it may hold colour)."""
 
-    def __init__(self, say: Callable[[str], None], *, root: str, trace: bool,
+    def __init__(self, say: Callable[[str], None], *, trace_to: Callable[[str], None], root: str, trace: bool,
                  trust_override: bool, no_global: bool, no_project: bool,
                  colour: bool | None = None) -> None:
         self.say = say
@@ -35,7 +36,7 @@ class RunObserver:
             from .trace import Tracer
 
             tty = sys.stderr.isatty() if colour is None else colour
-            self.tracer = Tracer(say, colour=tty)
+            self.tracer = Tracer(trace_to, colour=tty)
             for scope, skipped in (("global", no_global), ("project", no_project)):
                 if skipped:
                     self.tracer.not_read(scope, f"--no-{scope}")

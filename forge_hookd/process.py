@@ -13,25 +13,36 @@ from __future__ import annotations
 
 import errno
 import os
-import select
+import selectors
 import subprocess
 import time
-from typing import IO, Any
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING
 
-from .results import signal_name
-from .signals import Interrupted
-from .tree import TOKEN_VAR, HookTree
+from .signals import Interrupted, SignalCatcher, signal_name
+from .tree import TOKEN_VAR, Orphanage, TreeEnd, tree_members
+
+if TYPE_CHECKING:
+    import psutil
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
+#: Output kept across all the hooks of a run: what bounds the document and our memory.
+DEFAULT_TOTAL_OUTPUT_LIMIT = 16 * 1024 * 1024
 DEFAULT_KILL_GRACE = 1.0
+#: Descriptors one running hook holds: the parent ends of its three pipes, its pidfd,
+#: and one for the /proc and psutil reads that end its tree.
+FDS_PER_HOOK = 5
+# Spawning briefly holds the child's pipe ends and Popen's error pipe on top.
+_FDS_RESERVED = 16
 _READ_SIZE = 64 * 1024
 _WRITE_SIZE = 64 * 1024
 _DRAIN_LIMIT = 0.5
 _POLL_WITHOUT_PIDFD = 0.02
+_STEP = 0.02  # how often a tree being ended is looked at again
 
 
-# Plain classes, not dataclasses: generating a dataclass costs ~0.3 ms of every
-# run's start-up, and these records never leave the package (issue 5).
+# Plain classes, not dataclasses: generating these two costs 0.9 ms of every run
+# that starts a hook (bench/README.md, "tricks.py"); they never leave the package.
 class Spec:
     """What to run: one hook's command with its environment and input."""
 
@@ -46,39 +57,68 @@ class Spec:
 class Outcome:
     """How one hook process ended. A timeout is an outcome, not an exception."""
 
-    __slots__ = ("exit_code", "signal", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
+    __slots__ = ("exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
                  "timed_out", "error", "duration")
 
     def __init__(self, *, exit_code: int | None = None, stdout: bytes = b"", stderr: bytes = b"",
                  stdout_truncated: bool = False, stderr_truncated: bool = False,
                  timed_out: bool = False, error: str | None = None, duration: float = 0.0) -> None:
-        self.exit_code, self.signal = exit_code, signal_name(exit_code)
+        self.exit_code = exit_code
         self.stdout, self.stderr = stdout, stderr
         self.stdout_truncated, self.stderr_truncated = stdout_truncated, stderr_truncated
         self.timed_out, self.error, self.duration = timed_out, error, duration
 
+    @property
+    def signal(self) -> str | None:
+        return signal_name(self.exit_code)
+
+
+class _Budget:
+    """Bytes of output the run may still keep, shared by every captured stream."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+class _Capture:
+    """One captured stream: what is kept of it, up to its own limit and the run's budget."""
+
+    __slots__ = ("limit", "buffer", "truncated", "budget")
+
+    def __init__(self, limit: int, budget: _Budget) -> None:
+        self.limit, self.budget = limit, budget
+        self.buffer = bytearray()
+        self.truncated = False
+
+    def take(self, data: bytes) -> None:
+        room = max(0, min(self.limit - len(self.buffer), self.budget.left))
+        kept = data[:room]
+        self.buffer += kept
+        self.budget.left -= len(kept)
+        self.truncated = self.truncated or len(kept) < len(data)
+
 
 class _Child:
-    """One running hook: its process, pipes, captured output and deadline."""
+    """One running hook: its process, pipes, captured output, deadline, and the end of
+    its tree once it exited or timed out."""
 
-    def __init__(self, key: int, spec: Spec, token: str, limit: int) -> None:
+    def __init__(self, key: int, spec: Spec, token: str, limit: int, budget: _Budget) -> None:
         self.key = key
         self.spec = spec
         self.token = token
-        self.limit = limit
-        self.out = bytearray()
-        self.err = bytearray()
-        self.out_truncated = False
-        self.err_truncated = False
+        self.out = _Capture(limit, budget)
+        self.err = _Capture(limit, budget)
         self.stdin_view = memoryview(spec.stdin)
         self.started = time.monotonic()
         self.deadline = self.started + spec.timeout
-        self.pidfd: int | None = None
-        spec.env[TOKEN_VAR.encode()] = token.encode()  # how its orphans are recognised
+        self.timed_out = False
+        self.ending: TreeEnd | None = None
         self.popen = subprocess.Popen(
             ["/bin/sh", "-c", spec.command],
             cwd=spec.cwd,
-            env=spec.env,
+            env={**spec.env, TOKEN_VAR.encode(): token.encode()},  # how its orphans are recognised
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -88,6 +128,7 @@ class _Child:
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
+        self.pidfd: int | None
         try:
             self.pidfd = os.pidfd_open(self.popen.pid)
         except (AttributeError, OSError):
@@ -97,76 +138,59 @@ class _Child:
     def pid(self) -> int:
         return self.popen.pid
 
-    def capture(self, data: bytes, which: str) -> None:
-        buf = self.out if which == "stdout" else self.err
-        room = self.limit - len(buf)
-        if len(data) > room:
-            buf.extend(data[: max(room, 0)])
-            if which == "stdout":
-                self.out_truncated = True
-            else:
-                self.err_truncated = True
-        else:
-            buf.extend(data)
+
+def descriptor_capacity() -> int:
+    """How many more hooks the descriptor limit (RLIMIT_NOFILE) lets run at once; >= 1."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 1 << 20
+    try:
+        in_use = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        in_use = 3
+    return max(1, (soft - in_use - _FDS_RESERVED) // FDS_PER_HOOK)
 
 
-class _Poller:
-    """``select.poll`` keyed by file descriptor, with a payload per descriptor.
-
-    (The selectors module would do; it costs ~1 ms more of start-up.)
-    """
-
-    def __init__(self) -> None:
-        self._poll = select.poll()
-        self._data: dict[int, Any] = {}
-
-    def register(self, fd: int, data: Any, *, write: bool = False) -> None:
-        self._poll.register(fd, select.POLLOUT if write else select.POLLIN)
-        self._data[fd] = data
-
-    def unregister(self, fd: int) -> None:
-        if self._data.pop(fd, _MISSING) is not _MISSING:
-            self._poll.unregister(fd)
-
-    def poll(self, timeout: float) -> list[tuple[int, Any]]:
-        ready = self._poll.poll(max(0, int(timeout * 1000 + 0.999)))
-        return [(fd, self._data[fd]) for fd, _ in ready if fd in self._data]
-
-
-_MISSING = object()
-
-
-class ProcessPool:
-    """Runs hook processes side by side in one poll loop.
+class HookProcesses:
+    """The hook processes of one run, side by side in one selector loop.
 
     ``start`` spawns, ``wait`` blocks until at least one has finished and returns the
-    finished ones. Output is read continuously and bounded; stdin is fed without ever
-    blocking (a hook that never reads it, or closes it, is fine). When a hook's own
-    process exits, whatever it left running is ended (SIGTERM to its group and every
-    descendant, a grace, then SIGKILL) unless its spec says ``detach``; a background
-    child holding the pipes never makes us wait. On timeout the same tree kill ends it.
-    ``close()`` ends everything still running; it is always called (context manager).
+    finished ones. Output is read continuously and bounded (per stream, and across the
+    run); stdin is fed without ever blocking (a hook that never reads it, or closes it,
+    is fine). When a hook's own process exits, whatever it left running is ended
+    (SIGTERM to its group and every descendant, a grace, then SIGKILL) unless its spec
+    says ``detach``; a background child holding the pipes never makes us wait. On
+    timeout the same tree end ends it. Trees end side by side, each on its own clock.
+    ``close()`` ends everything still running, then every orphan of the run not spared
+    for a detach hook; it is always called (context manager). ``capacity`` is how many
+    hooks the descriptor limit lets run at once.
     """
 
     def __init__(
         self,
         *,
         output_limit: int | None = None,
+        total_output_limit: int | None = None,
         kill_grace: float | None = None,
-        wakeup_fd: int | None = None,
-        pending_signal: list[int] | None = None,
+        catcher: SignalCatcher | None = None,
     ) -> None:
         self.output_limit = DEFAULT_OUTPUT_LIMIT if output_limit is None else output_limit
         self.kill_grace = DEFAULT_KILL_GRACE if kill_grace is None else kill_grace
         self.running: dict[int, _Child] = {}
-        self._poller = _Poller()
-        self._pending_signal = pending_signal
+        self.orphanage = Orphanage()
+        self._budget = _Budget(DEFAULT_TOTAL_OUTPUT_LIMIT if total_output_limit is None
+                               else total_output_limit)
+        self._selector = selectors.DefaultSelector()
+        self._catcher = catcher
         self._counter = 0
         self._prefix = f"{os.getpid()}.{time.monotonic_ns():x}"
-        if wakeup_fd is not None:
-            self._poller.register(wakeup_fd, None)
+        if catcher is not None and catcher.read_fd >= 0:  # installed: wake us on a signal
+            self._selector.register(catcher.read_fd, selectors.EVENT_READ, _empty_wakeup_fd(catcher))
+        self.capacity = descriptor_capacity()
 
-    def __enter__(self) -> ProcessPool:
+    def __enter__(self) -> HookProcesses:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -180,20 +204,24 @@ class ProcessPool:
         self._counter += 1
         token = f"{self._prefix}.{self._counter}"
         try:
-            child = _Child(key, spec, token, self.output_limit)
+            child = _Child(key, spec, token, self.output_limit, self._budget)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in a hook made in code
             return Outcome(error=f"cannot start hook: {getattr(exc, 'strerror', None) or exc}")
         self.running[key] = child
+        self.orphanage.add_hook(child.pid, token)
         assert child.popen.stdin and child.popen.stdout and child.popen.stderr
         if spec.stdin:
-            self._poller.register(child.popen.stdin.fileno(), (child, "stdin"), write=True)
+            self._selector.register(child.popen.stdin, selectors.EVENT_WRITE, lambda: self._feed(child))
         else:
             child.popen.stdin.close()
-        self._poller.register(child.popen.stdout.fileno(), (child, "stdout"))
-        self._poller.register(child.popen.stderr.fileno(), (child, "stderr"))
-        if child.pidfd is not None:
-            self._poller.register(child.pidfd, (child, "exit"))
+        self._watch(child.popen.stdout, child.out)
+        self._watch(child.popen.stderr, child.err)
+        if child.pidfd is not None:  # readable when the shell exits: wakes the loop
+            self._selector.register(child.pidfd, selectors.EVENT_READ, _nothing)
         return None
+
+    def _watch(self, stream: IO[bytes], capture: _Capture) -> None:
+        self._selector.register(stream, selectors.EVENT_READ, lambda: self._read(stream, capture))
 
     # -- waiting -------------------------------------------------------------------
     def wait(self) -> list[tuple[int, Outcome]]:
@@ -202,36 +230,52 @@ class ProcessPool:
             self._check_signal()
             self._serve_io(self._select_timeout())
             self._check_signal()
-            finished = [c for c in list(self.running.values()) if c.popen.poll() is not None]
-            done = [(c.key, self._finish(c, timed_out=False)) for c in finished]
-            now = time.monotonic()
-            overdue = [c for c in self.running.values() if now >= c.deadline]
-            done += [(c.key, self._finish(c, timed_out=True)) for c in overdue]
+            done = [(c.key, self._finish(c)) for c in list(self.running.values()) if self._advance(c)]
             if done:
                 return done
         return []
 
     def _check_signal(self) -> None:
-        if self._pending_signal:
-            raise Interrupted(self._pending_signal[0])
+        if self._catcher is not None and self._catcher.received:
+            raise Interrupted(self._catcher.received[0])
 
     def _select_timeout(self) -> float:
-        timeout = max(0.0, min(c.deadline for c in self.running.values()) - time.monotonic())
-        if any(c.pidfd is None for c in self.running.values()):
-            timeout = min(timeout, _POLL_WITHOUT_PIDFD)
-        return timeout
+        children = self.running.values()
+        if any(c.ending is not None or c.pidfd is None for c in children):
+            return min(_STEP, _POLL_WITHOUT_PIDFD)
+        return max(0.0, min(c.deadline for c in children) - time.monotonic())
 
     def _serve_io(self, timeout: float) -> None:
-        for fd, data in self._poller.poll(timeout):
-            if data is None:  # the signal wakeup fd: empty it
-                _read_all_available(fd)
-                continue
-            child, which = data
-            if which == "stdin":
-                self._feed(child)
-            elif which in ("stdout", "stderr"):
-                self._read(child, child.popen.stdout if which == "stdout" else child.popen.stderr, which)
-            # "exit": the pidfd is readable; poll() in wait() reaps the process.
+        for key, _ in self._selector.select(timeout):
+            key.data()
+
+    def _advance(self, child: _Child) -> bool:
+        """Move one hook on: begin ending its tree once its shell exited or it timed
+        out; True when it is finished."""
+        if child.ending is None:
+            exited = child.popen.poll() is not None
+            if not exited and time.monotonic() < child.deadline:
+                return False
+            child.timed_out = not exited
+            if exited:  # what it wrote before it exited; a background writer may go on
+                self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
+            if exited and child.spec.detach:
+                self.orphanage.spare_detached(child.pid)
+                return True
+            return self._begin_end(child)
+        return child.ending.step()
+
+    def _begin_end(self, child: _Child) -> bool:
+        child.ending = TreeEnd(lambda: self._members(child), child.popen, self.kill_grace)
+        return child.ending.start()
+
+    def _members(self, child: _Child) -> list[psutil.Process]:
+        """The hook's shell's descendants and its orphans with theirs (not the shell)."""
+        alone = len(self.running) == 1
+        roots = [child.pid] if child.popen.poll() is None else []
+        roots += [pid for pid in self.orphanage.orphans()
+                  if self.orphanage.belongs_to(pid, child.pid, alone=alone)]
+        return tree_members(roots, leave_out=child.pid)
 
     def _feed(self, child: _Child) -> None:
         stdin = child.popen.stdin
@@ -244,95 +288,109 @@ class ProcessPool:
             written = len(child.stdin_view)
         child.stdin_view = child.stdin_view[written:]
         if not child.stdin_view:
-            self._unregister(stdin)
-            stdin.close()
+            self._close(stdin)
 
-    def _read(self, child: _Child, stream: IO[bytes], which: str) -> bool:
+    def _read(self, stream: IO[bytes], capture: _Capture) -> bool:
         """Read once from a pipe; True if data came (at EOF the pipe is also closed)."""
-        fd = stream.fileno()
         try:
-            data = os.read(fd, _READ_SIZE)
+            data = os.read(stream.fileno(), _READ_SIZE)
         except BlockingIOError:
             return False
         except OSError:
             data = b""
         if data:
-            child.capture(data, which)
+            capture.take(data)
             return True
-        self._unregister(stream)
-        stream.close()
+        self._close(stream)
         return False
 
-    def _unregister(self, stream: IO[bytes] | int) -> None:
-        self._poller.unregister(stream if isinstance(stream, int) else stream.fileno())
+    def _close(self, stream: IO[bytes]) -> None:
+        """Stop watching a pipe and close it."""
+        if not stream.closed:
+            try:
+                self._selector.unregister(stream)
+            except KeyError:  # stdin with nothing to feed was never watched
+                pass
+            stream.close()
 
     # -- finishing -----------------------------------------------------------------
-    def _finish(self, child: _Child, *, timed_out: bool) -> Outcome:
-        """End the hook if it still runs, end what it left behind unless it is detached,
-        reap it, collect its output."""
-        still_running = child.popen.poll() is None
+    def _finish(self, child: _Child) -> Outcome:
+        """Reap the hook (its tree is ended or spared), collect its output."""
         del self.running[child.key]
-        if child.popen.stdin and not child.popen.stdin.closed:
-            self._unregister(child.popen.stdin)
-            child.popen.stdin.close()
-        if child.pidfd is not None:
-            self._unregister(child.pidfd)
-        if not still_running:  # what it wrote before it exited; a background writer may go on
-            self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
-        if (still_running or not child.spec.detach) and self._tree_of(child).end(self.kill_grace):
+        if child.ending is not None and child.ending.anything:
             self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=True)
         child.popen.wait()
         self._close_child(child)
         return Outcome(
             exit_code=child.popen.returncode,
-            stdout=bytes(child.out),
-            stderr=bytes(child.err),
-            stdout_truncated=child.out_truncated,
-            stderr_truncated=child.err_truncated,
-            timed_out=timed_out,
+            stdout=bytes(child.out.buffer),
+            stderr=bytes(child.err.buffer),
+            stdout_truncated=child.out.truncated,
+            stderr_truncated=child.err.truncated,
+            timed_out=child.timed_out,
             # the timeout applied, which may be the executor's default, not hook.timeout
-            error=f"timed out after {child.spec.timeout:g}s" if timed_out else None,
+            error=f"timed out after {child.spec.timeout:g}s" if child.timed_out else None,
             duration=round(time.monotonic() - child.started, 6),
         )
 
     def _drain(self, child: _Child, *, until: float, to_eof: bool) -> None:
         """Read what the pipes hold now (``to_eof``: until every writer is gone),
         never past ``until``: a background writer may never stop."""
-        for stream, which in ((child.popen.stdout, "stdout"), (child.popen.stderr, "stderr")):
-            while stream is not None and not stream.closed and time.monotonic() < until:
-                if self._read(child, stream, which):
+        assert child.popen.stdout is not None and child.popen.stderr is not None
+        for stream, capture in ((child.popen.stdout, child.out), (child.popen.stderr, child.err)):
+            while time.monotonic() < until and not stream.closed:
+                if self._read(stream, capture):
                     continue
                 wait = until - time.monotonic()
                 if not to_eof or stream.closed or not _readable(stream.fileno(), wait):
                     break
 
     def _close_child(self, child: _Child) -> None:
-        for stream in (child.popen.stdout, child.popen.stderr):
-            if stream is not None and not stream.closed:
-                self._unregister(stream)
-                stream.close()
+        for stream in (child.popen.stdin, child.popen.stdout, child.popen.stderr):
+            if stream is not None:
+                self._close(stream)
         if child.pidfd is not None:
+            self._selector.unregister(child.pidfd)
             os.close(child.pidfd)
             child.pidfd = None
 
-    def _tree_of(self, child: _Child) -> HookTree:
-        return HookTree(child.popen, child.token, {c.pid for c in self.running.values()})
-
     def close(self) -> list[tuple[int, Outcome]]:
-        """End every running hook tree and reap it; return their (partial) outcomes."""
-        return [(child.key, self._finish(child, timed_out=False)) for child in list(self.running.values())]
+        """End every running hook tree side by side and reap it; then every orphan of
+        the run not spared for a detach hook. Returns the hooks' (partial) outcomes."""
+        done: list[tuple[int, Outcome]] = []
+        for child in list(self.running.values()):
+            if child.ending is None and self._begin_end(child):
+                done.append((child.key, self._finish(child)))
+        while self.running:
+            self._serve_io(_STEP)
+            done += [(c.key, self._finish(c)) for c in list(self.running.values()) if c.ending.step()]  # type: ignore[union-attr]
+        self._end_the_rest()
+        return done
+
+    def _end_the_rest(self) -> None:
+        ending = TreeEnd(lambda: tree_members(self.orphanage.orphans()), None, self.kill_grace)
+        finished = ending.start()
+        while not finished:
+            time.sleep(_STEP)
+            finished = ending.step()
+
+
+def _nothing() -> None:
+    """A pidfd became readable: the shell exited; ``_advance`` reaps it."""
+
+
+def _empty_wakeup_fd(catcher: SignalCatcher) -> Callable[[], None]:
+    def empty() -> None:
+        try:
+            while os.read(catcher.read_fd, 4096):
+                pass
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                raise
+    return empty
 
 
 def _readable(fd: int, timeout: float) -> bool:
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    return bool(poller.poll(max(0, int(timeout * 1000 + 0.999))))
-
-
-def _read_all_available(fd: int) -> None:
-    try:
-        while os.read(fd, 4096):
-            pass
-    except OSError as exc:
-        if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
-            raise
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        return bool(selector.select(max(0.0, timeout)))

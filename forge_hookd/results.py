@@ -1,33 +1,15 @@
-"""What a run produced: one ``HookResult`` per hook, the ``HookRun`` document, and the
-circular-trigger guard. Plain records with no process machinery, so that a run that
-matches no hook never imports it."""
+"""What a run produced: one ``HookResult`` per hook and the ``HookRun`` document.
+Plain records with no process machinery, so that a run that matches no hook never
+imports it."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .events import HookEvent
 from .registry import Hook
-
-if TYPE_CHECKING:
-    from .process import Outcome
-
-#: Event types being handled up the chain of nested runs, comma-separated.
-CHAIN_VAR = "FORGE_HOOK_CHAIN"
-
-
-def signal_name(code: int | None) -> str | None:
-    """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
-    if code is None or code >= 0:
-        return None
-    import signal
-
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"SIG{-code}"
+from .signals import signal_name
 
 
 @dataclass
@@ -42,10 +24,14 @@ class HookResult:
     duration: float = 0.0
     timed_out: bool = False
     error: str | None = None
-    signal: str | None = None
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     index: int = 0
+
+    @property
+    def signal(self) -> str | None:
+        """The name of the signal that ended it (``exit_code`` -15: ``"SIGTERM"``)."""
+        return signal_name(self.exit_code)
 
     @property
     def success(self) -> bool:
@@ -60,23 +46,6 @@ class HookResult:
     def reason(self) -> str:
         """Why it blocked: its stdout, else its stderr, else its error, stripped."""
         return (self.stdout.strip() or self.stderr.strip() or (self.error or "").strip())
-
-    @classmethod
-    def from_outcome(cls, hook: Hook, index: int, outcome: Outcome) -> HookResult:
-        """The result of a process :class:`~forge_hookd.process.Outcome`."""
-        return cls(
-            hook=hook,
-            index=index,
-            exit_code=outcome.exit_code,
-            signal=outcome.signal,
-            stdout=outcome.stdout.decode("utf-8", errors="replace"),
-            stderr=outcome.stderr.decode("utf-8", errors="replace"),
-            stdout_truncated=outcome.stdout_truncated,
-            stderr_truncated=outcome.stderr_truncated,
-            duration=outcome.duration,
-            timed_out=outcome.timed_out,
-            error=outcome.error,
-        )
 
     def to_dict(self) -> dict[str, Any]:
         hook = self.hook.to_dict()
@@ -159,7 +128,3 @@ def dry_run_document(event: HookEvent, hooks: list[Hook], warnings: list[str]) -
         "warnings": warnings,
     }
 
-
-def active_chain() -> list[str]:
-    """Event types being handled by runs up the process chain."""
-    return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]

@@ -1,10 +1,11 @@
-"""The runner's own SIGINT, SIGTERM and SIGHUP.
+"""The runner's own SIGINT, SIGTERM and SIGHUP, and the names of signals.
 
 Until hooks start, a signal raises :class:`Interrupted` wherever the runner is (even
 blocked reading stdin), and the error boundary prints the document and exits 128+n.
 While hooks run, a signal is only recorded and wakes the poll loop: raising from a
-handler could interrupt a half-done spawn and lose a child, so the pool ends every
-tree itself and the partial results are printed.
+handler could interrupt a half-done spawn and lose a child, so the hooks' loop ends
+every tree itself and the partial results are printed. (Before the command installs its
+catcher, the executable's entry point answers signals itself: see ``__main__``.)
 """
 
 from __future__ import annotations
@@ -18,23 +19,14 @@ from types import FrameType
 RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def answer_signals_during_startup() -> None:
-    """Until the command installs its :class:`SignalCatcher`, a signal ends the runner at
-    once with the JSON error document and 128+n (Python's default would die silently).
-
-    Called by the executable's entry point before it imports click: nothing has started
-    yet, so there is nothing to clean up.
-    """
-    for sig in RUNNER_SIGNALS:
-        signal.signal(sig, _exit_during_startup)
-
-
-def _exit_during_startup(signum: int, frame: FrameType | None) -> None:
-    name = signal.Signals(signum).name
-    os.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
-    os.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
-                 % name).encode())
-    os._exit(128 + signum)
+def signal_name(code: int | None) -> str | None:
+    """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
+    if code is None or code >= 0:
+        return None
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"SIG{-code}"
 
 
 class Interrupted(Exception):
@@ -58,7 +50,10 @@ class SignalCatcher:
         self.deferred = False
 
     @contextmanager
-    def installed(self) -> Iterator[SignalCatcher]:
+    def installed(self, *, then_ignore: bool = False) -> Iterator[SignalCatcher]:
+        """Catch the runner's signals inside the block; after it, put the previous
+        handlers back, or with ``then_ignore`` ignore the signals: when only the
+        document is left to write, a late signal must not cut it short."""
         read_fd, write_fd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.read_fd = read_fd
         previous_fd = signal.set_wakeup_fd(write_fd)
@@ -67,9 +62,7 @@ class SignalCatcher:
             yield self
         finally:
             for sig, handler in previous.items():
-                # After the command only the document is left to write: a late signal
-                # must not cut it short, so the start-up handler is not put back.
-                signal.signal(sig, signal.SIG_IGN if handler is _exit_during_startup else handler)
+                signal.signal(sig, signal.SIG_IGN if then_ignore else handler)
             signal.set_wakeup_fd(previous_fd)
             os.close(read_fd)
             os.close(write_fd)

@@ -4,7 +4,8 @@ each that did not and why, each start, end, exit, decision and duration, the run
 decision. Colour only on a terminal (and never with ``NO_COLOR``).
 
 The :class:`Tracer` formats; the line goes to the ``write`` it is given (the CLI
-prints, the library does not).
+prints, the library does not), as it is: the tracer makes control characters in what
+it quotes visible itself, so that its own colour codes can pass.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ class Tracer:
         return f"\033[{_COLOURS[tone]}m{text}\033[0m" if self.colour else text
 
     def say(self, text: str, tone: str | None = None) -> None:
+        from .boundary import visible  # a hook's command or output must not drive the terminal
+
+        text = visible(text)
         self.write("trace: " + (self._paint(text, tone) if tone else text))
 
     # -- config ----------------------------------------------------------------------

@@ -1,10 +1,20 @@
-"""The process tree of a hook: what it started, and how all of it is ended.
+"""The process trees of hooks: what each started, and how all of it is ended.
 
 A hook's tree is its shell's process group, every descendant psutil finds below the
-shell, and, when this process is a child subreaper, every orphan that reparented to
-us carrying the hook's token in its environment (with its descendants): that is how
-double-forked and ``setsid`` leftovers are found. Ending a tree is SIGTERM, a grace,
-SIGKILL, then a sweep until nothing of the hook is left.
+shell and, when this process is a child subreaper, the orphans that reparented to us
+and belong to the hook (with their descendants): that is how double-forked and
+``setsid`` leftovers are found. Whatever reparents to a subreaper that only runs hooks
+was started by its hooks, so an orphan is attributed by ancestry, not by a mark the
+hook could drop: its session or group (a hook's shell leads its own session, and only
+``setsid`` leaves it), else the hook's token in its environment, else, when exactly one
+hook runs, that hook. An orphan no rule attributes is ended when the run ends.
+
+A ``detach`` hook's orphans are spared, also at the end of the run: those present when
+its shell exits (including any no rule attributes: a detach hook could own them) and
+any orphan later found in their sessions or groups.
+
+Ending a tree (:class:`TreeEnd`) is SIGTERM, a grace, SIGKILL, stepped by the caller's
+poll loop so that many trees end at once, each on its own clock.
 """
 
 from __future__ import annotations
@@ -13,15 +23,16 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # psutil costs ~10 ms to import: only the kill paths load it.
+if TYPE_CHECKING:  # psutil costs 16 ms to import (bench/README.md, "tricks.py"): only the
+    # paths that end a tree load it.
     import psutil
 
-#: Set in every hook's environment; how its orphans are recognised.
+#: Set in every hook's environment: one way its orphans are recognised.
 TOKEN_VAR = "FORGE_HOOK_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
-_SWEEPS = 5
 _subreaper = False
 
 
@@ -31,7 +42,9 @@ def become_subreaper() -> bool:
     Then a double-forked or ``setsid`` daemon that a hook leaves behind reparents to us
     instead of init, and stays findable to be ended. Do this only in a process that
     runs hooks and nothing else (the forge-hook-run executable does): orphans of
-    anything else it starts become its children too. Returns False where unsupported.
+    anything else it starts become its children too, and what appears as a child while
+    hooks run (also a child another thread starts) is ended with the run.
+    Returns False where unsupported.
     """
     global _subreaper
     if not _subreaper:
@@ -42,18 +55,23 @@ def become_subreaper() -> bool:
 def _prctl(option: int, arg: int) -> int:
     """prctl(2), which the os module lacks; -1 where it cannot be called."""
     try:
-        # _ctypes alone costs ~0.4 ms of start-up; the ctypes package ~2 ms (issue 5).
+        # _ctypes alone instead of the ctypes package: 1.2 ms less start-up on the hook
+        # path (bench/README.md, "tricks.py").
         import _ctypes
 
         function = _ctypes.dlsym(_ctypes.dlopen(None, os.RTLD_NOW), "prctl")  # type: ignore[arg-type]
         return int(_ctypes.call_function(function, (option, arg, 0, 0, 0)))
-    except (ImportError, AttributeError, OSError):  # pragma: no cover - other CPythons
-        try:
-            import ctypes
+    except (ImportError, AttributeError, OSError):  # other CPythons: the public ctypes
+        return _prctl_by_ctypes(option, arg)
 
-            return int(ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0))
-        except (OSError, AttributeError):
-            return -1
+
+def _prctl_by_ctypes(option: int, arg: int) -> int:
+    try:
+        import ctypes
+
+        return int(ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0))
+    except (ImportError, OSError, AttributeError):
+        return -1
 
 
 def _direct_children() -> set[int]:
@@ -70,6 +88,31 @@ def _direct_children() -> set[int]:
     return pids
 
 
+def _session_and_group(pid: int) -> tuple[int, int]:
+    """(session id, process group id) of ``pid``; (0, 0) when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return int(fields[3]), int(fields[2])
+    except (OSError, IndexError, ValueError):
+        return 0, 0
+
+
+def _token(pid: int) -> str | None:
+    """The hook token in ``pid``'s environment; None when absent or unreadable (a
+    process past our permissions, a zombie, one in the middle of execve)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            environ = fh.read()
+    except OSError:
+        return None
+    prefix = TOKEN_VAR.encode() + b"="
+    for entry in environ.split(b"\0"):
+        if entry.startswith(prefix):
+            return entry[len(prefix):].decode("ascii", "replace")
+    return None
+
+
 def _group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -78,96 +121,166 @@ def _group_alive(pgid: int) -> bool:
     return True  # or PermissionError: a member we may not signal is still a member
 
 
+class Orphanage:
+    """The orphans that reparented to us during one run, and whose each is.
 
+    ``hooks`` maps each hook shell's pid (also its session and group id) to its token.
+    Children this process had before the run are not orphans of the run.
+    """
 
-class HookTree:
-    """The processes one hook started: its shell ``popen`` (whose pid is also its
-    process group), and the orphans carrying ``token``. ``others`` are the shells of
-    hooks running beside it, never counted as its orphans."""
+    def __init__(self) -> None:
+        self._before = _direct_children() if _subreaper else set()
+        self.hooks: dict[int, str] = {}
+        self._by_token: dict[str, int] = {}
+        self._detached_shells: set[int] = set()
+        self._spared: set[int] = set()
 
-    def __init__(self, popen: subprocess.Popen[bytes], token: str, others: set[int]) -> None:
-        self.popen = popen
-        self.pid = popen.pid
-        self.token = token
-        self.others = others
+    def add_hook(self, shell: int, token: str) -> None:
+        self.hooks[shell] = token
+        self._by_token[token] = shell
 
-    def end(self, grace: float) -> bool:
-        """End every process of the tree; True if there was anything to end.
-
-        SIGTERM, ``grace``, then SIGKILL; the tree is looked up again each round because
-        a dying tree can still fork.
-        """
-        if self.popen.poll() is not None and not self._orphans() and not _group_alive(self.pid):
-            return False  # the common case: nothing left, and no psutil import
-        import psutil
-
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            deadline = time.monotonic() + grace
-            procs = self._tree()
-            _signal_group(self.pid, sig)
-            _signal_all(procs, sig)
-            # The shell itself is reaped through Popen only: psutil reaping it would
-            # leave Popen with ECHILD and a made-up exit code 0.
-            _, alive = psutil.wait_procs(procs, timeout=grace)
-            if _shell_exited(self.popen, deadline) and not alive and not _group_alive(self.pid):
-                break
-        # What the lookups missed (a fork in flight, a process mid-exec) and the zombies
-        # of what we killed, which reparent to us: kill and reap until nothing is left.
-        for _ in range(_SWEEPS):
-            leftovers = self._tree()
-            if not leftovers:
-                break
-            _signal_all(leftovers, signal.SIGKILL)
-            psutil.wait_procs(leftovers, timeout=grace)
-        return True
-
-    def _orphans(self) -> list[int]:
-        """Orphans that reparented to us (as subreaper) and belong to this hook."""
+    def orphans(self) -> list[int]:
+        """Our children that are not hook shells and not spared; [] unless subreaper."""
         if not _subreaper:
             return []
-        live_shells = self.others | {self.pid}
-        return [pid for pid in _direct_children() - live_shells if _belongs_to(pid, self.token)]
+        found = []
+        for pid in _direct_children() - self.hooks.keys() - self._spared - self._before:
+            if not self._is_detached(pid):
+                found.append(pid)
+        return found
 
-    def _tree(self) -> list[psutil.Process]:
-        """The hook's shell's descendants and its orphans with theirs (not the shell)."""
+    def owner(self, pid: int) -> int | None:
+        """The shell pid of the hook ``pid`` descends from, or None if unknown."""
+        session, group = _session_and_group(pid)
+        for shell in (session, group):
+            if shell in self.hooks:
+                return shell
+        return self._by_token.get(_token(pid) or "")
+
+    def belongs_to(self, pid: int, shell: int, *, alone: bool) -> bool:
+        """Whether orphan ``pid`` is to be ended with the tree of hook ``shell``;
+        ``alone``: that hook is the only one running, so an unknown orphan is its."""
+        owner = self.owner(pid)
+        return owner == shell or (owner is None and alone)
+
+    def spare_detached(self, shell: int) -> None:
+        """The detach hook ``shell`` exited: spare its orphans and their descendants,
+        and any orphan no rule attributes (a detach hook could own it)."""
+        self._detached_shells.add(shell)
+        mine = [pid for pid in self.orphans() if self.owner(pid) in (shell, None)]
+        if not mine:
+            return
         import psutil
 
-        procs: dict[int, psutil.Process] = {}
-        roots = [self.pid] if self.popen.poll() is None else []
-        for pid in roots + self._orphans():
+        for pid in mine:
+            self._spared.add(pid)
             try:
-                root = psutil.Process(pid)
-                for proc in [root, *root.children(recursive=True)]:
-                    procs[proc.pid] = proc
+                self._spared.update(p.pid for p in psutil.Process(pid).children(recursive=True))
             except psutil.Error:
                 continue
-        procs.pop(self.pid, None)  # signalled through its group, reaped through Popen
-        return list(procs.values())
+
+    def _is_detached(self, pid: int) -> bool:
+        session, group = _session_and_group(pid)
+        if {session, group} & self._spared:  # started later by a spared process
+            return True
+        owner = self.owner(pid)
+        return owner is not None and owner in self._detached_shells
 
 
-def _shell_exited(popen: subprocess.Popen[bytes], deadline: float) -> bool:
-    try:
-        popen.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return False
-    return True
+class TreeEnd:
+    """Ending one set of processes: SIGTERM, ``grace``, SIGKILL, ``grace``.
 
-
-def _belongs_to(pid: int, token: str) -> bool:
-    """Whether an orphan carries the hook's token in its environment.
-
-    An orphan whose environment cannot be read counts as the hook's: in a subreaper
-    nothing else is ours. That covers a zombie (it only needs reaping), one past our
-    permissions, and one in the middle of execve, whose environment reads as empty for a
-    moment (seen in the soak test: a `setsid sleep &` escaped that way).
+    ``members`` lists the processes to end (looked up again each step: a dying tree can
+    still fork); ``popen`` is a hook's shell, signalled through its group ``popen.pid``
+    and reaped only through Popen (psutil reaping it would leave Popen with ECHILD and a
+    made-up exit code 0). The caller calls :meth:`step` from its loop until it returns
+    True; each newly found process gets the current signal once.
     """
+
+    def __init__(self, members: Callable[[], list[psutil.Process]],
+                 popen: subprocess.Popen[bytes] | None, grace: float) -> None:
+        self.members = members
+        self.popen = popen
+        self.grace = grace
+        self.signal = signal.SIGTERM
+        self.until = 0.0
+        self.anything = False  # whether there was anything to end
+        self._sent: set[int] = set()
+
+    def start(self) -> bool:
+        """Send SIGTERM to everything; True when done already (nothing was left, the
+        common case, decided without importing psutil)."""
+        if self._shell_gone() and not self._group_alive() and not self.members():
+            return True
+        self.anything = True
+        self.until = time.monotonic() + self.grace
+        return self.step()
+
+    def step(self) -> bool:
+        """Signal what is new, reap what died; True when nothing is left (or nothing
+        more can be done: what survives SIGKILL for ``grace`` is in the kernel's hands)."""
+        procs = self.members()
+        _reap_our_children(procs)
+        shell_gone = self._shell_gone()
+        if shell_gone and not self._group_alive() and not [p for p in procs if _exists(p)]:
+            return True
+        if time.monotonic() >= self.until:
+            if self.signal == signal.SIGKILL:
+                return True
+            self.signal, self.until, self._sent = signal.SIGKILL, time.monotonic() + self.grace, set()
+        if self.popen is not None and self.popen.pid not in self._sent:
+            self._sent.add(self.popen.pid)
+            _signal_group(self.popen.pid, self.signal)
+        for proc in procs:
+            if proc.pid not in self._sent:
+                self._sent.add(proc.pid)
+                _signal(proc, self.signal)
+        return False
+
+    def _shell_gone(self) -> bool:
+        return self.popen is None or self.popen.poll() is not None
+
+    def _group_alive(self) -> bool:
+        return self.popen is not None and _group_alive(self.popen.pid)
+
+
+def tree_members(roots: list[int], *, leave_out: int | None = None) -> list[psutil.Process]:
+    """``roots`` and every descendant of each, without ``leave_out``."""
+    if not roots:
+        return []
+    import psutil
+
+    procs: dict[int, psutil.Process] = {}
+    for pid in roots:
+        try:
+            root = psutil.Process(pid)
+            for proc in [root, *root.children(recursive=True)]:
+                procs[proc.pid] = proc
+        except psutil.Error:
+            continue
+    procs.pop(leave_out or 0, None)
+    return list(procs.values())
+
+
+def _reap_our_children(procs: list[psutil.Process]) -> None:
+    """Reap those of ``procs`` that died as our children (orphans that reparented)."""
+    ours = _direct_children() if procs else set()
+    for proc in procs:
+        if proc.pid in ours:
+            try:
+                os.waitpid(proc.pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def _exists(proc: psutil.Process) -> bool:
+    """Alive, or a zombie nobody has reaped yet (its parent will, or it reparents to us)."""
     import psutil
 
     try:
-        environ = psutil.Process(pid).environ()
+        return proc.is_running()
     except psutil.Error:
-        return True
-    return not environ or environ.get(TOKEN_VAR) == token
+        return False
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -177,11 +290,10 @@ def _signal_group(pgid: int, sig: int) -> None:
         pass
 
 
-def _signal_all(procs: list[psutil.Process], sig: int) -> None:
+def _signal(proc: psutil.Process, sig: int) -> None:
     import psutil
 
-    for proc in procs:
-        try:
-            proc.send_signal(sig)
-        except psutil.Error:
-            pass
+    try:
+        proc.send_signal(sig)
+    except psutil.Error:
+        pass

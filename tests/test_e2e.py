@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import Project, pid_alive, read_pids
+from conftest import Project, installed, pid_alive, read_pids
 from forge_hookd import trust
 
 SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_abc123",
@@ -243,3 +245,14 @@ def test_a_nul_byte_in_a_command_is_a_config_warning(project: Project, forge_run
     run = forge_run({"type": "session:start"})
     assert run.exit_status == 0 and [r["stdout"] for r in run.json["results"]] == ["ok\n"]
     assert run.json["warnings"] == [f"{project.hooks_file}: hooks[0]: 'command' must not contain a NUL byte; hook skipped"]
+
+
+def test_an_event_without_matching_hooks_loads_no_process_machinery(project: Project) -> None:
+    # The start-up tricks (bench/README.md, "tricks.py") through the installed executable:
+    # psutil (16 ms), subprocess and asyncio are loaded only when a hook runs.
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                          capture_output=True, env=env, timeout=30)
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}
+    assert proc.returncode == 0 and "forge_hookd.cli" in imported
+    assert not imported & {"psutil", "subprocess", "asyncio", "ctypes", "_ctypes", "forge_hookd.process"}

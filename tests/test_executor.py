@@ -227,7 +227,7 @@ def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path,
         catcher.deferred = True
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
         outcome = HookExecutor(HookRegistry(hooks), working_dir=tmp_path).run(
-            EVENT, signals=catcher.received, wakeup_fd=catcher.read_fd)
+            EVENT, catcher=catcher)
     assert outcome.interrupted == signal.SIGTERM
     assert outcome.to_dict()["interrupted"] == "SIGTERM"
     assert outcome.results[0].success
@@ -237,7 +237,9 @@ def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path,
 
 
 def test_signal_before_the_run_starts_no_hook(tmp_path: Path, pids: Path) -> None:
-    outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path, signals=[signal.SIGHUP])
+    catcher = SignalCatcher()
+    catcher.received.append(signal.SIGHUP)
+    outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path, catcher=catcher)
     assert outcome.interrupted == signal.SIGHUP and outcome.skipped == [0]
 
 
@@ -297,3 +299,30 @@ def test_lone_surrogates_in_library_events_reach_hooks_replaced(tmp_path: Path) 
 def test_a_hook_made_in_code_with_a_nul_byte_fails_to_start(tmp_path: Path) -> None:
     result = run([Hook("*", "echo a\0b")], tmp=tmp_path).results[0]
     assert result.exit_code is None and result.error == "cannot start hook: embedded null byte"
+
+
+def test_without_pidfd_the_loop_polls_and_still_ends_leftovers(tmp_path: Path, pids: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pidfd(pid: int) -> int:
+        raise OSError(38, "Function not implemented")  # kernels before 5.3
+
+    monkeypatch.setattr(os, "pidfd_open", no_pidfd)
+    hooks = [Hook("*", f"sleep 300 & echo $! > {pids}/bg.pid; echo done"), Hook("*", "sleep 300", timeout=0.3)]
+    first, second = run(hooks, tmp=tmp_path, stop_on_failure=False).results
+    assert first.success and first.stdout == "done\n" and second.timed_out
+    assert not pid_alive(read_pids(pids)["bg"])
+
+
+def test_the_output_budget_is_shared_by_every_stream_of_the_run(tmp_path: Path) -> None:
+    from forge_hookd.process import HookProcesses, Spec
+
+    with HookProcesses(output_limit=1000, total_output_limit=2500) as processes:
+        for key in range(3):
+            spec = Spec("head -c 5000 /dev/zero; head -c 5000 /dev/zero >&2", str(tmp_path), dict(os.environb), b"", 10)
+            assert processes.start(key, spec) is None
+        outcomes = []
+        while processes.running:
+            outcomes += processes.wait()
+    streams = [len(o.stdout) for _, o in outcomes] + [len(o.stderr) for _, o in outcomes]
+    assert sum(streams) == 2500 and max(streams) == 1000  # the run's budget, each stream's limit
+    assert all(o.stdout_truncated and o.stderr_truncated for _, o in outcomes)

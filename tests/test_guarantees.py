@@ -294,3 +294,195 @@ def test_a_signal_while_the_document_is_written_does_not_cut_it(project: Project
     doc = json.loads(out)
     assert len(doc["results"][0]["stdout"]) == 1024 * 1024
     assert proc.returncode == 0  # the run was complete before the signal came
+
+
+# -- orphans are attributed by ancestry, not by a mark a hook can drop (issue 9) ----------------
+def wait_file(tmp: Path, name: str) -> str:
+    """Shell text that waits until ``name`` in ``tmp`` has content (a pid written)."""
+    return f"while [ ! -s {tmp}/{name} ]; do sleep 0.01; done"
+
+
+def escapee(tmp: Path, prefix: str, name: str = "orphan") -> str:
+    """A hook's command text: a setsid'd daemon, under ``prefix``, writing its pid."""
+    return (f"{prefix} setsid -f sh -c 'echo $$ > {tmp}/{name}.pid; exec sleep 7777'; "
+            f"{wait_file(tmp, name + '.pid')}")
+
+
+def assert_ended(pids: dict[str, int]) -> None:
+    alive = [name for name, pid in pids.items() if pid_alive(pid)]
+    for name in alive:
+        kill_and_reap(pids[name])
+    assert pids and alive == []
+
+
+@pytest.mark.parametrize("prefix", ["env -u FORGE_HOOK_TOKEN", "env -i PATH=/usr/bin:/bin",
+                                    "FORGE_HOOK_TOKEN=x"])
+def test_an_orphan_that_drops_the_token_is_still_ended(project: Project, forge_run, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                      prefix: str) -> None:
+    project.write_hooks([{"event": "*", "command": escapee(tmp_path, prefix) + "; echo done"}])
+    run = forge_run(EVENT)
+    assert run.exit_status == 0 and run.json["results"][0]["stdout"] == "done\n"
+    assert_ended(read_pids(tmp_path))
+
+
+def test_an_orphan_without_the_token_of_a_timed_out_hook_is_ended(project: Project, forge_run,  # type: ignore[no-untyped-def]
+                                                                  tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "timeout": 0.5,
+                          "command": escapee(tmp_path, "env -u FORGE_HOOK_TOKEN") + "; sleep 300"}])
+    run = forge_run(EVENT)
+    assert run.exit_status == 1 and run.json["results"][0]["timed_out"]
+    assert_ended(read_pids(tmp_path))
+
+
+def test_an_unattributable_orphan_under_jobs_is_ended_by_the_end_of_the_run(project: Project, forge_run,  # type: ignore[no-untyped-def]
+                                                                            tmp_path: Path) -> None:
+    # The second hook outlives the first's end, so two hooks run when the orphan is
+    # found: no rule says whose it is, and it is ended with the run.
+    project.write_hooks([
+        {"event": "*", "command": f"echo $$ > {tmp_path}/first; " + escapee(tmp_path, "env -i PATH=/usr/bin:/bin")},
+        {"event": "*", "command": f"{wait_file(tmp_path, 'first')}; "
+                                  f"while kill -0 $(cat {tmp_path}/first) 2>/dev/null; do sleep 0.01; done"},
+    ])
+    run = forge_run(EVENT, "--jobs", "2")
+    assert run.exit_status == 0, run.stderr
+    assert_ended(read_pids(tmp_path))
+
+
+def test_a_detached_orphan_survives_the_next_hook_and_the_run(project: Project, forge_run,  # type: ignore[no-untyped-def]
+                                                              tmp_path: Path) -> None:
+    project.write_hooks([
+        {"event": "*", "detach": True,
+         "command": f"env -i /bin/sh -c 'echo $$ > {tmp_path}/detached.pid; exec sleep 7777' >/dev/null 2>&1 & "
+                    + wait_file(tmp_path, "detached.pid")},
+        {"event": "*", "command": escapee(tmp_path, "env -u FORGE_HOOK_TOKEN") + "; echo second"},
+    ])
+    run = forge_run(EVENT)
+    pids = read_pids(tmp_path)
+    try:
+        assert run.exit_status == 0 and run.json["results"][1]["stdout"] == "second\n"
+        assert pid_alive(pids["detached"]) and not pid_alive(pids["orphan"])
+    finally:
+        for pid in pids.values():
+            kill_and_reap(pid)
+
+
+# -- trees end side by side, each on its own clock (issue 9) ------------------------------------
+def side_by_side_hooks(tmp: Path, n: int, timeout: float = 300) -> list[dict[str, object]]:
+    """``n`` hooks that ignore SIGTERM's default action: on SIGTERM each notes it, then
+    waits until all ``n`` got theirs and writes ``all.PID``. Trees ended one after
+    another never get there: the second SIGTERM only comes after the first SIGKILL."""
+    on_term = (f"touch {tmp}/term.$$; while [ $(ls {tmp} | grep -c ^term) -lt {n} ]; do sleep 0.01; done; "
+               f"touch {tmp}/all.$$")
+    return [{"event": "*", "timeout": timeout,
+             "command": f"trap '{on_term}' TERM; echo $$ > {tmp}/h{i}.pid; while :; do sleep 0.05; done"}
+            for i in range(n)]
+
+
+def test_jobs_timeouts_end_side_by_side(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks(side_by_side_hooks(tmp_path, 6, timeout=1.5))
+    run = forge_run(EVENT, "--jobs", "6")
+    assert run.exit_status == 1
+    assert [(r["timed_out"], r["signal"]) for r in run.json["results"]] == [(True, "SIGKILL")] * 6
+    assert len(list(tmp_path.glob("all.*"))) == 6
+    assert_ended(read_pids(tmp_path))
+
+
+def test_a_signal_to_the_runner_ends_parallel_trees_side_by_side(project: Project, tmp_path: Path) -> None:
+    project.write_hooks(side_by_side_hooks(tmp_path, 6))
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--jobs", "6"],
+                            cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = wait_for_pids(tmp_path, {f"h{i}" for i in range(6)})
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 143
+    assert [r["signal"] for r in json.loads(out)["results"]] == ["SIGKILL"] * 6
+    assert len(list(tmp_path.glob("all.*"))) == 6
+    assert_ended(pids)
+
+
+def test_jobs_beyond_the_descriptor_limit_still_run_every_hook(project: Project) -> None:
+    import resource
+
+    project.write_hooks([{"event": "*", "command": "echo $$"}] * 40)
+    proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start", "--jobs", "40"],
+                          cwd=project.root, capture_output=True, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)))
+    results = json.loads(proc.stdout)["results"]
+    assert proc.returncode == 0, [r["error"] for r in results if r["error"]]
+    assert len(results) == 40 and all(r["success"] for r in results)
+    assert len({r["stdout"] for r in results}) == 40  # forty shells, forty pids
+
+
+# -- the document: bounded, always writable, and the terminal left alone (issue 9) --------------
+def test_output_kept_across_hooks_is_bounded(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    # 12 hooks x (2 MB + 2 MB): 24 MiB would be kept at 1 MiB per stream; the run keeps 16.
+    project.write_hooks([{"event": "*", "command": "head -c 2000000 /dev/zero | tr '\\0' o; "
+                                                   "head -c 2000000 /dev/zero | tr '\\0' e >&2"}] * 12)
+    run = forge_run(EVENT, "--keep-going")
+    results = run.json["results"]
+    kept = sum(len(r["stdout"]) + len(r["stderr"]) for r in results)
+    assert run.exit_status == 0 and kept == 16 * 1024 * 1024
+    assert all(r["stdout_truncated"] and r["stderr_truncated"] for r in results)
+    assert results[-1]["stdout"] == results[-1]["stderr"] == ""  # the budget was spent
+    assert len(run.stdout) < 17 * 1024 * 1024
+
+
+@pytest.mark.parametrize("where", ["option", "stdin"])
+def test_an_event_nested_deeper_than_the_writer_can_write_is_refused(project: Project, forge_run,  # type: ignore[no-untyped-def]
+                                                                     tmp_path: Path, where: str) -> None:
+    project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran; exit 1"}])
+    data = "[" * 300 + "]" * 300
+    run = (forge_run(None, "--event", "session:start", "--data", '{"a": %s}' % data) if where == "option"
+           else forge_run('{"type": "session:start", "data": {"a": %s}}' % data))
+    assert run.exit_status == 2
+    assert run.json["error"]["message"] == "'data' is nested deeper than 128 levels"
+    assert run.stderr == "forge-hook-run: error: 'data' is nested deeper than 128 levels\n"
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_reader_that_closes_stdout_early_is_exit_141_and_hooks_still_run(project: Project,
+                                                                           tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "command": f"echo $$ > {tmp_path}/hook.pid"}])
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()  # as `| head -c 0` would, before anything is written
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 141 and err == b""
+    assert read_pids(tmp_path)["hook"] > 0
+
+
+@pytest.mark.parametrize("argv", [["forge-hook-run", "--event", "session:start", "--no-project"],
+                                  ["forge-hook-run", "--help"], ["forge-hook", "list"]])
+def test_a_reader_that_closes_stdout_early_is_141_with_no_hook_too(project: Project, argv: list[str]) -> None:
+    proc = subprocess.Popen([installed(argv[0]), *argv[1:]],
+                            cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=30)
+    assert (proc.returncode, err) == (141, b"")
+
+
+def test_terminal_escapes_from_a_hook_are_made_visible_on_stderr(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    project.write_hooks([{"event": "*", "command": r"printf '\033[2J\033]0;owned\007no\rpe'; exit 1"}])
+    run = forge_run(EVENT)
+    assert run.exit_status == 1
+    assert "\x1b" not in run.stderr and "\x07" not in run.stderr and "\r" not in run.stderr
+    assert "): \\x1b[2J\\x1b]0;owned\\x07no pe\n" in run.stderr
+    assert run.json["results"][0]["stdout"] == "\x1b[2J\x1b]0;owned\x07no\rpe"  # the document keeps the bytes
+
+
+def test_a_signal_to_the_runner_ends_unattributable_orphans_too(project: Project, tmp_path: Path) -> None:
+    # Two trees end at once, so neither may claim an orphan that no rule places: the
+    # run's last sweep ends it.
+    project.write_hooks([
+        {"event": "*", "command": escapee(tmp_path, "env -u FORGE_HOOK_TOKEN") + "; sleep 300"},
+        {"event": "*", "command": f"echo $$ > {tmp_path}/second.pid; sleep 300"},
+    ])
+    proc = subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--jobs", "2"],
+                            cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids = wait_for_pids(tmp_path, {"orphan", "second"})
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and len(json.loads(out)["results"]) == 2
+    assert_ended(pids)

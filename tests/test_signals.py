@@ -10,12 +10,13 @@ import sys
 
 import pytest
 
-from forge_hookd.signals import Interrupted, SignalCatcher, _exit_during_startup, answer_signals_during_startup
+from forge_hookd.__main__ import _exit_during_startup, answer_signals_during_startup
+from forge_hookd.signals import Interrupted, SignalCatcher, signal_name
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_signal_during_startup_still_answers_with_the_document(sig: int, code: int) -> None:
-    program = ("from forge_hookd.signals import answer_signals_during_startup\n"
+    program = ("from forge_hookd.__main__ import answer_signals_during_startup\n"
                "answer_signals_during_startup()\n"
                f"import os; os.kill(os.getpid(), {int(sig)})\n"
                "import time; time.sleep(5)")
@@ -43,9 +44,13 @@ def test_catcher_hands_back_default_handling_after_the_startup_handler() -> None
     previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         answer_signals_during_startup()
-        with SignalCatcher().installed():
+        with SignalCatcher().installed(then_ignore=True):
             assert signal.getsignal(signal.SIGTERM) is not _exit_during_startup
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN  # nothing may cut the document short
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def test_signal_name_of_exit_codes() -> None:
+    assert [signal_name(c) for c in (None, 0, 1, -15, -9, -200)] == [None, None, None, "SIGTERM", "SIGKILL", "SIG200"]
