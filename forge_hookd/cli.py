@@ -78,6 +78,9 @@ Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
 and the event JSON on stdin.
 \b
+Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
+(FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.
+\b
 Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
 3 internal error, 5 the machine refused (full disk, deleted directory ...),
 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM, 141 the reader of stdout went away.
