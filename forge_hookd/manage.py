@@ -89,6 +89,8 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
     listed = editing.list_hooks(_root(ctx))
     if event_type is not None:
         event = HookEvent.from_dict({"type": event_type, "tool_name": tool})
+        if not trust_project and (unclear := trust.override_warning()):
+            say(PROG, f"warning: {unclear}")
         listed = editing.would_run(listed, event, trust_project=trust_project or trust.override_from_env())
     if as_json:
         _print_json([h.to_dict() for h in listed])
