@@ -37,8 +37,9 @@ def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
 
 def event_from_options(event_type: str, tool: str | None, session_id: str | None,
                        data: str | None) -> HookEvent:
-    """The event that ``--event/--tool/--session-id/--data`` describe."""
-    obj: dict[str, Any] = {"type": event_type, "tool_name": tool, "session_id": session_id}
+    """The event that ``--event/--tool/--session-id/--data`` describe. An empty
+    ``--tool`` or ``--session-id`` (``"$SESSION"`` unset) is no value: null."""
+    obj: dict[str, Any] = {"type": event_type, "tool_name": tool or None, "session_id": session_id or None}
     if data is not None:
         try:
             obj["data"] = orjson.loads(data)
