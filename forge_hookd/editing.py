@@ -44,16 +44,35 @@ def scope_path(scope: str, project_root: Path) -> Path:
     return Path(global_config_path()) if scope == "global" else project_root / PROJECT_DIR_NAME / CONFIG_NAME
 
 
-def list_hooks(project_root: Path) -> list[ListedHook]:
-    """Every well-formed hook of the global and project files, in run order."""
+def repository_root(start: Path) -> Path | None:
+    """The nearest directory from ``start`` upwards holding ``.git`` (a directory, or
+    the file of a worktree or submodule): the root of the git repository, if any."""
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def list_hooks(project_root: Path, problems: list[ConfigError] | None = None) -> list[ListedHook]:
+    """Every well-formed hook of the global and project files, in run order.
+
+    A file that cannot be read or parsed raises ConfigError, unless ``problems`` is
+    given: then it goes there and the other file's hooks are still listed (as
+    forge-hook-run still runs them)."""
     listed = []
     for scope in ("global", "project"):
         path = scope_path(scope, project_root)
-        raw = read_raw(path)
-        if raw is None:
+        try:
+            raw = read_raw(path)
+            doc = None if raw is None else parse_document(raw, path)
+        except ConfigError as exc:
+            if problems is None:
+                raise
+            problems.append(exc)
+            continue
+        if raw is None or doc is None:
             continue
         state = trust.TrustState.TRUSTED if scope == "global" else trust.state(path, raw)
-        doc = parse_document(raw, path)
         listed += [ListedHook(hook, scope, path, index, state)
                    for index, hook, _ in iter_entries(doc, path=path, source=scope) if hook is not None]
     return listed

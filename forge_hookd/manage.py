@@ -6,6 +6,7 @@ Parsing and printing only: the work is in :mod:`forge_hookd.editing`,
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any, NoReturn
@@ -47,9 +48,9 @@ def scope_options(func: Any) -> Any:
     return click.option("--global", "global_", is_flag=True, help="Edit the global hooks file.")(func)
 
 
-def _edited(ctx: click.Context, scope: str, what: str) -> None:
+def _edited(ctx: click.Context, scope: str, what: str, root: Path | None = None) -> None:
     """Say what changed, and whether the project file still needs trusting."""
-    root = _root(ctx)
+    root = root or _root(ctx)
     path = editing.scope_path(scope, root)
     click.echo(f"{PROG}: {what} in {path}")
     raw = read_raw(path)
@@ -86,7 +87,10 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
     """List every configured hook: index, source, pattern, command, timeout, state."""
     if event_type is None and (tool or trust_project):
         raise UsageError("--tool and --trust-project go with --event")
-    listed = editing.list_hooks(_root(ctx))
+    problems: list[ConfigError] = []
+    listed = editing.list_hooks(_root(ctx), problems)
+    for problem in problems:  # the other file's hooks still run, so they are still listed
+        say(PROG, f"warning: {problem}; its hooks are not listed (forge-hook check)")
     if event_type is not None:
         event = HookEvent.from_dict({"type": event_type, "tool_name": tool})
         if not trust_project and (unclear := trust.override_warning()):
@@ -154,6 +158,9 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
         raise UsageError("--template goes without --event and --command")
     if template is None and not (pattern and command):
         raise UsageError("say what to add: --template NAME, or --event PATTERN --command CMD")
+    root = _root_to_add_to(ctx) if scope == "project" else _root(ctx)
+    if working_dir is not None:
+        working_dir = _checked_working_dir(working_dir, root, relative_is_checked=scope == "project")
     base = HOOK_TEMPLATES[template].to_dict() if template else {"event": pattern, "command": command}
     changes = {"timeout": timeout, "description": description, "working_dir": working_dir,
                "env": _env(env_pairs) or None}
@@ -163,14 +170,40 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
         hook = Hook.from_dict(entry)
     except ConfigError as exc:
         raise UsageError(exc.message) from None
-    path = editing.scope_path(scope, _root(ctx))
+    path = editing.scope_path(scope, root)
     index = editing.add_hook(path, hook, retrust=scope == "project")
-    _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})")
+    _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})", root)
     if timeout is not None and hook.timeout != timeout:
         say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.timeout:g}")
     for pattern_ in hook.patterns:
         if not editing.pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
+
+
+def _root_to_add_to(ctx: click.Context) -> Path:
+    """The project root, except when no .forge/hooks.json exists yet up the tree and none
+    was named: then the git repository's root, so that a hook added from repo/src lands
+    where forge-hook-run and list look from anywhere in the repository."""
+    root = _root(ctx)
+    named = ctx.find_root().params.get("project_root") or os.environ.get("FORGE_PROJECT_DIR")
+    if named or editing.scope_path("project", root).exists():
+        return root
+    return editing.repository_root(root) or root
+
+
+def _checked_working_dir(working_dir: str, root: Path, *, relative_is_checked: bool) -> str:
+    """``~`` expanded; refused unless it is a directory. A relative one is relative to the
+    project root: checked there for a project hook, kept as it is for a global one
+    (whose root is each project's)."""
+    expanded = os.path.expanduser(working_dir)
+    if not os.path.isabs(expanded) and not relative_is_checked:
+        return expanded
+    where = root / expanded
+    if not where.is_dir():
+        why = "is not a directory" if where.exists() else "does not exist"
+        relative = "" if os.path.isabs(expanded) else f" (relative to the project root {root})"
+        raise UsageError(f"--working-dir {working_dir}: {where} {why}{relative}; hooks could not run there")
+    return expanded
 
 
 def _env(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -271,8 +304,10 @@ def trust_command(ctx: click.Context, directory: str | None) -> None:
 def untrust_command(ctx: click.Context, directory: str | None) -> None:
     """Stop trusting DIRECTORY's .forge/hooks.json (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
-    known = trust.untrust(path)
-    click.echo(f"{PROG}: {path} {'is no longer trusted' if known else 'was not trusted'}")
+    if trust.untrust(path):
+        click.echo(f"{PROG}: {path} is no longer trusted")
+    else:
+        click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
 
 
 def main() -> NoReturn:

@@ -123,7 +123,10 @@ def trust(path: StrPath, content: bytes) -> None:
 
 
 def untrust(path: StrPath) -> bool:
-    """Forget ``path``; True if it had a record."""
+    """Forget ``path``; True if it had a record. Without a store there is nothing to
+    forget: none is created."""
+    if not os.path.exists(trust_store_path()):
+        return False
     found: list[bool] = []
     _update(lambda trusted: found.append(trusted.pop(_key(path), None) is not None))
     return found[0]

@@ -102,3 +102,12 @@ def test_an_unparsable_file_is_never_overwritten(project: Project) -> None:
         with pytest.raises(ConfigError, match="invalid JSON"):
             edit()
     assert project.hooks_file.read_bytes() == b'{"hooks": [oops'
+
+
+def test_repository_root_is_the_nearest_directory_with_git(tmp_path: Path) -> None:
+    (tmp_path / "repo/a/b").mkdir(parents=True)
+    assert editing.repository_root(tmp_path / "repo/a/b") in (None, *tmp_path.parents)  # none of ours
+    (tmp_path / "repo/.git").mkdir()
+    assert editing.repository_root(tmp_path / "repo/a/b") == tmp_path / "repo"
+    (tmp_path / "repo/a/.git").write_text("gitdir: elsewhere\n")  # a worktree or submodule
+    assert editing.repository_root(tmp_path / "repo/a/b") == tmp_path / "repo/a"
