@@ -76,7 +76,9 @@ Project hooks run only once trusted: forge-hook trust (see man forge-hook).
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
-and the event JSON on stdin.
+FORGE_HOOK_CHAIN (the event types being handled up the chain: the circular-trigger
+guard), FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event
+JSON on stdin.
 \b
 Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
 3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.

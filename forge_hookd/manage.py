@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import textwrap
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -75,7 +76,7 @@ def forge_hook(project_root: str | None) -> None:
     """
 
 
-@forge_hook.command("list")
+@forge_hook.command("list", short_help="List the hooks, where each is, whether it runs.")
 @click.option("--event", "event_type", type=click.Choice(sorted(EVENT_TYPES)), metavar="TYPE",
               help="Only the hooks this event would run, in run order.")
 @click.option("--tool", metavar="NAME", help="With --event: the tool name.")
@@ -84,7 +85,12 @@ def forge_hook(project_root: str | None) -> None:
 @click.pass_context
 def list_command(ctx: click.Context, event_type: str | None, tool: str | None, trust_project: bool,
                  as_json: bool) -> None:
-    """List every configured hook: index, source, pattern, command, timeout, state."""
+    """List every configured hook: source, index, pattern, state, trust, timeout, command.
+
+    The index (the # column) is the hook's position in its own file's "hooks" list,
+    counting from 0; the global and the project file each count from 0. enable and
+    disable take it with --global or --project.
+    """
     if event_type is None and (tool or trust_project):
         raise UsageError("--tool and --trust-project go with --event")
     problems: list[ConfigError] = []
@@ -118,7 +124,7 @@ def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     return lines + [f"({', '.join(files)})"] if files else ["no hooks configured"]
 
 
-@forge_hook.command("check")
+@forge_hook.command("check", short_help="Validate the hooks files; exit 1 on problems.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of problems.")
 @click.pass_context
 def check_command(ctx: click.Context, as_json: bool) -> int:
@@ -135,7 +141,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     return ExitStatus.PROBLEMS_FOUND if problems else ExitStatus.PROCEED
 
 
-@forge_hook.command("add")
+@forge_hook.command("add", short_help="Append a hook, from a template or options.")
 @scope_options
 @click.option("--template", type=click.Choice(sorted(HOOK_TEMPLATES)), metavar="NAME",
               help="Start from a template (forge-hook templates).")
@@ -216,7 +222,7 @@ def _env(pairs: tuple[str, ...]) -> dict[str, str]:
     return env
 
 
-@forge_hook.command("remove")
+@forge_hook.command("remove", short_help="Remove every hook whose pattern is exactly PATTERN.")
 @scope_options
 @click.argument("pattern")
 @click.pass_context
@@ -238,7 +244,7 @@ def _toggle(ctx: click.Context, global_: bool, project: bool, index: int, enable
     _edited(ctx, scope, f"{'enabled' if enabled else 'disabled'} hook {index}")
 
 
-@forge_hook.command("enable")
+@forge_hook.command("enable", short_help="Enable the hook at INDEX (see list).")
 @scope_options
 @click.argument("index", type=int)
 @click.pass_context
@@ -247,7 +253,7 @@ def enable_command(ctx: click.Context, global_: bool, project: bool, index: int)
     _toggle(ctx, global_, project, index, True)
 
 
-@forge_hook.command("disable")
+@forge_hook.command("disable", short_help="Disable the hook at INDEX (see list).")
 @scope_options
 @click.argument("index", type=int)
 @click.pass_context
@@ -256,7 +262,7 @@ def disable_command(ctx: click.Context, global_: bool, project: bool, index: int
     _toggle(ctx, global_, project, index, False)
 
 
-@forge_hook.command("templates")
+@forge_hook.command("templates", short_help="The ready-made hooks add --template adds.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of the templates.")
 def templates_command(as_json: bool) -> None:
     """The ready-made hooks forge-hook add --template can add."""
@@ -267,11 +273,12 @@ def templates_command(as_json: bool) -> None:
         click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}")
 
 
-@forge_hook.command("events")
+@forge_hook.command("events", short_help="The event types and the variables hooks get.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of the 16 event types.")
 def events_command(as_json: bool) -> None:
     """The event types, what each carries, and the variables a hook gets."""
-    base = ["FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_WORKING_DIR", "FORGE_PROJECT_DIR"]
+    base = ["FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_WORKING_DIR", "FORGE_PROJECT_DIR",
+            "FORGE_HOOK_CHAIN", "FORGE_HOOK_TOKEN"]
     if as_json:
         _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
                       "data_keys": list(keys),
@@ -281,11 +288,14 @@ def events_command(as_json: bool) -> None:
     for t, (meaning, keys, has_tool) in EVENT_INFO.items():
         carries = ", ".join(["tool_name"] * has_tool + list(keys)) or "-"
         click.echo(f"{t.value:20} {meaning}; carries: {carries}")
-    click.echo("\nEvery hook gets " + ", ".join(base) + ", FORGE_TOOL_NAME when there is a tool, "
-               "FORGE_<KEY> for each data key, and the event JSON on stdin.")
+    click.echo("\n" + textwrap.fill(
+        "Every hook gets " + ", ".join(base[:5]) + ", FORGE_TOOL_NAME when there is a tool, "
+        "FORGE_<KEY> for each data key, and the event JSON on stdin; also FORGE_HOOK_CHAIN "
+        "(the event types being handled up the chain, which stops circular triggers) and "
+        "FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; leave it be).", 88))
 
 
-@forge_hook.command("trust")
+@forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
@@ -298,7 +308,7 @@ def trust_command(ctx: click.Context, directory: str | None) -> None:
     click.echo(f"{PROG}: trusted {path} (sha256 {trust.digest(raw)[:12]}); its hooks will run")
 
 
-@forge_hook.command("untrust")
+@forge_hook.command("untrust", short_help="Stop trusting a project's hooks file.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def untrust_command(ctx: click.Context, directory: str | None) -> None:

@@ -191,7 +191,18 @@ def test_templates_and_events(project: Project) -> None:
     assert tool_error["data_keys"] == ["tool_args", "error"] and tool_error["tool_name"] is True
     assert {"FORGE_EVENT", "FORGE_TOOL_NAME", "FORGE_TOOL_ARGS", "FORGE_ERROR"} <= set(tool_error["variables"])
     text = hook(project, "events").stdout
-    assert text.count("\n") == 18 and "user:interrupt" in text
+    assert text.count("\n") == 22 and "user:interrupt" in text
+    assert "FORGE_HOOK_CHAIN" in text and "FORGE_HOOK_TOKEN" in text
+
+
+def test_help_summaries_are_whole_sentences(project: Project) -> None:
+    # click cuts a summary that does not fit at "..." mid-sentence: each command says
+    # its own short one (short_help).
+    help_text = run_installed(["--help"], cwd=project.root, env={"COLUMNS": "80"}, prog="forge-hook").stdout
+    commands = help_text.split("Commands:\n")[1].splitlines()
+    assert len(commands) == len(forge_hook.commands)
+    for line in commands:
+        assert not line.endswith("...") and line.endswith("."), line
 
 
 def test_trust_and_untrust(project: Project) -> None:

@@ -6,10 +6,12 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
 
+from conftest import LEAK_VAR, Project, run_installed
 from man import generate, sections
 
 MAN = Path(generate.__file__).parent
@@ -167,3 +169,22 @@ def test_footer_names_the_page_and_see_also_names_what_exists(filename: str) -> 
     assert rendered[-1].split()[0] == command  # the footer's source: this page's command
     see_also = " ".join(sections_of(render(filename))["SEE ALSO"])
     assert "DESIGN.md" not in see_also
+
+
+def test_every_variable_a_hook_gets_is_documented_everywhere(project: Project, forge_run: Any) -> None:
+    """The variables a real hook sees, against forge-hook events, --help, both man pages'
+    sources and README.md: none may be missing from any of them."""
+    project.write_hooks([{"event": "*", "command": "env"}])
+    run = forge_run({"type": "session:start", "session_id": "s"})
+    seen = {line.split("=", 1)[0] for line in run.json["results"][0]["stdout"].splitlines()}
+    variables = {name for name in seen if name.startswith("FORGE_") and name != LEAK_VAR}
+    assert {"FORGE_HOOK_CHAIN", "FORGE_HOOK_TOKEN", "FORGE_EVENT"} <= variables
+    places = {
+        "forge-hook events": run_installed(["events"], cwd=project.root, prog="forge-hook").stdout,
+        "forge-hook-run --help": run_installed(["--help"], cwd=project.root).stdout,
+        "man forge-hook-run": (MAN / "forge-hook-run.1").read_text().replace("\\-", "-"),
+        "README.md": (MAN.parent / "README.md").read_text(),
+    }
+    for place, text in places.items():
+        missing = sorted(v for v in variables if v not in text)
+        assert not missing, f"{place} does not mention {missing}"
