@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 import click
 import orjson
 
+from . import completion
 from .boundary import JsonCommand, say, write_document
 from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
@@ -107,7 +108,7 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 # a translation of their help text on every run, which loads locale (~1.5 ms, issue 5).
 @click.command(cls=JsonCommand, name=PROG, epilog=_EPILOG, add_help_option=False,
                context_settings={"max_content_width": 88})
-@click.option("--event", "event_type", metavar="TYPE",
+@click.option("--event", "event_type", metavar="TYPE", shell_complete=completion.values(completion.event_types),
               help="Build the event from options instead of reading stdin.")
 @click.option("--tool", metavar="NAME", help="With --event: the tool name.")
 @click.option("--session-id", metavar="ID", help="With --event: the session id.")
@@ -208,5 +209,6 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 
 def main() -> NoReturn:
+    completion.install_if_asked(PROG)
     forge_hook_run.main(prog_name=PROG)
     raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover

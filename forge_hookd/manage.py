@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import click
 import orjson
 
-from . import editing, trust
+from . import completion, editing, trust
 from .boundary import BoundaryGroup, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
@@ -145,7 +145,8 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @scope_options
 @click.option("--template", type=click.Choice(sorted(HOOK_TEMPLATES)), metavar="NAME",
               help="Start from a template (forge-hook templates).")
-@click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.")
+@click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.",
+              shell_complete=completion.values(completion.event_types, separator=","))
 @click.option("--command", metavar="CMD", help="The shell command.")
 @click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-300).")
 @click.option("--description", metavar="D", help="What the hook is for.")
@@ -321,5 +322,6 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
 
 
 def main() -> NoReturn:
+    completion.install_if_asked(PROG)
     forge_hook.main(prog_name=PROG)
     raise AssertionError("unreachable: BoundaryCommand.main exits")  # pragma: no cover

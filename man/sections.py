@@ -127,9 +127,10 @@ See what would run, and why a hook does not:
 
   forge-hook-run --dry-run --event tool:pre_execute --tool bash | jq '.hooks[].hook'
 
-Shell completion (bash; zsh_source and fish_source for the others):
+Shell completion of options and event types, colons included (bash, in ~/.bashrc; zsh_source in ~/.zshrc after compinit; for fish, _FORGE_HOOK_RUN_COMPLETE=fish_source forge-hook-run | source):
 
   eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
+  eval "$(_FORGE_HOOK_COMPLETE=bash_source forge-hook)"
 """,
     "SEE ALSO": """
 forge-hook(1), jq(1), sh(1). The same engine is a Python library, import forge_hookd: see README.md in the source tree.
