@@ -151,7 +151,8 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-300).")
 @click.option("--description", metavar="D", help="What the hook is for.")
 @click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="An environment variable. Repeatable.")
-@click.option("--working-dir", metavar="DIR", help="Where it runs, relative to the project root.")
+@click.option("--working-dir", metavar="DIR",
+              help="Where it runs: an existing directory, relative to the project root; ~ is expanded.")
 @click.option("--disabled", is_flag=True, help="Add it disabled.")
 @click.option("--detach", is_flag=True, help="Leave what it starts in the background running.")
 @click.pass_context
@@ -159,7 +160,12 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
                 pattern: str | None, command: str | None, timeout: float | None,
                 description: str | None, env_pairs: tuple[str, ...], working_dir: str | None,
                 disabled: bool, detach: bool) -> None:
-    """Append a hook, from a template or from --event and --command."""
+    """Append a hook, from a template or from --event and --command.
+
+    With --project, when no .forge/hooks.json exists yet up the tree (and no
+    --project-root is given), the file is created at the root of the git repository,
+    else in the current directory. It prints the path it wrote.
+    """
     scope = _scope(global_, project)
     if template is not None and (pattern or command):
         raise UsageError("--template goes without --event and --command")
