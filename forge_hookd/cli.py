@@ -82,7 +82,8 @@ guard), FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the eve
 JSON on stdin.
 \b
 Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
-3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
+3 internal error, 5 the machine refused (full disk, deleted directory ...),
+129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
