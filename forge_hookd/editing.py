@@ -44,13 +44,19 @@ def scope_path(scope: str, project_root: Path) -> Path:
     return Path(global_config_path()) if scope == "global" else project_root / PROJECT_DIR_NAME / CONFIG_NAME
 
 
-def repository_root(start: Path) -> Path | None:
-    """The nearest directory from ``start`` upwards holding ``.git`` (a directory, or
-    the file of a worktree or submodule): the root of the git repository, if any."""
-    for directory in (start, *start.parents):
+def root_for_new_project_file(start: Path) -> Path:
+    """Where ``add --project`` creates ``.forge/hooks.json`` when none exists up the tree:
+    the nearest directory upwards that already holds a ``.forge`` directory (the user
+    made the project there), else the root of the git repository (the nearest ``.git``,
+    a directory or a worktree's file), else ``start``."""
+    chain = (start, *start.parents)
+    for directory in chain:
+        if (directory / PROJECT_DIR_NAME).is_dir():
+            return directory
+    for directory in chain:
         if (directory / ".git").exists():
             return directory
-    return None
+    return start
 
 
 def list_hooks(project_root: Path, problems: list[ConfigError] | None = None) -> list[ListedHook]:

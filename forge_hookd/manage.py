@@ -178,8 +178,9 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     """Append a hook, from a template or from --event and --command.
 
     With --project, when no .forge/hooks.json exists yet up the tree (and no
-    --project-root is given), the file is created at the root of the git repository,
-    else in the current directory. It prints the path it wrote.
+    --project-root is given), the file is created in the nearest .forge directory
+    upwards, else at the root of the git repository, else in the current directory.
+    It prints the path it wrote.
     """
     scope = _scope(global_, project)
     if template is not None and (pattern or command):
@@ -210,13 +211,14 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
 
 def _root_to_add_to(ctx: click.Context) -> Path:
     """The project root, except when no .forge/hooks.json exists yet up the tree and none
-    was named: then the git repository's root, so that a hook added from repo/src lands
-    where forge-hook-run and list look from anywhere in the repository."""
+    was named: then the nearest .forge directory, else the git repository's root, so
+    that a hook added from repo/src lands where forge-hook-run and list look from
+    anywhere in the repository."""
     root = _root(ctx)
     named = ctx.find_root().params.get("project_root") or os.environ.get("FORGE_PROJECT_DIR")
     if named or editing.scope_path("project", root).exists():
         return root
-    return editing.repository_root(root) or root
+    return editing.root_for_new_project_file(root)
 
 
 def _checked_working_dir(working_dir: str, root: Path, *, relative_is_checked: bool) -> str:

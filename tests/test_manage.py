@@ -71,6 +71,13 @@ def test_add_project_in_a_subdirectory_of_a_repository_uses_its_root(tmp_path: P
     assert (repo / ".forge/hooks.json").is_file() and not (repo / "src/.forge").exists()
     listed = run_installed(["list", "--json"], cwd=repo, prog="forge-hook")
     assert [h["file"] for h in json.loads(listed.stdout)] == [f"{repo}/.forge/hooks.json"]
+    # A .forge directory made by hand marks the project (the README's demo/.forge, made
+    # in a checkout that has no hooks file of its own).
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / "demo/.forge").mkdir(parents=True)
+    demo = run_installed(["add", "--project", "--template", "block_sudo"], cwd=other / "demo", prog="forge-hook")
+    assert f"in {other}/demo/.forge/hooks.json" in demo.stdout
     # Outside any repository (and with no .forge up the tree) it is the current directory.
     (tmp_path / "plain").mkdir()
     plain = run_installed(["add", "--project", "--template", "block_sudo"], cwd=tmp_path / "plain", prog="forge-hook")
