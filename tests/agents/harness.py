@@ -170,6 +170,7 @@ class AgentRun:
     stderr: str
     timed_out: bool
     requests: list[Recorded]
+    env: dict[str, str]  # what the agent was started with (to tell what it adds for hooks)
 
     def model_requests(self) -> list[Recorded]:
         """The requests that are turns of the conversation (not token counts, not side calls)."""
@@ -326,7 +327,7 @@ def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, st
     with serving(command) as server:
         env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
         done = _run_bounded(agent_argv(agent, prompt), cwd=ws.project, env=env, timeout=timeout)
-        return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests)
+        return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
 
 
 @contextmanager
