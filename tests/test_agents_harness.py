@@ -25,6 +25,7 @@ from tests.conftest import Project
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
 SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+PAYLOADS = Path(harness.__file__).parent / "payloads"
 
 
 def installed_or_skip(name: str) -> Path:
@@ -93,6 +94,8 @@ def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Worksp
     assert payload["tool_name"] == SHELL_TOOL[agent]
     assert payload["tool_input"]["command"] == f"touch {target}"
     assert payload["cwd"] == str(workspace.project)
+    recorded = json.loads((PAYLOADS / agent / f"{PRE_TOOL[agent]}.json").read_text())
+    assert set(payload) == set(recorded), "the agent's payload changed: re-run tests.agents.record_payloads"
     turns = run.model_requests()
     assert len(turns) == 2, run.describe()  # the tool call, then the turn with its result
     assert FINAL_TEXT in run.stdout, run.describe()
@@ -112,9 +115,32 @@ def test_an_exit_2_denial_stops_the_command_and_reaches_the_model(agent: str, wo
     assert reason in last_turn.text(), run.describe()
 
 
+def _without_claude_permissions(ws: Workspace) -> None:
+    settings = ws.project / ".claude" / "settings.json"
+    config = json.loads(settings.read_text())
+    del config["permissions"]
+    settings.write_text(json.dumps(config))
+
+
+@pytest.mark.parametrize(("answer", "runs"), [
+    ("", False),
+    (json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}), True),
+])
+def test_claude_no_objection_is_not_approval_but_allow_is(answer: str, runs: bool, workspace: Workspace,
+                                                          tmp_path: Path) -> None:
+    """Without a permission rule for Bash, claude -p refuses it, unless the hook says allow."""
+    installed_or_skip("claude")
+    target = tmp_path / "created"
+    run = harness.run_agent("claude", workspace, command=f"touch {target}",
+                            hooks={"PreToolUse": scripted_hook(tmp_path / "calls", "pre", stdout=answer)},
+                            adjust=_without_claude_permissions)
+    assert run.exit_status == 0 and len(recorded_calls(tmp_path / "calls", "pre")) == 1, run.describe()
+    assert target.exists() == runs, run.describe()
+    assert (json.loads(run.stdout)["permission_denials"] == []) == runs, run.describe()
+
+
 # -- the recorded payloads and Codex's schemas --------------------------------------------
 
-PAYLOADS = Path(harness.__file__).parent / "payloads"
 CODEX_SCHEMA_OF_EVENT = {"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use",
                          "SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "Stop": "stop"}
 
