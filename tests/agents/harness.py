@@ -155,7 +155,11 @@ def _run_bounded(argv: list[str], *, cwd: Path, env: Mapping[str, str], timeout:
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(proc.pid)
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # something outside the group holds the pipes
+            proc.kill()
+            out, err = b"", b"(output lost: a process outside the agent's group kept its pipes open)"
     finally:
         _kill_group(proc.pid)
         if proc.poll() is None:
