@@ -7,11 +7,13 @@ the tests own) against the scripted model server on 127.0.0.1. Deselect them wit
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,7 +60,22 @@ def test_the_model_server_listens_on_loopback_only() -> None:
         assert server.base_url.startswith("http://127.0.0.1:")
 
 
-def test_a_run_past_its_timeout_is_killed_with_its_whole_group(tmp_path: Path) -> None:
+@pytest.fixture(params=[False, True], ids=["plain", "subreaper"])
+def as_subreaper(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """Run the test with pytest as a child subreaper or not, as other tests may leave it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    before = ctypes.c_int()
+    assert libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(before), 0, 0, 0) == 0
+    assert libc.prctl(PR_SET_CHILD_SUBREAPER, int(request.param), 0, 0, 0) == 0
+    yield bool(request.param)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, before.value, 0, 0, 0)
+
+
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+def test_a_run_past_its_timeout_is_killed_with_its_whole_group(tmp_path: Path, as_subreaper: bool) -> None:
+    """The group's orphan (the background sleep) is gone, and reaped if it became ours."""
     pid_file = tmp_path / "child.pid"
     script = f"sleep 300 & echo $! > {pid_file}; wait"
     done = harness._run_bounded(["sh", "-c", script], cwd=tmp_path, env=os.environ, timeout=1)
