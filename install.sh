@@ -15,7 +15,8 @@ usage: ./install.sh [--prefix DIR] [--python PYTHON] [--uninstall]
   --prefix DIR      install under DIR (default: ~/.local): DIR/bin, DIR/share/man/man1,
                     and the virtualenv in DIR/lib/forge-hook-run
   --python PYTHON   the Python 3.11+ to build the virtualenv with (default: python3)
-  --uninstall       remove what an install with the same --prefix put there
+  --uninstall       remove what an install with the same --prefix put there; your
+                    hooks, trust records and logs are kept
 USAGE
 }
 
@@ -37,13 +38,53 @@ bindir="$prefix/bin"
 mandir="$prefix/share/man/man1"
 commands="forge-hook-run forge-hook"
 manpages="forge-hook-run.1 forge-hook.1"
+# The directories this script may create, parents first; the ones it did create are
+# recorded in the virtualenv, so that --uninstall removes those (when empty) and no other.
+dirs="$prefix $prefix/bin $prefix/lib $prefix/share $prefix/share/man $mandir"
+created_record="$venv/.created-dirs"
+
+# What the user made with the tool, never removed: hooks, trust records, the log_all log.
+user_data() {
+    printf '%s\n' "${FORGE_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/forge}" \
+        "${XDG_DATA_HOME:-$HOME/.local/share}/forge" "${XDG_STATE_HOME:-$HOME/.local/state}/forge"
+}
+
+uninstall() {
+    removed=""
+    for c in $commands; do
+        # Only our own links: a forge-hook from elsewhere in the same bin stays.
+        if [ -L "$bindir/$c" ] && [ "$(readlink "$bindir/$c")" = "$venv/bin/$c" ]; then
+            rm -f "$bindir/$c"; removed="$removed $bindir/$c"
+        fi
+    done
+    for m in $manpages; do
+        if [ -f "$mandir/$m" ]; then rm -f "$mandir/$m"; removed="$removed $mandir/$m"; fi
+    done
+    created=""
+    if [ -f "$created_record" ]; then created="$(cat "$created_record")"; fi
+    if [ -d "$venv" ]; then rm -rf "$venv"; removed="$removed $venv"; fi
+    # Deepest first; rmdir refuses a directory that holds anything else, which stays.
+    for d in $(printf '%s\n' $created | sort -r); do
+        if rmdir "$d" 2>/dev/null; then removed="$removed $d/"; fi
+    done
+    if [ -z "$removed" ]; then
+        echo "forge-hook-run: nothing to remove: it is not installed in $prefix"
+    else
+        echo "forge-hook-run: removed:"
+        for r in $removed; do echo "  $r"; done
+    fi
+    kept=""
+    for d in $(user_data); do
+        if [ -e "$d" ]; then kept="$kept $d"; fi
+    done
+    if [ -n "$kept" ]; then
+        echo "kept (your hooks, trust records and logs; remove them yourself if you want):"
+        for k in $kept; do echo "  $k"; done
+    fi
+}
 
 if [ "$action" = uninstall ]; then
-    for c in $commands; do rm -f "$bindir/$c"; done
-    for m in $manpages; do rm -f "$mandir/$m"; done
-    rm -rf "$venv"
-    echo "forge-hook-run: removed $venv, the links in $bindir and the man pages in $mandir"
-    echo "Your hooks and trust records are kept: ~/.config/forge, ~/.local/share/forge."
+    uninstall
     exit 0
 fi
 
@@ -52,11 +93,22 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     exit 1
 fi
 
+missing=""
+for d in $dirs; do [ -d "$d" ] || missing="$missing $d"; done
+
 echo "forge-hook-run: installing into $venv"
 "$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
+# Build from a copy in a temporary directory: setuptools writes build/ and
+# forge_hookd.egg-info/ beside the pyproject.toml it builds (pip builds in place), and
+# an install must leave the checkout as it found it. These are all the build reads.
+src="$(mktemp -d "${TMPDIR:-/tmp}/forge-hook-run-build.XXXXXX")"
+trap 'rm -rf "$src"' EXIT
+cp -R "$here/pyproject.toml" "$here/README.md" "$here/forge_hookd" "$src/"
+rm -rf "$src/forge_hookd/__pycache__"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$src"
 
 mkdir -p "$bindir" "$mandir"
+for d in $missing; do echo "$d"; done >> "$created_record"
 for c in $commands; do
     if [ -x "$venv/bin/$c" ]; then ln -sf "$venv/bin/$c" "$bindir/$c"; fi
 done
@@ -67,8 +119,22 @@ done
 echo "forge-hook-run: $("$bindir/forge-hook-run" --version) installed"
 echo "  executables: $(for c in $commands; do [ -e "$bindir/$c" ] && printf '%s ' "$bindir/$c"; done)"
 echo "  man pages:   $mandir (man forge-hook-run)"
+echo "  library:     $venv/bin/python (import forge_hookd); in your own virtualenv: pip install $here"
 echo "  uninstall:   ./install.sh --uninstall$( [ "$prefix" = "$HOME/.local" ] || printf ' --prefix %s' "$prefix")"
+on_path=yes
 case ":$PATH:" in
     *":$bindir:"*) ;;
-    *) echo "  note: $bindir is not on your PATH; add it: export PATH=\"$bindir:\$PATH\"" ;;
+    *) on_path=no; echo "  note: $bindir is not on your PATH; add it: export PATH=\"$bindir:\$PATH\"" ;;
 esac
+# man-db finds pages beside the directories on PATH (DIR/bin -> DIR/share/man) only
+# while MANPATH is unset or has an empty entry (which stands for that search).
+mandirs="$prefix/share/man"
+if [ -n "${MANPATH:-}" ]; then
+    case ":$MANPATH:" in
+        *":$mandirs:"*|*":$mandirs/:"*) ;;
+        *"::"*) [ "$on_path" = yes ] || echo "  note: man forge-hook-run needs $bindir on PATH, or: export MANPATH=\"$mandirs:\$MANPATH\"" ;;
+        *) echo "  note: MANPATH is set without $mandirs, so man forge-hook-run will not find the pages; add it: export MANPATH=\"$mandirs:\$MANPATH\"" ;;
+    esac
+elif [ "$on_path" = no ]; then
+    echo "  note: man forge-hook-run finds the pages once $bindir is on PATH (or: man -l $mandir/forge-hook-run.1)"
+fi

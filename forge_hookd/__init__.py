@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports on first use
     from .config import HookConfig
     from .errors import ConfigError, EventError, ForgeError
     from .events import EventType, HookEvent
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from .registry import Hook, HookRegistry
     from .results import HookBlockedError, HookResult, HookRun
     from .templates import HOOK_TEMPLATES
+
+    __version__: str
 
 _EXPORTS = {
     "EventType": "events",
@@ -37,7 +39,28 @@ _EXPORTS = {
     "ConfigError": "errors",
 }
 
-__all__ = [*_EXPORTS, "__version__"]
+# A literal list, not built from _EXPORTS: type checkers read __all__ without running
+# the module, and under mypy --strict a name missing from it "is not explicitly
+# exported", so a user's `from forge_hookd import Hook` would fail to type-check.
+# tests/test_typing.py checks the two lists agree.
+__all__ = [
+    "ConfigError",
+    "EventError",
+    "EventType",
+    "ForgeError",
+    "HOOK_TEMPLATES",
+    "Hook",
+    "HookBlockedError",
+    "HookConfig",
+    "HookEvent",
+    "HookExecutor",
+    "HookRegistry",
+    "HookResult",
+    "HookRun",
+    "ToolExecutor",
+    "__version__",
+    "fire_event",
+]
 
 
 def __getattr__(name: str) -> Any:

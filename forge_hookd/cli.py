@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import click
 import orjson
 
+from . import completion
 from .boundary import JsonCommand, say, write_document
 from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
@@ -38,8 +39,9 @@ def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
 
 def event_from_options(event_type: str, tool: str | None, session_id: str | None,
                        data: str | None) -> HookEvent:
-    """The event that ``--event/--tool/--session-id/--data`` describe."""
-    obj: dict[str, Any] = {"type": event_type, "tool_name": tool, "session_id": session_id}
+    """The event that ``--event/--tool/--session-id/--data`` describe. An empty
+    ``--tool`` or ``--session-id`` (``"$SESSION"`` unset) is no value: null."""
+    obj: dict[str, Any] = {"type": event_type, "tool_name": tool or None, "session_id": session_id or None}
     if data is not None:
         try:
             obj["data"] = orjson.loads(data)
@@ -76,7 +78,9 @@ Project hooks run only once trusted: forge-hook trust (see man forge-hook).
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
-and the event JSON on stdin.
+FORGE_HOOK_CHAIN (the event types being handled up the chain: the circular-trigger
+guard), FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event
+JSON on stdin.
 \b
 Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
 (FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.
@@ -109,7 +113,7 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 # a translation of their help text on every run (1.0 ms: bench/README.md, "tricks.py").
 @click.command(cls=JsonCommand, name=PROG, epilog=_EPILOG, add_help_option=False,
                context_settings={"max_content_width": 88})
-@click.option("--event", "event_type", metavar="TYPE",
+@click.option("--event", "event_type", metavar="TYPE", shell_complete=completion.values(completion.event_types),
               help="Build the event from options instead of reading stdin.")
 @click.option("--tool", metavar="NAME", help="With --event: the tool name.")
 @click.option("--session-id", metavar="ID", help="With --event: the session id.")
@@ -224,4 +228,5 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 def main() -> int:
     """The exit status of one run of the command."""
+    completion.install_if_asked(PROG)
     return forge_hook_run.main(prog_name=PROG, standalone_mode=False, ignore_late_signals=True)

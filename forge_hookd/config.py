@@ -149,11 +149,15 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
     if raw is None:
         return LoadedConfig()
     override = trust.override_from_env() if trust_project is None else trust_project
+    unclear = trust.override_warning() if trust_project is None else None
+    warnings = [ConfigError(unclear)] if unclear else []
     if not override:
         state = trust.state(path, raw)
         if state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(untrusted=os.fspath(path), untrusted_state=state)
-    return load_file(path, source="project", raw=raw)
+            return LoadedConfig(warnings=warnings, untrusted=os.fspath(path), untrusted_state=state)
+    loaded = load_file(path, source="project", raw=raw)
+    loaded.warnings[:0] = warnings
+    return loaded
 
 
 def load_sources(

@@ -44,16 +44,41 @@ def scope_path(scope: str, project_root: Path) -> Path:
     return Path(global_config_path()) if scope == "global" else project_root / PROJECT_DIR_NAME / CONFIG_NAME
 
 
-def list_hooks(project_root: Path) -> list[ListedHook]:
-    """Every well-formed hook of the global and project files, in run order."""
+def root_for_new_project_file(start: Path) -> Path:
+    """Where ``add --project`` creates ``.forge/hooks.json`` when none exists up the tree:
+    the nearest directory upwards that already holds a ``.forge`` directory (the user
+    made the project there), else the root of the git repository (the nearest ``.git``,
+    a directory or a worktree's file), else ``start``."""
+    chain = (start, *start.parents)
+    for directory in chain:
+        if (directory / PROJECT_DIR_NAME).is_dir():
+            return directory
+    for directory in chain:
+        if (directory / ".git").exists():
+            return directory
+    return start
+
+
+def list_hooks(project_root: Path, problems: list[ConfigError] | None = None) -> list[ListedHook]:
+    """Every well-formed hook of the global and project files, in run order.
+
+    A file that cannot be read or parsed raises ConfigError, unless ``problems`` is
+    given: then it goes there and the other file's hooks are still listed (as
+    forge-hook-run still runs them)."""
     listed = []
     for scope in ("global", "project"):
         path = scope_path(scope, project_root)
-        raw = read_raw(path)
-        if raw is None:
+        try:
+            raw = read_raw(path)
+            doc = None if raw is None else parse_document(raw, path)
+        except ConfigError as exc:
+            if problems is None:
+                raise
+            problems.append(exc)
+            continue
+        if raw is None or doc is None:
             continue
         state = trust.TrustState.TRUSTED if scope == "global" else trust.state(path, raw)
-        doc = parse_document(raw, path)
         listed += [ListedHook(hook, scope, path, index, state)
                    for index, hook, _ in iter_entries(doc, path=path, source=scope) if hook is not None]
     return listed

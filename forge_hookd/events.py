@@ -130,6 +130,15 @@ class HookEvent:
     tool_name: str | None = None
     session_id: str | None = None
 
+    def __post_init__(self) -> None:
+        # Callers write HookEvent(type="session:start"): take the wire string, and refuse
+        # an unknown one now, not later with an AttributeError in to_json() or a registry.
+        if not isinstance(self.type, EventType):
+            try:
+                self.type = EventType(self.type)
+            except ValueError:
+                raise ValueError(f"unknown event type {self.type!r}; EventType lists them") from None
+
     # -- factories ---------------------------------------------------------------
     @classmethod
     def tool_pre_execute(

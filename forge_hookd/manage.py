@@ -6,14 +6,16 @@ Parsing and printing only: the work is in :mod:`forge_hookd.editing`,
 
 from __future__ import annotations
 
+import os
 import shutil
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import click
 import orjson
 
-from . import editing, trust
+from . import completion, editing, trust
 from .boundary import BoundaryGroup, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
@@ -47,9 +49,9 @@ def scope_options(func: Any) -> Any:
     return click.option("--global", "global_", is_flag=True, help="Edit the global hooks file.")(func)
 
 
-def _edited(ctx: click.Context, scope: str, what: str) -> None:
+def _edited(ctx: click.Context, scope: str, what: str, root: Path | None = None) -> None:
     """Say what changed, and whether the project file still needs trusting."""
-    root = _root(ctx)
+    root = root or _root(ctx)
     path = editing.scope_path(scope, root)
     click.echo(f"{PROG}: {what} in {path}")
     raw = read_raw(path)
@@ -89,7 +91,7 @@ def _library_notes_to_stderr(ctx: click.Context) -> None:
     ctx.call_on_close(lambda: logger.removeHandler(notes))
 
 
-@forge_hook.command("list")
+@forge_hook.command("list", short_help="List the hooks, where each is, whether it runs.")
 @click.option("--event", "event_type", type=click.Choice(sorted(EVENT_TYPES)), metavar="TYPE",
               help="Only the hooks this event would run, in run order.")
 @click.option("--tool", metavar="NAME", help="With --event: the tool name.")
@@ -98,12 +100,22 @@ def _library_notes_to_stderr(ctx: click.Context) -> None:
 @click.pass_context
 def list_command(ctx: click.Context, event_type: str | None, tool: str | None, trust_project: bool,
                  as_json: bool) -> None:
-    """List every configured hook: index, source, pattern, command, timeout, state."""
+    """List every configured hook: source, index, pattern, state, trust, timeout, command.
+
+    The index (the # column) is the hook's position in its own file's "hooks" list,
+    counting from 0; the global and the project file each count from 0. enable and
+    disable take it with --global or --project.
+    """
     if event_type is None and (tool or trust_project):
         raise UsageError("--tool and --trust-project go with --event")
-    listed = editing.list_hooks(_root(ctx))
+    problems: list[ConfigError] = []
+    listed = editing.list_hooks(_root(ctx), problems)
+    for problem in problems:  # the other file's hooks still run, so they are still listed
+        say(PROG, f"warning: {problem}; its hooks are not listed (forge-hook check)")
     if event_type is not None:
         event = HookEvent.from_dict({"type": event_type, "tool_name": tool})
+        if not trust_project and (unclear := trust.override_warning()):
+            say(PROG, f"warning: {unclear}")
         listed = editing.would_run(listed, event, trust_project=trust_project or trust.override_from_env())
     if as_json:
         _print_json([h.to_dict() for h in listed])
@@ -127,7 +139,7 @@ def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     return lines + [f"({', '.join(files)})"] if files else ["no hooks configured"]
 
 
-@forge_hook.command("check")
+@forge_hook.command("check", short_help="Validate the hooks files; exit 1 on problems.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of problems.")
 @click.pass_context
 def check_command(ctx: click.Context, as_json: bool) -> int:
@@ -144,16 +156,18 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     return ExitStatus.PROBLEMS_FOUND if problems else ExitStatus.PROCEED
 
 
-@forge_hook.command("add")
+@forge_hook.command("add", short_help="Append a hook, from a template or options.")
 @scope_options
 @click.option("--template", type=click.Choice(sorted(HOOK_TEMPLATES)), metavar="NAME",
               help="Start from a template (forge-hook templates).")
-@click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.")
+@click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.",
+              shell_complete=completion.values(completion.event_types, separator=","))
 @click.option("--command", metavar="CMD", help="The shell command.")
 @click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-300).")
 @click.option("--description", metavar="D", help="What the hook is for.")
 @click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="An environment variable. Repeatable.")
-@click.option("--working-dir", metavar="DIR", help="Where it runs, relative to the project root.")
+@click.option("--working-dir", metavar="DIR",
+              help="Where it runs: an existing directory, relative to the project root; ~ is expanded.")
 @click.option("--disabled", is_flag=True, help="Add it disabled.")
 @click.option("--detach", is_flag=True, help="Leave what it starts in the background running.")
 @click.pass_context
@@ -161,12 +175,21 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
                 pattern: str | None, command: str | None, timeout: float | None,
                 description: str | None, env_pairs: tuple[str, ...], working_dir: str | None,
                 disabled: bool, detach: bool) -> None:
-    """Append a hook, from a template or from --event and --command."""
+    """Append a hook, from a template or from --event and --command.
+
+    With --project, when no .forge/hooks.json exists yet up the tree (and no
+    --project-root is given), the file is created in the nearest .forge directory
+    upwards, else at the root of the git repository, else in the current directory.
+    It prints the path it wrote.
+    """
     scope = _scope(global_, project)
     if template is not None and (pattern or command):
         raise UsageError("--template goes without --event and --command")
     if template is None and not (pattern and command):
         raise UsageError("say what to add: --template NAME, or --event PATTERN --command CMD")
+    root = _root_to_add_to(ctx) if scope == "project" else _root(ctx)
+    if working_dir is not None:
+        working_dir = _checked_working_dir(working_dir, root, relative_is_checked=scope == "project")
     base = HOOK_TEMPLATES[template].to_dict() if template else {"event": pattern, "command": command}
     changes = {"timeout": timeout, "description": description, "working_dir": working_dir,
                "env": _env(env_pairs) or None}
@@ -176,14 +199,41 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
         hook = Hook.from_dict(entry)
     except ConfigError as exc:
         raise UsageError(exc.message) from None
-    path = editing.scope_path(scope, _root(ctx))
+    path = editing.scope_path(scope, root)
     index = editing.add_hook(path, hook, retrust=scope == "project")
-    _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})")
+    _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})", root)
     if timeout is not None and hook.timeout != timeout:
         say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.timeout:g}")
     for pattern_ in hook.patterns:
         if not editing.pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
+
+
+def _root_to_add_to(ctx: click.Context) -> Path:
+    """The project root, except when no .forge/hooks.json exists yet up the tree and none
+    was named: then the nearest .forge directory, else the git repository's root, so
+    that a hook added from repo/src lands where forge-hook-run and list look from
+    anywhere in the repository."""
+    root = _root(ctx)
+    named = ctx.find_root().params.get("project_root") or os.environ.get("FORGE_PROJECT_DIR")
+    if named or editing.scope_path("project", root).exists():
+        return root
+    return editing.root_for_new_project_file(root)
+
+
+def _checked_working_dir(working_dir: str, root: Path, *, relative_is_checked: bool) -> str:
+    """``~`` expanded; refused unless it is a directory. A relative one is relative to the
+    project root: checked there for a project hook, kept as it is for a global one
+    (whose root is each project's)."""
+    expanded = os.path.expanduser(working_dir)
+    if not os.path.isabs(expanded) and not relative_is_checked:
+        return expanded
+    where = root / expanded
+    if not where.is_dir():
+        why = "is not a directory" if where.exists() else "does not exist"
+        relative = "" if os.path.isabs(expanded) else f" (relative to the project root {root})"
+        raise UsageError(f"--working-dir {working_dir}: {where} {why}{relative}; hooks could not run there")
+    return expanded
 
 
 def _env(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -196,7 +246,7 @@ def _env(pairs: tuple[str, ...]) -> dict[str, str]:
     return env
 
 
-@forge_hook.command("remove")
+@forge_hook.command("remove", short_help="Remove every hook whose pattern is exactly PATTERN.")
 @scope_options
 @click.argument("pattern")
 @click.pass_context
@@ -218,7 +268,7 @@ def _toggle(ctx: click.Context, global_: bool, project: bool, index: int, enable
     _edited(ctx, scope, f"{'enabled' if enabled else 'disabled'} hook {index}")
 
 
-@forge_hook.command("enable")
+@forge_hook.command("enable", short_help="Enable the hook at INDEX (see list).")
 @scope_options
 @click.argument("index", type=int)
 @click.pass_context
@@ -227,7 +277,7 @@ def enable_command(ctx: click.Context, global_: bool, project: bool, index: int)
     _toggle(ctx, global_, project, index, True)
 
 
-@forge_hook.command("disable")
+@forge_hook.command("disable", short_help="Disable the hook at INDEX (see list).")
 @scope_options
 @click.argument("index", type=int)
 @click.pass_context
@@ -236,7 +286,7 @@ def disable_command(ctx: click.Context, global_: bool, project: bool, index: int
     _toggle(ctx, global_, project, index, False)
 
 
-@forge_hook.command("templates")
+@forge_hook.command("templates", short_help="The ready-made hooks add --template adds.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of the templates.")
 def templates_command(as_json: bool) -> None:
     """The ready-made hooks forge-hook add --template can add."""
@@ -247,11 +297,12 @@ def templates_command(as_json: bool) -> None:
         click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}")
 
 
-@forge_hook.command("events")
+@forge_hook.command("events", short_help="The event types and the variables hooks get.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of the 16 event types.")
 def events_command(as_json: bool) -> None:
     """The event types, what each carries, and the variables a hook gets."""
-    base = ["FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_WORKING_DIR", "FORGE_PROJECT_DIR"]
+    base = ["FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_WORKING_DIR", "FORGE_PROJECT_DIR",
+            "FORGE_HOOK_CHAIN", "FORGE_HOOK_TOKEN"]
     if as_json:
         _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
                       "data_keys": list(keys),
@@ -261,11 +312,14 @@ def events_command(as_json: bool) -> None:
     for t, (meaning, keys, has_tool) in EVENT_INFO.items():
         carries = ", ".join(["tool_name"] * has_tool + list(keys)) or "-"
         click.echo(f"{t.value:20} {meaning}; carries: {carries}")
-    click.echo("\nEvery hook gets " + ", ".join(base) + ", FORGE_TOOL_NAME when there is a tool, "
-               "FORGE_<KEY> for each data key, and the event JSON on stdin.")
+    click.echo("\n" + textwrap.fill(
+        "Every hook gets " + ", ".join(base[:5]) + ", FORGE_TOOL_NAME when there is a tool, "
+        "FORGE_<KEY> for each data key, and the event JSON on stdin; also FORGE_HOOK_CHAIN "
+        "(the event types being handled up the chain, which stops circular triggers) and "
+        "FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; leave it be).", 88))
 
 
-@forge_hook.command("trust")
+@forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
@@ -278,23 +332,26 @@ def trust_command(ctx: click.Context, directory: str | None) -> None:
     click.echo(f"{PROG}: trusted {path} (sha256 {trust.digest(raw)[:12]}); its hooks will run")
 
 
-@forge_hook.command("untrust")
+@forge_hook.command("untrust", short_help="Stop trusting a project's hooks file.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def untrust_command(ctx: click.Context, directory: str | None) -> None:
     """Stop trusting DIRECTORY's .forge/hooks.json (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
-    known = trust.untrust(path)
-    click.echo(f"{PROG}: {path} {'is no longer trusted' if known else 'was not trusted'}")
+    if trust.untrust(path):
+        click.echo(f"{PROG}: {path} is no longer trusted")
+    else:
+        click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
 
 
 def main() -> int:
     """The exit status of one run of the command."""
+    completion.install_if_asked(PROG)
     return forge_hook.main(prog_name=PROG, standalone_mode=False)
 
 
 # -- the run log (forge_hookd.runlog, forge_hookd.logview) ------------------------------
-@forge_hook.command("log")
+@forge_hook.command("log", short_help="What forge-hook-run did: the last runs, and why.")
 @click.option("--json", "as_json", is_flag=True, help="JSON lines, one record per run, as logged.")
 @click.option("--event", "event_type", metavar="TYPE", help="Only this event type (a glob: 'tool:*').")
 @click.option("--tool", metavar="NAME", help="Only runs for this tool.")

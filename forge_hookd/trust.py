@@ -32,9 +32,25 @@ def trust_store_path() -> str:
     return os.path.join(base, "forge", "trust.json")
 
 
+# The words people use for yes and no in environment variables, in any case.
+_YES = frozenset({"1", "true", "yes", "on"})
+_NO = frozenset({"", "0", "false", "no", "off"})
+
+
 def override_from_env() -> bool:
-    """``FORGE_TRUST_PROJECT=1``: trust every project file (for CI and headless agents)."""
-    return os.environ.get(OVERRIDE_VAR) == "1"
+    """``FORGE_TRUST_PROJECT=1`` (or true, yes, on, any case): trust every project file
+    (for CI and headless agents)."""
+    return os.environ.get(OVERRIDE_VAR, "").strip().lower() in _YES
+
+
+def override_warning() -> str | None:
+    """What to tell the user when ``FORGE_TRUST_PROJECT`` is neither a yes nor a no word:
+    a typo must not pass unnoticed, in either direction."""
+    value = os.environ.get(OVERRIDE_VAR, "")
+    if value.strip().lower() in _YES | _NO:
+        return None
+    return (f"{OVERRIDE_VAR}={value!r} is not understood, so it trusts nothing: "
+            "use 1, true, yes or on (or 0, false, no, off)")
 
 
 def digest(content: bytes) -> str:
@@ -107,7 +123,10 @@ def trust(path: StrPath, content: bytes) -> None:
 
 
 def untrust(path: StrPath) -> bool:
-    """Forget ``path``; True if it had a record."""
+    """Forget ``path``; True if it had a record. Without a store there is nothing to
+    forget: none is created."""
+    if not os.path.exists(trust_store_path()):
+        return False
     found: list[bool] = []
     _update(lambda trusted: found.append(trusted.pop(_key(path), None) is not None))
     return found[0]

@@ -30,15 +30,24 @@ def section(title: str, body: str) -> str:
 
 
 def paragraphs(text: str) -> str:
-    """Blank-line separated paragraphs; lines starting with two spaces are literal."""
+    """Blank-line separated blocks, each one of:
+
+    - lines starting with two spaces: literal, each line kept as it is (examples);
+    - items starting with ``* TERM: ``: a definition list (TERM in bold, the rest below);
+    - items starting with ``- ``: a bulleted list of paragraphs;
+    - anything else: one filled paragraph.
+    """
     out = []
-    for block in text.strip().split("\n\n"):
+    for block in text.strip("\n").split("\n\n"):
         if block.startswith("  "):
             out.append(".PP\n.nf\n.RS 4\n" + roff("\n".join(l[2:] for l in block.splitlines())) + "\n.RE\n.fi")
         elif block.startswith("* "):
-            for item in block.split("\n* "):
-                out.append(".TP\n.B " + roff(item.removeprefix("* ").split(": ", 1)[0]) + "\n"
-                           + roff(item.split(": ", 1)[1] if ": " in item else ""))
+            for item in block.removeprefix("* ").split("\n* "):
+                term, _, definition = item.partition(": ")
+                out.append(f".TP\n\\fB{roff(term)}\\fR\n{roff(' '.join(definition.split()))}")
+        elif block.startswith("- "):
+            for item in block.removeprefix("- ").split("\n- "):
+                out.append(".IP \\(bu 2\n" + roff(" ".join(item.split())))
         else:
             out.append(".PP\n" + roff(" ".join(block.split())))
     return "\n".join(out)
@@ -68,7 +77,8 @@ def command_page(name: str, command: click.Command, sections: dict[str, str],
     ctx = click.Context(command, info_name=name, **command.context_settings)
     summary = (command.short_help or (command.help or "").strip().splitlines()[0]).rstrip(".")
     title = roff(name.upper())
-    parts = [f'.TH {title} 1 "{DATE}" "forge-hook-run" "User Commands"',
+    # The footer names the page's own command (forge-hook.1 said forge-hook-run).
+    parts = [f'.TH {title} 1 "{DATE}" "{name}" "User Commands"',
              section("NAME", f"{roff(name)} \\- {roff(summary)}"),
              section("SYNOPSIS", f".B {roff(name)}\n{roff(' '.join(command.collect_usage_pieces(ctx)))}"),
              section("DESCRIPTION", paragraphs(inspect.cleandoc(command.help or "")))]

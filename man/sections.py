@@ -54,7 +54,7 @@ stdout carries exactly one JSON document, compact (indented with --pretty), what
                 "timed_out": false, "error": null, "success": true, "should_continue": true}, ...],
    "skipped": [2], "warnings": [], "duration": 0.011}
 
-hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). reason is the blocking hook's stdout, else its stderr, else its error, stripped. An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
+index is the hook's position among the hooks this event matched, in run order, counting from 0; skipped and blocked_by use the same numbers (forge-hook-run --dry-run lists them). hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). reason is the blocking hook's stdout, else its stderr, else its error, stripped. An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
 """,
     "ENVIRONMENT": """
 Every hook gets:
@@ -66,7 +66,8 @@ Every hook gets:
 * FORGE_<KEY>: each data key, upper-cased, non-alphanumerics as _; objects and lists as JSON: FORGE_TOOL_ARGS, FORGE_TOOL_RESULT, FORGE_ERROR, FORGE_LLM_MODEL, FORGE_LLM_TOKENS, FORGE_MESSAGE_COUNT, FORGE_PERM_LEVEL, FORGE_PERM_RULE, FORGE_USER_INPUT ...
 * FORGE_WORKING_DIR: the directory the hook runs in
 * FORGE_PROJECT_DIR: the project root
-* FORGE_HOOK_CHAIN: the event types being handled up the chain (the circular-trigger guard)
+* FORGE_HOOK_CHAIN: the event types being handled up the chain, comma-separated (the circular-trigger guard)
+* FORGE_HOOK_TOKEN: a random token, one per hook run, by which the runner recognises the processes the hook started (also double-forked ones) to end them; leave it as it is
 
 Values have NUL bytes removed, newlines turned into spaces, and are cut at 8 KiB with a ...[truncated] marker; all data variables together stay under 256 KiB (later keys are left out), so no event can make the hook's execve fail. The full event is always on stdin. A data key never overwrites the variables above.
 
@@ -75,7 +76,7 @@ forge-hook-run reads:
 * FORGE_CONFIG_DIR: the directory of the global hooks.json
 * XDG_CONFIG_HOME: else the global file is ${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json
 * FORGE_PROJECT_DIR: the project root, when --project-root is not given
-* FORGE_TRUST_PROJECT: 1 runs project hooks even when their file is not trusted
+* FORGE_TRUST_PROJECT: 1, true, yes or on (any case) runs project hooks even when their file is not trusted; any other value is ignored with a warning
 * XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
 * FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited)
@@ -110,15 +111,15 @@ In CI and headless agents, where nobody can review a prompt, say so explicitly: 
     "GUARANTEES": """
 What forge-hook-run promises when hooks misbehave, each proved by its test suite through the installed executable, checked by process id:
 
-* Timeouts end the whole tree: background children in the hook's group, setsid children, double-forked daemons whose parent exited, and processes that ignore SIGTERM (SIGKILL after the grace). A run with a timed-out hook returns within its timeout plus the one-second grace plus a small margin.
-* Nothing is left running after a hook returns, unless the hook says "detach": true; a background child that keeps the hook's output open never makes the runner wait.
-* SIGINT, SIGTERM and SIGHUP to the runner end every running hook tree, print the document with what finished (the interrupted hook reported with its error), and exit 130, 143 or 129. Before any hook runs (for example while blocked reading stdin) the document is the error document, with the same exit codes; while the document is written a late signal is ignored, so it is never cut short. The exception: a signal in the first ~20 ms, before the Python interpreter has run any of forge-hook-run's code, ends it by the default action, with no document.
-* Memory is bounded whatever hooks print: a hook printing 300 MB on stdout and 300 MB on stderr leaves the runner's peak RSS at 44 MiB (measured with /usr/bin/time -v on 2026-11-21), of which 12 MiB is the JSON of the 2 MiB kept.
-* Any event: stdin is read up to 64 MiB; a 5 MB argument reaches hooks in full on stdin while its variable is cut; a hook that closes stdin at once or never reads it is fine.
-* Only file descriptors 0, 1 and 2 reach a hook; every child is reaped, also when a signal interrupts the run.
-* Hostile input (random bytes, mutated events, deep nesting, lone surrogates, huge numbers, NUL bytes) never crashes it: exit 2 or 0, a JSON document, no traceback.
-* Concurrent invocations in one project are independent.
-* --jobs N keeps every one of these per hook: timeouts, bounds and tree kills hold for each hook, and a signal ends them all.
+- Timeouts end the whole tree: background children in the hook's group, setsid children, double-forked daemons whose parent exited, and processes that ignore SIGTERM (SIGKILL after the grace). A run with a timed-out hook returns within its timeout plus the one-second grace plus a small margin.
+- Nothing is left running after a hook returns, unless the hook says "detach": true; a background child that keeps the hook's output open never makes the runner wait.
+- SIGINT, SIGTERM and SIGHUP to the runner end every running hook tree, print the document with what finished (the interrupted hook reported with its error), and exit 130, 143 or 129. Before any hook runs (for example while blocked reading stdin) the document is the error document, with the same exit codes; while the document is written a late signal is ignored, so it is never cut short. The exception: a signal in the first ~20 ms, before the Python interpreter has run any of forge-hook-run's code, ends it by the default action, with no document.
+- Memory is bounded whatever hooks print: a hook printing 300 MB on stdout and 300 MB on stderr leaves the runner's peak RSS at 44 MiB (measured with /usr/bin/time -v on 2026-11-21), of which 12 MiB is the JSON of the 2 MiB kept.
+- Any event: stdin is read up to 64 MiB; a 5 MB argument reaches hooks in full on stdin while its variable is cut; a hook that closes stdin at once or never reads it is fine.
+- Only file descriptors 0, 1 and 2 reach a hook; every child is reaped, also when a signal interrupts the run.
+- Hostile input (random bytes, mutated events, deep nesting, lone surrogates, huge numbers, NUL bytes) never crashes it: exit 2 or 0, a JSON document, no traceback.
+- Concurrent invocations in one project are independent.
+- --jobs N keeps every one of these per hook: timeouts, bounds and tree kills hold for each hook, and a signal ends them all.
 
 detach is for hooks that start something meant to outlive them (a notifier, a background indexer): redirect its output (cmd >/dev/null 2>&1 &), since the runner stops reading the hook's pipes when the hook exits.
 """,
@@ -137,12 +138,13 @@ See what would run, and why a hook does not:
 
   forge-hook-run --dry-run --event tool:pre_execute --tool bash | jq '.hooks[].hook'
 
-Shell completion (bash; zsh_source and fish_source for the others):
+Shell completion of options and event types, colons included (bash, in ~/.bashrc; zsh_source in ~/.zshrc after compinit; for fish, _FORGE_HOOK_RUN_COMPLETE=fish_source forge-hook-run | source):
 
   eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
+  eval "$(_FORGE_HOOK_COMPLETE=bash_source forge-hook)"
 """,
     "SEE ALSO": """
-forge-hook(1), jq(1), sh(1). The contract: DESIGN.md; the library: import forge_hookd.
+forge-hook(1), jq(1), sh(1). The same engine is a Python library, import forge_hookd: see README.md in the source tree.
 """,
 }
 
@@ -171,7 +173,7 @@ When the machine refuses a write (a full disk, a read-only directory), the comma
 * FORGE_PROJECT_DIR: the project root when --project-root is not given
 * XDG_DATA_HOME: where the trust records are
 * FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
-* FORGE_TRUST_PROJECT: 1 makes list --event count untrusted project hooks as running
+* FORGE_TRUST_PROJECT: 1, true, yes or on (any case) makes list --event count untrusted project hooks as running
 * FORGE_LOG_FILE, XDG_STATE_HOME: where the run log is (log reads it); FORGE_LOG=0: it is off
 """,
     "EXAMPLES": """

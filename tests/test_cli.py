@@ -52,6 +52,13 @@ def test_event_from_options_does_not_read_stdin(project: Project) -> None:
     assert doc(result)["results"][0]["stdout"] == "boom s9\n"
 
 
+def test_an_empty_session_id_or_tool_option_is_null(project: Project) -> None:
+    # --session-id "$SESSION" with SESSION unset: no session, not the session "".
+    result = invoke(project, ["--event", "session:start", "--session-id", "", "--tool", ""])
+    assert result.exit_code == 0, result.output
+    assert doc(result)["event"]["session_id"] is None and doc(result)["event"]["tool_name"] is None
+
+
 @pytest.mark.parametrize(
     ("args", "stdin", "kind", "message"),
     [

@@ -191,20 +191,6 @@ def _bin_path() -> str:
     return f"{Path(sys.executable).parent}:{os.environ['PATH']}"
 
 
-@pytest.mark.parametrize(("prog", "var", "words", "expected"), [
-    ("forge-hook-run", "_FORGE_HOOK_RUN_COMPLETE", "forge-hook-run --no", "plain,--no-global"),
-    ("forge-hook", "_FORGE_HOOK_COMPLETE", "forge-hook tr", "plain,trust"),
-])
-def test_shell_completion_is_clicks_own(project: Project, prog: str, var: str, words: str, expected: str) -> None:
-    from conftest import run_installed
-
-    script = run_installed([], cwd=project.root, prog=prog, env={var: "bash_source"})
-    assert script.exit_status == 0 and "complete -o nosort -F" in script.stdout
-    answer = run_installed([], cwd=project.root, prog=prog,
-                           env={var: "bash_complete", "COMP_WORDS": words, "COMP_CWORD": "1"})
-    assert expected in answer.stdout.splitlines()
-
-
 def test_closed_stdin_is_empty_input_not_a_crash(project: Project) -> None:
     import subprocess
 

@@ -102,3 +102,15 @@ def test_an_unparsable_file_is_never_overwritten(project: Project) -> None:
         with pytest.raises(ConfigError, match="invalid JSON"):
             edit()
     assert project.hooks_file.read_bytes() == b'{"hooks": [oops'
+
+
+def test_a_new_project_file_goes_to_the_nearest_forge_dir_else_the_repository_root(tmp_path: Path) -> None:
+    start = tmp_path / "repo/a/b"
+    start.mkdir(parents=True)
+    assert editing.root_for_new_project_file(start) == start
+    (tmp_path / "repo/.git").mkdir()
+    assert editing.root_for_new_project_file(start) == tmp_path / "repo"
+    (tmp_path / "repo/a/.git").write_text("gitdir: elsewhere\n")  # a worktree or submodule
+    assert editing.root_for_new_project_file(start) == tmp_path / "repo/a"
+    (tmp_path / "repo/.forge").mkdir()  # made by the user: the project is there
+    assert editing.root_for_new_project_file(start) == tmp_path / "repo"

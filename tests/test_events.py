@@ -5,6 +5,7 @@ import json
 import pytest
 
 from forge_hookd.errors import EventError
+from forge_hookd.registry import Hook
 from forge_hookd.events import (
     ENV_DATA_BUDGET,
     ENV_VALUE_LIMIT,
@@ -171,3 +172,13 @@ def test_to_json_survives_huge_integers_and_lone_surrogates() -> None:
     event = HookEvent(EventType.SESSION_START, data={"big": 2**70, "s": "\ud800"})
     assert json.loads(event.to_json())["data"] == {"big": 2**70, "s": "\ud800"}
     assert event.to_env()["FORGE_BIG"] == str(2**70)
+
+
+def test_the_constructor_takes_the_wire_string_and_refuses_an_unknown_type() -> None:
+    event = HookEvent(type="session:start", timestamp=1.0)  # type: ignore[arg-type]
+    assert event.type is EventType.SESSION_START
+    assert json.loads(event.to_json())["type"] == "session:start"
+    assert event.to_env()["FORGE_EVENT"] == "session:start"
+    assert Hook("session:*", "true").matches(event)
+    with pytest.raises(ValueError, match="unknown event type 'session:begin'"):
+        HookEvent(type="session:begin")  # type: ignore[arg-type]

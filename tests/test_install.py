@@ -4,17 +4,28 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+#: What a checkout holds that install.sh reads.
+CHECKOUT = ("install.sh", "pyproject.toml", "README.md", "forge_hookd", "man")
 
 
-def install(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    return subprocess.run([str(ROOT / "install.sh"), "--python", sys.executable, *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, env=env)
+def install(*args: str, home: Path, script: Path = ROOT / "install.sh",
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    caller = {k: v for k, v in os.environ.items() if k != "MANPATH"}  # the caller's would change the notes
+    full_env = {**caller, "HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1", **(env or {})}
+    return subprocess.run([str(script), "--python", sys.executable, *args], cwd=script.parent,
+                          capture_output=True, text=True, timeout=600, env=full_env)
+
+
+def tree(directory: Path) -> set[str]:
+    return {str(p.relative_to(directory)) for p in directory.rglob("*")}
 
 
 def test_install_is_idempotent_and_uninstalls(tmp_path: Path, isolated_home: Path) -> None:
@@ -23,6 +34,7 @@ def test_install_is_idempotent_and_uninstalls(tmp_path: Path, isolated_home: Pat
     assert first.returncode == 0, first.stderr
     assert f"uninstall:   ./install.sh --uninstall --prefix {prefix}" in first.stdout
     assert f"note: {prefix}/bin is not on your PATH" in first.stdout
+    assert f"library:     {prefix}/lib/forge-hook-run/bin/python" in first.stdout
     for name in ("forge-hook-run", "forge-hook"):
         assert (prefix / "bin" / name).is_symlink()
         assert (prefix / "share/man/man1" / f"{name}.1").read_text() == (ROOT / "man" / f"{name}.1").read_text()
@@ -34,6 +46,87 @@ def test_install_is_idempotent_and_uninstalls(tmp_path: Path, isolated_home: Pat
     assert gone.returncode == 0
     assert not (prefix / "bin/forge-hook-run").exists() and not (prefix / "lib/forge-hook-run").exists()
     assert not (prefix / "share/man/man1/forge-hook.1").exists()
+
+
+def test_install_leaves_the_checkout_as_it_found_it(tmp_path: Path, isolated_home: Path) -> None:
+    # A checkout of our own: setuptools' build/ and *.egg-info would land here.
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for name in CHECKOUT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, checkout / name)
+    before = tree(checkout)
+    done = install("--prefix", str(tmp_path / "prefix"), home=isolated_home, script=checkout / "install.sh")
+    assert done.returncode == 0, done.stderr
+    assert tree(checkout) == before
+
+
+def test_uninstall_says_what_it_removed_and_kept(tmp_path: Path, isolated_home: Path) -> None:
+    prefix = tmp_path / "prefix"
+    (prefix / "bin").mkdir(parents=True)
+    (prefix / "bin" / "other-tool").write_text("#!/bin/sh\n")  # not ours: stays, and so does bin/
+    assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
+    state = isolated_home / ".local/state/forge"  # the log_all template's log
+    state.mkdir(parents=True)
+    gone = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
+    assert gone.returncode == 0, gone.stderr
+    removed, _, kept = gone.stdout.partition("kept")
+    for path in ("bin/forge-hook-run", "bin/forge-hook", "share/man/man1/forge-hook.1", "lib/forge-hook-run",
+                 "share/man/man1/", "share/man/", "share/", "lib/"):
+        assert f"  {prefix}/{path}\n" in removed
+    assert f"{prefix}/bin/\n" not in removed and f"{prefix}/\n" not in removed
+    assert sorted(tree(prefix)) == ["bin", "bin/other-tool"]
+    assert f"  {state}\n" in kept and ".config/forge" not in kept  # only what exists
+    again = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
+    assert again.returncode == 0
+    assert again.stdout.startswith(f"forge-hook-run: nothing to remove: it is not installed in {prefix}\n")
+    assert "removed" not in again.stdout
+
+
+def test_install_says_when_man_will_not_find_the_pages(tmp_path: Path, isolated_home: Path) -> None:
+    prefix = tmp_path / "prefix"
+    bindir = f"{prefix}/bin"
+    on_path = {"PATH": f"{bindir}:{os.environ['PATH']}"}
+    quiet = install("--prefix", str(prefix), home=isolated_home, env=on_path)
+    assert quiet.returncode == 0, quiet.stderr
+    assert "note:" not in quiet.stdout
+    loud = install("--prefix", str(prefix), home=isolated_home, env={**on_path, "MANPATH": "/usr/share/man"})
+    assert (f"note: MANPATH is set without {prefix}/share/man, so man forge-hook-run will not find the pages"
+            in loud.stdout)
+    if shutil.which("man") is None:
+        pytest.skip("man is not installed: the notes above are checked, not what man finds")
+    # The notes say what man does: it finds the pages from PATH, unless MANPATH hides them.
+    env = {k: v for k, v in os.environ.items() if k != "MANPATH"}
+    found = subprocess.run(["man", "-w", "forge-hook-run"], capture_output=True, text=True,
+                           env={**env, **on_path})
+    assert found.stdout.strip() == f"{prefix}/share/man/man1/forge-hook-run.1"
+    hidden = subprocess.run(["man", "-w", "forge-hook-run"], capture_output=True, text=True,
+                            env={**env, **on_path, "MANPATH": "/usr/share/man"})
+    assert hidden.returncode != 0
+
+
+def test_a_user_program_type_checks_against_the_installed_package(tmp_path: Path, isolated_home: Path) -> None:
+    prefix = tmp_path / "prefix"
+    assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
+    program = tmp_path / "user.py"
+    program.write_text(
+        "from forge_hookd import EventType, Hook, HookEvent, HookExecutor, HookRegistry, __version__\n"
+        "\n"
+        "registry = HookRegistry()\n"
+        "registry.register(Hook('session:start', 'true'))\n"
+        "run = HookExecutor(registry).run(HookEvent(EventType.SESSION_START))\n"
+        "ok: bool = not run.blocked\n"
+        "version: str = __version__\n")
+    # mypy run from elsewhere, against the installer's virtualenv (a real, non-editable
+    # install): what a user's own mypy sees through py.typed.
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+         "--python-executable", str(prefix / "lib/forge-hook-run/bin/python"), str(program)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_home: Path) -> None:

@@ -29,6 +29,7 @@ def project_doc(project: Project) -> Any:
 
 # -- CliRunner: each subcommand ------------------------------------------------------------
 def test_add_from_options_and_template(project: Project) -> None:
+    (project.root / "sub").mkdir()
     result = hook(project, "add", "--project", "--event", "tool:*", "--command", "echo hi", "--timeout", "3",
                   "--description", "greet", "--env", "A=1", "--env", "B=x=y", "--working-dir", "sub",
                   "--disabled", "--detach")
@@ -41,6 +42,58 @@ def test_add_from_options_and_template(project: Project) -> None:
         {"event": "tool:*", "command": "echo hi", "timeout": 3.0, "working_dir": "sub", "env": {"A": "1", "B": "x=y"},
          "enabled": False, "detach": True, "description": "greet"},
         {**HOOK_TEMPLATES["block_sudo"].to_dict(), "timeout": 2.0}]
+
+
+def test_add_refuses_a_working_dir_that_is_not_one_and_expands_the_tilde(project: Project) -> None:
+    (project.root / "file").write_text("")
+    for given, why in (("nope", f"{project.root}/nope does not exist (relative to the project root"),
+                       ("file", f"{project.root}/file is not a directory"),
+                       ("/nonexistent/x", "/nonexistent/x does not exist; hooks could not run there")):
+        refused = hook(project, "add", "--project", "--event", "*", "--command", "x", "--working-dir", given)
+        assert refused.exit_code == 2, refused.output
+        assert refused.stderr.startswith(f"forge-hook: error: --working-dir {given}: {why}")
+    assert not project.hooks_file.exists()
+    (project.home / "x").mkdir()
+    assert hook(project, "add", "--project", "--event", "*", "--command", "x", "--working-dir", "~/x").exit_code == 0
+    # A relative one in a global hook is relative to each project's root: kept, unchecked.
+    assert hook(project, "add", "--global", "--event", "*", "--command", "x", "--working-dir", "sub").exit_code == 0
+    assert project_doc(project)["hooks"][0]["working_dir"] == str(project.home / "x")
+    assert json.loads(project.global_file.read_text())["hooks"][0]["working_dir"] == "sub"
+
+
+def test_add_project_in_a_subdirectory_of_a_repository_uses_its_root(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)  # what git init makes that matters here
+    (repo / "src").mkdir()
+    added = run_installed(["add", "--project", "--template", "block_sudo"], cwd=repo / "src", prog="forge-hook")
+    assert added.exit_status == 0, added.stderr
+    assert added.stdout == f"forge-hook: added hook 0 (tool:pre_execute:bash) in {repo}/.forge/hooks.json\n"
+    assert (repo / ".forge/hooks.json").is_file() and not (repo / "src/.forge").exists()
+    listed = run_installed(["list", "--json"], cwd=repo, prog="forge-hook")
+    assert [h["file"] for h in json.loads(listed.stdout)] == [f"{repo}/.forge/hooks.json"]
+    # A .forge directory made by hand marks the project (the README's demo/.forge, made
+    # in a checkout that has no hooks file of its own).
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / "demo/.forge").mkdir(parents=True)
+    demo = run_installed(["add", "--project", "--template", "block_sudo"], cwd=other / "demo", prog="forge-hook")
+    assert f"in {other}/demo/.forge/hooks.json" in demo.stdout
+    # Outside any repository (and with no .forge up the tree) it is the current directory.
+    (tmp_path / "plain").mkdir()
+    plain = run_installed(["add", "--project", "--template", "block_sudo"], cwd=tmp_path / "plain", prog="forge-hook")
+    assert f"in {tmp_path}/plain/.forge/hooks.json" in plain.stdout
+
+
+def test_list_shows_what_loads_and_names_the_broken_file(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
+    project.hooks_file.parent.mkdir(parents=True)
+    project.hooks_file.write_text('{"hooks": [')
+    result = hook(project, "list")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].split()[:2] == ["global", "0"]
+    assert result.stderr.startswith(f"forge-hook: warning: {project.hooks_file}:1:")
+    assert "its hooks are not listed (forge-hook check)" in result.stderr
+    assert [h["source"] for h in json.loads(hook(project, "list", "--json").stdout)] == ["global"]
 
 
 def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
@@ -145,7 +198,18 @@ def test_templates_and_events(project: Project) -> None:
     assert tool_error["data_keys"] == ["tool_args", "error"] and tool_error["tool_name"] is True
     assert {"FORGE_EVENT", "FORGE_TOOL_NAME", "FORGE_TOOL_ARGS", "FORGE_ERROR"} <= set(tool_error["variables"])
     text = hook(project, "events").stdout
-    assert text.count("\n") == 18 and "user:interrupt" in text
+    assert text.count("\n") == 22 and "user:interrupt" in text
+    assert "FORGE_HOOK_CHAIN" in text and "FORGE_HOOK_TOKEN" in text
+
+
+def test_help_summaries_are_whole_sentences(project: Project) -> None:
+    # click cuts a summary that does not fit at "..." mid-sentence: each command says
+    # its own short one (short_help).
+    help_text = run_installed(["--help"], cwd=project.root, env={"COLUMNS": "80"}, prog="forge-hook").stdout
+    commands = help_text.split("Commands:\n")[1].splitlines()
+    assert len(commands) == len(forge_hook.commands)
+    for line in commands:
+        assert not line.endswith("...") and line.endswith("."), line
 
 
 def test_trust_and_untrust(project: Project) -> None:
@@ -156,8 +220,15 @@ def test_trust_and_untrust(project: Project) -> None:
     assert result.exit_code == 0 and f"trusted {project.hooks_file}" in result.stdout
     assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())
     assert "is no longer trusted" in hook(project, "untrust").stdout
-    assert "was not trusted" in hook(project, "untrust").stdout
+    assert "nothing to untrust: " in hook(project, "untrust").stdout
     assert CliRunner().invoke(forge_hook, ["trust", str(project.root)]).exit_code == 0
+
+
+def test_untrust_with_nothing_to_untrust_says_so_and_writes_nothing(project: Project) -> None:
+    result = hook(project, "untrust")
+    assert result.exit_code == 0
+    assert result.stdout == f"forge-hook: nothing to untrust: {project.hooks_file} was not trusted\n"
+    assert not Path(trust.trust_store_path()).exists()
 
 
 def test_broken_trust_store_is_an_error_not_a_traceback(project: Project) -> None:

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from forge_hookd import trust
 from forge_hookd.errors import ConfigError
+
+if TYPE_CHECKING:
+    from conftest import Project
 
 
 def test_store_lives_under_xdg_data_home(isolated_home: Path) -> None:
@@ -48,9 +52,28 @@ def test_unreadable_store_is_never_overwritten(tmp_path: Path) -> None:
 
 
 def test_override_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert not trust.override_from_env()
-    monkeypatch.setenv("FORGE_TRUST_PROJECT", "1")
-    assert trust.override_from_env()
+    assert not trust.override_from_env() and trust.override_warning() is None
+    for yes in ("1", "true", "TRUE", "Yes", "on", " on "):
+        monkeypatch.setenv("FORGE_TRUST_PROJECT", yes)
+        assert trust.override_from_env() and trust.override_warning() is None, yes
+    for no in ("", "0", "false", "No", "OFF"):
+        monkeypatch.setenv("FORGE_TRUST_PROJECT", no)
+        assert not trust.override_from_env() and trust.override_warning() is None, no
+    for unclear in ("2", "y", "enable", "truee"):
+        monkeypatch.setenv("FORGE_TRUST_PROJECT", unclear)
+        assert not trust.override_from_env()
+        assert f"FORGE_TRUST_PROJECT='{unclear}' is not understood" in (trust.override_warning() or "")
+
+
+def test_an_unclear_override_is_a_warning_in_the_run(project: Project, forge_run: Any) -> None:
+    project.write_hooks([{"event": "session:start", "command": "echo project"}], trusted=False)
+    yes = forge_run({"type": "session:start"}, env={"FORGE_TRUST_PROJECT": "Yes"})
+    assert [r["stdout"] for r in yes.json["results"]] == ["project\n"]
+    assert yes.json["warnings"] == []
+    unclear = forge_run({"type": "session:start"}, env={"FORGE_TRUST_PROJECT": "yup"})
+    assert unclear.json["results"] == []
+    assert "FORGE_TRUST_PROJECT='yup' is not understood, so it trusts nothing" in unclear.json["warnings"][0]
+    assert "forge-hook-run: warning: FORGE_TRUST_PROJECT='yup' is not understood" in unclear.stderr
 
 
 def test_digest_is_sha256() -> None:

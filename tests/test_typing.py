@@ -12,3 +12,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_package_is_mypy_strict_clean() -> None:
     proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_all_is_a_literal_naming_every_lazy_export() -> None:
+    import forge_hookd
+
+    # mypy reads __all__ statically: it must be spelt out, and name exactly what loads.
+    source = (ROOT / "forge_hookd" / "__init__.py").read_text()
+    assert "__all__ = [\n" in source and "*_EXPORTS" not in source
+    assert sorted(forge_hookd.__all__) == sorted([*forge_hookd._EXPORTS, "__version__"])
+    for name in forge_hookd.__all__:
+        assert getattr(forge_hookd, name) is not None

@@ -1,0 +1,164 @@
+"""Shell completion through the scripts click generates, in the real shells.
+
+bash and zsh run interactively on a pseudo-terminal: the test types a line and Tab,
+then turns the completed line into ``echo RESULT:...`` and reads what the shell
+printed; fish answers ``complete -C LINE`` with its own engine. A shell that is not
+installed is skipped, loudly (.ci/run installs zsh and fish).
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import BIN_DIR
+from forge_hookd import completion
+
+# Generous: the deadline only ends a test that has already failed (a shell that never
+# prints what is expected); each step returns as soon as the shell has printed it.
+DEADLINE = 60.0
+RESULT = re.compile(r"^RESULT:(.*?)\r?$", re.MULTILINE)
+
+
+def need(shell: str) -> str:
+    path = shutil.which(shell)
+    if path is None:
+        pytest.skip(f"{shell} is not installed: its completion is NOT tested here (.ci/run installs it)")
+    return path
+
+
+def shell_env(home: Path) -> dict[str, str]:
+    return {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}", "HOME": str(home), "TERM": "xterm",
+            "COLUMNS": "200", "LINES": "50"}
+
+
+class Terminal:
+    """An interactive shell on a pseudo-terminal."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        os.set_blocking(self.master, False)
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True)
+        os.close(slave)
+        self.output = ""
+
+    def send(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    def expect(self, pattern: re.Pattern[str], start: int = 0) -> re.Match[str]:
+        """Read until ``pattern`` matches the output after ``start``."""
+        deadline = time.monotonic() + DEADLINE
+        while (match := pattern.search(self.output, start)) is None:
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"the shell never printed {pattern.pattern!r}; it printed {self.output!r}"
+            if select.select([self.master], [], [], remaining)[0]:
+                try:
+                    self.output += os.read(self.master, 65536).decode(errors="replace")
+                except OSError:  # the shell exited
+                    raise AssertionError(f"the shell exited; it printed {self.output!r}") from None
+        return match
+
+    def ready(self, marker: str) -> None:
+        """Run ``echo`` of a marker and wait for it: the shell reads input from here on."""
+        start = len(self.output)
+        self.send(f"echo {marker[:3]}''{marker[3:]}\r")  # the echo of the typing cannot match
+        self.expect(re.compile(re.escape(marker)), start)
+
+    def complete(self, line: str) -> str:
+        """Type ``line`` and Tab, then return the line as the shell completed it."""
+        start = len(self.output)
+        # Ctrl-A goes to the start of the completed line; the shell then prints it.
+        self.send(f"{line}\t")
+        self.send("\x01echo RESULT:\r")
+        return self.expect(RESULT, start).group(1).rstrip()
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.master)
+
+
+CASES = [
+    # What bash splits at ':' (COMP_WORDBREAKS) and what has no choice before it.
+    ("forge-hook list --event session:st", "forge-hook list --event session:start"),
+    ("forge-hook list --event permission:gr", "forge-hook list --event permission:granted"),
+    ("forge-hook list --event user:prompt", "forge-hook list --event user:prompt_submit"),
+    ("forge-hook-run --event tool:pre", "forge-hook-run --event tool:pre_execute"),
+    ("forge-hook-run --event llm:stream_e", "forge-hook-run --event llm:stream_end"),
+    ("forge-hook add --template block", "forge-hook add --template block_sudo"),
+    ("forge-hook add --event tool:error,user:int", "forge-hook add --event tool:error,user:interrupt"),
+    # click's own: subcommands and option names.
+    ("forge-hook tr", "forge-hook trust"),
+    ("forge-hook-run --no-g", "forge-hook-run --no-global"),
+]
+
+
+def source_line(shell: str) -> str:
+    return "; ".join(f'eval "$(_{prog.upper().replace("-", "_")}_COMPLETE={shell}_source {prog})"'
+                     for prog in ("forge-hook", "forge-hook-run"))
+
+
+def test_bash_completes_event_types_colons_included(isolated_home: Path) -> None:
+    bash = need("bash")
+    term = Terminal([bash, "--norc", "--noprofile", "-i"], shell_env(isolated_home))
+    try:
+        term.send("bind 'set enable-bracketed-paste off'; PS1='$ '; " + source_line("bash") + "\r")
+        term.ready("BASH-READY")
+        for line, completed in CASES:
+            assert term.complete(line) == completed, line
+    finally:
+        term.close()
+
+
+def test_zsh_completes_event_types_colons_included(isolated_home: Path) -> None:
+    zsh = need("zsh")
+    term = Terminal([zsh, "-f", "-i"], shell_env(isolated_home))
+    try:
+        term.send("bindkey -e; unsetopt beep; PROMPT='$ '; autoload -Uz compinit && compinit -u; "
+                  + source_line("zsh") + "\r")
+        term.ready("ZSH-READY")
+        for line, completed in CASES:
+            assert term.complete(line) == completed, line
+    finally:
+        term.close()
+
+
+def test_fish_completes_event_types_colons_included(isolated_home: Path) -> None:
+    fish = need("fish")
+    script = "; ".join(f"eval (env _{prog.upper().replace('-', '_')}_COMPLETE=fish_source {prog} | string collect)"
+                       for prog in ("forge-hook", "forge-hook-run"))
+    for line, completed in CASES:
+        proc = subprocess.run([fish, "--no-config", "-c", f"{script}; complete -C '{line}'"],
+                              capture_output=True, text=True, env=shell_env(isolated_home), timeout=DEADLINE)
+        assert proc.returncode == 0, proc.stderr
+        answers = [answer.split("\t")[0] for answer in proc.stdout.splitlines()]
+        assert answers == [completed.split()[-1]], line
+
+
+def test_the_value_completer_filters_and_keeps_what_comes_before_the_separator() -> None:
+    import click
+
+    ctx = click.Context(click.Command("x"))
+    param = click.Option(["--x"])
+    listed = completion.values(lambda: ["a:b", "a:c", "b:a"])
+    assert [i.value for i in listed(ctx, param, "a:")] == ["a:b", "a:c"]
+    patterns = completion.values(lambda: ["a:b", "b:a"], separator=",")
+    assert [i.value for i in patterns(ctx, param, "a:b,b")] == ["a:b,b:a"]
+    assert [i.value for i in patterns(ctx, param, "")] == ["a:b", "b:a"]
+
+
+def test_start_up_does_not_load_click_completion() -> None:
+    # click.shell_completion costs ~1 ms of every run: loaded only when a shell asks.
+    code = ("import sys, forge_hookd.cli, forge_hookd.manage; "
+            "print('click.shell_completion' in sys.modules)")
+    proc = subprocess.run([str(BIN_DIR / "python"), "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "False"
