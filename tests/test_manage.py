@@ -75,9 +75,9 @@ def test_list_table_and_json(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
     table = hook(project, "list").stdout.splitlines()
-    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND"]
-    assert table[1].split()[:6] == ["global", "0", "*", "yes", "trusted", "10s"]
-    assert table[2].split()[:5] == ["project", "0", "tool:pre_execute:bash", "yes", "untrusted"]
+    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:7] == ["global", "0", "*", "yes", "yes", "trusted", "10s"]
+    assert table[2].split()[:6] == ["project", "0", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
     assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
     listed = json.loads(hook(project, "list", "--json").stdout)
     assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]
