@@ -70,9 +70,9 @@ class HookResult:
     @property
     def reason(self) -> str:
         """Why: its answer's reason; else its error (it timed out, did not start, answered
-        malformed); else its stdout, else its stderr. Stripped."""
-        if self.answer is not None and self.answer.reason:
-            return self.answer.reason.strip()
+        malformed); else its stdout (unless that was its answer), else its stderr. Stripped."""
+        if self.answer is not None:
+            return (self.answer.reason or "").strip() or self.stderr.strip()
         return ((self.error or "").strip() or self.stdout.strip() or self.stderr.strip())
 
     @classmethod

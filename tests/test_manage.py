@@ -43,6 +43,20 @@ def test_add_from_options_and_template(project: Project) -> None:
         {**HOOK_TEMPLATES["block_sudo"].to_dict(), "timeout": 2.0}]
 
 
+def test_add_observer_and_list_shows_it(project: Project) -> None:
+    """Through the installed forge-hook: --observer writes "blocking": false, list shows it."""
+    added = run_installed(["add", "--project", "--event", "tool:*", "--command", "true", "--observer"],
+                          cwd=project.root, prog="forge-hook")
+    assert added.exit_status == 0, added.stderr
+    run_installed(["add", "--project", "--template", "log_all"], cwd=project.root, prog="forge-hook")
+    run_installed(["add", "--project", "--template", "block_sudo"], cwd=project.root, prog="forge-hook")
+    assert [h.get("blocking", True) for h in project_doc(project)["hooks"]] == [False, False, True]
+    table = run_installed(["list"], cwd=project.root, prog="forge-hook").stdout.splitlines()
+    assert [row.split()[4] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
+    listed = json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)
+    assert [h["blocking"] for h in listed] == [False, False, True]
+
+
 def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
     result = hook(project, "add", "--global", "--event", "tool:pre_exec", "--command", "x", "--timeout", "900")
     assert result.exit_code == 0
