@@ -4,6 +4,7 @@ installed forge-hook-run with real hooks."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -342,25 +343,18 @@ def test_help_documents_exit_status_4(project: Project, forge_run) -> None:  # t
     assert "4 a hook asks a person" in out and '"blocking": false' in out
 
 
-TERRAFORM_DRY_RUN = r"""#!/usr/bin/env python3
-# Adds --dry-run to every terraform apply the agent runs (a data patch); quiet otherwise.
-import json, shlex, sys
-
-event = json.load(sys.stdin)
-command = event["data"].get("tool_args", {}).get("command", "")
-words = shlex.split(command)
-if words[:2] == ["terraform", "apply"] and "--dry-run" not in words:
-    print(json.dumps({
-        "data": {"tool_args": {"command": command + " --dry-run"}},
-        "context": "forge added --dry-run: this terraform apply only shows its plan",
-    }))
-"""
+def readme_hook() -> str:
+    """The worked example's hook, exactly as README.md shows it."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    found = re.search(r"```python\n(#!/usr/bin/env python3\n.*?)```", readme, re.S)
+    assert found is not None, "README.md lost its terraform example"
+    return found.group(1)
 
 
 def test_the_readme_example_adds_dry_run_to_terraform_apply(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
     script = project.root / ".forge" / "terraform-dry-run"
     script.parent.mkdir(parents=True)
-    script.write_text(TERRAFORM_DRY_RUN)
+    script.write_text(readme_hook())
     script.chmod(0o755)
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": ".forge/terraform-dry-run",
                           "description": "terraform apply only with --dry-run"}])
