@@ -32,8 +32,8 @@ _TEXT_KEYS = ("reason", "context", "message")
 ANSWER_KEYS = ("decision", "data", *_TEXT_KEYS)
 
 
-# A NamedTuple, not a dataclass: generating a frozen dataclass costs ~0.5 ms of every
-# run's start-up (1.7 ms on a loaded machine), a NamedTuple ~0.1 ms (bench/README.md).
+# A NamedTuple, not a dataclass: creating a frozen dataclass costs 0.57 ms of every
+# run's start-up, a NamedTuple 0.08 ms (bench/README.md has the command).
 class Answer(NamedTuple):
     """One hook's answer; a key the hook did not give is None."""
 
