@@ -42,7 +42,8 @@ def hook(command: str, **extra: Any) -> dict[str, Any]:
 
 # -- parse_answer -------------------------------------------------------------------------
 @pytest.mark.parametrize("stdout", ["", "ok\n", "{not json", "[1, 2]", '{"foo": 1}', '{"Decision": "deny"}',
-                                    '{"decision": "deny"} trailing', '"decision"', "\n  {}\n"])
+                                    '{"decision": "deny"} trailing', '"decision"', "\n  {}\n",
+                                    '{"limit": NaN}', "{" * 5000])
 def test_plain_output_is_not_an_answer(stdout: str) -> None:
     assert parse_answer(stdout) is None
 
@@ -67,7 +68,11 @@ def test_an_answer_with_every_key() -> None:
      ('{"message": null}', "message", "'message' must be a string"),
      ('{"data": [1]}', "data", "'data' must be an object"),
      ('{"data": null}', "data", "'data' must be an object"),
-     ('{"decision": "deny", "decision": "allow"}', "decision", "'decision' is given twice")],
+     ('{"decision": "deny", "decision": "allow"}', "decision", "'decision' is given twice"),
+     ('{"data": {"tool_args": {"command": "a", "command": "b"}}}', "command", "'command' is given twice"),
+     ('{"reason": 1e400}', "reason", "forge cannot read it"),
+     ('{"decision": "allow", "limit": NaN}', "decision", "forge cannot read it"),
+     ('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}", "data", "nested too deeply")],
 )
 def test_malformed_answers_name_the_key(stdout: str, key: str, message: str) -> None:
     with pytest.raises(MalformedAnswer, match="malformed answer: ") as exc:
@@ -236,6 +241,16 @@ def test_a_malformed_answer_fails_closed(project: Project, forge_run, answer: st
     assert first["exit_code"] == 0 and first["success"] is False and first["answer"] is None
     assert first["error"].startswith("malformed answer: ") and f"'{key}'" in first["error"]
     assert run.json["reason"] == first["error"]
+
+
+def test_an_answer_nested_deeper_than_the_json_module_reads_fails_closed(  # type: ignore[no-untyped-def]
+        project: Project, forge_run, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}")
+    project.write_hooks([hook(f"cat {deep}")])
+    run = forge_run(BASH)
+    assert run.exit_status == 1, run.stderr
+    assert run.json["reason"] == "malformed answer: nested too deeply to be read"
 
 
 def test_a_merge_patch_with_null_and_every_hook_sees_the_original(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
