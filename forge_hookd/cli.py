@@ -82,8 +82,8 @@ ask), "reason", "data" (a merge patch over the event's data), "context", "messag
 A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
-to decide (ask), 2 bad invocation or input, 3 internal error, 129/130/143
-interrupted by SIGHUP/SIGINT/SIGTERM.
+to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
+(full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
