@@ -248,7 +248,8 @@ def templates_command(as_json: bool) -> None:
         _print_json([{"name": name, **hook.to_dict()} for name, hook in HOOK_TEMPLATES.items()])
         return
     for name, hook in HOOK_TEMPLATES.items():
-        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}")
+        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}"
+                   f"{'' if hook.blocking else ' (observer: never blocks)'}")
 
 
 @forge_hook.command("events")

@@ -149,7 +149,9 @@ def test_remove_enable_disable(project: Project) -> None:
 
 
 def test_templates_and_events(project: Project) -> None:
-    names = [line.split()[0] for line in hook(project, "templates").stdout.splitlines()]
+    lines = hook(project, "templates").stdout.splitlines()
+    names = [line.split()[0] for line in lines]
+    assert [line.endswith("(observer: never blocks)") for line in lines] == [True, True, True, False]
     assert names == list(HOOK_TEMPLATES)
     templates = json.loads(hook(project, "templates", "--json").stdout)
     assert templates[3] == {"name": "block_sudo", **HOOK_TEMPLATES["block_sudo"].to_dict()}
