@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .answers import blocks, conclude, judge_for
 from .events import HookEvent
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
@@ -37,6 +38,11 @@ class HookExecutor:
     the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
     ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
+
+    A hook's stdout may hold an answer (deny, ask, a rewrite of the event's data,
+    context): :mod:`forge_hookd.answers` reads it and composes the run's decision. The
+    chain stops at the first blocking hook that denies; an ask or an observer
+    (``blocking=False``) never stops it.
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
@@ -95,6 +101,7 @@ class HookExecutor:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
+            conclude(run)
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -127,16 +134,16 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         failed = processes.start(index, self._spec(hook, base_env, stdin))
                         if failed is not None:
-                            results[index] = _result(hook, index, failed)
-                            stopped = stop_on_failure
+                            results[index] = result = _judged(hook, index, failed)
+                            stopped = stop_on_failure and blocks(result)
                     for index, outcome in processes.wait():
-                        results[index] = result = _result(hooks[index], index, outcome)
-                        stopped = stopped or (stop_on_failure and not result.should_continue)
+                        results[index] = result = _judged(hooks[index], index, outcome)
+                        stopped = stopped or (stop_on_failure and blocks(result))
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for index, outcome in processes.close():
                     outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = _result(hooks[index], index, outcome)
+                    results[index] = _judged(hooks[index], index, outcome)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -163,6 +170,15 @@ class HookExecutor:
         timeout = self.default_timeout if hook.timeout == DEFAULT_TIMEOUT else hook.timeout
         return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
                     detach=hook.detach)
+
+
+def _judged(hook: Hook, index: int, outcome: Outcome) -> HookResult:
+    """The result of a finished hook with its answer read by the hook's judge."""
+    result = _result(hook, index, outcome)
+    result.answer, error, result.decided = judge_for(hook)(result)
+    if error is not None:
+        result.error = error
+    return result
 
 
 _PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
@@ -205,9 +221,7 @@ def _env_bytes(text: str) -> bytes:
 async def fire_event(
     event: HookEvent, *, executor: HookExecutor | None = None, stop_on_failure: bool = True
 ) -> list[HookResult]:
-    """Run the hooks for ``event``; raise HookBlockedError when one says stop."""
-    results = await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)
-    blocker = next((r for r in results if not r.should_continue), None)
-    if blocker is not None:
-        raise HookBlockedError(blocker)
-    return results
+    """Run the hooks for ``event`` and return their results, as the seed shows: the
+    caller checks ``should_continue`` and raises :class:`HookBlockedError` itself (a
+    :class:`~forge_hookd.integration.ToolExecutor` does)."""
+    return await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)

@@ -14,7 +14,8 @@ from .events import HookEvent
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 300.0
-HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description")
+HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description",
+             "blocking")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -59,6 +60,7 @@ class Hook:
     enabled: bool = True
     detach: bool = False
     description: str | None = None
+    blocking: bool = True  # False: an observer, recorded but never obeyed (answers.py)
     source: str | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -90,6 +92,8 @@ class Hook:
             out["detach"] = True
         if self.description:
             out["description"] = self.description
+        if not self.blocking:
+            out["blocking"] = False
         return out
 
     @classmethod
@@ -110,6 +114,7 @@ class Hook:
             enabled=_bool(data, "enabled", True),
             detach=_bool(data, "detach", False),
             description=_optional_str(data, "description"),
+            blocking=_bool(data, "blocking", True),
             source=source,
         )
 

@@ -96,6 +96,20 @@ def test_list_shows_what_loads_and_names_the_broken_file(project: Project) -> No
     assert [h["source"] for h in json.loads(hook(project, "list", "--json").stdout)] == ["global"]
 
 
+def test_add_observer_and_list_shows_it(project: Project) -> None:
+    """Through the installed forge-hook: --observer writes "blocking": false, list shows it."""
+    added = run_installed(["add", "--project", "--event", "tool:*", "--command", "true", "--observer"],
+                          cwd=project.root, prog="forge-hook")
+    assert added.exit_status == 0, added.stderr
+    run_installed(["add", "--project", "--template", "log_all"], cwd=project.root, prog="forge-hook")
+    run_installed(["add", "--project", "--template", "block_sudo"], cwd=project.root, prog="forge-hook")
+    assert [h.get("blocking", True) for h in project_doc(project)["hooks"]] == [False, False, True]
+    table = run_installed(["list"], cwd=project.root, prog="forge-hook").stdout.splitlines()
+    assert [row.split()[4] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
+    listed = json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)
+    assert [h["blocking"] for h in listed] == [False, False, True]
+
+
 def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
     result = hook(project, "add", "--global", "--event", "tool:pre_exec", "--command", "x", "--timeout", "900")
     assert result.exit_code == 0
@@ -128,9 +142,9 @@ def test_list_table_and_json(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
     table = hook(project, "list").stdout.splitlines()
-    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND"]
-    assert table[1].split()[:6] == ["global", "0", "*", "yes", "trusted", "10s"]
-    assert table[2].split()[:5] == ["project", "0", "tool:pre_execute:bash", "yes", "untrusted"]
+    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:7] == ["global", "0", "*", "yes", "yes", "trusted", "10s"]
+    assert table[2].split()[:6] == ["project", "0", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
     assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
     listed = json.loads(hook(project, "list", "--json").stdout)
     assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]
@@ -188,7 +202,9 @@ def test_remove_enable_disable(project: Project) -> None:
 
 
 def test_templates_and_events(project: Project) -> None:
-    names = [line.split()[0] for line in hook(project, "templates").stdout.splitlines()]
+    lines = hook(project, "templates").stdout.splitlines()
+    names = [line.split()[0] for line in lines]
+    assert [line.endswith("(observer: never blocks)") for line in lines] == [True, True, True, False]
     assert names == list(HOOK_TEMPLATES)
     templates = json.loads(hook(project, "templates", "--json").stdout)
     assert templates[3] == {"name": "block_sudo", **HOOK_TEMPLATES["block_sudo"].to_dict()}
