@@ -177,7 +177,7 @@ def forge_hook_run(
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
          keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
-    from .results import signal_name
+    from .results import describe_hook, signal_name
 
     catcher = JsonCommand.signals()
     catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
@@ -191,7 +191,7 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     if run.interrupted is not None:
         say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
-        say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
+        say(PROG, f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
     write_document(run.to_dict(), pretty=pretty)
     if run.interrupted is not None:

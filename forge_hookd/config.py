@@ -105,7 +105,7 @@ def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str
     malformed) and the warnings it earns."""
     for index, entry in enumerate(doc.get("hooks", [])):
         try:
-            hook = Hook.from_dict(entry, source=source)
+            hook = Hook.from_dict(entry, source=source, source_index=index)
         except ConfigError as exc:
             yield index, None, [ConfigError(f"{exc.message}; hook skipped", path=str(path), entry=index)]
             continue

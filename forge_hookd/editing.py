@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +17,8 @@ from .config import (
     update_file,
 )
 from .errors import ConfigError
-from .events import EVENT_TYPES, HookEvent
-from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, split_patterns
+from .events import HookEvent
+from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, pattern_can_match, split_patterns
 
 
 @dataclass
@@ -34,7 +32,7 @@ class ListedHook:
     trust: trust.TrustState
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.hook.to_dict(), "timeout": self.hook.timeout, "enabled": self.hook.enabled,
+        return {**self.hook.to_dict(), "timeout": self.hook.effective_timeout, "enabled": self.hook.enabled,
                 "source": self.scope, "file": str(self.file), "index": self.index,
                 "trusted": self.trust is trust.TrustState.TRUSTED, "trust": self.trust.value}
 
@@ -90,26 +88,13 @@ def _entry_doubts(entry: dict[str, Any], hook: Hook, project_root: Path) -> list
     timeout = entry.get("timeout")
     if timeout is not None and not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
         doubts.append(f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "
-                      f"it is clamped to {hook.timeout:g}")
+                      f"it is clamped to {hook.effective_timeout:g}")
     for pattern in split_patterns(hook.event_pattern) or [hook.event_pattern]:
         if not pattern_can_match(pattern):
             doubts.append(f"pattern '{pattern}' can match no event type")
     if hook.working_dir is not None and not (project_root / hook.working_dir).is_dir():
         doubts.append(f"working_dir '{hook.working_dir}' does not exist in {project_root}")
     return doubts
-
-
-def pattern_can_match(pattern: str) -> bool:
-    """Whether some event (a type, or a type plus some tool name) matches ``pattern``."""
-    if any(fnmatchcase(t, pattern) for t in EVENT_TYPES):
-        return True
-    # T:tool where the part before some colon matches a type (tool names may hold colons).
-    heads = [pattern[:i] for i, c in enumerate(pattern) if c == ":"]
-    if any(fnmatchcase(t, head) for head in heads for t in EVENT_TYPES):
-        return True
-    # A glob such as tool*bash: try the literal words of the pattern as tool names.
-    words = [w for w in re.split(r"[*?\[\]!:]", pattern) if w] or ["x"]
-    return any(fnmatchcase(f"{t}:{w}", pattern) for t in EVENT_TYPES for w in words)
 
 
 # -- editing ----------------------------------------------------------------------------

@@ -11,9 +11,10 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .events import HookEvent
+from .chain import active_chain, chain_value
+from .events import CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, RESERVED_ENV, HookEvent, is_event_var
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
-from .results import CHAIN_VAR, HookBlockedError, HookResult, HookRun, active_chain
+from .results import HookBlockedError, HookResult, HookRun
 
 if TYPE_CHECKING:
     from .process import Spec
@@ -30,7 +31,10 @@ class HookExecutor:
     (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
     the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
-    ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
+    ``detach``. ``default_timeout`` applies to hooks that set no timeout of their own.
+
+    A hook sees only its own event's variables: the event variables it would inherit
+    from an outer run are removed, and its own ``env`` cannot set any of them.
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
@@ -88,6 +92,7 @@ class HookExecutor:
                 f"up the chain ({os.environ.get(CHAIN_VAR)}); no hooks run")
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
+            run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), signals=signals, wakeup_fd=wakeup_fd)
         run.duration = round(time.monotonic() - started, 6)
@@ -138,28 +143,36 @@ class HookExecutor:
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn (issue 5).
     def _base_env(self, event: HookEvent) -> dict[bytes, bytes]:
-        env = dict(os.environb)
-        env.update(_encoded(event.to_env()))
-        env.update(_encoded({CHAIN_VAR: ",".join([*active_chain(), event.type.value]),
-                             "FORGE_PROJECT_DIR": self.project_dir}))
+        """The caller's environment without any event variable it inherited (an outer
+        run's, say), plus this event's."""
+        event_env = event.to_env()
+        data_vars = [n for n in event_env if n not in RESERVED_ENV]
+        own = {**event_env, "FORGE_PROJECT_DIR": self.project_dir, CHAIN_VAR: chain_value(event.type.value),
+               DATA_VARS_VAR: ",".join(data_vars)}
+        stale = _inherited_event_vars()
+        env = {k: v for k, v in os.environb.items() if k not in stale}
+        env.update(_encoded(own))
         return env
 
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
-        env = {**base_env, **_encoded(hook.env)} if hook.env else dict(base_env)
-        for name in _PROTECTED:
-            if name in base_env:  # a hook's own env cannot fake the event it handles
-                env[name] = base_env[name]
+        env = dict(base_env)
+        # A hook's own env cannot fake the event it handles: event names are not its to set.
+        env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k)}))
         env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
-        timeout = self.default_timeout if hook.timeout == DEFAULT_TIMEOUT else hook.timeout
+        timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
                     detach=hook.detach)
 
 
-_PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
-                                         "FORGE_TOOL_NAME", "FORGE_PROJECT_DIR", CHAIN_VAR))
+def _inherited_event_vars() -> frozenset[bytes]:
+    """The event variables of this process's environment, which an outer run set: the
+    fixed and conventional ones, and the data variables it listed in FORGE_HOOK_VARS."""
+    listed = os.environ.get(DATA_VARS_VAR, "").split(",")
+    names = {*RESERVED_ENV, *CONVENTIONAL_VARS, *(n for n in listed if n.startswith("FORGE_"))}
+    return frozenset(n.encode() for n in names)
 
 
 def _encoded(env: dict[str, str]) -> dict[bytes, bytes]:

@@ -17,8 +17,8 @@ from . import editing, trust
 from .boundary import BoundaryGroup, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
-from .events import EVENT_INFO, EVENT_TYPES, HookEvent, env_name
-from .registry import Hook
+from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, HookEvent, env_name
+from .registry import Hook, pattern_can_match
 from .templates import HOOK_TEMPLATES
 
 PROG = "forge-hook"
@@ -100,7 +100,7 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     rows = [("SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND")]
     rows += [(h.scope, str(h.index), h.hook.event_pattern, "yes" if h.hook.enabled else "no",
-              h.trust.value, f"{h.hook.timeout:g}s", " ".join(h.hook.command.split())) for h in listed]
+              h.trust.value, f"{h.hook.effective_timeout:g}s", " ".join(h.hook.command.split())) for h in listed]
     widths = [max(len(r[i]) for r in rows) for i in range(6)]
     lines = []
     for row in rows:
@@ -164,10 +164,10 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     path = editing.scope_path(scope, _root(ctx))
     index = editing.add_hook(path, hook, retrust=scope == "project")
     _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})")
-    if timeout is not None and hook.timeout != timeout:
-        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.timeout:g}")
+    if timeout is not None and hook.effective_timeout != timeout:
+        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.effective_timeout:g}")
     for pattern_ in hook.patterns:
-        if not editing.pattern_can_match(pattern_):
+        if not pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
 
 
@@ -236,18 +236,18 @@ def templates_command(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of the 16 event types.")
 def events_command(as_json: bool) -> None:
     """The event types, what each carries, and the variables a hook gets."""
-    base = ["FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_WORKING_DIR", "FORGE_PROJECT_DIR"]
     if as_json:
         _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
                       "data_keys": list(keys),
-                      "variables": base + ["FORGE_TOOL_NAME"] * has_tool + [env_name(k) for k in keys]}
+                      "variables": [v for v in EVENT_VARS if has_tool or v != "FORGE_TOOL_NAME"]
+                      + [env_name(k) for k in keys]}
                      for t, (meaning, keys, has_tool) in EVENT_INFO.items()])
         return
     for t, (meaning, keys, has_tool) in EVENT_INFO.items():
         carries = ", ".join(["tool_name"] * has_tool + list(keys)) or "-"
         click.echo(f"{t.value:20} {meaning}; carries: {carries}")
-    click.echo("\nEvery hook gets " + ", ".join(base) + ", FORGE_TOOL_NAME when there is a tool, "
-               "FORGE_<KEY> for each data key, and the event JSON on stdin.")
+    click.echo("\nEvery hook gets " + ", ".join(EVENT_VARS) + " (FORGE_SESSION_ID and FORGE_TOOL_NAME "
+               "when the event has them), FORGE_<KEY> for each data key, and the event JSON on stdin.")
 
 
 @forge_hook.command("trust")

@@ -4,18 +4,17 @@ matches no hook never imports it."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .events import HookEvent
+from .chain import active_chain
+from .events import CHAIN_VAR, HookEvent
 from .registry import Hook
 
 if TYPE_CHECKING:
     from .process import Outcome
 
-#: Event types being handled up the chain of nested runs, comma-separated.
-CHAIN_VAR = "FORGE_HOOK_CHAIN"
+__all__ = ["CHAIN_VAR", "HookBlockedError", "HookResult", "HookRun", "active_chain", "dry_run_document"]
 
 
 def signal_name(code: int | None) -> str | None:
@@ -58,8 +57,14 @@ class HookResult:
 
     @property
     def reason(self) -> str:
-        """Why it blocked: its stdout, else its stderr, else its error, stripped."""
-        return (self.stdout.strip() or self.stderr.strip() or (self.error or "").strip())
+        """Why it blocked, stripped: for a hook that timed out, was killed or never
+        started, its error (what it printed before says nothing of why it stopped);
+        else its stdout, else its stderr, else its error."""
+        if self.error and (self.timed_out or self.exit_code is None or self.exit_code < 0):
+            return self.error.strip()
+        if self.exit_code is not None and self.exit_code < 0:
+            return f"killed by {self.signal or signal_name(self.exit_code)}"
+        return self.stdout.strip() or self.stderr.strip() or (self.error or "").strip()
 
     @classmethod
     def from_outcome(cls, hook: Hook, index: int, outcome: Outcome) -> HookResult:
@@ -79,12 +84,9 @@ class HookResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        hook = self.hook.to_dict()
-        if self.hook.source is not None:
-            hook["source"] = self.hook.source
         return {
             "index": self.index,
-            "hook": hook,
+            "hook": hook_document(self.hook),
             "exit_code": self.exit_code,
             "signal": self.signal,
             "stdout": self.stdout,
@@ -97,6 +99,21 @@ class HookResult:
             "success": self.success,
             "should_continue": self.should_continue,
         }
+
+
+def hook_document(hook: Hook) -> dict[str, Any]:
+    """A hook as the output document shows it: its config entry, where it came from
+    (``source``) and its place in that file (``source_index``, what ``forge-hook
+    enable/disable`` take)."""
+    return {**hook.to_dict(), "source": hook.source, "source_index": hook.source_index}
+
+
+def describe_hook(hook: Hook, index: int) -> str:
+    """``project hook 0``: the words ``forge-hook list`` uses for the hook, else its
+    place in this run."""
+    if hook.source_index is None:
+        return f"hook {index}"
+    return f"{hook.source or 'unknown'} hook {hook.source_index}"
 
 
 class HookBlockedError(Exception):
@@ -135,6 +152,8 @@ class HookRun:
             "blocked": blocker is not None,
             "blocked_by": None if blocker is None else {
                 "index": blocker.index,
+                "source": blocker.hook.source,
+                "source_index": blocker.hook.source_index,
                 "event": blocker.hook.event_pattern,
                 "description": blocker.hook.description,
                 "reason": blocker.reason,
@@ -155,11 +174,6 @@ def dry_run_document(event: HookEvent, hooks: list[Hook], warnings: list[str]) -
         "version": 1,
         "event": event.to_dict(),
         "dry_run": True,
-        "hooks": [{"index": i, "hook": {**h.to_dict(), "source": h.source}} for i, h in enumerate(hooks)],
+        "hooks": [{"index": i, "hook": hook_document(h)} for i, h in enumerate(hooks)],
         "warnings": warnings,
     }
-
-
-def active_chain() -> list[str]:
-    """Event types being handled by runs up the process chain."""
-    return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]
