@@ -15,7 +15,7 @@ import orjson
 
 from . import editing, trust
 from .boundary import BoundaryGroup, say
-from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, read_raw
+from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, HookEvent, env_name
 from .registry import Hook, pattern_can_match
@@ -109,14 +109,25 @@ def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
         command = row[6] if len(row[6]) <= room else row[6][: room - 3] + "..."
         lines.append(f"{left}  {command}".rstrip())
     files = sorted({str(h.file) for h in listed})
-    return lines + [f"({', '.join(files)})"] if files else ["no hooks configured"]
+    why = sorted({f"{h.file}: {h.trust.value}: {h.trust_detail}" for h in listed if h.trust_detail})
+    return lines + [f"({', '.join(files)})", *why] if files else ["no hooks configured"]
 
 
 @forge_hook.command("check")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of problems.")
 @click.pass_context
 def check_command(ctx: click.Context, as_json: bool) -> int:
-    """Validate the global and project files; exit 1 with one line per problem."""
+    """Validate the global and project files; exit 1 with one line per problem.
+
+    \b
+    Findings (each also a warning of forge-hook-run, an error under --strict):
+      a file that is not valid JSON, not a regular file, or over 4 MiB;
+      an unknown top-level key ("hook" for "hooks"), a file without "hooks";
+      a malformed entry, an unknown key in an entry, a duplicate key;
+      a pattern that can match no event type (tool:pre_exec:bash);
+      a working_dir that does not exist; an env that sets an event variable;
+      a timeout outside [0.1, 300] (it is clamped).
+    """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")
                 for p in editing.check_file(editing.scope_path(scope, root), root)]
@@ -254,20 +265,29 @@ def events_command(as_json: bool) -> None:
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
-    """Trust DIRECTORY's .forge/hooks.json as it is now (default: the project root)."""
+    """Trust DIRECTORY's hooks as they are now (default: the project root).
+
+    Trust covers .forge/hooks.json, every file under .forge/, and every file in the
+    project that a hook's command names (./scripts/guard.sh, python3 tools/check.py);
+    a change to any of them makes the project untrusted until it is trusted again. It
+    cannot see what those files run in turn, nor paths built at run time.
+    """
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
     if raw is None:
         raise ConfigError("no hooks file to trust", path=str(path))
-    trust.trust(path, raw)
-    click.echo(f"{PROG}: trusted {path} (sha256 {trust.digest(raw)[:12]}); its hooks will run")
+    covered = trust.trust(path, raw, parse_document(raw, path))  # a file that does not parse is refused
+    click.echo(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
+               f"{len(covered)} file{'s' if len(covered) != 1 else ''}:")
+    for rel, sha in covered.items():
+        click.echo(f"  {rel}  {sha[:12] if len(sha) == 64 else sha}")
 
 
 @forge_hook.command("untrust")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def untrust_command(ctx: click.Context, directory: str | None) -> None:
-    """Stop trusting DIRECTORY's .forge/hooks.json (default: the project root)."""
+    """Stop trusting DIRECTORY's hooks (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     known = trust.untrust(path)
     click.echo(f"{PROG}: {path} {'is no longer trusted' if known else 'was not trusted'}")

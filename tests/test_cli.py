@@ -203,9 +203,8 @@ def test_terminal_stdin_without_event_is_a_usage_error(monkeypatch: pytest.Monke
         cli._stdin_event(Tty())  # type: ignore[arg-type]
 
 
-def test_a_missing_config_file_named_on_purpose_is_a_warning(project: Project, tmp_path: Path) -> None:
+def test_a_missing_config_file_named_on_purpose_is_an_error(project: Project, tmp_path: Path) -> None:
     missing = tmp_path / "nope.json"
     result = invoke(project, ["--config", str(missing)], {"type": "session:start"})
-    assert result.exit_code == 0 and doc(result)["warnings"] == [f"{missing}: no such file"]
-    strict = invoke(project, ["--strict", "--config", str(missing)], {"type": "session:start"})
-    assert strict.exit_code == 2 and doc(strict)["error"]["message"] == f"{missing}: no such file"
+    assert result.exit_code == 2
+    assert doc(result)["error"]["message"] == f"{missing}: no such file (named with --config)"

@@ -153,7 +153,8 @@ def test_trust_and_untrust(project: Project) -> None:
     assert none.exit_code == 1 and "no hooks file to trust" in none.stderr
     project.write_hooks([{"event": "*", "command": "x"}], trusted=False)
     result = hook(project, "trust")
-    assert result.exit_code == 0 and f"trusted {project.hooks_file}" in result.stdout
+    assert result.exit_code == 0 and f"trusted {project.root}; its hooks will run" in result.stdout
+    assert result.stdout.splitlines()[1:] == [f"  .forge/hooks.json  {trust.digest(project.hooks_file.read_bytes())[:12]}"]
     assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())
     assert "is no longer trusted" in hook(project, "untrust").stdout
     assert "was not trusted" in hook(project, "untrust").stdout
@@ -206,7 +207,7 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
     assert forge_hook_cmd("add", "--project", "--template", "block_sudo").exit_status == 0
     untrusted = fire()
     assert untrusted.exit_status == 0 and untrusted.json["results"] == []
-    warning = (f"project hooks in {project.hooks_file} did not run: the file is not trusted; "
+    warning = (f"project hooks in {project.hooks_file} did not run: the project is not trusted; "
                f"review it, then run: forge-hook trust {project.root}")
     assert untrusted.json["warnings"] == [warning]
     assert f"forge-hook-run: warning: {warning}" in untrusted.stderr
@@ -223,7 +224,7 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
     # ... an edit by anything else does not.
     project.hooks_file.write_text(project.hooks_file.read_text().replace("sudo not allowed", "sudo banned"))
     changed = fire()
-    assert changed.exit_status == 0 and "the file is changed since it was trusted" in changed.json["warnings"][0]
+    assert changed.exit_status == 0 and ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
     assert "changed" in forge_hook_cmd("list").stdout
 
     assert fire("--trust-project").json["blocked_by"]["reason"] == "Blocked: sudo banned"
