@@ -238,5 +238,6 @@ def test_the_blocker_is_named_as_forge_hook_list_names_it(project: Project) -> N
 def test_block_sudo_template_through_the_executables(project: Project, command: str, blocked: bool) -> None:
     assert forge_hook(project, "add", "--project", "--template", "block_sudo").exit_status == 0
     assert forge_hook(project, "trust").exit_status == 0
-    event = {**SUDO, "session_id": "sudo", "data": {"tool_args": {"command": command}}}
+    # a session id "sudo" must not count (the old template grepped the whole event)
+    event = {**SUDO, "session_id": None if blocked else "sudo", "data": {"tool_args": {"command": command}}}
     assert fire(project, event=event).exit_status == (1 if blocked else 0)
