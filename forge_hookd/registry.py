@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterable, Iterator
@@ -44,8 +45,11 @@ def pattern_matches(pattern: str, event_type: str, tool_name: str | None) -> boo
     )
 
 
+@functools.lru_cache(maxsize=256)  # each call tries every type; a file repeats its patterns
 def pattern_can_match(pattern: str) -> bool:
     """Whether some event (a type, or a type plus some tool name) matches ``pattern``."""
+    if _GLOB_CHARS.isdisjoint(pattern):  # the common case, without 16 fnmatch calls
+        return pattern in EVENT_TYPES or any(pattern.startswith(t + ":") for t in EVENT_TYPES)
     if any(fnmatchcase(t, pattern) for t in EVENT_TYPES):
         return True
     # T:tool where the part before some colon matches a type (tool names may hold colons).

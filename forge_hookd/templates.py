@@ -26,11 +26,12 @@ _GIT_AUTO_COMMIT = (
 # block_sudo judges data.tool_args.command of the event JSON on stdin (the variable may be
 # cut at 8 KiB), in POSIX awk so that it needs nothing beyond the shell's own tools (no
 # python3 on PATH, no jq): one gsub puts each JSON token on a line, a walk keeps the key
-# of every level, the command is unescaped, and a privilege-raising word is looked for
-# where a command starts: at the start, after ; & | ( $( ` { ! a newline or a quote (as in
-# sh -c "sudo ..."), after assignments (FOO=1) and wrappers (env, exec, nohup ...), with
-# or without a path (/usr/bin/sudo). A guard rail against mistakes, not a sandbox:
-# s"u"do, $(printf sudo) or a script that calls sudo pass. bench/README.md has its cost.
+# of every level, gsubs unescape the command (linear, also for a 100,000-line heredoc),
+# and a privilege-raising word is looked for where a command starts: at the start, after
+# ; & | ( $( ` { ! a newline or a quote (as in sh -c "sudo ..."), after assignments
+# (FOO=1) and wrappers (env, exec, nohup ...), with or without a path (/usr/bin/sudo).
+# A guard rail against mistakes, not a sandbox: s"u"do, $(printf sudo) or a script that
+# calls sudo pass. Its cost is in bench/README.md (bench/guards.py).
 _BLOCK_SUDO = "awk '" + r"""{ s = s $0 "\n" }
 END {
   gsub(/"([^"\\]|\\.)*"|[][{}:,]/, "\n&\n", s)
@@ -45,13 +46,10 @@ END {
     if (t[j] ~ /^[ \t\r]*:/) { key[d] = x; i = j; continue }
     if (d == 3 && key[1] == "\"data\"" && key[2] == "\"tool_args\"" && key[3] == "\"command\"") cmd = cmd "\n" x
   }
-  v = cmd; c = ""
-  while ((p = index(v, "\\")) > 0) {
-    e = substr(v, p + 1, 1); c = c substr(v, 1, p - 1)
-    if (e == "n" || e == "r") c = c "\n"; else if (e == "u" || e == "t" || e == "b" || e == "f") c = c " "; else c = c e
-    v = substr(v, p + (e == "u" ? 6 : 2))
-  }
-  c = c v
+  c = cmd
+  gsub(/\\\\/, "\001", c)
+  gsub(/\\[nr]/, "\n", c); gsub(/\\u[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]|\\[tbf]/, " ", c)
+  gsub(/\\/, "", c); gsub(/\001/, "\\", c)
   split("sudo doas sudoedit pkexec su", w, " ")
   for (k = 1; k <= 5; k++)
     if (c ~ ("(^|[\n;&|(`{!\"\047])[ \t]*(([A-Za-z_][A-Za-z0-9_]*=[^ \t;&|()]*|env|exec|command|nohup|nice|time|builtin|then|do|else|xargs)[ \t]+)*([^ \t\n;&|()`]*/)?\\\\?[\"\047]?" w[k] "[\"\047]?([ \t\n;&|)`]|$)")) {

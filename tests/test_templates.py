@@ -82,3 +82,9 @@ def test_git_auto_commit_commits_after_a_write(tmp_path: Path, monkeypatch: pyte
 
 def test_git_auto_commit_outside_a_repository_is_a_no_op(tmp_path: Path) -> None:
     assert run_template("git_auto_commit", HookEvent.tool_post_execute("edit", {}, "ok"), tmp_path)[0]
+
+
+def test_block_sudo_judges_a_long_heredoc_without_timing_out(tmp_path: Path) -> None:
+    command = "cat > f <<'EOF'\n" + 'a line with "quotes" and \\ escapes\n' * 100_000 + "EOF"
+    ok, _ = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
+    assert ok
