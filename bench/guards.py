@@ -83,7 +83,7 @@ def hostile(work: Path) -> None:
     entry = json.dumps({"event": "user:interrupt", "command": "true"})  # loaded, not run
     cases: dict[str, Callable[[Path], None]] = {
         "no project file": lambda p: None,
-        "1,000,000 hooks (33 MB)": lambda p: p.write_text('{"hooks": [' + ",".join([entry] * 1_000_000) + "]}"),
+        "1,000,000 hooks (47 MB)": lambda p: p.write_text('{"hooks": [' + ",".join([entry] * 1_000_000) + "]}"),
         "largest accepted (4 MiB)": lambda p: p.write_text(
             '{"hooks": [' + ",".join([entry] * ((MAX_CONFIG_BYTES - 20) // (len(entry) + 1))) + "]}"),
         "1 GB (sparse)": lambda p: os.truncate(p, 1 << 30) if p.touch() is None else None,

@@ -67,10 +67,11 @@ def _edited(ctx: click.Context, scope: str, what: str) -> None:
 def forge_hook(project_root: str | None) -> None:
     """See, check and edit forge-hook-run's hooks, and trust project hooks.
 
-    Project hooks (.forge/hooks.json) run only after you trust that exact file with
-    forge-hook trust; any change makes it untrusted again until you trust it anew
-    (edits made through forge-hook keep a trusted file trusted). The global file is
-    yours and always trusted.
+    Project hooks (.forge/hooks.json) run only after you trust them with forge-hook
+    trust, which covers the hooks file, everything under .forge/ and the project's
+    files their commands name; any change makes the project untrusted again until you
+    trust it anew (edits made through forge-hook keep a trusted file trusted). The
+    global file is yours and always trusted.
     """
 
 

@@ -211,3 +211,9 @@ def test_the_largest_accepted_file_loads(tmp_path: Path) -> None:
     path.write_text('{"hooks": [' + ",".join([entry] * count) + "]}")
     assert path.stat().st_size <= MAX_CONFIG_BYTES
     assert len(load_file(path).hooks) == count
+
+
+def test_a_config_file_linked_to_a_regular_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / "dotfiles.json").write_text(json.dumps({"hooks": [{"event": "*", "command": "x"}]}))
+    (tmp_path / "hooks.json").symlink_to(tmp_path / "dotfiles.json")
+    assert [h.command for h in load_file(tmp_path / "hooks.json").hooks] == ["x"]
