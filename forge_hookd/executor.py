@@ -114,7 +114,7 @@ class HookExecutor:
         pending = iter(enumerate(hooks))
         next_hook = next(pending, None)
         stdin = run.event.to_json_bytes()
-        base_env = self._base_env(run.event)
+        base_env, event_vars = self._base_env(run.event)
         stopped = False  # a hook said stop and the chain stops on failure
         with ProcessPool(output_limit=self.output_limit, kill_grace=self.kill_grace,
                          wakeup_fd=wakeup_fd, pending_signal=signals) as pool:
@@ -123,7 +123,7 @@ class HookExecutor:
                     while next_hook and not stopped and not signals and len(pool.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
-                        failed = pool.start(index, self._spec(hook, base_env, stdin))
+                        failed = pool.start(index, self._spec(hook, base_env, stdin, event_vars))
                         if failed is not None:
                             results[index] = HookResult.from_outcome(hook, index, failed)
                             stopped = stop_on_failure
@@ -142,9 +142,9 @@ class HookExecutor:
 
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn (issue 5).
-    def _base_env(self, event: HookEvent) -> dict[bytes, bytes]:
+    def _base_env(self, event: HookEvent) -> tuple[dict[bytes, bytes], frozenset[str]]:
         """The caller's environment without any event variable it inherited (an outer
-        run's, say), plus this event's."""
+        run's, say), plus this event's; and the names of this event's variables."""
         event_env = event.to_env()
         data_vars = [n for n in event_env if n not in RESERVED_ENV]
         own = {**event_env, "FORGE_PROJECT_DIR": self.project_dir, CHAIN_VAR: chain_value(event.type.value),
@@ -152,15 +152,16 @@ class HookExecutor:
         stale = _inherited_event_vars()
         env = {k: v for k, v in os.environb.items() if k not in stale}
         env.update(_encoded(own))
-        return env
+        return env, frozenset(own)
 
-    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes) -> Spec:
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes,
+              event_vars: frozenset[str] = frozenset()) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
         env = dict(base_env)
         # A hook's own env cannot fake the event it handles: event names are not its to set.
-        env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k)}))
+        env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,

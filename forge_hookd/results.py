@@ -14,7 +14,8 @@ from .registry import Hook
 if TYPE_CHECKING:
     from .process import Outcome
 
-__all__ = ["CHAIN_VAR", "HookBlockedError", "HookResult", "HookRun", "active_chain", "dry_run_document"]
+__all__ = ["CHAIN_VAR", "HookBlockedError", "HookResult", "HookRun", "active_chain", "describe_hook",
+           "dry_run_document", "hook_document", "signal_name"]
 
 
 def signal_name(code: int | None) -> str | None:

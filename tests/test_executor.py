@@ -384,3 +384,10 @@ def test_the_reason_of_a_killed_hook_names_the_signal(tmp_path: Path) -> None:
 def test_the_reason_of_a_hook_that_could_not_start_is_its_error(tmp_path: Path) -> None:
     outcome = run([Hook("*", "true", working_dir="missing")], tmp=tmp_path)
     assert outcome.blocked_by is not None and outcome.blocked_by.reason == outcome.blocked_by.error
+
+
+def test_a_hooks_env_cannot_replace_a_data_variable_of_its_event(tmp_path: Path) -> None:
+    event = HookEvent(EventType.SESSION_START, data={"custom": "event"})
+    hook = Hook("*", 'printf %s "$FORGE_CUSTOM"', env={"FORGE_CUSTOM": "hook"})
+    assert run([hook], event=event, tmp=tmp_path).results[0].stdout == "event"
+    assert run([hook], event=HookEvent(EventType.SESSION_START), tmp=tmp_path).results[0].stdout == "hook"
