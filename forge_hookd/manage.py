@@ -126,8 +126,8 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       an unknown top-level key ("hook" for "hooks"), a file without "hooks";
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
-      a working_dir that does not exist; an env that sets an event variable;
-      a timeout outside [0.1, 300] (it is clamped).
+      a working_dir that does not exist; an env that sets an event variable.
+    And, found by check only (the hook runs): a timeout outside [0.1, 300].
     """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")
