@@ -77,9 +77,9 @@ Project hooks run only once trusted: forge-hook trust (see man forge-hook).
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
-FORGE_HOOK_CHAIN (the event types being handled up the chain: the circular-trigger
-guard), FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event
-JSON on stdin.
+FORGE_HOOK_CHAIN (the runs up the chain and their event types: the circular-trigger
+guard), FORGE_HOOK_VARS (the data variables this run set, which a nested run removes),
+FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event JSON on stdin.
 \b
 Hook answers: a hook may print one JSON object with "decision" (allow, deny,
 ask), "reason", "data" (a merge patch over the event's data), "context", "message".
@@ -188,6 +188,7 @@ def forge_hook_run(
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
          keep_going: bool, jobs: int, pretty: bool) -> int:
     from .executor import HookExecutor
+    from .results import describe_hook
     from .signals import signal_name
 
     catcher = JsonCommand.signals()
@@ -201,7 +202,7 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     if run.interrupted is not None:
         say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
-        say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
+        say(PROG, f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
     elif decision == "ask":
         say(PROG, f"ask (exit status 4): a person must decide: {_one_line(run.reason or '') or 'no reason given'}")

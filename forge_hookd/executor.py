@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .answers import blocks, conclude, judge_for
-from .events import HookEvent
+from .chain import active_chain, chain_value
+from .events import CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, RESERVED_ENV, HookEvent, is_event_var
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
@@ -21,9 +22,6 @@ from .signals import Interrupted
 if TYPE_CHECKING:
     from .process import Outcome, Spec
     from .signals import SignalCatcher
-
-#: Event types being handled up the chain of nested runs, comma-separated.
-CHAIN_VAR = "FORGE_HOOK_CHAIN"
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
 
@@ -37,7 +35,10 @@ class HookExecutor:
     and 16 MiB across the run (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
     the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
-    ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
+    ``detach``. ``default_timeout`` applies to hooks that set no timeout of their own.
+
+    A hook sees only its own event's variables: the event variables it would inherit
+    from an outer run are removed, and its own ``env`` cannot set any of them.
 
     A hook's stdout may hold an answer (deny, ask, a rewrite of the event's data,
     context): :mod:`forge_hookd.answers` reads it and composes the run's decision. The
@@ -99,6 +100,7 @@ class HookExecutor:
                 f"up the chain ({os.environ.get(CHAIN_VAR)}); no hooks run")
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
+            run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
             conclude(run)
@@ -120,7 +122,7 @@ class HookExecutor:
         pending = iter(enumerate(hooks))
         next_hook = next(pending, None)
         stdin = run.event.to_json_bytes()
-        base_env = self._base_env(run.event)
+        base_env, event_vars = self._base_env(run.event)
         stopped = False  # a hook said stop and the chain stops on failure
         signalled = catcher.received if catcher is not None else []
         with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
@@ -132,7 +134,7 @@ class HookExecutor:
                     while next_hook and not stopped and not signalled and len(processes.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
-                        failed = processes.start(index, self._spec(hook, base_env, stdin))
+                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars))
                         if failed is not None:
                             results[index] = result = _judged(hook, index, failed)
                             stopped = stop_on_failure and blocks(result)
@@ -151,23 +153,28 @@ class HookExecutor:
 
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn.
-    def _base_env(self, event: HookEvent) -> dict[bytes, bytes]:
-        env = dict(os.environb)
-        env.update(_encoded(event.to_env()))
-        env.update(_encoded({CHAIN_VAR: ",".join([*active_chain(), event.type.value]),
-                             "FORGE_PROJECT_DIR": self.project_dir}))
-        return env
+    def _base_env(self, event: HookEvent) -> tuple[dict[bytes, bytes], frozenset[str]]:
+        """The caller's environment without any event variable it inherited (an outer
+        run's, say), plus this event's; and the names of this event's variables."""
+        event_env = event.to_env()
+        data_vars = [n for n in event_env if n not in RESERVED_ENV]
+        own = {**event_env, "FORGE_PROJECT_DIR": self.project_dir, CHAIN_VAR: chain_value(event.type.value),
+               DATA_VARS_VAR: ",".join(data_vars)}
+        stale = _inherited_event_vars()
+        env = {k: v for k, v in os.environb.items() if k not in stale}
+        env.update(_encoded(own))
+        return env, frozenset(own)
 
-    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes) -> Spec:
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes,
+              event_vars: frozenset[str] = frozenset()) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
-        env = {**base_env, **_encoded(hook.env)} if hook.env else dict(base_env)
-        for name in _PROTECTED:
-            if name in base_env:  # a hook's own env cannot fake the event it handles
-                env[name] = base_env[name]
+        env = dict(base_env)
+        # A hook's own env cannot fake the event it handles: event names are not its to set.
+        env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
-        timeout = self.default_timeout if hook.timeout == DEFAULT_TIMEOUT else hook.timeout
+        timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
                     detach=hook.detach)
 
@@ -181,13 +188,13 @@ def _judged(hook: Hook, index: int, outcome: Outcome) -> HookResult:
     return result
 
 
-_PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
-                                         "FORGE_TOOL_NAME", "FORGE_PROJECT_DIR", CHAIN_VAR))
+def _inherited_event_vars() -> frozenset[bytes]:
+    """The event variables of this process's environment, which an outer run set: the
+    fixed and conventional ones, and the data variables it listed in FORGE_HOOK_VARS."""
+    listed = os.environ.get(DATA_VARS_VAR, "").split(",")
+    names = {*RESERVED_ENV, *CONVENTIONAL_VARS, *(n for n in listed if n.startswith("FORGE_"))}
+    return frozenset(n.encode() for n in names)
 
-
-def active_chain() -> list[str]:
-    """Event types being handled by runs up the process chain."""
-    return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]
 
 
 def _result(hook: Hook, index: int, outcome: Outcome) -> HookResult:

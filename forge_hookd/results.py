@@ -15,6 +15,8 @@ from .signals import signal_name
 if TYPE_CHECKING:
     from .answers import Answer
 
+__all__ = ["HookBlockedError", "HookResult", "HookRun", "describe_hook", "dry_run_document", "hook_document"]
+
 
 @dataclass
 class HookResult:
@@ -57,19 +59,21 @@ class HookResult:
 
     @property
     def reason(self) -> str:
-        """Why: its answer's reason; else its error (it timed out, did not start, answered
-        malformed); else its stdout (unless that was its answer), else its stderr. Stripped."""
+        """Why, stripped: its answer's reason; else its error (it timed out, was killed or
+        never started, or answered malformed: what it printed before says nothing of why
+        it stopped); else, for a signal death, the signal; else its stdout, else its stderr."""
         if self.answer is not None:
             return (self.answer.reason or "").strip() or self.stderr.strip()
-        return ((self.error or "").strip() or self.stdout.strip() or self.stderr.strip())
+        if self.error:
+            return self.error.strip()
+        if self.exit_code is not None and self.exit_code < 0:
+            return f"killed by {self.signal}"
+        return self.stdout.strip() or self.stderr.strip()
 
     def to_dict(self) -> dict[str, Any]:
-        hook = self.hook.to_dict()
-        if self.hook.source is not None:
-            hook["source"] = self.hook.source
         return {
             "index": self.index,
-            "hook": hook,
+            "hook": hook_document(self.hook),
             "exit_code": self.exit_code,
             "signal": self.signal,
             "stdout": self.stdout,
@@ -84,6 +88,21 @@ class HookResult:
             "decision": self.decision,
             "answer": None if self.answer is None else self.answer.to_dict(),
         }
+
+
+def hook_document(hook: Hook) -> dict[str, Any]:
+    """A hook as the output document shows it: its config entry, where it came from
+    (``source``) and its place in that file (``source_index``, what ``forge-hook
+    enable/disable`` take)."""
+    return {**hook.to_dict(), "source": hook.source, "source_index": hook.source_index}
+
+
+def describe_hook(hook: Hook, index: int) -> str:
+    """``project hook 0``: the words ``forge-hook list`` uses for the hook, else its
+    place in this run."""
+    if hook.source_index is None:
+        return f"hook {index}"
+    return f"{hook.source or 'unknown'} hook {hook.source_index}"
 
 
 class HookBlockedError(Exception):
@@ -145,6 +164,8 @@ class HookRun:
             "blocked": blocker is not None,
             "blocked_by": None if blocker is None else {
                 "index": blocker.index,
+                "source": blocker.hook.source,
+                "source_index": blocker.hook.source_index,
                 "event": blocker.hook.event_pattern,
                 "description": blocker.hook.description,
                 "reason": blocker.reason,
@@ -170,7 +191,7 @@ def dry_run_document(event: HookEvent, hooks: list[Hook], warnings: list[str]) -
         "version": 1,
         "event": event.to_dict(),
         "dry_run": True,
-        "hooks": [{"index": i, "hook": {**h.to_dict(), "source": h.source}} for i, h in enumerate(hooks)],
+        "hooks": [{"index": i, "hook": hook_document(h)} for i, h in enumerate(hooks)],
         "warnings": warnings,
     }
 

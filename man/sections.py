@@ -92,7 +92,8 @@ Every hook gets:
 * FORGE_<KEY>: each data key, upper-cased, non-alphanumerics as _; objects and lists as JSON: FORGE_TOOL_ARGS, FORGE_TOOL_RESULT, FORGE_ERROR, FORGE_LLM_MODEL, FORGE_LLM_TOKENS, FORGE_MESSAGE_COUNT, FORGE_PERM_LEVEL, FORGE_PERM_RULE, FORGE_USER_INPUT ...
 * FORGE_WORKING_DIR: the directory the hook runs in
 * FORGE_PROJECT_DIR: the project root
-* FORGE_HOOK_CHAIN: the event types being handled up the chain, comma-separated (the circular-trigger guard)
+* FORGE_HOOK_CHAIN: PID.START:TYPE,...: the runs up the process tree and their event types (the circular-trigger guard; an entry counts only when that process is an ancestor)
+* FORGE_HOOK_VARS: the FORGE_<KEY> data variables this run set, so that a nested run removes them
 * FORGE_HOOK_TOKEN: a random token, one per hook run, by which the runner recognises the processes the hook started (also double-forked ones) to end them; leave it as it is
 
 Values have NUL bytes removed, newlines turned into spaces, and are cut at 8 KiB with a ...[truncated] marker; all data variables together stay under 256 KiB (later keys are left out), so no event can make the hook's execve fail. The full event is always on stdin. A data key never overwrites the variables above.

@@ -19,16 +19,32 @@ def run_template(name: str, event: HookEvent, cwd: Path) -> tuple[bool, str]:
     return result.success, result.stdout
 
 
-@pytest.mark.parametrize(
-    ("command", "blocked"),
-    [("sudo ls", True), ("ls && sudo rm -rf /", True), ("echo x | sudo tee f", True),
-     ("ls\nsudo reboot", True), ("$(sudo id)", True), ("pseudosudo ls", False),
-     ("sudoku", False), ("ls -la", False), ("echo sudo-rs", False)],
-)
-def test_block_sudo_blocks_only_the_real_word(tmp_path: Path, command: str, blocked: bool) -> None:
+BLOCKED = ["sudo ls", "ls && sudo rm -rf /", "a || sudo x", "a; sudo x", "echo x | sudo tee f", "(sudo x)",
+           "ls\nsudo reboot", "echo $(sudo id)", "`sudo id`", "FOO=1 sudo x", "A=1 B=2 /usr/bin/sudo x",
+           "env sudo x", "doas ls", "sudoedit /etc/hosts", "pkexec x", "su -", "su", "x & su root",
+           "sh -c 'sudo ls'", "\\sudo ls"]
+PASSED = ["echo sudo", "grep sudo auth.log", 'git commit -m "drop sudo"', "pseudosudo ls", "sudoku", "ls -la",
+          "echo sudo-rs", "cat /etc/sudoers", "summary", "ls ./su.txt", "man doas"]
+
+
+@pytest.mark.parametrize(("command", "blocked"), [(c, True) for c in BLOCKED] + [(c, False) for c in PASSED])
+def test_block_sudo_judges_the_command_word(tmp_path: Path, command: str, blocked: bool) -> None:
     ok, out = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
     assert ok is not blocked
-    assert (out.strip() == "Blocked: sudo not allowed") is blocked
+    assert out.startswith("Blocked: ") is blocked and out.strip().endswith("not allowed") is blocked
+
+
+def test_block_sudo_names_the_word_it_found(tmp_path: Path) -> None:
+    for command, word in [("sudo ls", "sudo"), ("doas ls", "doas"), ("x; pkexec y", "pkexec")]:
+        _, out = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
+        assert out == f"Blocked: {word} not allowed\n"
+
+
+def test_block_sudo_judges_only_the_command(tmp_path: Path) -> None:
+    """Not the session id, not another key, not a nested "command" elsewhere."""
+    event = HookEvent.tool_pre_execute("bash", {"command": "ls", "description": "sudo", "x": {"command": "sudo"}},
+                                       session_id="sudo")
+    assert run_template("block_sudo", event, tmp_path) == (True, "")
 
 
 def test_block_sudo_sees_a_command_longer_than_the_variable(tmp_path: Path) -> None:
@@ -82,3 +98,9 @@ def test_git_auto_commit_commits_after_a_write(tmp_path: Path, monkeypatch: pyte
 
 def test_git_auto_commit_outside_a_repository_is_a_no_op(tmp_path: Path) -> None:
     assert run_template("git_auto_commit", HookEvent.tool_post_execute("edit", {}, "ok"), tmp_path)[0]
+
+
+def test_block_sudo_judges_a_long_heredoc_without_timing_out(tmp_path: Path) -> None:
+    command = "cat > f <<'EOF'\n" + 'a line with "quotes" and \\ escapes\n' * 100_000 + "EOF"
+    ok, _ = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
+    assert ok
