@@ -161,6 +161,11 @@ def judge(result: HookResult) -> Judgement:
     """
     if result.error is not None or result.timed_out:
         return Judgement(None)
+    if result.stdout_truncated and result.stdout.lstrip().startswith("{"):
+        # Cut at the output bound, an answer cannot be read whole: a deny in it must not
+        # pass as plain output, which allows.
+        return Judgement(None, "the hook's answer is larger than the output bound and was cut: "
+                               "it cannot be read")
     try:
         return Judgement(parse_answer(result.stdout))
     except MalformedAnswer as exc:

@@ -243,6 +243,19 @@ def test_a_malformed_answer_fails_closed(project: Project, forge_run, answer: st
     assert run.json["reason"] == first["error"]
 
 
+def test_an_answer_cut_at_the_output_bound_fails_closed(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+    # A deny whose reason is past the 1 MiB bound: what is kept is no JSON, yet it must
+    # not pass as plain output (which allows).
+    script = project.root / "big-deny.py"
+    script.write_text('import json; print(json.dumps({"decision": "deny", "reason": "x" * 2_000_000}))')
+    project.write_hooks([hook(f"python3 {script}"), hook("echo never")])
+    run = forge_run(BASH)
+    first = run.json["results"][0]
+    assert run.exit_status == 1 and run.json["decision"] == "deny" and run.json["skipped"] == [1]
+    assert first["stdout_truncated"] is True and first["answer"] is None
+    assert first["error"].startswith("the hook's answer is larger than the output bound")
+
+
 def test_an_answer_nested_deeper_than_the_json_module_reads_fails_closed(  # type: ignore[no-untyped-def]
         project: Project, forge_run, tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
