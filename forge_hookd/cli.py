@@ -78,16 +78,21 @@ Project hooks run only once trusted: forge-hook trust (see man forge-hook).
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
-FORGE_HOOK_CHAIN (the event types being handled up the chain: the circular-trigger
-guard), FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event
-JSON on stdin.
+FORGE_HOOK_CHAIN (the runs up the chain and their event types: the circular-trigger
+guard), FORGE_HOOK_VARS (the data variables this run set, which a nested run removes),
+FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event JSON on stdin.
+\b
+Hook answers: a hook may print one JSON object with "decision" (allow, deny,
+ask), "reason", "data" (a merge patch over the event's data), "context", "message".
+A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
 Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
 (FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.
 \b
-Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
-3 internal error, 5 the machine refused (full disk, deleted directory ...),
-129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM, 141 the reader of stdout went away.
+Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
+to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
+(full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM,
+141 the reader of stdout went away.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
@@ -155,7 +160,8 @@ def forge_hook_run(
 
     Reads one event as JSON on stdin (or builds it from --event), runs the matching
     hooks of the global and project config in order, prints one JSON document with
-    every result, and exits 1 when a hook blocks the operation.
+    every result, and exits 1 when a hook blocks the operation, 4 when one asks a
+    person to decide.
     """
     from .config import find_project_root, load_sources, untrusted_warning
     from .observer import RunObserver
@@ -197,6 +203,7 @@ def forge_hook_run(
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
          keep_going: bool, jobs: int, pretty: bool, observer: RunObserver) -> int:
     from .executor import HookExecutor
+    from .results import describe_hook
     from .signals import signal_name
 
     catcher = JsonCommand.signals()
@@ -207,18 +214,22 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")
-    blocker = run.blocked_by
+    blocker, decision = run.blocked_by, run.decision
     if run.interrupted is not None:
         say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
-        say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
+        say(PROG, f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
+    elif decision == "ask":
+        say(PROG, f"ask (exit status 4): a person must decide: {_one_line(run.reason or '') or 'no reason given'}")
     doc = run.to_dict()
-    status = (ExitStatus(128 + run.interrupted) if run.interrupted is not None
-              else ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED)
+    status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[decision]
     observer.finished(doc, status)
     write_document(doc, pretty=pretty)
     return status
+
+
+_EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
 
 
 def _one_line(text: str, limit: int = 300) -> str:

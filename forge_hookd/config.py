@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +12,9 @@ import orjson
 
 from . import trust
 from .errors import ConfigError
-from .registry import Hook, unknown_keys
+from .events import is_event_var
+from .readfile import read_regular
+from .registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
 from .safefile import StrPath, locked, write_atomically
 
 if TYPE_CHECKING:
@@ -18,21 +22,27 @@ if TYPE_CHECKING:
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
+TOP_LEVEL_KEYS = ("hooks",)
 
 
 class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
     ``untrusted`` is the project file when it exists but is not trusted (its hooks were
-    not loaded). A plain class: a dataclass costs ~0.2 ms of every run's start-up.
+    not loaded), ``untrusted_verdict`` why. A plain class: a dataclass costs ~0.2 ms of
+    every run's start-up.
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
-                 untrusted: str | None = None, untrusted_state: trust.TrustState | None = None) -> None:
+                 untrusted: str | None = None, untrusted_verdict: trust.Verdict | None = None) -> None:
         self.hooks = hooks if hooks is not None else []
         self.warnings = warnings if warnings is not None else []
         self.untrusted = untrusted
-        self.untrusted_state = untrusted_state
+        self.untrusted_verdict = untrusted_verdict
+
+    @property
+    def untrusted_state(self) -> trust.TrustState | None:
+        return None if self.untrusted_verdict is None else self.untrusted_verdict.state
 
     def extend(self, other: LoadedConfig) -> None:
         self.hooks.extend(other.hooks)
@@ -75,14 +85,9 @@ def project_config_path(project_root: StrPath | None = None) -> str:
 
 
 def read_raw(path: StrPath) -> bytes | None:
-    """The bytes of a config file, None when it does not exist. Raises ConfigError."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", path=os.fspath(path)) from None
+    """The bytes of a config file, None when it does not exist. Raises ConfigError, also
+    for anything but a regular file of at most 4 MiB (see :mod:`forge_hookd.readfile`)."""
+    return read_regular(path)
 
 
 def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
@@ -99,44 +104,174 @@ def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
     return doc
 
 
-def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str
+# -- duplicate keys ----------------------------------------------------------------------
+# orjson keeps the last of two equal keys without a word, while a reviewer reads the first:
+# {"command": "echo SAFE", "command": "echo EVIL"}. Counting the keys in the text against
+# those parsed costs a regex pass (~0.1 ms for a 100-hook file); only when the counts differ
+# is the file parsed again by the json module, which can see every pair.
+_KEY_END = re.compile(rb'"\s*:')  # the end of every key; also of some strings, never fewer
+
+
+def _key_count(value: Any) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_key_count(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_key_count(v) for v in value)
+    return 0
+
+
+class _Pairs(dict[str, Any]):
+    """A JSON object that remembers the keys it met more than once."""
+
+    duplicates: list[str]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
+    obj = _Pairs()
+    obj.duplicates = []
+    for key, value in pairs:
+        if key in obj:
+            obj.duplicates.append(key)
+        obj[key] = value
+    return obj
+
+
+def _repeated(value: Any, prefix: str = "") -> list[str]:
+    """Every repeated key in ``value``, dotted (``env.MODE``)."""
+    found = [prefix + k for k in getattr(value, "duplicates", [])]
+    if isinstance(value, dict):
+        found += [d for k, v in value.items() for d in _repeated(v, f"{prefix}{k}.")]
+    elif isinstance(value, list):
+        found += [d for v in value for d in _repeated(v, prefix)]
+    return found
+
+
+def duplicate_keys(raw: bytes, doc: dict[str, Any]) -> dict[int | None, list[str]]:
+    """The repeated keys of a parsed file: per entry index, and at None those outside the
+    entries. Empty (and cheap) for a file without any."""
+    if len(_KEY_END.findall(raw)) == _key_count(doc):
+        return {}
+    import json
+
+    try:
+        pairs = json.loads(raw, object_pairs_hook=_pairs)
+    except ValueError:  # pragma: no cover - orjson accepted it
+        return {}
+    found: dict[int | None, list[str]] = {}
+    outside = list(pairs.duplicates) + [d for k, v in pairs.items() if k != "hooks" for d in _repeated(v, f"{k}.")]
+    if outside:
+        found[None] = outside
+    hooks = pairs.get("hooks")
+    for index, entry in enumerate(hooks if isinstance(hooks, list) else []):
+        if _repeated(entry):
+            found[index] = _repeated(entry)
+    return found
+
+
+# -- what makes a written hook not run ------------------------------------------------------
+def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | None, list[str]]
+                  ) -> list[ConfigError]:
+    """What is wrong outside the entries: a misspelt top-level key, no ``hooks`` at all."""
+    where = os.fspath(path)
+    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{_hint(key, TOP_LEVEL_KEYS)}", path=where)
+                for key in doc if key not in TOP_LEVEL_KEYS]
+    warnings += [ConfigError(f"duplicate key '{key}'; the last one counts", path=where)
+                 for key in duplicates.get(None, [])]
+    if "hooks" not in doc:
+        warnings.append(ConfigError("no 'hooks' list: this file defines no hook", path=where))
+    return warnings
+
+
+def _hint(key: str, known: Iterable[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _entry_warnings(entry: dict[str, Any], hook: Hook, project_root: StrPath | None) -> list[str]:
+    """What makes a well-formed entry run otherwise than it reads."""
+    problems = [f"unknown key '{key}' ignored{_hint(key, HOOK_KEYS)}" for key in unknown_keys(entry)]
+    problems += [f"pattern '{p}' can match no event type"
+                 for p in hook.patterns or [hook.event_pattern] if not pattern_can_match(p)]
+    problems += [f"env.{name} is an event variable; a hook cannot set it (ignored)"
+                 for name in hook.env if is_event_var(name)]
+    if hook.working_dir is not None and project_root is not None:
+        problems += _working_dir_problems(hook.working_dir, project_root)
+    return problems
+
+
+def _working_dir_problems(working_dir: str, project_root: StrPath) -> list[str]:
+    """Why the hook could not start in ``working_dir``, if it could not."""
+    directory = os.path.join(project_root, working_dir)
+    try:
+        if stat.S_ISDIR(os.stat(directory).st_mode):
+            return []
+        why = "is not a directory"
+    except FileNotFoundError:
+        why = "does not exist"
+    except OSError as exc:  # a 5000-character name, a directory we may not enter (issue 9)
+        why = f"cannot be used: {exc.strerror}"
+    shown = working_dir if len(working_dir) <= 80 else f"{working_dir[:60]}... ({len(working_dir)} characters)"
+    where = f" ({directory})" if len(directory) <= 200 else ""
+    return [f"working_dir '{shown}' {why}{where}; the hook cannot start"]
+
+
+def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str,
+                 duplicates: dict[int | None, list[str]] | None = None,
+                 project_root: StrPath | None = None,
                  ) -> Iterator[tuple[int, Hook | None, list[ConfigError]]]:
     """Each entry of ``doc["hooks"]`` parsed once: its index, its Hook (None when it is
-    malformed) and the warnings it earns."""
+    malformed or holds a key twice) and the warnings it earns. With ``project_root``,
+    a ``working_dir`` that does not exist there is one of them."""
+    duplicates = duplicates or {}
     for index, entry in enumerate(doc.get("hooks", [])):
+        repeated = duplicates.get(index)
+        if repeated:
+            keys = ", ".join(f"'{k}'" for k in repeated)
+            yield index, None, [ConfigError(f"duplicate key {keys} (a reader sees the first value, the runner "
+                                            "would take the last); hook skipped", path=str(path), entry=index)]
+            continue
         try:
-            hook = Hook.from_dict(entry, source=source)
+            hook = Hook.from_dict(entry, source=source, source_index=index)
         except ConfigError as exc:
             yield index, None, [ConfigError(f"{exc.message}; hook skipped", path=str(path), entry=index)]
             continue
-        yield index, hook, [ConfigError(f"unknown key '{key}' ignored", path=str(path), entry=index)
-                            for key in unknown_keys(entry)]
+        yield index, hook, [ConfigError(problem, path=str(path), entry=index)
+                            for problem in _entry_warnings(entry, hook, project_root)]
 
 
-def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str) -> LoadedConfig:
-    """Every well-formed entry as a Hook; each malformed one becomes a warning."""
-    loaded = LoadedConfig()
-    for _, hook, warnings in iter_entries(doc, path=path, source=source):
+def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str, raw: bytes | None = None,
+                        project_root: StrPath | None = None) -> LoadedConfig:
+    """Every well-formed entry as a Hook; each problem becomes a warning."""
+    duplicates = duplicate_keys(raw, doc) if raw is not None else {}
+    loaded = LoadedConfig(warnings=file_warnings(doc, path=path, duplicates=duplicates))
+    for _, hook, warnings in iter_entries(doc, path=path, source=source, duplicates=duplicates,
+                                          project_root=project_root):
         if hook is not None:
             loaded.hooks.append(hook)
         loaded.warnings.extend(warnings)
     return loaded
 
 
-def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = None) -> LoadedConfig:
+def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = None,
+              project_root: StrPath | None = None) -> LoadedConfig:
     """Load one config file; a missing file is empty, a broken one is a warning."""
     try:
         raw = read_raw(path) if raw is None else raw
         doc = None if raw is None else parse_document(raw, path)
     except ConfigError as exc:
         return LoadedConfig(warnings=[exc])
-    if doc is None:
+    if doc is None or raw is None:
         return LoadedConfig()
-    return hooks_from_document(doc, path=path, source=source or os.fspath(path))
+    if not raw.strip():
+        return LoadedConfig()  # an empty file: nothing written, nothing to warn about
+    return hooks_from_document(doc, path=path, source=source or os.fspath(path), raw=raw,
+                               project_root=project_root)
 
 
 def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> LoadedConfig:
-    """The project hooks, only when the file is trusted (or trust is overridden).
+    """The project hooks, only when the project is trusted (or trust is overridden).
 
     Trust is checked on the very bytes that are then parsed: a file swapped between
     the check and the read cannot slip in. ``trust_project=None`` reads
@@ -148,14 +283,21 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
         return LoadedConfig(warnings=[exc])
     if raw is None:
         return LoadedConfig()
+    try:
+        doc: dict[str, Any] | None = parse_document(raw, path)
+    except ConfigError as exc:
+        doc, problem = None, exc
     override = trust.override_from_env() if trust_project is None else trust_project
     unclear = trust.override_warning() if trust_project is None else None
     warnings = [ConfigError(unclear)] if unclear else []
     if not override:
-        state = trust.state(path, raw)
-        if state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(warnings=warnings, untrusted=os.fspath(path), untrusted_state=state)
-    loaded = load_file(path, source="project", raw=raw)
+        verdict = trust.verdict(path, raw, doc if doc is not None else {})
+        if verdict.state is not trust.TrustState.TRUSTED:
+            return LoadedConfig(warnings=warnings, untrusted=os.fspath(path), untrusted_verdict=verdict)
+    if doc is None:
+        return LoadedConfig(warnings=[*warnings, problem])
+    root = trust.project_root_of(path)
+    loaded = hooks_from_document(doc, path=path, source="project", raw=raw, project_root=root)
     loaded.warnings[:0] = warnings
     return loaded
 
@@ -172,21 +314,24 @@ def load_sources(
     """Global hooks, then (trusted) project hooks, then each extra file: the run order.
 
     The global file and files named in ``extra`` are the caller's own: always trusted.
+    An ``extra`` file that does not exist raises ConfigError: it was named on purpose.
     ``on_file(scope, path, loaded)`` hears of each file read (the run log, ``--trace``).
     """
+    missing = [os.fspath(p) for p in extra if not os.path.lexists(p)]
+    if missing:
+        raise ConfigError("no such file (named with --config)", path=missing[0])
     note = on_file or (lambda scope, path, part: None)
     loaded = LoadedConfig()
     if include_global:
         global_path = global_config_path()
-        loaded.extend(_noted(note, "global", global_path, load_file(global_path, source="global")))
+        loaded.extend(_noted(note, "global", global_path,
+                             load_file(global_path, source="global", project_root=project_root)))
     if include_project:
         project = load_project_file(project_file(project_root), trust_project=trust_project)
         loaded.extend(_noted(note, "project", project_file(project_root), project))
-        loaded.untrusted, loaded.untrusted_state = project.untrusted, project.untrusted_state
+        loaded.untrusted, loaded.untrusted_verdict = project.untrusted, project.untrusted_verdict
     for path in extra:
-        if not os.path.exists(path):  # named on purpose: its absence is worth a word
-            loaded.warnings.append(ConfigError("no such file", path=os.fspath(path)))
-        loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path)))
+        loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
 
 
@@ -198,11 +343,14 @@ def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str
 
 def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:
     """What to tell the user when the project's hooks did not run for lack of trust."""
-    if loaded.untrusted is None:
+    verdict = loaded.untrusted_verdict
+    if loaded.untrusted is None or verdict is None:
         return None
-    why = ("changed since it was trusted" if loaded.untrusted_state is trust.TrustState.CHANGED
-           else "not trusted")
-    return (f"project hooks in {loaded.untrusted} did not run: the file is {why}; "
+    if not verdict.trustable:
+        return f"project hooks in {loaded.untrusted} did not run: {verdict.detail}"
+    why = verdict.detail or ("it changed since it was trusted" if verdict.state is trust.TrustState.CHANGED
+                             else "the project is not trusted")
+    return (f"project hooks in {loaded.untrusted} did not run: {why}; "
             f"review it, then run: forge-hook trust {project_root}")
 
 
@@ -222,13 +370,13 @@ def update_file(path: StrPath, change: Callable[[dict[str, Any]], None], *,
     with locked(path):
         raw = read_raw(path)
         doc = {} if raw is None else parse_document(raw, path)
-        was_trusted = retrust and raw is not None and trust.is_trusted(path, raw)
+        was_trusted = retrust and raw is not None and trust.is_trusted(path, raw, doc)
         doc.setdefault("hooks", [])
         change(doc)
         content = dump_document(doc)
         write_atomically(path, content)
         if was_trusted:
-            trust.trust(path, content)
+            trust.trust(path, content, doc)
         return doc
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +10,8 @@ from . import trust
 from .config import (
     CONFIG_NAME,
     PROJECT_DIR_NAME,
+    duplicate_keys,
+    file_warnings,
     global_config_path,
     iter_entries,
     parse_document,
@@ -19,8 +19,8 @@ from .config import (
     update_file,
 )
 from .errors import ConfigError
-from .events import EVENT_TYPES, HookEvent
-from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, split_patterns
+from .events import HookEvent
+from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook
 
 
 @dataclass
@@ -32,11 +32,14 @@ class ListedHook:
     file: Path
     index: int  # its position in its file's "hooks" list
     trust: trust.TrustState
+    trust_detail: str | None = None  # why it is not trusted: the file that changed ...
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.hook.to_dict(), "timeout": self.hook.timeout, "enabled": self.hook.enabled,
+        return {**self.hook.to_dict(), "timeout": self.hook.effective_timeout, "enabled": self.hook.enabled,
+                "blocking": self.hook.blocking,
                 "source": self.scope, "file": str(self.file), "index": self.index,
-                "trusted": self.trust is trust.TrustState.TRUSTED, "trust": self.trust.value}
+                "trusted": self.trust is trust.TrustState.TRUSTED, "trust": self.trust.value,
+                "trust_detail": self.trust_detail}
 
 
 def scope_path(scope: str, project_root: Path) -> Path:
@@ -78,9 +81,10 @@ def list_hooks(project_root: Path, problems: list[ConfigError] | None = None) ->
             continue
         if raw is None or doc is None:
             continue
-        state = trust.TrustState.TRUSTED if scope == "global" else trust.state(path, raw)
-        listed += [ListedHook(hook, scope, path, index, state)
-                   for index, hook, _ in iter_entries(doc, path=path, source=scope) if hook is not None]
+        verdict = trust.Verdict(trust.TrustState.TRUSTED) if scope == "global" else trust.verdict(path, raw, doc)
+        listed += [ListedHook(hook, scope, path, index, verdict.state, verdict.detail)
+                   for index, hook, _ in iter_entries(doc, path=path, source=scope,
+                                                      duplicates=duplicate_keys(raw, doc)) if hook is not None]
     return listed
 
 
@@ -100,51 +104,27 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
         doc = parse_document(raw, path)
     except ConfigError as exc:
         return [exc]
-    problems = []
-    for index, hook, warnings in iter_entries(doc, path=path, source=""):
+    if not raw.strip():
+        return []
+    duplicates = duplicate_keys(raw, doc)
+    problems = file_warnings(doc, path=path, duplicates=duplicates)
+    for index, hook, warnings in iter_entries(doc, path=path, source="", duplicates=duplicates,
+                                              project_root=project_root):
         problems += warnings
         if hook is not None:
             problems += [ConfigError(message, path=str(path), entry=index)
-                         for message in _entry_doubts(doc["hooks"][index], hook, project_root)]
+                         for message in _entry_doubts(doc["hooks"][index], hook)]
     return problems
 
 
-def _entry_doubts(entry: dict[str, Any], hook: Hook, project_root: Path) -> list[str]:
-    """What is legal in an entry but almost certainly not what its author meant."""
-    doubts = []
+def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
+    """What is legal in an entry, runs, but is almost certainly not what its author meant
+    (what makes a hook not run is a load warning, see :func:`config.iter_entries`)."""
     timeout = entry.get("timeout")
     if timeout is not None and not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
-        doubts.append(f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "
-                      f"it is clamped to {hook.timeout:g}")
-    for pattern in split_patterns(hook.event_pattern) or [hook.event_pattern]:
-        if not pattern_can_match(pattern):
-            doubts.append(f"pattern '{pattern}' can match no event type")
-    if hook.working_dir is not None:
-        doubts += _working_dir_doubts(hook.working_dir, project_root)
-    return doubts
-
-
-def _working_dir_doubts(working_dir: str, project_root: Path) -> list[str]:
-    try:
-        if (project_root / working_dir).is_dir():
-            return []
-    except OSError as exc:  # a 5000-character name, a directory we may not enter (issue 9)
-        shown = working_dir if len(working_dir) <= 80 else f"{working_dir[:60]}... ({len(working_dir)} characters)"
-        return [f"working_dir '{shown}' cannot be used: {exc.strerror}"]
-    return [f"working_dir '{working_dir}' does not exist in {project_root}"]
-
-
-def pattern_can_match(pattern: str) -> bool:
-    """Whether some event (a type, or a type plus some tool name) matches ``pattern``."""
-    if any(fnmatchcase(t, pattern) for t in EVENT_TYPES):
-        return True
-    # T:tool where the part before some colon matches a type (tool names may hold colons).
-    heads = [pattern[:i] for i, c in enumerate(pattern) if c == ":"]
-    if any(fnmatchcase(t, head) for head in heads for t in EVENT_TYPES):
-        return True
-    # A glob such as tool*bash: try the literal words of the pattern as tool names.
-    words = [w for w in re.split(r"[*?\[\]!:]", pattern) if w] or ["x"]
-    return any(fnmatchcase(f"{t}:{w}", pattern) for t in EVENT_TYPES for w in words)
+        return [f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "
+                f"it is clamped to {hook.effective_timeout:g}"]
+    return []
 
 
 # -- editing ----------------------------------------------------------------------------

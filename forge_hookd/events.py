@@ -60,19 +60,31 @@ EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
     EventType.USER_INTERRUPT: ("the user interrupted the agent", (), False),
 }
 
-#: Variables a ``data`` key can never overwrite (DESIGN.md, "Environment variables").
-RESERVED_ENV: frozenset[str] = frozenset(
-    {
-        "FORGE_EVENT",
-        "FORGE_TIMESTAMP",
-        "FORGE_SESSION_ID",
-        "FORGE_TOOL_NAME",
-        "FORGE_WORKING_DIR",
-        "FORGE_PROJECT_DIR",
-        "FORGE_HOOK_CHAIN",
-        "FORGE_HOOK_TOKEN",
-    }
+#: The variables every hook gets beside one ``FORGE_<KEY>`` per ``data`` key, in the order
+#: DESIGN.md ("Environment variables") lists them. The one list: the executor, the
+#: config check and ``forge-hook events`` import it.
+EVENT_VARS: tuple[str, ...] = (
+    "FORGE_EVENT",
+    "FORGE_TIMESTAMP",
+    "FORGE_SESSION_ID",
+    "FORGE_TOOL_NAME",
+    "FORGE_WORKING_DIR",
+    "FORGE_PROJECT_DIR",
 )
+#: Event types being handled by runs up the process tree (see :mod:`forge_hookd.chain`).
+CHAIN_VAR = "FORGE_HOOK_CHAIN"
+#: The ``FORGE_<KEY>`` data variables a run gave its hooks, comma-separated: a nested run
+#: removes them, so that an inner event never sees the outer event's data.
+DATA_VARS_VAR = "FORGE_HOOK_VARS"
+#: The runner's own bookkeeping (``FORGE_HOOK_TOKEN`` marks a hook's process tree).
+RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, "FORGE_HOOK_TOKEN")
+
+#: The ``data`` keys the factories write; when two keys map to one variable, the
+#: conventional one wins.
+CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for _, keys, _ in EVENT_INFO.values() for k in keys))
+
+#: Names neither a ``data`` key nor a hook's own ``env`` can set.
+RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))
 
 ENV_VALUE_LIMIT = 8 * 1024
 TRUNCATED_MARKER = "...[truncated]"
@@ -89,17 +101,28 @@ _KEY_HINTS = {"tool": "tool_name", "session": "session_id", "event": "type", "ti
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
+def env_name(key: str) -> str:
+    """``FORGE_<KEY>``: upper-cased, every non-alphanumeric as ``_``."""
+    return "FORGE_" + _NOT_ALNUM.sub("_", key).upper()
+
+
+#: The variables of the conventional ``data`` keys (``FORGE_TOOL_ARGS`` ...).
+CONVENTIONAL_VARS: frozenset[str] = frozenset(env_name(k) for k in CONVENTIONAL_KEYS)
+
+
+def is_event_var(name: str) -> bool:
+    """Whether ``name`` is a variable the runner sets for an event (one of the fixed
+    ones, the runner's own, or a conventional ``data`` key's): a hook's ``env`` cannot
+    set it, and a nested run does not inherit it."""
+    return name in RESERVED_ENV or name in CONVENTIONAL_VARS
+
+
 def sanitize_env_value(value: str) -> str:
     """NULs removed, newlines as spaces, cut at 8 KiB with a ``...[truncated]`` marker."""
     value = value.replace("\0", "").replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     if len(value) > ENV_VALUE_LIMIT:
         value = value[: ENV_VALUE_LIMIT - len(TRUNCATED_MARKER)] + TRUNCATED_MARKER
     return value
-
-
-def env_name(key: str) -> str:
-    """``FORGE_<KEY>``: upper-cased, every non-alphanumeric as ``_``."""
-    return "FORGE_" + _NOT_ALNUM.sub("_", key).upper()
 
 
 def dumps(value: Any) -> bytes:
@@ -114,6 +137,26 @@ def dumps(value: Any) -> bytes:
         import json
 
         return json.dumps(value, default=str, separators=(",", ":")).encode()
+
+
+def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, str, str]]]:
+    """Each ``data`` key that gets a variable, with its name, and the (lost, kept, name)
+    triples of keys that collided. Conventional keys claim their names first, so that a
+    decoy ``tool-args`` never replaces ``tool_args``; among the rest the first wins."""
+    names: dict[Any, str] = {}
+    owner: dict[str, Any] = {}
+    lost: list[tuple[str, str, str]] = []
+    conventional = [k for k in data if k in CONVENTIONAL_KEYS]
+    for key in [*conventional, *(k for k in data if k not in CONVENTIONAL_KEYS)]:
+        name = env_name(str(key))
+        if name in RESERVED_ENV or len(name) > _ENV_NAME_LIMIT:
+            continue
+        if name in owner:
+            lost.append((str(key), str(owner[name]), name))
+            continue
+        owner[name] = key
+        names[key] = name
+    return {k: names[k] for k in data if k in names}, lost
 
 
 def _env_text(value: Any) -> str:
@@ -267,6 +310,8 @@ class HookEvent:
         overwrite the reserved names, every value is sanitized (see
         :func:`sanitize_env_value`), and all data variables together stay under
         ``ENV_DATA_BUDGET`` characters: keys past it are left out (they are on stdin).
+        When two keys map to one name, the conventional key wins, else the first
+        (:meth:`env_conflicts` says which lost).
         """
         env = {"FORGE_EVENT": self.type.value, "FORGE_TIMESTAMP": repr(self.timestamp)}
         if self.session_id is not None:
@@ -274,16 +319,18 @@ class HookEvent:
         if self.tool_name is not None:
             env["FORGE_TOOL_NAME"] = sanitize_env_value(self.tool_name)
         budget = ENV_DATA_BUDGET
-        for key, value in self.data.items():
-            name = env_name(str(key))
-            if name in RESERVED_ENV or len(name) > _ENV_NAME_LIMIT:
-                continue
-            text = sanitize_env_value(_env_text(value))
+        for key, name in _data_names(self.data)[0].items():
+            text = sanitize_env_value(_env_text(self.data[key]))
             budget -= len(name) + len(text)
             if budget < 0:
                 break
             env[name] = text
         return env
+
+    def env_conflicts(self) -> list[str]:
+        """One warning per ``data`` key whose variable another key took."""
+        return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'"
+                for lost, kept, name in _data_names(self.data)[1]]
 
     # -- parsing -----------------------------------------------------------------
     @classmethod

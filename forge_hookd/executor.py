@@ -12,7 +12,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from .events import HookEvent
+from .answers import blocks, conclude, judge_for
+from .chain import active_chain, chain_value
+from .events import CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, RESERVED_ENV, HookEvent, is_event_var
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
@@ -20,9 +22,6 @@ from .signals import Interrupted
 if TYPE_CHECKING:
     from .process import Outcome, Spec
     from .signals import SignalCatcher
-
-#: Event types being handled up the chain of nested runs, comma-separated.
-CHAIN_VAR = "FORGE_HOOK_CHAIN"
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
 
@@ -36,7 +35,15 @@ class HookExecutor:
     and 16 MiB across the run (the rest is read and dropped) and decoded as UTF-8 with replacement. A timeout ends
     the whole tree: SIGTERM to the group and every descendant, ``kill_grace`` seconds (1),
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
-    ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
+    ``detach``. ``default_timeout`` applies to hooks that set no timeout of their own.
+
+    A hook sees only its own event's variables: the event variables it would inherit
+    from an outer run are removed, and its own ``env`` cannot set any of them.
+
+    A hook's stdout may hold an answer (deny, ask, a rewrite of the event's data,
+    context): :mod:`forge_hookd.answers` reads it and composes the run's decision. The
+    chain stops at the first blocking hook that denies; an ask or an observer
+    (``blocking=False``) never stops it.
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
@@ -96,8 +103,10 @@ class HookExecutor:
                 f"up the chain ({os.environ.get(CHAIN_VAR)}); no hooks run")
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
+            run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
+            conclude(run)
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -116,7 +125,7 @@ class HookExecutor:
         pending = iter(enumerate(hooks))
         next_hook = next(pending, None)
         stdin = run.event.to_json_bytes()
-        base_env = self._base_env(run.event)
+        base_env, event_vars = self._base_env(run.event)
         stopped = False  # a hook said stop and the chain stops on failure
         signalled = catcher.received if catcher is not None else []
         with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
@@ -130,18 +139,18 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
-                        failed = processes.start(index, self._spec(hook, base_env, stdin))
+                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars))
                         if failed is not None:
-                            results[index] = _result(hook, index, failed)
-                            stopped = stop_on_failure
+                            results[index] = result = _judged(hook, index, failed)
+                            stopped = stop_on_failure and blocks(result)
                     for index, outcome in processes.wait():
-                        results[index] = result = _result(hooks[index], index, outcome)
-                        stopped = stopped or (stop_on_failure and not result.should_continue)
+                        results[index] = result = _judged(hooks[index], index, outcome)
+                        stopped = stopped or (stop_on_failure and blocks(result))
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for index, outcome in processes.close():
                     outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = _result(hooks[index], index, outcome)
+                    results[index] = _judged(hooks[index], index, outcome)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -149,34 +158,48 @@ class HookExecutor:
 
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn.
-    def _base_env(self, event: HookEvent) -> dict[bytes, bytes]:
-        env = dict(os.environb)
-        env.update(_encoded(event.to_env()))
-        env.update(_encoded({CHAIN_VAR: ",".join([*active_chain(), event.type.value]),
-                             "FORGE_PROJECT_DIR": self.project_dir}))
-        return env
+    def _base_env(self, event: HookEvent) -> tuple[dict[bytes, bytes], frozenset[str]]:
+        """The caller's environment without any event variable it inherited (an outer
+        run's, say), plus this event's; and the names of this event's variables."""
+        event_env = event.to_env()
+        data_vars = [n for n in event_env if n not in RESERVED_ENV]
+        own = {**event_env, "FORGE_PROJECT_DIR": self.project_dir, CHAIN_VAR: chain_value(event.type.value),
+               DATA_VARS_VAR: ",".join(data_vars)}
+        stale = _inherited_event_vars()
+        env = {k: v for k, v in os.environb.items() if k not in stale}
+        env.update(_encoded(own))
+        return env, frozenset(own)
 
-    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes) -> Spec:
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes,
+              event_vars: frozenset[str] = frozenset()) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
-        env = {**base_env, **_encoded(hook.env)} if hook.env else dict(base_env)
-        for name in _PROTECTED:
-            if name in base_env:  # a hook's own env cannot fake the event it handles
-                env[name] = base_env[name]
+        env = dict(base_env)
+        # A hook's own env cannot fake the event it handles: event names are not its to set.
+        env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
-        timeout = self.default_timeout if hook.timeout == DEFAULT_TIMEOUT else hook.timeout
+        timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
                     detach=hook.detach)
 
 
-_PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
-                                         "FORGE_TOOL_NAME", "FORGE_PROJECT_DIR", CHAIN_VAR))
+def _judged(hook: Hook, index: int, outcome: Outcome) -> HookResult:
+    """The result of a finished hook with its answer read by the hook's judge."""
+    result = _result(hook, index, outcome)
+    result.answer, error, result.decided = judge_for(hook)(result)
+    if error is not None:
+        result.error = error
+    return result
 
 
-def active_chain() -> list[str]:
-    """Event types being handled by runs up the process chain."""
-    return [t for t in os.environ.get(CHAIN_VAR, "").split(",") if t]
+def _inherited_event_vars() -> frozenset[bytes]:
+    """The event variables of this process's environment, which an outer run set: the
+    fixed and conventional ones, and the data variables it listed in FORGE_HOOK_VARS."""
+    listed = os.environ.get(DATA_VARS_VAR, "").split(",")
+    names = {*RESERVED_ENV, *CONVENTIONAL_VARS, *(n for n in listed if n.startswith("FORGE_"))}
+    return frozenset(n.encode() for n in names)
+
 
 
 def _result(hook: Hook, index: int, outcome: Outcome) -> HookResult:
@@ -210,9 +233,7 @@ def _env_bytes(text: str) -> bytes:
 async def fire_event(
     event: HookEvent, *, executor: HookExecutor | None = None, stop_on_failure: bool = True
 ) -> list[HookResult]:
-    """Run the hooks for ``event``; raise HookBlockedError when one says stop."""
-    results = await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)
-    blocker = next((r for r in results if not r.should_continue), None)
-    if blocker is not None:
-        raise HookBlockedError(blocker)
-    return results
+    """Run the hooks for ``event`` and return their results, as the seed shows: the
+    caller checks ``should_continue`` and raises :class:`HookBlockedError` itself (a
+    :class:`~forge_hookd.integration.ToolExecutor` does)."""
+    return await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)

@@ -17,10 +17,10 @@ import orjson
 
 from . import completion, editing, trust
 from .boundary import BoundaryGroup, say
-from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, read_raw
+from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
-from .events import EVENT_INFO, EVENT_TYPES, HookEvent, env_name
-from .registry import Hook
+from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, HookEvent, env_name
+from .registry import Hook, pattern_can_match
 from .templates import HOOK_TEMPLATES
 
 PROG = "forge-hook"
@@ -69,10 +69,11 @@ def _edited(ctx: click.Context, scope: str, what: str, root: Path | None = None)
 def forge_hook(project_root: str | None) -> None:
     """See, check and edit forge-hook-run's hooks, and trust project hooks.
 
-    Project hooks (.forge/hooks.json) run only after you trust that exact file with
-    forge-hook trust; any change makes it untrusted again until you trust it anew
-    (edits made through forge-hook keep a trusted file trusted). The global file is
-    yours and always trusted.
+    Project hooks (.forge/hooks.json) run only after you trust them with forge-hook
+    trust, which covers the hooks file, everything under .forge/ and the project's
+    files their commands name; any change makes the project untrusted again until you
+    trust it anew (edits made through forge-hook keep a trusted file trusted). The
+    global file is yours and always trusted.
     """
     _library_notes_to_stderr(click.get_current_context())
 
@@ -125,25 +126,37 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
 
 
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
-    rows = [("SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND")]
+    rows = [("SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
     rows += [(h.scope, str(h.index), h.hook.event_pattern, "yes" if h.hook.enabled else "no",
-              h.trust.value, f"{h.hook.timeout:g}s", " ".join(h.hook.command.split())) for h in listed]
-    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+              "yes" if h.hook.blocking else "no", h.trust.value, f"{h.hook.effective_timeout:g}s",
+              " ".join(h.hook.command.split())) for h in listed]
+    widths = [max(len(r[i]) for r in rows) for i in range(7)]
     lines = []
     for row in rows:
-        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
+        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:7], widths, strict=True))
         room = max(width - len(left) - 2, 12)
-        command = row[6] if len(row[6]) <= room else row[6][: room - 3] + "..."
+        command = row[7] if len(row[7]) <= room else row[7][: room - 3] + "..."
         lines.append(f"{left}  {command}".rstrip())
     files = sorted({str(h.file) for h in listed})
-    return lines + [f"({', '.join(files)})"] if files else ["no hooks configured"]
+    why = sorted({f"{h.file}: {h.trust.value}: {h.trust_detail}" for h in listed if h.trust_detail})
+    return lines + [f"({', '.join(files)})", *why] if files else ["no hooks configured"]
 
 
 @forge_hook.command("check", short_help="Validate the hooks files; exit 1 on problems.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of problems.")
 @click.pass_context
 def check_command(ctx: click.Context, as_json: bool) -> int:
-    """Validate the global and project files; exit 1 with one line per problem."""
+    """Validate the global and project files; exit 1 with one line per problem.
+
+    \b
+    Findings (each also a warning of forge-hook-run, an error under --strict):
+      a file that is not valid JSON, not a regular file, or over 4 MiB;
+      an unknown top-level key ("hook" for "hooks"), a file without "hooks";
+      a malformed entry, an unknown key in an entry, a duplicate key;
+      a pattern that can match no event type (tool:pre_exec:bash);
+      a working_dir that does not exist; an env that sets an event variable.
+    And, found by check only (the hook runs): a timeout outside [0.1, 300].
+    """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")
                 for p in editing.check_file(editing.scope_path(scope, root), root)]
@@ -170,11 +183,13 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
               help="Where it runs: an existing directory, relative to the project root; ~ is expanded.")
 @click.option("--disabled", is_flag=True, help="Add it disabled.")
 @click.option("--detach", is_flag=True, help="Leave what it starts in the background running.")
+@click.option("--observer", is_flag=True,
+              help='An observer ("blocking": false): its failures and answers are recorded, never obeyed.')
 @click.pass_context
 def add_command(ctx: click.Context, global_: bool, project: bool, template: str | None,
                 pattern: str | None, command: str | None, timeout: float | None,
                 description: str | None, env_pairs: tuple[str, ...], working_dir: str | None,
-                disabled: bool, detach: bool) -> None:
+                disabled: bool, detach: bool, observer: bool) -> None:
     """Append a hook, from a template or from --event and --command.
 
     With --project, when no .forge/hooks.json exists yet up the tree (and no
@@ -194,7 +209,8 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     changes = {"timeout": timeout, "description": description, "working_dir": working_dir,
                "env": _env(env_pairs) or None}
     entry = {**base, **{k: v for k, v in changes.items() if v is not None}}
-    entry.update({"enabled": False} if disabled else {}, **({"detach": True} if detach else {}))
+    entry.update({"enabled": False} if disabled else {}, **({"detach": True} if detach else {}),
+                 **({"blocking": False} if observer else {}))
     try:
         hook = Hook.from_dict(entry)
     except ConfigError as exc:
@@ -202,10 +218,10 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     path = editing.scope_path(scope, root)
     index = editing.add_hook(path, hook, retrust=scope == "project")
     _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})", root)
-    if timeout is not None and hook.timeout != timeout:
-        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.timeout:g}")
+    if timeout is not None and hook.effective_timeout != timeout:
+        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.effective_timeout:g}")
     for pattern_ in hook.patterns:
-        if not editing.pattern_can_match(pattern_):
+        if not pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
 
 
@@ -294,49 +310,60 @@ def templates_command(as_json: bool) -> None:
         _print_json([{"name": name, **hook.to_dict()} for name, hook in HOOK_TEMPLATES.items()])
         return
     for name, hook in HOOK_TEMPLATES.items():
-        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}")
+        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}"
+                   f"{'' if hook.blocking else ' (observer: never blocks)'}")
 
 
 @forge_hook.command("events", short_help="The event types and the variables hooks get.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list of the 16 event types.")
 def events_command(as_json: bool) -> None:
     """The event types, what each carries, and the variables a hook gets."""
-    base = ["FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID", "FORGE_WORKING_DIR", "FORGE_PROJECT_DIR",
-            "FORGE_HOOK_CHAIN", "FORGE_HOOK_TOKEN"]
     if as_json:
         _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
                       "data_keys": list(keys),
-                      "variables": base + ["FORGE_TOOL_NAME"] * has_tool + [env_name(k) for k in keys]}
+                      "variables": [v for v in EVENT_VARS if has_tool or v != "FORGE_TOOL_NAME"]
+                      + [env_name(k) for k in keys]}
                      for t, (meaning, keys, has_tool) in EVENT_INFO.items()])
         return
     for t, (meaning, keys, has_tool) in EVENT_INFO.items():
         carries = ", ".join(["tool_name"] * has_tool + list(keys)) or "-"
         click.echo(f"{t.value:20} {meaning}; carries: {carries}")
     click.echo("\n" + textwrap.fill(
-        "Every hook gets " + ", ".join(base[:5]) + ", FORGE_TOOL_NAME when there is a tool, "
-        "FORGE_<KEY> for each data key, and the event JSON on stdin; also FORGE_HOOK_CHAIN "
-        "(the event types being handled up the chain, which stops circular triggers) and "
-        "FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; leave it be).", 88))
+        "Every hook gets " + ", ".join(EVENT_VARS) + " (FORGE_SESSION_ID and FORGE_TOOL_NAME "
+        "when the event has them), FORGE_<KEY> for each data key, and the event JSON on stdin; "
+        "also FORGE_HOOK_CHAIN (the event types being handled up the chain, which stops "
+        "circular triggers), FORGE_HOOK_VARS (the data variables this run set, which a nested "
+        "run removes) and FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; "
+        "leave it be).", 88))
 
 
 @forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
-    """Trust DIRECTORY's .forge/hooks.json as it is now (default: the project root)."""
+    """Trust DIRECTORY's hooks as they are now (default: the project root).
+
+    Trust covers .forge/hooks.json, every file under .forge/, and every file in the
+    project that a hook's command names (./scripts/guard.sh, python3 tools/check.py);
+    a change to any of them makes the project untrusted until it is trusted again. It
+    cannot see what those files run in turn, nor paths built at run time.
+    """
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
     if raw is None:
         raise ConfigError("no hooks file to trust", path=str(path))
-    trust.trust(path, raw)
-    click.echo(f"{PROG}: trusted {path} (sha256 {trust.digest(raw)[:12]}); its hooks will run")
+    covered = trust.trust(path, raw, parse_document(raw, path))  # a file that does not parse is refused
+    click.echo(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
+               f"{len(covered)} file{'s' if len(covered) != 1 else ''}:")
+    for rel, sha in covered.items():
+        click.echo(f"  {rel}  {sha[:12] if len(sha) == 64 else sha}")
 
 
 @forge_hook.command("untrust", short_help="Stop trusting a project's hooks file.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def untrust_command(ctx: click.Context, directory: str | None) -> None:
-    """Stop trusting DIRECTORY's .forge/hooks.json (default: the project root)."""
+    """Stop trusting DIRECTORY's hooks (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     if trust.untrust(path):
         click.echo(f"{PROG}: {path} is no longer trusted")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -9,12 +11,13 @@ from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
 from .errors import ConfigError
-from .events import HookEvent
+from .events import EVENT_TYPES, HookEvent
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 300.0
-HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description")
+HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description",
+             "blocking")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -43,28 +46,56 @@ def pattern_matches(pattern: str, event_type: str, tool_name: str | None) -> boo
     )
 
 
+@functools.lru_cache(maxsize=256)  # each call tries every type; a file repeats its patterns
+def pattern_can_match(pattern: str) -> bool:
+    """Whether some event (a type, or a type plus some tool name) matches ``pattern``."""
+    if _GLOB_CHARS.isdisjoint(pattern):  # the common case, without 16 fnmatch calls
+        return pattern in EVENT_TYPES or any(pattern.startswith(t + ":") for t in EVENT_TYPES)
+    if any(fnmatchcase(t, pattern) for t in EVENT_TYPES):
+        return True
+    # T:tool where the part before some colon matches a type (tool names may hold colons).
+    heads = [pattern[:i] for i, c in enumerate(pattern) if c == ":"]
+    if any(fnmatchcase(t, head) for head in heads for t in EVENT_TYPES):
+        return True
+    # A glob such as tool*bash: try the literal words of the pattern as tool names.
+    words = [w for w in re.split(r"[*?\[\]!:]", pattern) if w] or ["x"]
+    return any(fnmatchcase(f"{t}:{w}", pattern) for t in EVENT_TYPES for w in words)
+
+
 @dataclass(frozen=True)
 class Hook:
     """A shell command attached to the events its ``event_pattern`` matches.
 
-    ``timeout`` is clamped to [0.1, 300] s. ``source`` says where the hook was loaded
-    from (``global``, ``project`` or a file path); it is not part of :meth:`to_dict`.
+    ``timeout`` is clamped to [0.1, 300] s; None means "not set": the executor's default
+    applies (10 s unless the executor says otherwise), and a hook configured with an
+    explicit ``"timeout": 10`` keeps its 10. ``source`` says where the hook was loaded
+    from (``global``, ``project`` or a file path) and ``source_index`` its place in that
+    file's ``hooks`` list (the number ``forge-hook enable/disable`` take); neither is part
+    of :meth:`to_dict`.
     """
 
     event_pattern: str
     command: str
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float | None = None
     working_dir: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     enabled: bool = True
     detach: bool = False
     description: str | None = None
+    blocking: bool = True  # False: an observer, recorded but never obeyed (answers.py)
     source: str | None = field(default=None, compare=False)
+    source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
+        if self.timeout is not None:
+            object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
+
+    @property
+    def effective_timeout(self) -> float:
+        """The timeout this hook runs with when the executor keeps the 10 s default."""
+        return DEFAULT_TIMEOUT if self.timeout is None else self.timeout
 
     @property
     def patterns(self) -> tuple[str, ...]:
@@ -78,7 +109,7 @@ class Hook:
     def to_dict(self) -> dict[str, Any]:
         """The config entry for this hook; keys left at their default are omitted."""
         out: dict[str, Any] = {"event": self.event_pattern, "command": self.command}
-        if self.timeout != DEFAULT_TIMEOUT:
+        if self.timeout is not None:
             out["timeout"] = self.timeout
         if self.working_dir is not None:
             out["working_dir"] = self.working_dir
@@ -90,10 +121,13 @@ class Hook:
             out["detach"] = True
         if self.description:
             out["description"] = self.description
+        if not self.blocking:
+            out["blocking"] = False
         return out
 
     @classmethod
-    def from_dict(cls, data: object, *, source: str | None = None) -> Hook:
+    def from_dict(cls, data: object, *, source: str | None = None,
+                  source_index: int | None = None) -> Hook:
         """Build a hook from a config entry, defaults applied.
 
         Raises :class:`ConfigError` naming the key when the entry is malformed. Keys
@@ -104,13 +138,15 @@ class Hook:
         return cls(
             event_pattern=_required_str(data, "event"),
             command=_required_str(data, "command"),
-            timeout=_timeout(data.get("timeout", DEFAULT_TIMEOUT)),
+            timeout=_timeout(data["timeout"]) if "timeout" in data else None,
             working_dir=_optional_str(data, "working_dir"),
             env=_env(data.get("env")),
             enabled=_bool(data, "enabled", True),
             detach=_bool(data, "detach", False),
             description=_optional_str(data, "description"),
+            blocking=_bool(data, "blocking", True),
             source=source,
+            source_index=source_index,
         )
 
 

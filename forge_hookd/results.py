@@ -5,11 +5,17 @@ imports it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from . import answers
 from .events import HookEvent
 from .registry import Hook
 from .signals import signal_name
+
+if TYPE_CHECKING:
+    from .answers import Answer
+
+__all__ = ["HookBlockedError", "HookResult", "HookRun", "describe_hook", "dry_run_document", "hook_document"]
 
 
 @dataclass
@@ -27,6 +33,9 @@ class HookResult:
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     index: int = 0
+    answer: Answer | None = None  # what its stdout answered (answers.py), if anything
+    #: the decision a judge read by another protocol's rules; None: forge's rule decides
+    decided: str | None = field(default=None, repr=False)
 
     @property
     def signal(self) -> str | None:
@@ -38,22 +47,33 @@ class HookResult:
         return self.exit_code == 0 and not self.timed_out and self.error is None
 
     @property
+    def decision(self) -> str:
+        """``allow``, ``deny`` or ``ask``: a failure denies, else its answer decides."""
+        return answers.decision_of(self)
+
+    @property
     def should_continue(self) -> bool:
-        """False when the operation must not proceed: non-zero, timed out, not started."""
-        return self.success
+        """False when the operation must not proceed unasked: a blocking hook that did not
+        allow (it failed, timed out, did not start, denied or asks). Observers always go on."""
+        return not self.hook.blocking or self.decision == answers.ALLOW
 
     @property
     def reason(self) -> str:
-        """Why it blocked: its stdout, else its stderr, else its error, stripped."""
-        return (self.stdout.strip() or self.stderr.strip() or (self.error or "").strip())
+        """Why, stripped: its answer's reason; else its error (it timed out, was killed or
+        never started, or answered malformed: what it printed before says nothing of why
+        it stopped); else, for a signal death, the signal; else its stdout, else its stderr."""
+        if self.answer is not None:
+            return (self.answer.reason or "").strip() or self.stderr.strip()
+        if self.error:
+            return self.error.strip()
+        if self.exit_code is not None and self.exit_code < 0:
+            return f"killed by {self.signal}"
+        return self.stdout.strip() or self.stderr.strip()
 
     def to_dict(self) -> dict[str, Any]:
-        hook = self.hook.to_dict()
-        if self.hook.source is not None:
-            hook["source"] = self.hook.source
         return {
             "index": self.index,
-            "hook": hook,
+            "hook": hook_document(self.hook),
             "exit_code": self.exit_code,
             "signal": self.signal,
             "stdout": self.stdout,
@@ -65,11 +85,29 @@ class HookResult:
             "error": self.error,
             "success": self.success,
             "should_continue": self.should_continue,
+            "decision": self.decision,
+            "answer": None if self.answer is None else self.answer.to_dict(),
         }
 
 
+def hook_document(hook: Hook) -> dict[str, Any]:
+    """A hook as the output document shows it: its config entry, where it came from
+    (``source``) and its place in that file (``source_index``, what ``forge-hook
+    enable/disable`` take)."""
+    return {**hook.to_dict(), "source": hook.source, "source_index": hook.source_index}
+
+
+def describe_hook(hook: Hook, index: int) -> str:
+    """``project hook 0``: the words ``forge-hook list`` uses for the hook, else its
+    place in this run."""
+    if hook.source_index is None:
+        return f"hook {index}"
+    return f"{hook.source or 'unknown'} hook {hook.source_index}"
+
+
 class HookBlockedError(Exception):
-    """A hook said the operation must not proceed; the message is its stdout."""
+    """A hook said the operation must not proceed (or asks, and nobody said yes); the
+    message is its reason."""
 
     def __init__(self, result: HookResult) -> None:
         super().__init__(result.reason or f"blocked by hook '{result.hook.event_pattern}'")
@@ -86,14 +124,36 @@ class HookRun:
     warnings: list[str] = field(default_factory=list)
     duration: float = 0.0
     interrupted: int | None = None  # the signal number that interrupted the run
+    data: dict[str, Any] | None = None  # the event's data as the hooks rewrote it, if they did
 
     @property
     def blocked_by(self) -> HookResult | None:
-        return next((r for r in self.results if not r.should_continue), None)
+        """The first blocking hook that denied."""
+        return next((r for r in self.results if answers.blocks(r)), None)
 
     @property
     def blocked(self) -> bool:
         return self.blocked_by is not None
+
+    @property
+    def decision(self) -> str:
+        """deny if a blocking hook denied, else ask if one asks, else allow."""
+        return answers.run_decision(self.results)
+
+    @property
+    def reason(self) -> str | None:
+        """The denying hook's reason; for ask the asking hooks' reasons, one per line."""
+        return answers.run_reason(self.results)
+
+    @property
+    def context(self) -> list[str]:
+        """Every hook's ``context`` for the agent's model, in config order."""
+        return answers.collected(self.results, "context")
+
+    @property
+    def messages(self) -> list[str]:
+        """Every hook's ``message`` for the person at the agent, in config order."""
+        return answers.collected(self.results, "message")
 
     def to_dict(self) -> dict[str, Any]:
         """The output document of forge-hook-run (DESIGN.md, "Output")."""
@@ -104,10 +164,17 @@ class HookRun:
             "blocked": blocker is not None,
             "blocked_by": None if blocker is None else {
                 "index": blocker.index,
+                "source": blocker.hook.source,
+                "source_index": blocker.hook.source_index,
                 "event": blocker.hook.event_pattern,
                 "description": blocker.hook.description,
                 "reason": blocker.reason,
             },
+            "decision": self.decision,
+            "reason": self.reason,
+            **({} if self.data is None else {"data": self.data}),
+            "context": self.context,
+            "messages": self.messages,
             "results": [r.to_dict() for r in self.results],
             "skipped": self.skipped,
             "warnings": self.warnings,
@@ -124,7 +191,7 @@ def dry_run_document(event: HookEvent, hooks: list[Hook], warnings: list[str]) -
         "version": 1,
         "event": event.to_dict(),
         "dry_run": True,
-        "hooks": [{"index": i, "hook": {**h.to_dict(), "source": h.source}} for i, h in enumerate(hooks)],
+        "hooks": [{"index": i, "hook": hook_document(h)} for i, h in enumerate(hooks)],
         "warnings": warnings,
     }
 

@@ -82,8 +82,10 @@ class Tracer:
         for index in doc.get("skipped") or []:
             self.say(f"hook {index} did not run: an earlier hook stopped the chain", "dim")
         decision = doc.get("decision") or ("deny" if doc.get("blocked") else "allow")
-        blocker = doc.get("blocked_by") or {}
-        by = f" by hook {blocker['index']}: {_short(blocker.get('reason') or '')}" if blocker else ""
+        blocker: dict[str, Any] = doc.get("blocked_by") or next(  # an ask has no blocker: the first asking hook
+            (r for r in doc.get("results") or [] if decision != "allow" and r.get("decision") == decision), {})
+        reason = doc.get("reason") or blocker.get("reason") or ""
+        by = f" by hook {blocker['index']}" + (f": {_short(reason)}" if reason else "") if blocker else ""
         self.say(f"decision {decision}{by}; exit {exit_status}; {doc.get('duration', 0):.3f} s",
                  _tone(decision))
 

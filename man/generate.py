@@ -33,13 +33,16 @@ def paragraphs(text: str) -> str:
     """Blank-line separated blocks, each one of:
 
     - lines starting with two spaces: literal, each line kept as it is (examples);
+    - a block that click's help marks with a ``\\b`` line: its lines kept as they are;
     - items starting with ``* TERM: ``: a definition list (TERM in bold, the rest below);
     - items starting with ``- ``: a bulleted list of paragraphs;
     - anything else: one filled paragraph.
     """
     out = []
     for block in text.strip("\n").split("\n\n"):
-        if block.startswith("  "):
+        if block.startswith("\b\n"):  # click's "keep these lines as they are"
+            out.append(".PP\n.nf\n" + roff(block.removeprefix("\b\n")) + "\n.fi")
+        elif block.startswith("  "):
             out.append(".PP\n.nf\n.RS 4\n" + roff("\n".join(l[2:] for l in block.splitlines())) + "\n.RE\n.fi")
         elif block.startswith("* "):
             for item in block.removeprefix("* ").split("\n* "):

@@ -17,6 +17,7 @@ from forge_hookd.config import (
     write_atomically,
 )
 from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import MAX_CONFIG_BYTES
 from forge_hookd.registry import Hook
 
 
@@ -67,7 +68,7 @@ def test_wrong_top_level_shape_warns(tmp_path: Path, content: str, message: str)
 
 def test_unreadable_file_warns(tmp_path: Path) -> None:
     (tmp_path / "dir.json").mkdir()
-    assert "cannot read" in str(load_file(tmp_path / "dir.json").warnings[0])
+    assert "it is a directory, not a regular file" in str(load_file(tmp_path / "dir.json").warnings[0])
 
 
 def test_malformed_entry_is_skipped_and_the_rest_load(tmp_path: Path) -> None:
@@ -78,7 +79,7 @@ def test_malformed_entry_is_skipped_and_the_rest_load(tmp_path: Path) -> None:
     assert [h.command for h in loaded.hooks] == ["a", "c"]
     assert [str(w) for w in loaded.warnings] == [
         f"{path}: hooks[1]: missing required key 'command'; hook skipped",
-        f"{path}: hooks[2]: unknown key 'timout' ignored",
+        f"{path}: hooks[2]: unknown key 'timout' ignored (did you mean 'timeout'?)",
     ]
     assert loaded.hooks[0].source == "project"
 
@@ -146,3 +147,73 @@ def test_failed_change_leaves_the_file_as_it_was(tmp_path: Path) -> None:
         update_file(path, explode)
     assert path.read_text() == '{"hooks": []}'
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize(("content", "warning"), [
+    ('{"hook": [{"event": "*", "command": "x"}]}', "unknown top-level key 'hook' ignored (did you mean 'hooks'?)"),
+    ("{}", "no 'hooks' list: this file defines no hook"),
+])
+def test_a_misspelt_file_is_a_warning(tmp_path: Path, content: str, warning: str) -> None:
+    path = tmp_path / "hooks.json"
+    path.write_text(content)
+    assert f"{path}: {warning}" in [str(w) for w in load_file(path).warnings]
+
+
+def test_an_entry_with_a_duplicate_key_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "hooks.json"
+    path.write_text('{"hooks": [{"event": "*", "command": "echo SAFE", "command": "echo EVIL"},'
+                    ' {"event": "*", "command": "b", "env": {"A": "1", "A": "2"}}, {"event": "*", "command": "ok"}]}')
+    loaded = load_file(path)
+    assert [h.command for h in loaded.hooks] == ["ok"]
+    assert [str(w) for w in loaded.warnings] == [
+        f"{path}: hooks[0]: duplicate key 'command' (a reader sees the first value, the runner would take "
+        "the last); hook skipped",
+        f"{path}: hooks[1]: duplicate key 'env.A' (a reader sees the first value, the runner would take "
+        "the last); hook skipped"]
+
+
+def test_strings_that_look_like_keys_do_not_count_as_duplicates(tmp_path: Path) -> None:
+    path = tmp_path / "hooks.json"
+    path.write_text(json.dumps({"hooks": [{"event": "*", "command": 'echo "a": ": b"', "env": {"K": '":'}}]}))
+    assert load_file(path).warnings == [] and len(load_file(path).hooks) == 1
+
+
+def test_a_pattern_that_matches_nothing_and_a_missing_working_dir_are_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "hooks.json"
+    path.write_text(json.dumps({"hooks": [{"event": "tool:pre_exec:bash", "command": "x"},
+                                          {"event": "*", "command": "x", "working_dir": "gone"},
+                                          {"event": "*", "command": "x", "env": {"FORGE_TOOL_NAME": "fake"}}]}))
+    warnings = [str(w) for w in load_file(path, project_root=tmp_path).warnings]
+    assert warnings == [
+        f"{path}: hooks[0]: pattern 'tool:pre_exec:bash' can match no event type",
+        f"{path}: hooks[1]: working_dir 'gone' does not exist ({tmp_path}/gone); the hook cannot start",
+        f"{path}: hooks[2]: env.FORGE_TOOL_NAME is an event variable; a hook cannot set it (ignored)"]
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "fifo", "big"])
+def test_hostile_files_are_refused_in_bounded_time(tmp_path: Path, target: str) -> None:
+    path = tmp_path / "hooks.json"
+    if target == "fifo":
+        os.mkfifo(path)
+    elif target == "big":
+        with open(path, "wb") as fh:
+            fh.truncate(MAX_CONFIG_BYTES + 1)
+    else:
+        path.symlink_to(target)
+    [warning] = load_file(path).warnings
+    assert "not read: " in str(warning)
+
+
+def test_the_largest_accepted_file_loads(tmp_path: Path) -> None:
+    path = tmp_path / "hooks.json"
+    entry = json.dumps({"event": "*", "command": "x"})
+    count = (MAX_CONFIG_BYTES - 20) // (len(entry) + 1)
+    path.write_text('{"hooks": [' + ",".join([entry] * count) + "]}")
+    assert path.stat().st_size <= MAX_CONFIG_BYTES
+    assert len(load_file(path).hooks) == count
+
+
+def test_a_config_file_linked_to_a_regular_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / "dotfiles.json").write_text(json.dumps({"hooks": [{"event": "*", "command": "x"}]}))
+    (tmp_path / "hooks.json").symlink_to(tmp_path / "dotfiles.json")
+    assert [h.command for h in load_file(tmp_path / "hooks.json").hooks] == ["x"]

@@ -8,7 +8,7 @@ from conftest import Project
 from forge_hookd import editing, trust
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import HookEvent
-from forge_hookd.registry import Hook
+from forge_hookd.registry import Hook, pattern_can_match
 
 
 @pytest.mark.parametrize(("pattern", "can"), [
@@ -16,7 +16,7 @@ from forge_hookd.registry import Hook
     ("tool:pre_execute:mcp:github", True), ("tool*bash", True), ("session:start", True),
     ("tool:pre_exec", False), ("foo:*", False), ("sesion:start", False), ("Tool:*", False)])
 def test_pattern_can_match(pattern: str, can: bool) -> None:
-    assert editing.pattern_can_match(pattern) is can
+    assert pattern_can_match(pattern) is can
 
 
 def test_list_hooks_in_run_order_with_file_indexes_and_trust(project: Project) -> None:
@@ -30,8 +30,8 @@ def test_list_hooks_in_run_order_with_file_indexes_and_trust(project: Project) -
     assert [h.hook.command for h in editing.would_run(listed, event, trust_project=False)] == ["g"]
     assert [h.hook.command for h in editing.would_run(listed, event, trust_project=True)] == ["g", "q"]
     assert listed[1].to_dict() == {"event": "tool:*", "command": "p", "timeout": 10.0, "enabled": False,
-                                   "source": "project", "file": str(project.hooks_file), "index": 1,
-                                   "trusted": False, "trust": "untrusted"}
+                                   "blocking": True, "source": "project", "file": str(project.hooks_file), "index": 1,
+                                   "trusted": False, "trust": "untrusted", "trust_detail": None}
 
 
 def test_check_finds_every_kind_of_problem(project: Project) -> None:
@@ -50,7 +50,7 @@ def test_check_finds_every_kind_of_problem(project: Project) -> None:
         f"{f}: hooks[2]: unknown key 'colour' ignored",
         f"{f}: hooks[3]: timeout 900 is outside [0.1, 300]; it is clamped to 300",
         f"{f}: hooks[4]: pattern 'tool:pre_exec' can match no event type",
-        f"{f}: hooks[5]: working_dir 'missing' does not exist in {project.root}",
+        f"{f}: hooks[5]: working_dir 'missing' does not exist ({project.root}/missing); the hook cannot start",
     ]
 
 

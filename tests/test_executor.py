@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import kill_and_reap, pid_alive, read_pids
+from forge_hookd import chain
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookRun, fire_event
+from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookResult, HookRun, fire_event
 from forge_hookd.tree import become_subreaper
 from forge_hookd.signals import SignalCatcher
 from forge_hookd.registry import Hook, HookRegistry
@@ -77,7 +78,8 @@ def test_hook_gets_every_documented_variable(tmp_path: Path) -> None:
     assert env["FORGE_WORKING_DIR"] == str(sub)
     assert env["FORGE_PROJECT_DIR"] == str(tmp_path)
     assert env["MODE"] == "strict"
-    assert env[CHAIN_VAR] == "tool:pre_execute"
+    assert env[CHAIN_VAR].endswith(f"{os.getpid()}.{chain._stat(os.getpid())[1]}:tool:pre_execute")  # type: ignore[index]
+    assert env["FORGE_HOOK_VARS"] == "FORGE_TOOL_ARGS"
     assert env["PWD"] == str(sub) or Path(env.get("PWD", sub)).resolve() == sub
 
 
@@ -213,7 +215,8 @@ def test_signal_death_is_named(tmp_path: Path) -> None:
 
 
 def test_circular_trigger_runs_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pids: Path) -> None:
-    monkeypatch.setenv(CHAIN_VAR, "session:start,tool:pre_execute")
+    parent = chain._stamp(os.getppid())  # as if the process that started us were a run
+    monkeypatch.setenv(CHAIN_VAR, f"{parent}:session:start,{parent}:tool:pre_execute")
     outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path)
     assert outcome.results == [] and not outcome.blocked
     assert "circular trigger: 'tool:pre_execute'" in outcome.warnings[0]
@@ -247,11 +250,15 @@ def test_run_document_shape(tmp_path: Path, failing_hook: Hook) -> None:
     doc = run([Hook("*", "true", source="global"), failing_hook], tmp=tmp_path).to_dict()
     assert doc["version"] == 1 and doc["blocked"] is True
     assert doc["blocked_by"] == {"index": 1, "event": "*", "description": "always fails",
-                                 "reason": "Blocked: nope"}
-    assert doc["results"][0]["hook"] == {"event": "*", "command": "true", "source": "global"}
+                                 "reason": "Blocked: nope", "source": None, "source_index": None}
+    assert doc["results"][0]["hook"] == {"event": "*", "command": "true", "source": "global",
+                                         "source_index": None}
     assert set(doc["results"][0]) == {"index", "hook", "exit_code", "signal", "stdout", "stderr",
                                       "stdout_truncated", "stderr_truncated", "duration",
-                                      "timed_out", "error", "success", "should_continue"}
+                                      "timed_out", "error", "success", "should_continue",
+                                      "decision", "answer"}
+    assert (doc["decision"], doc["reason"], doc["context"], doc["messages"]) == ("deny", "Blocked: nope", [], [])
+    assert "data" not in doc  # present only when a hook rewrote it
 
 
 def test_default_timeout_applies_to_hooks_that_keep_the_default(tmp_path: Path) -> None:
@@ -266,10 +273,30 @@ def test_execute_hooks_and_fire_event_are_async(tmp_path: Path, failing_hook: Ho
     results = asyncio.run(executor.execute_hooks(EVENT))
     assert [r.stdout for r in results] == ["ok\n"]
     assert asyncio.run(fire_event(EVENT, executor=executor))[0].success
+
+
+def test_fire_event_returns_the_results_and_the_caller_raises_as_the_seed_shows(
+        tmp_path: Path, failing_hook: Hook) -> None:
+    """The seed's own example: fire_event returns, the caller checks should_continue."""
     blocking = HookExecutor(HookRegistry([failing_hook]), working_dir=tmp_path)
+
+    async def seed_example() -> list[HookResult]:
+        results = await fire_event(EVENT, executor=blocking)
+        for result in results:
+            if not result.should_continue:
+                raise HookBlockedError(result)
+        return results
+
     with pytest.raises(HookBlockedError, match="Blocked: nope") as exc:
-        asyncio.run(fire_event(EVENT, executor=blocking))
+        asyncio.run(seed_example())
     assert exc.value.result.exit_code == 3
+
+
+def test_fire_event_without_stop_on_failure_runs_every_hook(tmp_path: Path, failing_hook: Hook) -> None:
+    executor = HookExecutor(HookRegistry([failing_hook, Hook("*", "echo after")]), working_dir=tmp_path)
+    results = asyncio.run(fire_event(EVENT, executor=executor, stop_on_failure=False))
+    assert [r.should_continue for r in results] == [False, True]
+    assert results[1].stdout == "after\n"
 
 
 def test_default_registry_is_the_singleton(tmp_path: Path) -> None:
@@ -326,3 +353,92 @@ def test_the_output_budget_is_shared_by_every_stream_of_the_run(tmp_path: Path) 
     streams = [len(o.stdout) for _, o in outcomes] + [len(o.stderr) for _, o in outcomes]
     assert sum(streams) == 2500 and max(streams) == 1000  # the run's budget, each stream's limit
     assert all(o.stdout_truncated and o.stderr_truncated for _, o in outcomes)
+
+@pytest.mark.parametrize("value", [
+    "tool:pre_execute",  # the old format: no process named
+    "1:tool:pre_execute",  # a pid without its start time
+    "999999999.1:tool:pre_execute",  # no such process
+])
+def test_a_stray_chain_variable_switches_no_guard_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       value: str) -> None:
+    monkeypatch.setenv(CHAIN_VAR, value)
+    outcome = run([Hook("*", "echo ran")], tmp=tmp_path)
+    assert [r.stdout for r in outcome.results] == ["ran\n"] and outcome.warnings == []
+
+
+def test_a_chain_entry_of_a_live_process_that_is_not_an_ancestor_does_not_count(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    sibling = subprocess.Popen(["sleep", "300"])
+    try:
+        monkeypatch.setenv(CHAIN_VAR, f"{chain._stamp(sibling.pid)}:tool:pre_execute")
+        assert chain.active_chain() == []
+        assert run([Hook("*", "echo ran")], tmp=tmp_path).results[0].stdout == "ran\n"
+    finally:
+        sibling.kill()
+        sibling.wait()
+
+
+def test_inherited_event_variables_do_not_reach_the_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {"FORGE_TOOL_NAME": "bash", "FORGE_TOOL_ARGS": '{"command":"rm -rf /"}',
+                        "FORGE_SESSION_ID": "outer", "FORGE_CUSTOM": "outer", "FORGE_HOOK_VARS": "FORGE_CUSTOM",
+                        "FORGE_KEEP": "mine"}.items():
+        monkeypatch.setenv(name, value)
+    event = HookEvent.session_message("inner")
+    env = run([Hook("*", "env")], event=event, tmp=tmp_path).results[0].stdout.splitlines()
+    forge = sorted(line.split("=", 1)[0] for line in env if line.startswith("FORGE_"))
+    assert "FORGE_TOOL_NAME" not in forge and "FORGE_TOOL_ARGS" not in forge and "FORGE_CUSTOM" not in forge
+    assert "FORGE_SESSION_ID=inner" in env and "FORGE_KEEP=mine" in env  # the caller's own stay
+
+
+def test_a_hooks_env_cannot_set_an_event_variable(tmp_path: Path) -> None:
+    hook = Hook("*", "env", env={"FORGE_SESSION_ID": "fake", "FORGE_TOOL_NAME": "fake", "FORGE_TOOL_ARGS": "{}",
+                                 "FORGE_HOOK_CHAIN": "x", "MODE": "mine"})
+    env = run([hook], event=HookEvent.user_interrupt(), tmp=tmp_path).results[0].stdout.splitlines()
+    assert not [line for line in env if "fake" in line or line.startswith(("FORGE_TOOL_ARGS", "FORGE_HOOK_CHAIN=x"))]
+    assert "MODE=mine" in env
+
+
+@pytest.mark.parametrize("data", [{"tool-args": "decoy", "tool_args": {"command": "ls"}},
+                                  {"tool_args": {"command": "ls"}, "tool-args": "decoy"}])
+def test_the_conventional_key_wins_a_shared_variable(tmp_path: Path, data: dict[str, object]) -> None:
+    event = HookEvent(EventType.TOOL_PRE_EXECUTE, data=data, tool_name="bash")
+    outcome = run([Hook("*", 'printf %s "$FORGE_TOOL_ARGS"')], event=event, tmp=tmp_path)
+    assert json.loads(outcome.results[0].stdout) == {"command": "ls"}
+    assert outcome.warnings == ["data key 'tool-args' maps to FORGE_TOOL_ARGS like 'tool_args'; "
+                                "FORGE_TOOL_ARGS holds 'tool_args'"]
+
+
+def test_among_unconventional_keys_the_first_wins(tmp_path: Path) -> None:
+    event = HookEvent(EventType.SESSION_START, data={"my-key": "first", "my_key": "second"})
+    outcome = run([Hook("*", 'printf %s "$FORGE_MY_KEY"')], event=event, tmp=tmp_path)
+    assert outcome.results[0].stdout == "first" and "'my_key'" in outcome.warnings[0]
+
+
+def test_an_explicit_default_timeout_is_kept(tmp_path: Path) -> None:
+    executor = HookExecutor(HookRegistry(), default_timeout=0.2, working_dir=tmp_path)
+    assert executor._spec(Hook("*", "x", timeout=10), {}, b"").timeout == 10
+    assert executor._spec(Hook("*", "x"), {}, b"").timeout == 0.2
+
+
+def test_the_reason_of_a_timed_out_hook_is_its_error_not_what_it_printed(tmp_path: Path) -> None:
+    outcome = run([Hook("*", "echo starting; exec sleep 300", timeout=0.3)], tmp=tmp_path)
+    assert outcome.blocked_by is not None and outcome.blocked_by.reason == "timed out after 0.3s"
+
+
+def test_the_reason_of_a_killed_hook_names_the_signal(tmp_path: Path) -> None:
+    outcome = run([Hook("*", "echo partial; kill -KILL $$")], tmp=tmp_path)
+    assert outcome.blocked_by is not None and outcome.blocked_by.reason == "killed by SIGKILL"
+
+
+def test_the_reason_of_a_hook_that_could_not_start_is_its_error(tmp_path: Path) -> None:
+    outcome = run([Hook("*", "true", working_dir="missing")], tmp=tmp_path)
+    assert outcome.blocked_by is not None and outcome.blocked_by.reason == outcome.blocked_by.error
+
+
+def test_a_hooks_env_cannot_replace_a_data_variable_of_its_event(tmp_path: Path) -> None:
+    event = HookEvent(EventType.SESSION_START, data={"custom": "event"})
+    hook = Hook("*", 'printf %s "$FORGE_CUSTOM"', env={"FORGE_CUSTOM": "hook"})
+    assert run([hook], event=event, tmp=tmp_path).results[0].stdout == "event"
+    assert run([hook], event=HookEvent(EventType.SESSION_START), tmp=tmp_path).results[0].stdout == "hook"

@@ -48,7 +48,7 @@ def test_table_shows_time_event_tool_decision_deciding_hook_reason_duration(hist
     assert head.split() == ["#", "TIME", "EVENT", "TOOL", "DECISION", "BY", "DURATION", "REASON"]
     assert [r.split()[0] for r in rows] == ["4", "3", "2", "1"]  # 1 is the latest
     blocked = rows[1]
-    for part in ("tool:pre_execute", "bash", "deny", "project #0", "no force pushing", " ms"):
+    for part in ("tool:pre_execute", "bash", "deny", "project[0]", "no force pushing", " ms"):
         assert part in blocked
     assert "invalid_event" in rows[3] and "error" in rows[3]
 

@@ -96,6 +96,20 @@ def test_list_shows_what_loads_and_names_the_broken_file(project: Project) -> No
     assert [h["source"] for h in json.loads(hook(project, "list", "--json").stdout)] == ["global"]
 
 
+def test_add_observer_and_list_shows_it(project: Project) -> None:
+    """Through the installed forge-hook: --observer writes "blocking": false, list shows it."""
+    added = run_installed(["add", "--project", "--event", "tool:*", "--command", "true", "--observer"],
+                          cwd=project.root, prog="forge-hook")
+    assert added.exit_status == 0, added.stderr
+    run_installed(["add", "--project", "--template", "log_all"], cwd=project.root, prog="forge-hook")
+    run_installed(["add", "--project", "--template", "block_sudo"], cwd=project.root, prog="forge-hook")
+    assert [h.get("blocking", True) for h in project_doc(project)["hooks"]] == [False, False, True]
+    table = run_installed(["list"], cwd=project.root, prog="forge-hook").stdout.splitlines()
+    assert [row.split()[4] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
+    listed = json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)
+    assert [h["blocking"] for h in listed] == [False, False, True]
+
+
 def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
     result = hook(project, "add", "--global", "--event", "tool:pre_exec", "--command", "x", "--timeout", "900")
     assert result.exit_code == 0
@@ -128,9 +142,9 @@ def test_list_table_and_json(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
     table = hook(project, "list").stdout.splitlines()
-    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND"]
-    assert table[1].split()[:6] == ["global", "0", "*", "yes", "trusted", "10s"]
-    assert table[2].split()[:5] == ["project", "0", "tool:pre_execute:bash", "yes", "untrusted"]
+    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:7] == ["global", "0", "*", "yes", "yes", "trusted", "10s"]
+    assert table[2].split()[:6] == ["project", "0", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
     assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
     listed = json.loads(hook(project, "list", "--json").stdout)
     assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]
@@ -188,7 +202,9 @@ def test_remove_enable_disable(project: Project) -> None:
 
 
 def test_templates_and_events(project: Project) -> None:
-    names = [line.split()[0] for line in hook(project, "templates").stdout.splitlines()]
+    lines = hook(project, "templates").stdout.splitlines()
+    names = [line.split()[0] for line in lines]
+    assert [line.endswith("(observer: never blocks)") for line in lines] == [True, True, True, False]
     assert names == list(HOOK_TEMPLATES)
     templates = json.loads(hook(project, "templates", "--json").stdout)
     assert templates[3] == {"name": "block_sudo", **HOOK_TEMPLATES["block_sudo"].to_dict()}
@@ -198,8 +214,8 @@ def test_templates_and_events(project: Project) -> None:
     assert tool_error["data_keys"] == ["tool_args", "error"] and tool_error["tool_name"] is True
     assert {"FORGE_EVENT", "FORGE_TOOL_NAME", "FORGE_TOOL_ARGS", "FORGE_ERROR"} <= set(tool_error["variables"])
     text = hook(project, "events").stdout
-    assert text.count("\n") == 22 and "user:interrupt" in text
-    assert "FORGE_HOOK_CHAIN" in text and "FORGE_HOOK_TOKEN" in text
+    assert text.count("\n") == 23 and "user:interrupt" in text
+    assert all(name in text for name in ("FORGE_HOOK_CHAIN", "FORGE_HOOK_VARS", "FORGE_HOOK_TOKEN"))
 
 
 def test_help_summaries_are_whole_sentences(project: Project) -> None:
@@ -217,7 +233,8 @@ def test_trust_and_untrust(project: Project) -> None:
     assert none.exit_code == 2 and "no hooks file to trust" in none.stderr
     project.write_hooks([{"event": "*", "command": "x"}], trusted=False)
     result = hook(project, "trust")
-    assert result.exit_code == 0 and f"trusted {project.hooks_file}" in result.stdout
+    assert result.exit_code == 0 and f"trusted {project.root}; its hooks will run" in result.stdout
+    assert result.stdout.splitlines()[1:] == [f"  .forge/hooks.json  {trust.digest(project.hooks_file.read_bytes())[:12]}"]
     assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())
     assert "is no longer trusted" in hook(project, "untrust").stdout
     assert "nothing to untrust: " in hook(project, "untrust").stdout
@@ -277,7 +294,7 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
     assert forge_hook_cmd("add", "--project", "--template", "block_sudo").exit_status == 0
     untrusted = fire()
     assert untrusted.exit_status == 0 and untrusted.json["results"] == []
-    warning = (f"project hooks in {project.hooks_file} did not run: the file is not trusted; "
+    warning = (f"project hooks in {project.hooks_file} did not run: the project is not trusted; "
                f"review it, then run: forge-hook trust {project.root}")
     assert untrusted.json["warnings"] == [warning]
     assert f"forge-hook-run: warning: {warning}" in untrusted.stderr
@@ -292,9 +309,9 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
     assert forge_hook_cmd("add", "--project", "--event", "session:*", "--command", "true").exit_status == 0
     assert fire().exit_status == 1
     # ... an edit by anything else does not.
-    project.hooks_file.write_text(project.hooks_file.read_text().replace("sudo not allowed", "sudo banned"))
+    project.hooks_file.write_text(project.hooks_file.read_text().replace(" not allowed", " banned"))
     changed = fire()
-    assert changed.exit_status == 0 and "the file is changed since it was trusted" in changed.json["warnings"][0]
+    assert changed.exit_status == 0 and ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
     assert "changed" in forge_hook_cmd("list").stdout
 
     assert fire("--trust-project").json["blocked_by"]["reason"] == "Blocked: sudo banned"

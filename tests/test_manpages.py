@@ -143,7 +143,7 @@ def test_rendered_section_keeps_its_structure(filename: str, title: str, text: s
         elif block.startswith("* "):
             for item in block.removeprefix("* ").split("\n* "):
                 term, _, definition = item.partition(": ")
-                assert any(s == term or s.startswith(term + "  ") for s in stripped), \
+                assert any(s == term or s.startswith(term + " ") for s in stripped), \
                     f"{title}: {term!r} is not a term"
                 assert flat(f"{term} {definition}") in body
         else:

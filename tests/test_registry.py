@@ -67,7 +67,14 @@ def test_to_dict_omits_defaults() -> None:
 
 def test_from_dict_applies_defaults_and_records_the_source() -> None:
     hook = Hook.from_dict({"event": "*", "command": "true"}, source="global")
-    assert (hook.timeout, hook.enabled, hook.detach, hook.env, hook.source) == (10.0, True, False, {}, "global")
+    assert (hook.timeout, hook.enabled, hook.detach, hook.env, hook.source) == (None, True, False, {}, "global")
+    assert hook.effective_timeout == 10.0 and "timeout" not in hook.to_dict()
+
+
+def test_an_explicit_timeout_of_ten_survives_a_round_trip() -> None:
+    hook = Hook.from_dict({"event": "*", "command": "true", "timeout": 10})
+    assert hook.timeout == 10.0 and hook.to_dict()["timeout"] == 10.0
+    assert Hook.from_dict(hook.to_dict()) == hook and Hook.from_dict(hook.to_dict()).timeout == 10.0
 
 
 @pytest.mark.parametrize(

@@ -214,16 +214,19 @@ def _kill_mid_write(project: Project) -> tuple[subprocess.Popen[bytes], str] | N
     return (proc, tmp) if tmp else None
 
 
+PADDING = 4_000_000  # under the 4 MiB a hooks file may be, long enough a write to catch
+
+
 def test_sigkill_mid_write_leaves_nothing_after_the_next_write(project: Project) -> None:
     project.hooks_file.parent.mkdir()
-    project.hooks_file.write_text(json.dumps({"hooks": [], "padding": "p" * 48_000_000}))
+    project.hooks_file.write_text(json.dumps({"hooks": [], "padding": "p" * PADDING}))
     before = project.hooks_file.read_bytes()
-    for _ in range(5):
+    for _ in range(40):
         killed = _kill_mid_write(project)
         if killed is not None:
             break
         project.hooks_file.write_bytes(before)  # it got through: put the file back, again
-    assert killed is not None, "five writers got past their write before SIGSTOP reached them"
+    assert killed is not None, "forty writers got past their write before SIGSTOP reached them"
     proc, tmp = killed
     assert proc.returncode == -signal.SIGKILL
     assert os.path.basename(tmp).startswith(f".hooks.json.{proc.pid}.")
@@ -233,7 +236,7 @@ def test_sigkill_mid_write_leaves_nothing_after_the_next_write(project: Project)
     assert again.exit_status == 0, again.stderr
     assert [p.name for p in project.hooks_file.parent.iterdir()] == ["hooks.json"]
     doc = json.loads(project.hooks_file.read_bytes())
-    assert len(doc["hooks"]) == 1 and len(doc["padding"]) == 48_000_000
+    assert len(doc["hooks"]) == 1 and len(doc["padding"]) == PADDING
 
 
 def test_stale_temporaries_of_ours_go_and_others_stay(tmp_path: Path) -> None:

@@ -139,7 +139,7 @@ def test_tracer_words_each_ending_and_paints_only_when_asked() -> None:
         "trace: \033[31mend hook 1: killed by SIGKILL, deny, 0.100 s\033[0m",
         "trace: \033[31mend hook 2: could not start: cannot start, deny, 0.000 s\033[0m",
         "trace: \033[33mend hook 3: exit 0, ask, 0.000 s\033[0m",
-        "trace: \033[33mdecision ask; exit 4; 1.200 s\033[0m",
+        "trace: \033[33mdecision ask by hook 3; exit 4; 1.200 s\033[0m",
     ]
     plain: list[str] = []
     Tracer(plain.append, colour=False).file({"scope": "extra", "path": "/x", "state": "unreadable",

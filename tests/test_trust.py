@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +14,19 @@ if TYPE_CHECKING:
     from conftest import Project
 
 
+def hooks_file(root: Path, hooks: list[dict[str, object]] | None = None) -> Path:
+    path = root / ".forge" / "hooks.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"hooks": hooks or []}))
+    return path
+
+
 def test_store_lives_under_xdg_data_home(isolated_home: Path) -> None:
     assert Path(trust.trust_store_path()) == isolated_home / ".local/share/forge/trust.json"
 
 
 def test_trust_cycle(tmp_path: Path) -> None:
-    path = tmp_path / "hooks.json"
+    path = hooks_file(tmp_path)
     assert trust.state(path, b"a") is trust.TrustState.UNTRUSTED
     trust.trust(path, b"a")
     assert trust.is_trusted(path, b"a")
@@ -28,27 +36,97 @@ def test_trust_cycle(tmp_path: Path) -> None:
     assert trust.state(path, b"a") is trust.TrustState.UNTRUSTED
 
 
-def test_records_are_keyed_by_resolved_path(tmp_path: Path) -> None:
+def test_records_are_keyed_by_the_real_project_root(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "real")
-    trust.trust(tmp_path / "link" / "hooks.json", b"x")
-    assert trust.is_trusted(tmp_path / "real" / "hooks.json", b"x")
+    path = hooks_file(tmp_path / "real")
+    trust.trust(tmp_path / "link" / ".forge" / "hooks.json", b"x")
+    assert trust.is_trusted(path, b"x")
     doc = json.loads(Path(trust.trust_store_path()).read_text())
-    assert doc == {"version": 1, "trusted": {str(tmp_path / "real" / "hooks.json"): trust.digest(b"x")}}
+    assert doc == {"version": 2, "projects": {str(tmp_path / "real"): {"files": {
+        ".forge/hooks.json": trust.digest(b"x")}}}}
 
 
-def test_unreadable_store_is_never_overwritten(tmp_path: Path) -> None:
+def test_coverage_holds_the_forge_directory_and_the_scripts_commands_name(tmp_path: Path) -> None:
+    for name in ("scripts/guard.sh", "tools/check.py", "ci/x.json", "sub/local.sh", ".forge/lib/helper.sh"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    hooks = [{"event": "*", "command": "./scripts/guard.sh && python3 tools/check.py --config=ci/x.json"},
+             {"event": "*", "command": "sh ./local.sh; echo $HOME /etc/passwd", "working_dir": "sub"},
+             {"event": "*", "command": "sh 'unbalanced"}]
+    path = hooks_file(tmp_path, hooks)
+    covered = trust.coverage(path, path.read_bytes())
+    assert list(covered) == [".forge/hooks.json", ".forge/lib/helper.sh", "scripts/guard.sh",
+                             "tools/check.py", "ci/x.json", "sub/local.sh"]
+    assert covered["tools/check.py"] == trust.digest(b"tools/check.py")
+
+
+def test_a_changed_script_makes_the_project_changed_and_says_which(tmp_path: Path) -> None:
+    (tmp_path / "guard.sh").write_text("exit 1")
+    path = hooks_file(tmp_path, [{"event": "*", "command": "./guard.sh"}])
+    trust.trust(path, path.read_bytes())
+    assert trust.is_trusted(path, path.read_bytes())
+    (tmp_path / "guard.sh").write_text("exit 0")
+    verdict = trust.verdict(path, path.read_bytes())
+    assert (verdict.state, verdict.detail) == (trust.TrustState.CHANGED, "guard.sh changed since the project was trusted")
+    (tmp_path / ".forge" / "extra").write_text("new")
+    (tmp_path / "guard.sh").write_text("exit 1")
+    assert trust.verdict(path, path.read_bytes()).detail == ".forge/extra is new since the project was trusted"
+
+
+def test_a_forge_directory_linked_out_of_the_project_is_not_trusted(tmp_path: Path) -> None:
+    trusted = hooks_file(tmp_path / "trusted")
+    trust.trust(trusted, trusted.read_bytes())
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / ".forge").symlink_to(tmp_path / "trusted" / ".forge")
+    other = tmp_path / "other" / ".forge" / "hooks.json"
+    verdict = trust.verdict(other, other.read_bytes())
+    assert verdict.state is trust.TrustState.UNTRUSTED and not verdict.trustable
+    assert "outside the project root" in str(verdict.detail)
+    with pytest.raises(ConfigError, match="outside the project root"):
+        trust.trust(other, other.read_bytes())
+
+
+def test_a_version_1_record_reads_as_changed(tmp_path: Path) -> None:
+    path = hooks_file(tmp_path)
     store = Path(trust.trust_store_path())
     store.parent.mkdir(parents=True)
-    store.write_text("{broken")
-    with pytest.raises(ConfigError, match="cannot read the trust records"):
-        trust.trust(tmp_path / "h.json", b"x")
-    with pytest.raises(ConfigError):
-        trust.state(tmp_path / "h.json", b"x")
-    assert store.read_text() == "{broken"
-    store.write_text('{"trusted": []}')
-    with pytest.raises(ConfigError, match="expected shape"):
-        trust.untrust(tmp_path / "h.json")
+    store.write_text(json.dumps({"version": 1, "trusted": {str(path): trust.digest(path.read_bytes())}}))
+    verdict = trust.verdict(path, path.read_bytes())
+    assert verdict.state is trust.TrustState.CHANGED and "older forge-hook" in str(verdict.detail)
+    trust.trust(path, path.read_bytes())
+    assert trust.is_trusted(path, path.read_bytes())
+    assert json.loads(store.read_text())["trusted"] == {}
+
+
+@pytest.mark.parametrize("content", ["", "{broken", '{"projects": []}'])
+def test_a_store_that_cannot_be_read_is_untrusted_not_a_crash(tmp_path: Path, content: str) -> None:
+    path = hooks_file(tmp_path)
+    store = Path(trust.trust_store_path())
+    store.parent.mkdir(parents=True)
+    store.write_text(content)
+    verdict = trust.verdict(path, path.read_bytes())
+    assert verdict.state is trust.TrustState.UNTRUSTED
+    if content:  # an empty store is merely empty
+        assert "trust records" in str(verdict.detail)
+        with pytest.raises(ConfigError, match="trust records"):
+            trust.trust(path, path.read_bytes())
+        assert store.read_text() == content  # never overwritten
+
+
+def test_a_store_that_is_a_fifo_does_not_hang(tmp_path: Path) -> None:
+    path = hooks_file(tmp_path)
+    store = Path(trust.trust_store_path())
+    store.parent.mkdir(parents=True)
+    os.mkfifo(store)
+    verdict = trust.verdict(path, path.read_bytes())
+    assert verdict.state is trust.TrustState.UNTRUSTED and "FIFO" in str(verdict.detail)
+
+
+def test_a_fifo_under_forge_is_covered_by_its_kind_never_opened(tmp_path: Path) -> None:
+    path = hooks_file(tmp_path)
+    os.mkfifo(tmp_path / ".forge" / "pipe")
+    assert trust.coverage(path, path.read_bytes())[".forge/pipe"].startswith("special:")
 
 
 def test_override_variable(monkeypatch: pytest.MonkeyPatch) -> None:
