@@ -39,6 +39,7 @@ class Runner:
     commands: dict[str, list[str]]  # scenario -> argv
     cwd: dict[str, Path] = field(default_factory=dict)
     samples: dict[str, list[float]] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)  # on top of the bench's own
 
 
 def sh(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
@@ -79,9 +80,56 @@ def forge_projects(work: Path, venv: Path, env: dict[str, str]) -> Runner:
         sh(str(venv / "bin/forge-hook"), "trust", cwd=root, env=env)  # the real path: trust checked
         runner.commands[scenario] = [str(venv / "bin/forge-hook-run"), "--event", "session:start"]
         runner.cwd[scenario] = root
-    runner.commands["10 x sleep 0.1 --jobs 10"] = runner.commands["10 x sleep 0.1"] + ["--jobs", "10"]
-    runner.cwd["10 x sleep 0.1 --jobs 10"] = runner.cwd["10 x sleep 0.1"]
+    if "10 x sleep 0.1" in runner.commands:
+        runner.commands["10 x sleep 0.1 --jobs 10"] = runner.commands["10 x sleep 0.1"] + ["--jobs", "10"]
+        runner.cwd["10 x sleep 0.1 --jobs 10"] = runner.cwd["10 x sleep 0.1"]
     return runner
+
+
+def log_off(runner: Runner) -> Runner:
+    """The same runs with the run log off (FORGE_LOG=0): the log's cost, side by side."""
+    commands = {s: argv for s, argv in runner.commands.items() if s != "300 MB output"}
+    return Runner(f"{runner.name}, FORGE_LOG=0", commands, dict(runner.cwd), env={"FORGE_LOG": "0"})
+
+
+# What one record costs a run: a fresh process imports the log, builds one record from a
+# one-hook document and appends it; the import of forge_hookd itself is not counted.
+RECORD_COST = """
+import os, sys, time
+import forge_hookd, forge_hookd.config, forge_hookd.results
+os.environ["FORGE_LOG_FILE"] = sys.argv[1]  # FORGE_LOG comes from the bench
+command = sys.argv[2]
+doc = {"version": 1, "event": {"type": "tool:pre_execute", "timestamp": 1.0, "tool_name": "bash",
+       "session_id": "s1", "data": {"tool_args": {"command": command}}},
+       "blocked": False, "blocked_by": None, "skipped": [], "warnings": [], "duration": 0.004,
+       "results": [{"index": 0, "hook": {"event": "tool:*", "command": "./check.sh", "source": "project"},
+                    "exit_code": 0, "signal": None, "stdout": "checked", "stderr": "", "duration": 0.002,
+                    "timed_out": False, "error": None, "success": True, "should_continue": True}]}
+started = time.perf_counter()
+from forge_hookd import runlog
+context = runlog.RunContext(project_root="/p", files=[{"scope": "project", "path": "/p/.forge/hooks.json",
+                            "state": "loaded", "trust": "trusted", "hooks": 1, "warnings": 0}])
+runlog.record(doc, context)
+print((time.perf_counter() - started) * 1000)
+"""
+
+
+def record_cost(venv: Path, work: Path, env: dict[str, str], rounds: int) -> dict[str, float]:
+    """Median ms of the first record in a fresh process, plain text and text holding a
+    token (a redaction rule compiles then), and the same with FORGE_LOG=0 (the import
+    of the log and the call that returns at once), alternating."""
+    samples: dict[str, list[float]] = {}
+    commands = {"plain command": "git push origin main",
+                "command with a token": "git push https://x:ghp_" + "a" * 36 + "@github.com/r"}
+    for _ in range(rounds):
+        for name, command in commands.items():
+            for log in ("1", "0"):
+                argv = [str(venv / "bin/python"), "-c", RECORD_COST, str(work / "cost.jsonl"), command]
+                # cwd: not this checkout, whose forge_hookd python -c would import first
+                ms = float(subprocess.run(argv, env={**env, "FORGE_LOG": log}, cwd=work, capture_output=True,
+                                          text=True, check=True).stdout)
+                samples.setdefault(name + (", FORGE_LOG=0" if log == "0" else ""), []).append(ms)
+    return {name: median(xs) for name, xs in samples.items()}
 
 
 # -- baselines -----------------------------------------------------------------------------
@@ -173,7 +221,7 @@ def measure(runners: list[Runner], rounds: int, env: dict[str, str]) -> None:
             for runner in order:
                 argv = runner.commands.get(scenario)
                 if argv is not None:
-                    ms = timed(argv, runner.cwd.get(scenario), env)
+                    ms = timed(argv, runner.cwd.get(scenario), {**env, **runner.env})
                     runner.samples.setdefault(scenario, []).append(ms)
         print(f"\rbench: round {r + 1}/{rounds}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
@@ -246,13 +294,21 @@ def report(runners: list[Runner], rss: dict[str, tuple[float, float]], rounds: i
         if "100 hooks" in runner.samples and "0 hooks" in runner.samples:
             marginal[runner.name] = (median(runner.samples["100 hooks"]) - median(runner.samples["0 hooks"])) / 100
             print(f"  {runner.name:24}{marginal[runner.name]:8.3f}")
+    off = by_name.get("forge-hook-run, FORGE_LOG=0")
+    log_cost = {}
+    if off is not None:
+        print("\nThe run log's cost: median with the log on - median with FORGE_LOG=0, in ms:\n")
+        for s in scenarios:
+            if s in forge.samples and s in off.samples:
+                log_cost[s] = median(forge.samples[s]) - median(off.samples[s])
+                print(f"  {s:24}{log_cost[s]:8.2f}")
     if rss:
         print("\n300 MB of hook output: median wall time and peak RSS:\n")
         for name, (ms, mib) in rss.items():
             print(f"  {name:24}{ms:8.0f} ms {mib:8.1f} MiB")
     return {"date": time.strftime("%Y-%m-%d"), "cores": os.cpu_count(), "rounds": rounds,
             "medians_ms": {r.name: {s: median(x) for s, x in r.samples.items()} for r in runners},
-            "ratios": ratios, "marginal_ms": marginal,
+            "ratios": ratios, "marginal_ms": marginal, "log_cost_ms": log_cost,
             "rss_mib": {k: v[1] for k, v in rss.items()}}
 
 
@@ -262,20 +318,34 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true", help="skip lefthook and pre-commit")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--log-cost", action="store_true",
+                        help="only the run log's cost: 0 and 1 hook, log on and off, and one record in-process")
     args = parser.parse_args()
+    if args.log_cost:
+        SCENARIOS[:] = ["0 hooks", "1 hook"]
+        args.no_peers = True
     work = Path(tempfile.mkdtemp(prefix="forge-bench-"))
     env = {**os.environ, "XDG_DATA_HOME": str(work / "data"), "XDG_CONFIG_HOME": str(work / "config"),
+           "XDG_STATE_HOME": str(work / "state"),
            "PRE_COMMIT_HOME": str(work / "pre-commit-home"), "LEFTHOOK_QUIET": "meta,summary,success,execution"}
-    env.pop("FORGE_HOOK_CHAIN", None)
+    for name in ("FORGE_HOOK_CHAIN", "FORGE_LOG", "FORGE_LOG_FILE", "FORGE_TRACE"):
+        env.pop(name, None)
     try:
         print(f"bench: building the environment in {work}", file=sys.stderr)
         venv = build_env(work, peers=not args.no_peers)
-        runners = [forge_projects(work, venv, env), *baselines(venv)]
+        forge = forge_projects(work, venv, env)
+        runners = [forge, log_off(forge)]
+        if not args.log_cost:
+            runners += baselines(venv)
         if not args.no_peers:
             runners += lefthook_runners(work, venv) + pre_commit_runner(work, venv, env)
         measure(runners, args.rounds, env)
-        rss = peak_rss([r for r in runners if "300 MB output" in r.commands], env)
+        rss = {} if args.log_cost else peak_rss([r for r in runners if "300 MB output" in r.commands], env)
         figures = report(runners, rss, args.rounds)
+        figures["record_ms"] = record_cost(venv, work, env, args.rounds)
+        print("\nOne record in a fresh process (import, build, redact, append), median ms:\n")
+        for name, ms in figures["record_ms"].items():
+            print(f"  {name:24}{ms:8.3f}")
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))
     finally:

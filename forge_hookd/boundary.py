@@ -140,6 +140,14 @@ class JsonCommand(BoundaryCommand):
             ctx.meta["forge_hookd.signals"] = catcher
             return super().invoke(ctx)
 
+    def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
+        from .runlog import RunContext, record  # runs that end in an error are logged too
+
+        warning = record(error_document(kind, message), RunContext(exit_status=status))
+        if warning is not None:
+            say(prog, f"warning: {warning}")
+        return super()._fail(prog, kind, message, status)
+
     @staticmethod
     def signals() -> SignalCatcher:
         """The catcher of the command being run."""

@@ -20,6 +20,7 @@ from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
 if TYPE_CHECKING:
+    from .observer import RunObserver
     from .registry import Hook
 
 PROG = "forge-hook-run"
@@ -85,6 +86,9 @@ Hook answers: a hook may print one JSON object with "decision" (allow, deny,
 ask), "reason", "data" (a merge patch over the event's data), "context", "message".
 A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
+Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
+(FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.
+\b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
 to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
 (full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM,
@@ -139,6 +143,9 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
               help="Treat any config warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.option("--trace", is_flag=True,
+              help="Tell on stderr what the run does and why: files read, hooks matched or "
+                   "not, each start, end and decision (also FORGE_TRACE=1).")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and exit.")
 @click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True, callback=_show_help,
@@ -147,6 +154,7 @@ def forge_hook_run(
     event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
+    trace: bool,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -156,6 +164,7 @@ def forge_hook_run(
     person to decide.
     """
     from .config import find_project_root, load_sources, untrusted_warning
+    from .observer import RunObserver
     from .registry import HookRegistry
     from .results import dry_run_document
 
@@ -166,8 +175,13 @@ def forge_hook_run(
     root = find_project_root(project_root)
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
+    observer = RunObserver(lambda line: say(PROG, line),
+                           trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True),
+                           root=root, trace=trace, trust_override=trust_project,
+                           no_global=no_global, no_project=no_project)
     loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
-                          extra=extra_configs, trust_project=trust_project or None)
+                          extra=extra_configs, trust_project=trust_project or None,
+                          on_file=observer.file)
     warnings = [str(w) for w in loaded.warnings]
     if strict and warnings:
         for warning in warnings[1:]:
@@ -178,15 +192,16 @@ def forge_hook_run(
     for warning in warnings:
         say(PROG, f"warning: {warning}")
     hooks = HookRegistry(loaded.hooks).get_hooks(event)
+    observer.matching(loaded.hooks, event)
     if dry_run:
         write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
         return ExitStatus.PROCEED
     return _run(event, hooks, root=root, warnings=warnings, keep_going=keep_going, jobs=jobs,
-                pretty=pretty)
+                pretty=pretty, observer=observer)
 
 
 def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
-         keep_going: bool, jobs: int, pretty: bool) -> int:
+         keep_going: bool, jobs: int, pretty: bool, observer: RunObserver) -> int:
     from .executor import HookExecutor
     from .results import describe_hook
     from .signals import signal_name
@@ -194,6 +209,7 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     catcher = JsonCommand.signals()
     catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
     executor = HookExecutor(working_dir=root, subreaper=True)
+    executor.on_start = observer.on_start
     run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs, catcher=catcher)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
@@ -206,10 +222,11 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
                   f"{_one_line(blocker.reason) or 'no reason given'}")
     elif decision == "ask":
         say(PROG, f"ask (exit status 4): a person must decide: {_one_line(run.reason or '') or 'no reason given'}")
-    write_document(run.to_dict(), pretty=pretty)
-    if run.interrupted is not None:
-        return ExitStatus(128 + run.interrupted)
-    return _EXIT_STATUS[decision]
+    doc = run.to_dict()
+    status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[decision]
+    observer.finished(doc, status)
+    write_document(doc, pretty=pretty)
+    return status
 
 
 _EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}

@@ -309,25 +309,36 @@ def load_sources(
     include_project: bool = True,
     extra: Iterable[str | os.PathLike[str]] = (),
     trust_project: bool | None = None,
+    on_file: Callable[[str, str, LoadedConfig], None] | None = None,
 ) -> LoadedConfig:
     """Global hooks, then (trusted) project hooks, then each extra file: the run order.
 
     The global file and files named in ``extra`` are the caller's own: always trusted.
     An ``extra`` file that does not exist raises ConfigError: it was named on purpose.
+    ``on_file(scope, path, loaded)`` hears of each file read (the run log, ``--trace``).
     """
     missing = [os.fspath(p) for p in extra if not os.path.lexists(p)]
     if missing:
         raise ConfigError("no such file (named with --config)", path=missing[0])
+    note = on_file or (lambda scope, path, part: None)
     loaded = LoadedConfig()
     if include_global:
-        loaded.extend(load_file(global_config_path(), source="global", project_root=project_root))
+        global_path = global_config_path()
+        loaded.extend(_noted(note, "global", global_path,
+                             load_file(global_path, source="global", project_root=project_root)))
     if include_project:
         project = load_project_file(project_file(project_root), trust_project=trust_project)
-        loaded.extend(project)
+        loaded.extend(_noted(note, "project", project_file(project_root), project))
         loaded.untrusted, loaded.untrusted_verdict = project.untrusted, project.untrusted_verdict
     for path in extra:
-        loaded.extend(load_file(path, project_root=project_root))
+        loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
+
+
+def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str,
+           part: LoadedConfig) -> LoadedConfig:
+    note(scope, path, part)
+    return part
 
 
 def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .answers import blocks, conclude, judge_for
@@ -47,8 +47,11 @@ class HookExecutor:
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
-    exists to run hooks (as forge-hook-run does).
+    exists to run hooks (as forge-hook-run does). ``on_start(index, hook)``, when set, is
+    told of each hook as it starts (``--trace``).
     """
+
+    on_start: Callable[[int, Hook], None] | None = None
 
     def __init__(
         self,
@@ -134,6 +137,8 @@ class HookExecutor:
                     while next_hook and not stopped and not signalled and len(processes.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
+                        if self.on_start is not None:
+                            self.on_start(index, hook)
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars))
                         if failed is not None:
                             results[index] = result = _judged(hook, index, failed)

@@ -106,11 +106,21 @@ forge-hook-run reads:
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) runs project hooks even when their file is not trusted; any other value is ignored with a warning
 * XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
+* FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited)
+* FORGE_LOG: 0 turns the run log off
+* FORGE_LOG_FILE: where the run log is, instead of ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl
+* NO_COLOR: no colour in --trace, even on a terminal
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
 * PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
+* ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
+""",
+    "RUN LOG": """
+Every run appends one JSON line to the run log: time, duration, version, the event (type, tool, session, data), the project root, each config file read with its state and trust, every hook that ran (source, pattern, command, exit code, signal, duration, timed_out, decision, reason, error, the last 1 KiB of stdout and stderr), the run's decision (allow, deny, ask, or error for a run that ended in an error document), the deciding hook and its reason, the exit status and the warnings. --dry-run is not logged.
+
+Secrets are redacted before anything is written: the values of keys and variables whose names hold TOKEN, SECRET, PASSWORD, PASSWD, KEY, CREDENTIAL, AUTH or COOKIE, those values again wherever a hook prints them, and token shapes anywhere (sk-..., ghp_/gho_/github_pat_..., AKIA..., xox[abpr]-..., Bearer ..., PEM private key blocks, JWTs, URL passwords). Each record is at most 64 KiB; the file is rotated at 10 MiB, 3 files kept. Concurrent runs never interleave: one write per record, a lock for records over 4 KiB and for rotation. A log that cannot be written costs one warning on stderr and in warnings, never the run or its exit status.
 """,
     "TRUST": """
 A repository you clone must not run commands on your machine just because an agent fired an event in it. So project hooks run only when the project's .forge/hooks.json is trusted: forge-hook trust records its path and the SHA-256 of its content, and any change to the file makes it untrusted until trusted anew. An untrusted file is not even parsed: forge-hook-run runs the global hooks only and puts a warning in warnings (and on stderr) naming the file and the command to trust it. The global file and --config files are the caller's own and always run.
@@ -192,6 +202,7 @@ When the machine refuses a write (a full disk, a read-only directory), the comma
 * XDG_DATA_HOME: where the trust records are
 * FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) makes list --event count untrusted project hooks as running
+* FORGE_LOG_FILE, XDG_STATE_HOME: where the run log is (log reads it); FORGE_LOG=0: it is off
 """,
     "EXAMPLES": """
   forge-hook add --project --template block_sudo
@@ -202,6 +213,8 @@ When the machine refuses a write (a full disk, a read-only directory), the comma
   forge-hook check || echo 'fix the lines above'
   forge-hook disable --project 0
   forge-hook list --json | jq -r '.[] | select(.trusted | not) | .file'
+  forge-hook log --decision deny --since 1h     # what was blocked in the last hour, and why
+  forge-hook log --show 1                       # the latest run, whole
 """,
     "SEE ALSO": """
 forge-hook-run(1), jq(1).

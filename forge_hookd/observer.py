@@ -1,0 +1,70 @@
+"""What the run log and ``--trace`` learn of a forge-hook-run run as it goes: the config
+files read, the hooks matched and started, the final document. The one place where
+:mod:`forge_hookd.runlog` and :mod:`forge_hookd.trace` meet the run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .runlog import record
+from .runrecord import RunContext, file_entry
+from .trust import override_from_env
+
+if TYPE_CHECKING:
+    from .config import LoadedConfig
+    from .events import HookEvent
+    from .registry import Hook
+    from .trace import Tracer
+
+
+class RunObserver:
+    """Collects the run log's context; says warnings through ``say(line)`` and narrates
+    ``--trace`` through ``trace_to(line)`` (a line written as it is: it may hold colour)."""
+
+    def __init__(self, say: Callable[[str], None], *, trace_to: Callable[[str], None], root: str, trace: bool,
+                 trust_override: bool, no_global: bool, no_project: bool,
+                 colour: bool | None = None) -> None:
+        self.say = say
+        self.context = RunContext(project_root=root)
+        self.trust_override = trust_override or override_from_env()
+        self.tracer: Tracer | None = None
+        if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
+            import sys
+
+            from .trace import Tracer
+
+            tty = sys.stderr.isatty() if colour is None else colour
+            self.tracer = Tracer(trace_to, colour=tty)
+            for scope, skipped in (("global", no_global), ("project", no_project)):
+                if skipped:
+                    self.tracer.not_read(scope, f"--no-{scope}")
+
+    @property
+    def on_start(self) -> Callable[[int, Hook], None] | None:
+        """For ``HookExecutor.on_start``: None unless tracing."""
+        return self.tracer.started if self.tracer is not None else None
+
+    def matching(self, hooks: list[Hook], event: HookEvent) -> None:
+        """Which of the loaded hooks match ``event`` and why not (only when tracing)."""
+        if self.tracer is not None:
+            self.tracer.matching(hooks, event)
+
+    def file(self, scope: str, path: str, loaded: LoadedConfig) -> None:
+        """``config.load_sources``'s ``on_file``."""
+        entry = file_entry(scope, path, loaded, trust_override=self.trust_override)
+        self.context.files.append(entry)
+        if self.tracer is not None:
+            self.tracer.file(entry)
+
+    def finished(self, doc: dict[str, Any], status: int) -> None:
+        """Record the run; a log that cannot be written costs a warning (on stderr and
+        in ``doc``), never the run."""
+        self.context.exit_status = status
+        warning = record(doc, self.context)
+        if warning is not None:
+            self.say(f"warning: {warning}")
+            doc.setdefault("warnings", []).append(warning)
+        if self.tracer is not None:
+            self.tracer.finished(doc, status)

@@ -1,0 +1,245 @@
+"""The record of one forge-hook-run run for the run log: built from the run's JSON
+document (not from internal objects, so that it outlives refactors of them) plus a
+:class:`RunContext` for what the document does not hold; bounded (output cut to a short
+tail from a word start, every field cut) and redacted (:mod:`forge_hookd.redact`)
+before anything is encoded. Pure, but for reading the environment and the version.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import LoadedConfig
+
+OUTPUT_TAIL = 1024  # characters of each hook's stdout and stderr kept
+TEXT_LIMIT = 512  # characters of any other text field
+_ITEMS = 200  # values of event data, hook env or an answer kept, all nested levels together
+
+
+class RunContext:
+    """What the run's document does not say: where it ran and what it read (``files``:
+    see :func:`file_entry`). A plain class: a dataclass costs ~0.2 ms of start-up."""
+
+    def __init__(self, *, exit_status: int = 0, project_root: str | None = None,
+                 files: list[dict[str, Any]] | None = None, dialect: str | None = None) -> None:
+        self.exit_status = exit_status
+        self.project_root = project_root
+        self.files = files if files is not None else []
+        self.dialect = dialect
+
+
+def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: bool) -> dict[str, Any]:
+    """What became of one config file: ``{"scope", "path", "state", "trust", "hooks",
+    "warnings"}``. ``state``: loaded, missing, not a regular file, unreadable, not run
+    (project hooks not trusted); ``trust``: own (global and --config files), trusted,
+    untrusted, changed, overridden (--trust-project)."""
+    trust: str | None = "own"
+    if scope == "project":
+        trust = "overridden" if trust_override else "trusted"
+    if loaded.untrusted_state is not None:
+        trust = loaded.untrusted_state.value
+    try:
+        mode = os.stat(path).st_mode
+        state = "loaded" if stat.S_ISREG(mode) else "not a regular file"
+    except FileNotFoundError:
+        state = "missing"
+    except OSError:
+        state = "unreadable"
+    if state != "loaded":
+        trust = None
+    elif loaded.untrusted_state is not None:
+        state = "not run"
+    elif any(w.message.startswith("cannot read") for w in loaded.warnings):
+        state = "unreadable"
+    return {"scope": scope, "path": path, "state": state, "trust": trust,
+            "hooks": len(loaded.hooks), "warnings": len(loaded.warnings)}
+
+
+
+def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
+    """The log record of one run document (a run or an error), redacted and bounded."""
+    duration = doc.get("duration")
+    now = time.time()
+    started = now - duration if isinstance(duration, (int, float)) else now
+    hooks = [_hook(r) for r in doc.get("results") or [] if isinstance(r, dict)]
+    rec: dict[str, Any] = {
+        "v": 1,
+        "time": _iso(started),
+        "duration": duration,
+        "forge": forge_version(),
+        "pid": os.getpid(),
+        "event": _event(doc.get("event")),
+        "project": context.project_root,
+        "dialect": context.dialect,
+        "files": context.files,
+        "hooks": hooks,
+        "skipped": doc.get("skipped") or [],
+        **_decision(doc, hooks),
+        "exit_status": int(context.exit_status),
+        "warnings": [_head(str(w), TEXT_LIMIT) for w in (doc.get("warnings") or [])[:20]],
+    }
+    if doc.get("interrupted"):
+        rec["interrupted"] = doc["interrupted"]
+    error = doc.get("error")
+    if isinstance(error, dict):
+        rec["error"] = {"kind": error.get("kind"), "message": _head(str(error.get("message")), TEXT_LIMIT)}
+        rec["decision"] = "error"
+    from .redact import redact  # only when the log is on: its patterns compile on import
+
+    redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
+    return redacted
+
+
+def _known_secrets(doc: dict[str, Any]) -> list[str]:
+    """Secret values a hook could print bare: those of the environment it inherits,
+    of its own env and of the event's data; longest first, so none is half-masked."""
+    from .redact import MIN_KNOWN, is_secret_name, secret_values
+
+    # Keys first: decoding every value of the environment costs more than the rest.
+    found = {os.environ[k] for k in os.environ if is_secret_name(k) and len(os.environ[k]) >= MIN_KNOWN}
+    for result in doc.get("results") or []:
+        found |= secret_values((result.get("hook") or {}).get("env") or {}, secret=False)
+    found |= secret_values((doc.get("event") or {}).get("data") or {})
+    return sorted(found, key=len, reverse=True)
+
+
+def _event(event: object) -> dict[str, Any]:
+    if not isinstance(event, dict):
+        return {"type": None, "tool": None, "session": None}
+    data = event.get("data")
+    out: dict[str, Any] = {"type": event.get("type"), "tool": event.get("tool_name"),
+                           "session": event.get("session_id")}
+    if isinstance(data, dict) and isinstance(data.get("agent"), dict):
+        # a dialect's run: the native names; the native payload is the data again
+        out["agent"] = {k: data["agent"].get(k) for k in ("name", "event", "tool")}
+        data = {k: v for k, v in data.items() if k != "agent"}
+    out["data"] = _bounded(data, [_ITEMS])
+    return out
+
+
+def _hook(result: dict[str, Any]) -> dict[str, Any]:
+    hook = result.get("hook") or {}
+    answer = result.get("answer") if isinstance(result.get("answer"), dict) else None
+    decision = result.get("decision") or (answer or {}).get("decision") or (
+        "allow" if result.get("should_continue", True) else "deny")
+    entry: dict[str, Any] = {
+        "index": result.get("index"),
+        "source": hook.get("source"),
+        "source_index": result.get("source_index", hook.get("source_index")),
+        "pattern": hook.get("event"),
+        "command": _head(str(hook.get("command", "")), TEXT_LIMIT),
+        "exit_code": result.get("exit_code"),
+        "signal": result.get("signal"),
+        "duration": result.get("duration"),
+        "timed_out": result.get("timed_out"),
+        "decision": decision,
+        "reason": _head(_reason(result, answer, decision), TEXT_LIMIT) or None,
+        "error": result.get("error"),
+        "stdout": _tail(str(result.get("stdout") or ""), OUTPUT_TAIL),
+        "stderr": _tail(str(result.get("stderr") or ""), OUTPUT_TAIL),
+    }
+    if hook.get("env"):
+        entry["env"] = _bounded(hook["env"], [_ITEMS])
+    if answer is not None:
+        entry["answer"] = _bounded(answer, [_ITEMS])
+    return entry
+
+
+def _reason(result: dict[str, Any], answer: dict[str, Any] | None, decision: str) -> str:
+    if result.get("reason"):
+        return str(result["reason"])
+    if answer and isinstance(answer.get("reason"), str):
+        return str(answer["reason"])
+    if decision == "allow":
+        return ""
+    return str(result.get("error") or str(result.get("stdout") or "").strip()
+               or str(result.get("stderr") or "").strip())
+
+
+def _decision(doc: dict[str, Any], hooks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run's decision (the document's, else blocked -> deny, else allow), the hook
+    that made it and why."""
+    decision = doc.get("decision") or ("deny" if doc.get("blocked") else "allow")
+    found = doc.get("blocked_by")
+    blocker: dict[str, Any] = found if isinstance(found, dict) else {}
+    decided_by = blocker.get("index")
+    if decided_by is None and decision != "allow":
+        decided_by = next((h["index"] for h in hooks if h["decision"] == decision), None)
+    reason = doc.get("reason") or blocker.get("reason")
+    if reason is None and decided_by is not None:
+        reason = next((h["reason"] for h in hooks if h["index"] == decided_by), None)
+    return {"decision": decision, "decided_by": decided_by,
+            "reason": _head(str(reason), TEXT_LIMIT) if reason else None}
+
+
+# -- bounds -----------------------------------------------------------------------------
+def _head(text: str, limit: int) -> str:
+    """At most ``limit`` characters from the start, cut at a space so that no half of a
+    secret (too short to be recognised) is kept."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    return (cut[:space] if space > 0 else "") + "...[cut]"
+
+
+def _tail(text: str, limit: int) -> str:
+    """The last ``limit`` characters, from a word start (see :func:`_head`)."""
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    starts = [i for i in (cut.find(" "), cut.find("\n")) if i >= 0]
+    return "[cut]..." + (cut[min(starts):] if starts else "")
+
+
+def _bounded(value: Any, budget: list[int], depth: int = 0) -> Any:
+    """``value`` with every string cut and at most ``budget[0]`` values in all."""
+    budget[0] -= 1
+    if isinstance(value, str):
+        return _head(value, TEXT_LIMIT)
+    if budget[0] <= 0 or depth > 8:
+        return "...[cut]" if isinstance(value, (dict, list)) else value
+    if isinstance(value, dict):
+        return {_head(str(k), 100): _bounded(v, budget, depth + 1)
+                for k, v in list(value.items())[: max(budget[0], 0)]}
+    if isinstance(value, list):
+        return [_bounded(v, budget, depth + 1) for v in value[: max(budget[0], 0)]]
+    return value
+
+
+def _iso(epoch: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(epoch)) + f".{int(epoch % 1 * 1000):03d}Z"
+
+
+_version: list[str] = []
+
+
+def forge_version() -> str:
+    """This package's version, from the name of its ``.dist-info`` directory:
+    ``importlib.metadata`` costs ~20 ms of start-up (bench/README.md)."""
+    if not _version:
+        _version.append(_version_from_dist_info() or _version_from_metadata())
+    return _version[0]
+
+
+def _version_from_dist_info() -> str | None:
+    for entry in reversed(sys.path):  # site-packages comes late
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("forge_hookd-") and name.endswith(".dist-info"):
+                return name[len("forge_hookd-"):-len(".dist-info")]
+    return None
+
+
+def _version_from_metadata() -> str:  # pragma: no cover - a build without dist-info
+    from importlib.metadata import version
+
+    return version("forge-hookd")

@@ -1,0 +1,112 @@
+"""``forge-hook-run --trace`` (or ``FORGE_TRACE=1``): what the run does and why, for
+people, on stderr: each config file read or not and why, each hook that matched and
+each that did not and why, each start, end, exit, decision and duration, the run's
+decision. Colour only on a terminal (and never with ``NO_COLOR``).
+
+The :class:`Tracer` formats; the line goes to the ``write`` it is given (the CLI
+prints, the library does not), as it is: the tracer makes control characters in what
+it quotes visible itself, so that its own colour codes can pass.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .events import HookEvent
+    from .registry import Hook
+
+_COLOURS = {"good": "32", "bad": "31", "ask": "33", "dim": "2", "head": "1"}
+
+
+class Tracer:
+    """Narrates one run through ``write(line)``."""
+
+    def __init__(self, write: Callable[[str], None], *, colour: bool) -> None:
+        self.write = write
+        self.colour = colour and "NO_COLOR" not in os.environ
+
+    def _paint(self, text: str, tone: str) -> str:
+        return f"\033[{_COLOURS[tone]}m{text}\033[0m" if self.colour else text
+
+    def say(self, text: str, tone: str | None = None) -> None:
+        from .boundary import visible  # a hook's command or output must not drive the terminal
+
+        text = visible(text)
+        self.write("trace: " + (self._paint(text, tone) if tone else text))
+
+    # -- config ----------------------------------------------------------------------
+    def not_read(self, scope: str, why: str) -> None:
+        self.say(f"{scope} hooks file not read: {why}", "dim")
+
+    def file(self, entry: dict[str, Any]) -> None:
+        """One config file, as :func:`forge_hookd.runlog.file_entry` describes it."""
+        scope, path, state = entry["scope"], entry["path"], entry["state"]
+        if state == "loaded":
+            trust = "" if entry["trust"] == "own" else f", {entry['trust']}"
+            problems = f", {entry['warnings']} warning(s)" if entry["warnings"] else ""
+            self.say(f"read {scope} {path}: {entry['hooks']} hook(s){trust}{problems}", "good")
+        elif state == "not run":
+            self.say(f"read {scope} {path}: its hooks do not run: the file is {entry['trust']} "
+                     f"(forge-hook trust)", "bad")
+        else:
+            self.say(f"not read {scope} {path}: {state}", "dim")
+
+    # -- matching ----------------------------------------------------------------------
+    def matching(self, hooks: list[Hook], event: HookEvent) -> None:
+        """Each loaded hook: matched, or why not (disabled, its pattern)."""
+        subject = event.type.value + (f":{event.tool_name}" if event.tool_name else "")
+        per_source: dict[str | None, int] = {}
+        if not hooks:
+            self.say(f"event {subject}: no hooks loaded", "dim")
+        for hook in hooks:
+            index = per_source[hook.source] = per_source.get(hook.source, -1) + 1
+            name = f"{hook.source}[{index}] '{hook.event_pattern}'"
+            if not hook.enabled:
+                self.say(f"skip {name}: disabled", "dim")
+            elif hook.matches(event):
+                self.say(f"match {name}: {_short(hook.command)}", "good")
+            else:
+                self.say(f"skip {name}: pattern does not match {subject}", "dim")
+
+    # -- running --------------------------------------------------------------------------
+    def started(self, index: int, hook: Hook) -> None:
+        self.say(f"start hook {index} '{hook.event_pattern}' ({hook.source}): {_short(hook.command)}")
+
+    def finished(self, doc: dict[str, Any], exit_status: int) -> None:
+        """Each hook's end and the run's decision, from the run's document."""
+        for result in doc.get("results") or []:
+            self._result(result)
+        for index in doc.get("skipped") or []:
+            self.say(f"hook {index} did not run: an earlier hook stopped the chain", "dim")
+        decision = doc.get("decision") or ("deny" if doc.get("blocked") else "allow")
+        blocker: dict[str, Any] = doc.get("blocked_by") or next(  # an ask has no blocker: the first asking hook
+            (r for r in doc.get("results") or [] if decision != "allow" and r.get("decision") == decision), {})
+        reason = doc.get("reason") or blocker.get("reason") or ""
+        by = f" by hook {blocker['index']}" + (f": {_short(reason)}" if reason else "") if blocker else ""
+        self.say(f"decision {decision}{by}; exit {exit_status}; {doc.get('duration', 0):.3f} s",
+                 _tone(decision))
+
+    def _result(self, result: dict[str, Any]) -> None:
+        ok = result.get("should_continue", True)
+        decision = result.get("decision") or ("allow" if ok else "deny")
+        how = (f"timed out ({result.get('error')})" if result.get("timed_out")
+               else f"killed by {result['signal']}" if result.get("signal")
+               else f"could not start: {result.get('error')}" if result.get("exit_code") is None
+               else f"exit {result.get('exit_code')}")
+        self.say(f"end hook {result.get('index')}: {how}, {decision}, "
+                 f"{result.get('duration', 0):.3f} s", _tone(decision))
+
+
+def _tone(decision: str) -> str:
+    return {"allow": "good", "deny": "bad"}.get(decision, "ask")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """One line, cut, secrets masked (stderr may end up in an agent's transcript)."""
+    from .redact import redact_text
+
+    line = redact_text(" ".join(text.split()))
+    return line if len(line) <= limit else line[: limit - 3] + "..."
