@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -45,6 +45,9 @@ class BoundaryCommand(click.Command):
 
     json_errors = False
     known_error_status = ExitStatus.BLOCKED
+    #: Filled by ``--dialect``: answers a failure in an agent's form instead of forge's
+    #: JSON document (dialect_cli.py). A list, not a method: it takes no ``self``.
+    failure_answer: list[Callable[[str, str], int]] = []
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -80,6 +83,8 @@ class BoundaryCommand(click.Command):
 
 
     def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
+        if self.failure_answer:
+            return self.failure_answer[-1](kind, message)
         say(prog, f"error: {message}")
         if self.json_errors:
             try:

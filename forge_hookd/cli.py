@@ -129,6 +129,13 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
               help="Treat any config warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.option("--dialect", metavar="NAME",
+              help="Speak an agent's own hook protocol (claude, codex, gemini): read its payload, "
+                   "answer in its form on stdout, stderr and exit status.")
+@click.option("--report", metavar="FILE",
+              help="With --dialect: write the forge JSON document to FILE (stdout is the agent's).")
+@click.option("--print-config", is_flag=True,
+              help="With --dialect: print the hooks snippet for the agent's settings and exit.")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and exit.")
 @click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True, callback=_show_help,
@@ -137,6 +144,7 @@ def forge_hook_run(
     event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
+    dialect: str | None = None, report: str | None = None, print_config: bool = False,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -144,6 +152,11 @@ def forge_hook_run(
     hooks of the global and project config in order, prints one JSON document with
     every result, and exits 1 when a hook blocks the operation.
     """
+    if dialect is not None or report is not None or print_config:
+        return _dialect_path(dialect, report, print_config, event_type is not None or dry_run or pretty,
+                             project_root=project_root, extra_configs=extra_configs,
+                             trust_project=trust_project, no_global=no_global, no_project=no_project,
+                             keep_going=keep_going, jobs=jobs, strict=strict)
     from .config import find_project_root, load_sources, untrusted_warning
     from .registry import HookRegistry
     from .results import dry_run_document
@@ -199,11 +212,28 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     return ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED
 
 
+def _dialect_path(dialect: str | None, report: str | None, print_config: bool, native_only: bool,
+                  **options: Any) -> int:
+    from . import dialect_cli
+
+    if dialect is None:
+        raise UsageError("--report and --print-config go with --dialect NAME")
+    if print_config:
+        return dialect_cli.print_config(dialect)
+    if native_only:
+        raise UsageError("--event, --dry-run and --pretty do not go with --dialect")
+    return dialect_cli.run_dialect(dialect, report=report, **options)
+
+
 def _one_line(text: str, limit: int = 300) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def main() -> NoReturn:
+    if "--dialect" in sys.argv or any(a.startswith("--dialect=") for a in sys.argv):
+        from .dialect_cli import dialect_in_argv, install_failure_answer
+
+        install_failure_answer(dialect_in_argv(sys.argv[1:]))
     forge_hook_run.main(prog_name=PROG)
     raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover

@@ -117,6 +117,8 @@ class Dialect:
     tools: dict[str, str] = {}
     #: the payload key holding the prompt of a prompt submission
     prompt_key = "prompt"
+    #: where the agent reads its hooks: the project's file, then the user's
+    settings_files: tuple[str, ...] = ()
 
     # -- in ------------------------------------------------------------------------
     def read(self, raw: bytes) -> Inbound:

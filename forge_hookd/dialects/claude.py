@@ -19,6 +19,7 @@ _DEFAULT_DENY = "blocked by a forge hook"
 
 class ClaudeDialect(Dialect):
     name = "claude"
+    settings_files = (".claude/settings.json", "~/.claude/settings.json")
     events = {
         "PreToolUse": "tool:pre_execute",
         "PostToolUse": "tool:post_execute",

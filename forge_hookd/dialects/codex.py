@@ -24,6 +24,7 @@ _DEFAULT_DENY = "blocked by a forge hook"
 
 class CodexDialect(ClaudeDialect):
     name = "codex"
+    settings_files = (".codex/hooks.json", "~/.codex/hooks.json")
     events = {
         "PreToolUse": "tool:pre_execute",
         "PostToolUse": "tool:post_execute",

@@ -23,6 +23,7 @@ _DEFAULT_DENY = "blocked by a forge hook"
 
 class GeminiDialect(Dialect):
     name = "gemini"
+    settings_files = (".gemini/settings.json", "~/.gemini/settings.json")
     events = {
         "BeforeTool": "tool:pre_execute",
         "AfterTool": "tool:post_execute",

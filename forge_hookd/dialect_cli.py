@@ -1,0 +1,191 @@
+"""``forge-hook-run --dialect NAME``: the runner as an agent's own hook command.
+
+Read the agent's payload, run the forge hooks with every guarantee of a native run,
+answer in the agent's form. stdout belongs to the agent: the forge document goes to
+``--report FILE``. Whatever fails on the way (a broken payload, a ``--strict`` config
+error, a bug, a signal) is answered by :func:`failure_answer`: deny where the agent
+waits for permission, proceed with a word on stderr elsewhere (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+import click
+import orjson
+
+from .boundary import JsonCommand, say
+from .errors import ConfigError, UsageError
+from .dialects import NAMES, get
+from .dialects.base import Dialect, Inbound, NativeAnswer, PayloadError, Verdict
+
+if TYPE_CHECKING:
+    from .results import HookRun
+
+PROG = "forge-hook-run"
+MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class _State:
+    """What a failure answer needs to know, filled in as the run gets further."""
+
+    dialect: str | None = None
+    native_event: str | None = None
+    report: str | None = None
+
+
+_STATE = _State()
+
+
+def dialect_in_argv(argv: list[str]) -> str | None:
+    """The ``--dialect`` value of a command line, before click parses it: a usage error
+    must already be answered in the agent's form."""
+    for i, arg in enumerate(argv):
+        if arg == "--dialect" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--dialect="):
+            return arg.partition("=")[2]
+    return None
+
+
+def install_failure_answer(name: str | None, report: str | None = None) -> None:
+    _STATE.dialect = name
+    _STATE.report = report or _STATE.report
+    JsonCommand.failure_answer[:] = [failure_answer]
+
+
+def failure_answer(kind: str, message: str) -> int:
+    """Answer a failure in the agent's form; the boundary calls this instead of
+    printing forge's JSON error document."""
+    if _STATE.dialect not in NAMES:
+        answer = NativeAnswer(stderr=f"forge-hook-run could not check this call: {message}", exit_code=2)
+    else:
+        answer = get(_STATE.dialect).failure(_STATE.native_event, message)
+    _write_report({"version": 1, "error": {"kind": kind, "message": message}}, answer)
+    say(PROG, f"error: {message}")
+    return _emit(answer, quiet=True)
+
+
+def print_config(name: str) -> int:
+    dialect = _dialect(name)
+    snippet = dialect.config_snippet(f"forge-hook-run --dialect {name}")
+    click.echo(orjson.dumps(snippet, option=orjson.OPT_INDENT_2).decode())
+    say(PROG, f"merge this into {' or '.join(dialect.settings_files)}")
+    return 0
+
+
+def run_dialect(name: str, *, project_root: str | None, extra_configs: tuple[str, ...],
+                trust_project: bool, no_global: bool, no_project: bool, keep_going: bool,
+                jobs: int, strict: bool, report: str | None) -> int:
+    """The whole dialect path; returns the agent's exit status."""
+    install_failure_answer(name, report)
+    dialect = _dialect(name)
+    inbound = _read_inbound(dialect, sys.stdin.buffer)
+    _STATE.native_event = inbound.native_event
+    if inbound.event is None:
+        warning = (f"{name}'s {inbound.native_event} has no forge event type: no hook runs, "
+                   "the agent proceeds")
+        say(PROG, f"warning: {warning}")
+        answer = NativeAnswer()
+        _write_report({"version": 1, "event": None, "warnings": [warning]}, answer, inbound)
+        return _emit(answer)
+    run = _run_hooks(inbound, project_root=project_root, extra_configs=extra_configs,
+                     trust_project=trust_project, no_global=no_global, no_project=no_project,
+                     keep_going=keep_going, jobs=jobs, strict=strict)
+    if run.interrupted is not None:
+        from .results import signal_name
+
+        return failure_answer("interrupted", f"interrupted by {signal_name(-run.interrupted)}")
+    answer = dialect.answer(inbound, verdict_of(run))
+    _write_report(run.to_dict(), answer, inbound)
+    return _emit(answer)
+
+
+def verdict_of(run: HookRun) -> Verdict:
+    """The run's outcome in forge terms, for a dialect to write."""
+    blocker = run.blocked_by
+    if blocker is not None:
+        return Verdict(decision="deny", reason=blocker.reason or None)
+    return Verdict()
+
+
+def _dialect(name: str) -> Dialect:
+    if name not in NAMES:
+        raise UsageError(f"unknown dialect '{name}': one of {', '.join(NAMES)}")
+    return get(name)
+
+
+def _read_inbound(dialect: Dialect, stdin: BinaryIO) -> Inbound:
+    if stdin.isatty():
+        raise UsageError(f"no payload: {dialect.name} pipes its hook payload on stdin")
+    raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise PayloadError(f"payload larger than the limit of {MAX_PAYLOAD_BYTES} bytes")
+    try:
+        return dialect.read(raw)
+    except PayloadError as exc:
+        _STATE.native_event = exc.native_event
+        raise
+
+
+def _run_hooks(inbound: Inbound, *, project_root: str | None, extra_configs: tuple[str, ...],
+               trust_project: bool, no_global: bool, no_project: bool, keep_going: bool,
+               jobs: int, strict: bool) -> HookRun:
+    from .config import find_project_root, load_sources, untrusted_warning
+    from .executor import HookExecutor
+    from .registry import HookRegistry
+
+    assert inbound.event is not None
+    root = find_project_root(project_root, start=inbound.cwd)
+    if not os.path.isdir(root):
+        raise UsageError(f"the project root is not a directory: {root}")
+    loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
+                          extra=extra_configs, trust_project=trust_project or None)
+    warnings = [str(w) for w in loaded.warnings]
+    if strict and warnings:
+        raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
+    notice = untrusted_warning(loaded, root)
+    warnings += [notice] if notice else []
+    for warning in warnings:
+        say(PROG, f"warning: {warning}")
+    hooks = HookRegistry(loaded.hooks).get_hooks(inbound.event)
+    catcher = JsonCommand.signals()
+    catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
+    executor = HookExecutor(working_dir=root, subreaper=True)
+    run = executor.run(inbound.event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs,
+                       signals=catcher.received, wakeup_fd=catcher.read_fd)
+    run.warnings[:0] = warnings
+    for warning in run.warnings[len(warnings):]:
+        say(PROG, f"warning: {warning}")
+    return run
+
+
+def _write_report(doc: dict[str, Any], answer: NativeAnswer, inbound: Inbound | None = None) -> None:
+    """The forge document, plus what the agent was told, to ``--report FILE``. A report
+    that cannot be written costs a warning, never the answer."""
+    if not _STATE.report:
+        return
+    doc["dialect"] = {"name": _STATE.dialect, "event": _STATE.native_event,
+                      "tool": None if inbound is None else inbound.native_tool,
+                      "exit_code": answer.exit_code, "stdout": answer.stdout.decode("utf-8", "replace"),
+                      "dropped": answer.dropped}
+    try:
+        with open(_STATE.report, "wb") as out:
+            out.write(orjson.dumps(doc, default=str) + b"\n")
+    except OSError as exc:
+        say(PROG, f"warning: could not write the report {_STATE.report}: {exc.strerror or exc}")
+
+
+def _emit(answer: NativeAnswer, *, quiet: bool = False) -> int:
+    if answer.stderr and not (quiet and answer.stderr.startswith("forge-hook-run: error:")):
+        click.echo(answer.stderr, err=True)
+    out = sys.stdout.buffer
+    view = memoryview(answer.stdout)
+    while view:
+        view = view[out.write(view):]
+    out.flush()
+    return answer.exit_code
