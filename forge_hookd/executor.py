@@ -118,7 +118,7 @@ class HookExecutor:
                     while next_hook and not stopped and not signals and len(pool.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
-                        failed = pool.start(index, self._spec(hook, base_env, stdin))
+                        failed = pool.start(index, self._spec(hook, base_env, stdin, run.event))
                         if failed is not None:
                             results[index] = HookResult.from_outcome(hook, index, failed)
                             stopped = stop_on_failure
@@ -144,11 +144,17 @@ class HookExecutor:
                              "FORGE_PROJECT_DIR": self.project_dir}))
         return env
 
-    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes) -> Spec:
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event: HookEvent) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
         env = {**base_env, **_encoded(hook.env)} if hook.env else dict(base_env)
+        if hook.format is not None:  # a hook written for another agent gets its payload
+            from .dialects import get
+
+            speaker = get(hook.format)
+            stdin = speaker.hook_stdin(event, self.project_dir)
+            env = {**base_env, **_encoded(speaker.hook_env(event, self.project_dir)), **_encoded(hook.env)}
         for name in _PROTECTED:
             if name in base_env:  # a hook's own env cannot fake the event it handles
                 env[name] = base_env[name]

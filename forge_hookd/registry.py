@@ -14,7 +14,8 @@ from .events import HookEvent
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 300.0
-HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description")
+HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description",
+             "format")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -59,6 +60,7 @@ class Hook:
     enabled: bool = True
     detach: bool = False
     description: str | None = None
+    format: str | None = None  # an agent's hook protocol it speaks (dialects/)
     source: str | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
@@ -90,6 +92,8 @@ class Hook:
             out["detach"] = True
         if self.description:
             out["description"] = self.description
+        if self.format is not None:
+            out["format"] = self.format
         return out
 
     @classmethod
@@ -110,6 +114,7 @@ class Hook:
             enabled=_bool(data, "enabled", True),
             detach=_bool(data, "detach", False),
             description=_optional_str(data, "description"),
+            format=_format(data.get("format")),
             source=source,
         )
 
@@ -158,6 +163,14 @@ def _env(value: object) -> dict[str, str]:
         if not key or "=" in key or "\0" in key or "\0" in item:
             raise ConfigError(f"'env.{key}' is not a valid environment variable")
     return dict(value)
+
+
+def _format(value: object) -> str | None:
+    from .dialects import NAMES
+
+    if value is None or (isinstance(value, str) and value in NAMES):
+        return value
+    raise ConfigError(f"'format' must be one of {', '.join(NAMES)}, not {value!r}")
 
 
 def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
