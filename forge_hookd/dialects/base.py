@@ -63,6 +63,10 @@ class Verdict:
     context: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # A blank reason is no reason: agents refuse or ignore a deny with one (Codex).
+        self.reason = (self.reason or "").strip() or None
+
 
 @dataclass
 class NativeAnswer:
@@ -164,8 +168,8 @@ class Dialect:
         name = payload.get("tool_name")
         if not isinstance(name, str) or not name:
             raise PayloadError(f"the {self.name} {native_event} payload has no 'tool_name'", native_event)
-        if not isinstance(payload.get("tool_input"), dict):
-            raise PayloadError(f"the {self.name} {native_event} payload has no 'tool_input' object",
+        if payload.get("tool_input") is None:  # an object for every built-in tool
+            raise PayloadError(f"the {self.name} {native_event} payload has no 'tool_input'",
                                native_event)
         return name
 

@@ -31,7 +31,12 @@ class CodexDialect(ClaudeDialect):
         "UserPromptSubmit": "user:prompt_submit",
         "SessionStart": "session:start",
         "PermissionRequest": "permission:prompt",
+        "SessionEnd": "session:end",
+        "Interrupt": "user:interrupt",
     }
+    #: events Codex publishes an output schema for (SessionEnd has none: no answer)
+    answered_events = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart",
+                                 "PermissionRequest", "Interrupt"})
     blocking_events = frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"})
     # Codex reports its shell as Bash (matcher aliases aside) and patches as apply_patch.
     tools = {"Bash": "bash", "apply_patch": "edit"}
@@ -60,7 +65,7 @@ class CodexDialect(ClaudeDialect):
             dropped.append("rewritten tool_args: Codex's PermissionRequest takes no rewrite")
 
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
-        if inbound.native_event not in self.events:
+        if inbound.native_event not in self.answered_events:
             # An event whose output schema forge does not know gets no JSON at all:
             # an answer Codex finds invalid is worse than none.
             dropped = [f"everything: forge writes no answer for Codex's {inbound.native_event}"] \
