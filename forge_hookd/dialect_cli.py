@@ -66,8 +66,7 @@ def failure_answer(kind: str, message: str) -> int:
     else:
         answer = get(_STATE.dialect).failure(_STATE.native_event, message)
     _write_report({"version": 1, "error": {"kind": kind, "message": message}}, answer)
-    say(PROG, f"error: {message}")
-    return _emit(answer, quiet=True)
+    return _emit(answer)
 
 
 def print_config(name: str) -> int:
@@ -180,8 +179,8 @@ def _write_report(doc: dict[str, Any], answer: NativeAnswer, inbound: Inbound | 
         say(PROG, f"warning: could not write the report {_STATE.report}: {exc.strerror or exc}")
 
 
-def _emit(answer: NativeAnswer, *, quiet: bool = False) -> int:
-    if answer.stderr and not (quiet and answer.stderr.startswith("forge-hook-run: error:")):
+def _emit(answer: NativeAnswer) -> int:
+    if answer.stderr:
         click.echo(answer.stderr, err=True)
     out = sys.stdout.buffer
     view = memoryview(answer.stdout)

@@ -1,0 +1,151 @@
+"""``forge-hook-run --dialect NAME`` end to end, through the installed executable
+(dialect_cli.py): native payloads in, native answers out, failures fail closed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import Project, Run, run_installed
+
+HERE = Path(__file__).parent
+PAYLOADS = HERE / "dialects" / "payloads"
+VALIDATOR = HERE / "dialects" / "bash_command_validator.py"
+PRE_TOOL = {"claude": "claude_pre_tool_use", "codex": "codex_pre_tool_use", "gemini": "gemini_before_tool"}
+
+
+def native(name: str, project: Project, **changes: Any) -> dict[str, Any]:
+    """A recorded-shape pre-tool payload of ``name``, run in ``project``."""
+    payload: dict[str, Any] = json.loads((PAYLOADS / f"{PRE_TOOL[name]}.json").read_text())
+    payload["cwd"] = str(project.root)
+    command = changes.pop("command", None)
+    if command is not None:
+        payload["tool_input"] = {**payload["tool_input"], "command": command}
+    payload.update(changes)
+    return payload
+
+
+def dialect_run(name: str, payload: dict[str, Any] | bytes, project: Project, *args: str,
+                cwd: Path | None = None) -> Run:
+    stdin = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    return run_installed(["--dialect", name, *args], cwd=cwd or project.root, stdin=stdin)
+
+
+def denial(name: str, run: Run) -> str | None:
+    """The reason the agent reads from this answer, or None when it is no deny."""
+    if name == "gemini":
+        doc = json.loads(run.stdout) if run.stdout.strip() else {}
+        return doc.get("reason") if doc.get("decision") == "deny" else None
+    if run.exit_status == 2:
+        return run.stderr
+    doc = json.loads(run.stdout) if run.stdout.strip() else {}
+    specific = doc.get("hookSpecificOutput", {})
+    return specific.get("permissionDecisionReason") if specific.get("permissionDecision") == "deny" else None
+
+
+GUARD = {"event": "tool:pre_execute:bash",
+         "command": "grep -q 'rm -rf' && { echo 'forge says: no rm -rf'; exit 1; } || exit 0"}
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_a_forge_hook_denies_in_the_agents_form(name: str, project: Project) -> None:
+    project.write_hooks([GUARD])
+    run = dialect_run(name, native(name, project), project)
+    assert run.exit_status == 0, run.stderr
+    assert denial(name, run) == "forge says: no rm -rf"
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_no_objection_answers_no_decision(name: str, project: Project) -> None:
+    project.write_hooks([GUARD])
+    run = dialect_run(name, native(name, project, command="ls"), project)
+    assert (run.exit_status, run.stdout) == (0, "")
+
+
+def test_the_project_root_is_found_from_the_payloads_cwd(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([GUARD])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = dialect_run("claude", native("claude", project), project, cwd=elsewhere)
+    assert denial("claude", run) == "forge says: no rm -rf"
+
+
+def test_report_holds_the_forge_document_and_what_the_agent_was_told(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([GUARD])
+    report = tmp_path / "report.json"
+    run = dialect_run("codex", native("codex", project), project, "--report", str(report))
+    doc = json.loads(report.read_text())
+    assert doc["blocked"] is True and doc["event"]["tool_name"] == "bash"
+    assert doc["event"]["data"]["agent"]["name"] == "codex"
+    assert doc["dialect"]["event"] == "PreToolUse" and doc["dialect"]["stdout"] == run.stdout
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_an_unreadable_payload_denies(name: str, project: Project) -> None:
+    run = dialect_run(name, b"{this is not json", project)
+    assert run.exit_status == 2 and run.stdout == ""
+    assert "not valid JSON" in run.stderr
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_a_strict_config_error_denies_a_tool_call(name: str, project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "true", "comand": "x"}])
+    run = dialect_run(name, native(name, project, command="ls"), project, "--strict")
+    assert "comand" in (denial(name, run) or ""), run
+
+
+def test_a_strict_config_error_on_an_event_that_cannot_block_proceeds(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "true", "comand": "x"}])
+    payload = json.loads((PAYLOADS / "claude_post_tool_use.json").read_text())
+    run = dialect_run("claude", {**payload, "cwd": str(project.root)}, project, "--strict")
+    assert (run.exit_status, run.stdout) == (0, "")
+    assert "comand" in run.stderr and "proceeds" in run.stderr
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_a_bad_option_beside_dialect_is_answered_as_a_deny_not_forge_json(name: str, project: Project) -> None:
+    run = dialect_run(name, native(name, project), project, "--no-such-option")
+    assert run.exit_status == 2 and run.stdout == ""  # Gemini would read forge JSON as allow
+
+
+def test_a_native_event_without_forge_type_proceeds_with_a_warning(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "exit 1"}])
+    run = dialect_run("claude", {"hook_event_name": "Stop", "session_id": "s", "cwd": str(project.root)}, project)
+    assert (run.exit_status, run.stdout) == (0, "")
+    assert "Stop has no forge event type" in run.stderr
+
+
+def test_an_unknown_dialect_is_a_deny(project: Project) -> None:
+    run = dialect_run("cursorx", b"{}", project)
+    assert run.exit_status == 2 and run.stdout == "" and "unknown dialect" in run.stderr
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_print_config_prints_the_agents_snippet(name: str, project: Project) -> None:
+    run = run_installed(["--dialect", name, "--print-config"], cwd=project.root)
+    assert run.exit_status == 0
+    snippet = json.loads(run.stdout)
+    commands = {h["command"] for groups in snippet["hooks"].values() for g in groups for h in g["hooks"]}
+    assert commands == {f"forge-hook-run --dialect {name}"}
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_claudes_own_example_hook_guards_every_agent(name: str, project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude",
+                          "command": f"{sys.executable} {VALIDATOR}"}])
+    run = dialect_run(name, native(name, project, command="grep -r foo ."), project)
+    assert "Use 'rg' (ripgrep) instead of 'grep'" in (denial(name, run) or ""), run
+    run = dialect_run(name, native(name, project, command="rg foo"), project)
+    assert (run.exit_status, run.stdout) == (0, "")
+
+
+def test_a_format_hook_gets_the_agents_variables(project: Project, tmp_path: Path) -> None:
+    out = tmp_path / "env.txt"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "gemini",
+                          "command": f'echo "$GEMINI_PROJECT_DIR $CLAUDE_PROJECT_DIR" > {out}'}])
+    dialect_run("claude", native("claude", project, command="ls"), project)
+    assert out.read_text().split() == [str(project.root), str(project.root)]
