@@ -1,0 +1,336 @@
+"""Run the real Claude Code, Codex and Gemini CLIs offline, with a hook of our choosing.
+
+Each agent is installed once, at a pinned version, with ``npm install --prefix`` into a
+cache the tests own (``$FORGE_AGENT_CACHE``, default ``~/.cache/forge-hook-run-agents``),
+then run headless against the scripted model server (model_server.py) on 127.0.0.1, in a
+fresh home under the test's tmp_path, with the folder trusted, hooks enabled and the
+shell tool allowed, so that nothing waits for a person. tests/agents/README.md says
+which flag or setting does what, and why.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.agents.model_server import ModelServer, Recorded, Script
+
+INSTALL_TIMEOUT = 900.0
+RUN_TIMEOUT = 120.0
+PROMPT = "Run the command the test asked for."
+
+
+@dataclass(frozen=True)
+class AgentPackage:
+    name: str       # our short name, also the dialect name
+    package: str    # the npm package
+    version: str    # pinned: the payloads and answer rules recorded here are this version's
+    binary: str     # the command the package installs
+
+    @property
+    def spec(self) -> str:
+        return f"{self.package}@{self.version}"
+
+
+PACKAGES = {
+    "claude": AgentPackage("claude", "@anthropic-ai/claude-code", "2.1.328", "claude"),
+    "codex": AgentPackage("codex", "@openai/codex", "0.169.0", "codex"),
+    "gemini": AgentPackage("gemini", "@google/gemini-cli", "0.61.0", "gemini"),
+}
+AGENTS = tuple(PACKAGES)
+
+# The native event names of the hooks the harness can configure, per agent.
+PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+POST_TOOL = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool"}
+PROMPT_EVENT = {"claude": "UserPromptSubmit", "codex": "UserPromptSubmit", "gemini": "BeforeAgent"}
+TOOL_EVENTS = {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "BeforeTool", "AfterTool"}
+
+# Variables that would point an agent at a real account or a real config: never inherited.
+_SCRUBBED_PREFIXES = ("ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "VERTEX", "AWS_",
+                      "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+
+
+class AgentUnavailable(Exception):
+    """The agent cannot be installed here (no npm, or the install failed): says why."""
+
+
+def real_home() -> Path:
+    # Tests run with HOME pointing into tmp_path; the install cache belongs to the user.
+    return Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def cache_root() -> Path:
+    configured = os.environ.get("FORGE_AGENT_CACHE")
+    return Path(configured) if configured else real_home() / ".cache" / "forge-hook-run-agents"
+
+
+def package_dir(agent: str) -> Path:
+    pkg = PACKAGES[agent]
+    return cache_root() / f"{pkg.name}-{pkg.version}"
+
+
+def agent_binary(agent: str) -> Path:
+    return package_dir(agent) / "node_modules" / ".bin" / PACKAGES[agent].binary
+
+
+def ensure_installed(agent: str) -> Path:
+    """The agent's executable, installed on first use; later runs reuse the cache.
+
+    The install goes to a scratch directory renamed into place when npm succeeded, under
+    a lock, so that a broken or concurrent install never leaves a half-filled cache.
+    """
+    binary = agent_binary(agent)
+    if binary.exists():
+        return binary
+    npm = shutil.which("npm")
+    if npm is None:
+        raise AgentUnavailable("npm is not on PATH: the real-agent tests need Node.js and npm")
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if binary.exists():
+            return binary
+        scratch = root / f".{package_dir(agent).name}.{os.getpid()}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir()
+        argv = [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-update-notifier",
+                "--loglevel=error", PACKAGES[agent].spec]
+        env = {**os.environ, "HOME": str(real_home())}  # the user's npm config and cache
+        try:
+            done = _run_bounded(argv, cwd=root, env=env, timeout=INSTALL_TIMEOUT)
+        finally:
+            if not (scratch / "node_modules" / ".bin" / PACKAGES[agent].binary).exists():
+                shutil.rmtree(scratch, ignore_errors=True)
+        if done.exit_status != 0 or done.timed_out:
+            raise AgentUnavailable(f"npm install {PACKAGES[agent].spec} failed (exit {done.exit_status},"
+                                   f" timed out: {done.timed_out}): {done.stderr[-2000:]}")
+        shutil.rmtree(package_dir(agent), ignore_errors=True)
+        scratch.rename(package_dir(agent))
+    return binary
+
+
+# -- running ----------------------------------------------------------------------------
+
+
+@dataclass
+class Finished:
+    exit_status: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+
+def _run_bounded(argv: list[str], *, cwd: Path, env: Mapping[str, str], timeout: float) -> Finished:
+    """Run ``argv`` in its own process group; on timeout kill the group; always reap.
+
+    Whatever the agent leaves in its group (Gemini CLI relaunches itself in a child node
+    process, agents start shells) is killed too once the leader is done, so that no test
+    leaves a process behind.
+    """
+    proc = subprocess.Popen(argv, cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc.pid)
+        out, err = proc.communicate()
+    finally:
+        _kill_group(proc.pid)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return Finished(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), timed_out)
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass
+class AgentRun:
+    agent: str
+    exit_status: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+    requests: list[Recorded]
+    env: dict[str, str]  # what the agent was started with (to tell what it adds for hooks)
+
+    def model_requests(self) -> list[Recorded]:
+        """The requests that are turns of the conversation (not token counts, not side calls)."""
+        return [r for r in self.requests if _is_turn(self.agent, r)]
+
+    def describe(self) -> str:
+        """Everything a failing assertion should show."""
+        paths = [f"{r.method} {r.path}" for r in self.requests]
+        return (f"{self.agent}: exit {self.exit_status}, timed out {self.timed_out}\nrequests: {paths}\n"
+                f"--- stdout\n{self.stdout[-3000:]}\n--- stderr\n{self.stderr[-3000:]}")
+
+
+def _is_turn(agent: str, request: Recorded) -> bool:
+    if not isinstance(request.body, dict):
+        return False
+    if agent == "claude":
+        return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
+    if agent == "codex":
+        return request.path.split("?")[0].endswith("/responses") and bool(request.body.get("tools"))
+    return "GenerateContent" in request.path and bool(request.body.get("tools"))
+
+
+@dataclass
+class Workspace:
+    """Where one agent run lives: a project folder and a home, both fresh."""
+
+    project: Path
+    home: Path
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+
+def hook_config(hooks: Mapping[str, str | list[str]]) -> dict[str, Any]:
+    """The ``hooks`` object the three agents share: event -> [{matcher, hooks: [command]}].
+
+    Tool events get the matcher ``*`` (every tool); the others take no matcher. Several
+    commands for one event run as separate entries of one group.
+    """
+    config: dict[str, Any] = {}
+    for event, commands in hooks.items():
+        group: dict[str, Any] = {"hooks": [{"type": "command", "command": c}
+                                           for c in ([commands] if isinstance(commands, str) else commands)]}
+        if event in TOOL_EVENTS:
+            group = {"matcher": "*", **group}
+        config[event] = [group]
+    return config
+
+
+def configure(agent: str, ws: Workspace, base_url: str, hooks: Mapping[str, str | list[str]]) -> dict[str, str]:
+    """Write the agent's settings for ``hooks`` and return the environment to run it with."""
+    ws.project.mkdir(parents=True, exist_ok=True)
+    ws.home.mkdir(parents=True, exist_ok=True)
+    return {"claude": _configure_claude, "codex": _configure_codex, "gemini": _configure_gemini}[agent](
+        ws, base_url, hook_config(hooks))
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _configure_claude(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> dict[str, str]:
+    # Trust: without hasTrustDialogAccepted, -p mode still runs hooks but ignores the
+    # project's permissions.allow, and Bash is then denied for want of a person to ask.
+    _write_json(ws.home / ".claude.json", {
+        "hasCompletedOnboarding": True,
+        "projects": {str(ws.project): {"hasTrustDialogAccepted": True}},
+    })
+    _write_json(ws.project / ".claude" / "settings.json", {
+        "permissions": {"allow": ["Bash"]},
+        "hooks": hooks,
+    })
+    return {
+        "ANTHROPIC_BASE_URL": base_url,
+        "ANTHROPIC_API_KEY": "sk-ant-forge-dummy",
+        # No telemetry, no auto-update, no error reports: nothing but the model server.
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+
+
+def _configure_codex(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> dict[str, str]:
+    codex_home = ws.home / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-forge"\n'
+        'model_provider = "forge"\n'
+        "check_for_update_on_startup = false\n"
+        "[analytics]\nenabled = false\n"
+        "[model_providers.forge]\n"
+        'name = "forge scripted model"\n'
+        f'base_url = "{base_url}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "FORGE_CODEX_DUMMY_KEY"\n'
+        f'[projects."{ws.project}"]\n'
+        'trust_level = "trusted"\n'
+    )
+    # A project's .codex/hooks.json is read once the project is trusted (above); each hook
+    # must then also be trusted by its hash, which --dangerously-bypass-hook-trust waives.
+    _write_json(ws.project / ".codex" / "hooks.json", {"hooks": hooks})
+    return {"CODEX_HOME": str(codex_home), "FORGE_CODEX_DUMMY_KEY": "forge-dummy"}
+
+
+def _configure_gemini(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> dict[str, str]:
+    _write_json(ws.home / ".gemini" / "settings.json", {
+        # GOOGLE_GEMINI_BASE_URL alone selects the "gateway" auth type, which headless
+        # mode refuses ("Invalid auth method selected"); the API-key type honours the URL.
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    })
+    _write_json(ws.project / ".gemini" / "settings.json", {
+        "hooksConfig": {"enabled": True},
+        "hooks": hooks,
+    })
+    return {
+        "GEMINI_API_KEY": "forge-dummy",
+        "GOOGLE_GEMINI_BASE_URL": base_url,
+        # Project hooks load only in a trusted folder, and --skip-trust comes too late
+        # for the workspace settings (they are read before the flag is applied).
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+    }
+
+
+def agent_argv(agent: str, prompt: str = PROMPT) -> list[str]:
+    binary = str(agent_binary(agent))
+    if agent == "claude":
+        return [binary, "-p", prompt, "--output-format", "json"]
+    if agent == "codex":
+        return [binary, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                "--dangerously-bypass-approvals-and-sandbox", prompt]
+    return [binary, "-p", prompt, "--yolo", "--output-format", "json"]
+
+
+def agent_env(ws: Workspace, specific: Mapping[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED_PREFIXES)}
+    tmp = ws.home / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    env.update({"HOME": str(ws.home), "TMPDIR": str(tmp), "NO_COLOR": "1", "CI": "1"})
+    env.update(specific)
+    env.update(ws.extra_env)
+    return env
+
+
+def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, str | list[str]],
+              timeout: float = RUN_TIMEOUT, prompt: str = PROMPT) -> AgentRun:
+    """Run ``agent`` once: the model asks its shell tool to run ``command``, then ends.
+
+    ``hooks`` maps the agent's native event names to hook commands.
+    """
+    ensure_installed(agent)
+    with serving(command) as server:
+        env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
+        done = _run_bounded(agent_argv(agent, prompt), cwd=ws.project, env=env, timeout=timeout)
+        return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
+
+
+@contextmanager
+def serving(command: str) -> Iterator[ModelServer]:
+    with ModelServer(Script(command)) as server:
+        yield server
