@@ -1,0 +1,81 @@
+"""forge-hook-run --dialect as the real agents' pre-tool hook, end to end.
+
+The real Claude Code, Codex and Gemini CLIs (tests/agents/harness.py: pinned versions from
+npm, offline, a scripted model on 127.0.0.1) ask their shell tool to run one command;
+their pre-tool hook is ``forge-hook-run --dialect NAME``, and forge's own hooks decide.
+They skip only where npm is missing, and say so loudly.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import Project, installed
+from tests.agents import harness
+from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
+
+pytestmark = [pytest.mark.agents, pytest.mark.slow]
+VALIDATOR = Path(__file__).parent / "dialects" / "bash_command_validator.py"
+
+
+@pytest.fixture(params=AGENTS)
+def agent(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    try:
+        harness.ensure_installed(name)
+    except harness.AgentUnavailable as exc:
+        if "npm is not on PATH" in str(exc):
+            pytest.skip(f"REAL-AGENT TESTS SKIPPED: {exc}")
+        raise
+    return name
+
+
+def run_agent(agent: str, project: Project, command: str, report: Path) -> AgentRun:
+    """The agent runs ``command`` with forge-hook-run as its only pre-tool hook."""
+    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project "
+            f"--report {shlex.quote(str(report))}")
+    ws = Workspace(project=project.root, home=project.home)
+    return harness.run_agent(agent, ws, command=command, hooks={PRE_TOOL[agent]: hook})
+
+
+def test_a_forge_hook_denies_and_the_model_reads_forges_reason(agent: str, project: Project, tmp_path: Path) -> None:
+    target, reason = tmp_path / "created", "forge-e2e-9c1d: this file stays uncreated"
+    project.write_hooks([{"event": "tool:pre_execute:bash",
+                          "command": f"grep -q created && {{ echo '{reason}'; exit 1; }} || exit 0"}])
+    run = run_agent(agent, project, f"touch {target}", tmp_path / "report.json")
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), run.describe()
+    assert json.loads((tmp_path / "report.json").read_text())["blocked"] is True
+    assert reason in run.model_requests()[-1].text(), run.describe()
+
+
+def test_no_objection_lets_the_command_run(agent: str, project: Project, tmp_path: Path) -> None:
+    target = tmp_path / "created"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "exit 0"}])
+    run = run_agent(agent, project, f"touch {target}", tmp_path / "report.json")
+    assert target.exists(), run.describe()
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["event"]["tool_name"] == "bash" and report["results"][0]["exit_code"] == 0
+
+
+def test_a_forge_rewrite_runs_the_rewritten_command(agent: str, project: Project, tmp_path: Path) -> None:
+    asked, rewritten = tmp_path / "asked", tmp_path / "rewritten"
+    answer = json.dumps({"data": {"tool_args": {"command": f"touch {rewritten}"}}})
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
+    run = run_agent(agent, project, f"touch {asked}", tmp_path / "report.json")
+    assert rewritten.exists() and not asked.exists(), run.describe()
+
+
+def test_claudes_example_hook_guards_the_agent(agent: str, project: Project, tmp_path: Path) -> None:
+    target = tmp_path / "created"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude",
+                          "command": f"{shlex.quote(sys.executable)} {shlex.quote(str(VALIDATOR))}"}])
+    run = run_agent(agent, project, f"find {tmp_path} -name nothing -exec touch {target} ;",
+                    tmp_path / "report.json")
+    assert not target.exists(), run.describe()
+    assert "rg --files" in run.model_requests()[-1].text(), run.describe()
