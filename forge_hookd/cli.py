@@ -77,8 +77,13 @@ Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
 and the event JSON on stdin.
 \b
-Exit status: 0 proceed, 1 blocked by a hook, 2 bad invocation or input,
-3 internal error, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
+Hook answers: a hook may print one JSON object with "decision" (allow, deny,
+ask), "reason", "data" (a merge patch over the event's data), "context", "message".
+A hook with "blocking": false is an observer: recorded, never obeyed.
+\b
+Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
+to decide (ask), 2 bad invocation or input, 3 internal error, 129/130/143
+interrupted by SIGHUP/SIGINT/SIGTERM.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
@@ -150,7 +155,8 @@ def forge_hook_run(
 
     Reads one event as JSON on stdin (or builds it from --event), runs the matching
     hooks of the global and project config in order, prints one JSON document with
-    every result, and exits 1 when a hook blocks the operation.
+    every result, and exits 1 when a hook blocks the operation, 4 when one asks a
+    person to decide.
     """
     if dialect is not None or report is not None or print_config:
         return _dialect_path(dialect, report, print_config, event_type is not None or dry_run or pretty,
@@ -200,16 +206,21 @@ def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[s
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")
-    blocker = run.blocked_by
+    blocker, decision = run.blocked_by, run.decision
     if run.interrupted is not None:
         say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
         say(PROG, f"blocked by hook {blocker.index} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
+    elif decision == "ask":
+        say(PROG, f"ask (exit status 4): a person must decide: {_one_line(run.reason or '') or 'no reason given'}")
     write_document(run.to_dict(), pretty=pretty)
     if run.interrupted is not None:
         return 128 + run.interrupted
-    return ExitStatus.BLOCKED if blocker is not None else ExitStatus.PROCEED
+    return _EXIT_STATUS[decision]
+
+
+_EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
 
 
 def _dialect_path(dialect: str | None, report: str | None, print_config: bool, native_only: bool,

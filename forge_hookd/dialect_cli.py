@@ -105,11 +105,22 @@ def run_dialect(name: str, *, project_root: str | None, extra_configs: tuple[str
 
 
 def verdict_of(run: HookRun) -> Verdict:
-    """The run's outcome in forge terms, for a dialect to write."""
-    blocker = run.blocked_by
-    if blocker is not None:
-        return Verdict(decision="deny", reason=blocker.reason or None)
-    return Verdict()
+    """The run's outcome in forge terms, for a dialect to write.
+
+    No objection is not approval: a run that allows becomes the agent's allow only when
+    a blocking hook said ``"decision": "allow"``; otherwise it is no decision, and the
+    agent's own permission rules still apply. A rewrite is the whole new ``tool_args``.
+    """
+    decision: str | None = run.decision
+    if decision == "allow" and not any(r.hook.blocking and r.answer is not None and r.answer.decision == "allow"
+                                       for r in run.results):
+        decision = None
+    tool_args = None
+    if run.data is not None and run.data.get("tool_args") != run.event.data.get("tool_args"):
+        rewritten = run.data.get("tool_args")
+        tool_args = rewritten if isinstance(rewritten, dict) else {}
+    return Verdict(decision=decision, reason=run.reason, tool_args=tool_args,
+                   context=list(run.context), messages=list(run.messages))
 
 
 def _dialect(name: str) -> Dialect:

@@ -35,6 +35,7 @@ class ListedHook:
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.hook.to_dict(), "timeout": self.hook.timeout, "enabled": self.hook.enabled,
+                "blocking": self.hook.blocking,
                 "source": self.scope, "file": str(self.file), "index": self.index,
                 "trusted": self.trust is trust.TrustState.TRUSTED, "trust": self.trust.value}
 

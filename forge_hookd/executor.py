@@ -11,12 +11,13 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .answers import blocks, conclude, judge_for
 from .events import HookEvent
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import CHAIN_VAR, HookBlockedError, HookResult, HookRun, active_chain
 
 if TYPE_CHECKING:
-    from .process import Spec
+    from .process import Outcome, Spec
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
 
@@ -90,6 +91,7 @@ class HookExecutor:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), signals=signals, wakeup_fd=wakeup_fd)
+            conclude(run)
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -120,16 +122,16 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         failed = pool.start(index, self._spec(hook, base_env, stdin, run.event))
                         if failed is not None:
-                            results[index] = HookResult.from_outcome(hook, index, failed)
-                            stopped = stop_on_failure
+                            results[index] = result = _judged(hook, index, failed, run.event)
+                            stopped = stop_on_failure and blocks(result)
                     for index, outcome in pool.wait():
-                        results[index] = result = HookResult.from_outcome(hooks[index], index, outcome)
-                        stopped = stopped or (stop_on_failure and not result.should_continue)
+                        results[index] = result = _judged(hooks[index], index, outcome, run.event)
+                        stopped = stopped or (stop_on_failure and blocks(result))
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for index, outcome in pool.close():
                     outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = HookResult.from_outcome(hooks[index], index, outcome)
+                    results[index] = _judged(hooks[index], index, outcome, run.event)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signals and run.interrupted is None:
@@ -164,6 +166,15 @@ class HookExecutor:
                     detach=hook.detach)
 
 
+def _judged(hook: Hook, index: int, outcome: Outcome, event: HookEvent) -> HookResult:
+    """The result of a finished hook with its answer read by the hook's judge."""
+    result = HookResult.from_outcome(hook, index, outcome)
+    result.answer, error, result.decided = judge_for(hook, event)(result)
+    if error is not None:
+        result.error = error
+    return result
+
+
 _PROTECTED = tuple(n.encode() for n in ("FORGE_EVENT", "FORGE_TIMESTAMP", "FORGE_SESSION_ID",
                                          "FORGE_TOOL_NAME", "FORGE_PROJECT_DIR", CHAIN_VAR))
 
@@ -182,9 +193,7 @@ def _env_bytes(text: str) -> bytes:
 async def fire_event(
     event: HookEvent, *, executor: HookExecutor | None = None, stop_on_failure: bool = True
 ) -> list[HookResult]:
-    """Run the hooks for ``event``; raise HookBlockedError when one says stop."""
-    results = await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)
-    blocker = next((r for r in results if not r.should_continue), None)
-    if blocker is not None:
-        raise HookBlockedError(blocker)
-    return results
+    """Run the hooks for ``event`` and return their results, as the seed shows: the
+    caller checks ``should_continue`` and raises :class:`HookBlockedError` itself (a
+    :class:`~forge_hookd.integration.ToolExecutor` does)."""
+    return await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)

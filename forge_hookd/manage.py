@@ -98,15 +98,16 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
 
 
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
-    rows = [("SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND")]
+    rows = [("SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
     rows += [(h.scope, str(h.index), h.hook.event_pattern, "yes" if h.hook.enabled else "no",
-              h.trust.value, f"{h.hook.timeout:g}s", " ".join(h.hook.command.split())) for h in listed]
-    widths = [max(len(r[i]) for r in rows) for i in range(6)]
+              "yes" if h.hook.blocking else "no", h.trust.value, f"{h.hook.timeout:g}s",
+              " ".join(h.hook.command.split())) for h in listed]
+    widths = [max(len(r[i]) for r in rows) for i in range(7)]
     lines = []
     for row in rows:
-        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
+        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:7], widths, strict=True))
         room = max(width - len(left) - 2, 12)
-        command = row[6] if len(row[6]) <= room else row[6][: room - 3] + "..."
+        command = row[7] if len(row[7]) <= room else row[7][: room - 3] + "..."
         lines.append(f"{left}  {command}".rstrip())
     files = sorted({str(h.file) for h in listed})
     return lines + [f"({', '.join(files)})"] if files else ["no hooks configured"]
@@ -141,11 +142,13 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @click.option("--working-dir", metavar="DIR", help="Where it runs, relative to the project root.")
 @click.option("--disabled", is_flag=True, help="Add it disabled.")
 @click.option("--detach", is_flag=True, help="Leave what it starts in the background running.")
+@click.option("--observer", is_flag=True,
+              help='An observer ("blocking": false): its failures and answers are recorded, never obeyed.')
 @click.pass_context
 def add_command(ctx: click.Context, global_: bool, project: bool, template: str | None,
                 pattern: str | None, command: str | None, timeout: float | None,
                 description: str | None, env_pairs: tuple[str, ...], working_dir: str | None,
-                disabled: bool, detach: bool) -> None:
+                disabled: bool, detach: bool, observer: bool) -> None:
     """Append a hook, from a template or from --event and --command."""
     scope = _scope(global_, project)
     if template is not None and (pattern or command):
@@ -156,7 +159,8 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     changes = {"timeout": timeout, "description": description, "working_dir": working_dir,
                "env": _env(env_pairs) or None}
     entry = {**base, **{k: v for k, v in changes.items() if v is not None}}
-    entry.update({"enabled": False} if disabled else {}, **({"detach": True} if detach else {}))
+    entry.update({"enabled": False} if disabled else {}, **({"detach": True} if detach else {}),
+                 **({"blocking": False} if observer else {}))
     try:
         hook = Hook.from_dict(entry)
     except ConfigError as exc:

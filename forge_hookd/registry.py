@@ -15,7 +15,7 @@ DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 300.0
 HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description",
-             "format")
+             "blocking", "format")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -60,6 +60,7 @@ class Hook:
     enabled: bool = True
     detach: bool = False
     description: str | None = None
+    blocking: bool = True  # False: an observer, recorded but never obeyed (answers.py)
     format: str | None = None  # an agent's hook protocol it speaks (dialects/)
     source: str | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -92,6 +93,8 @@ class Hook:
             out["detach"] = True
         if self.description:
             out["description"] = self.description
+        if not self.blocking:
+            out["blocking"] = False
         if self.format is not None:
             out["format"] = self.format
         return out
@@ -114,6 +117,7 @@ class Hook:
             enabled=_bool(data, "enabled", True),
             detach=_bool(data, "detach", False),
             description=_optional_str(data, "description"),
+            blocking=_bool(data, "blocking", True),
             format=_format(data.get("format")),
             source=source,
         )

@@ -8,10 +8,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import answers
 from .events import HookEvent
 from .registry import Hook
 
 if TYPE_CHECKING:
+    from .answers import Answer
     from .process import Outcome
 
 #: Event types being handled up the chain of nested runs, comma-separated.
@@ -46,20 +48,32 @@ class HookResult:
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     index: int = 0
+    answer: Answer | None = None  # what its stdout answered (answers.py), if anything
+    #: the decision a judge read by another protocol's rules; None: forge's rule decides
+    decided: str | None = field(default=None, repr=False)
 
     @property
     def success(self) -> bool:
         return self.exit_code == 0 and not self.timed_out and self.error is None
 
     @property
+    def decision(self) -> str:
+        """``allow``, ``deny`` or ``ask``: a failure denies, else its answer decides."""
+        return answers.decision_of(self)
+
+    @property
     def should_continue(self) -> bool:
-        """False when the operation must not proceed: non-zero, timed out, not started."""
-        return self.success
+        """False when the operation must not proceed unasked: a blocking hook that did not
+        allow (it failed, timed out, did not start, denied or asks). Observers always go on."""
+        return not self.hook.blocking or self.decision == answers.ALLOW
 
     @property
     def reason(self) -> str:
-        """Why it blocked: its stdout, else its stderr, else its error, stripped."""
-        return (self.stdout.strip() or self.stderr.strip() or (self.error or "").strip())
+        """Why: its answer's reason; else its error (it timed out, did not start, answered
+        malformed); else its stdout (unless that was its answer), else its stderr. Stripped."""
+        if self.answer is not None:
+            return (self.answer.reason or "").strip() or self.stderr.strip()
+        return ((self.error or "").strip() or self.stdout.strip() or self.stderr.strip())
 
     @classmethod
     def from_outcome(cls, hook: Hook, index: int, outcome: Outcome) -> HookResult:
@@ -96,6 +110,8 @@ class HookResult:
             "error": self.error,
             "success": self.success,
             "should_continue": self.should_continue,
+            "decision": self.decision,
+            "answer": None if self.answer is None else self.answer.to_dict(),
         }
 
 
@@ -117,14 +133,36 @@ class HookRun:
     warnings: list[str] = field(default_factory=list)
     duration: float = 0.0
     interrupted: int | None = None  # the signal number that interrupted the run
+    data: dict[str, Any] | None = None  # the event's data as the hooks rewrote it, if they did
 
     @property
     def blocked_by(self) -> HookResult | None:
-        return next((r for r in self.results if not r.should_continue), None)
+        """The first blocking hook that denied."""
+        return next((r for r in self.results if answers.blocks(r)), None)
 
     @property
     def blocked(self) -> bool:
         return self.blocked_by is not None
+
+    @property
+    def decision(self) -> str:
+        """deny if a blocking hook denied, else ask if one asks, else allow."""
+        return answers.run_decision(self.results)
+
+    @property
+    def reason(self) -> str | None:
+        """The denying hook's reason; for ask the asking hooks' reasons, one per line."""
+        return answers.run_reason(self.results)
+
+    @property
+    def context(self) -> list[str]:
+        """Every hook's ``context`` for the agent's model, in config order."""
+        return answers.collected(self.results, "context")
+
+    @property
+    def messages(self) -> list[str]:
+        """Every hook's ``message`` for the person at the agent, in config order."""
+        return answers.collected(self.results, "message")
 
     def to_dict(self) -> dict[str, Any]:
         """The output document of forge-hook-run (DESIGN.md, "Output")."""
@@ -139,6 +177,11 @@ class HookRun:
                 "description": blocker.hook.description,
                 "reason": blocker.reason,
             },
+            "decision": self.decision,
+            "reason": self.reason,
+            **({} if self.data is None else {"data": self.data}),
+            "context": self.context,
+            "messages": self.messages,
             "results": [r.to_dict() for r in self.results],
             "skipped": self.skipped,
             "warnings": self.warnings,

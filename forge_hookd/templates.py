@@ -33,15 +33,15 @@ _BLOCK_SUDO = (
 
 HOOK_TEMPLATES: dict[str, Hook] = {
     "log_all": Hook(
-        "*", _LOG_ALL, timeout=5.0,
+        "*", _LOG_ALL, timeout=5.0, blocking=False,
         description="Append every event to ${XDG_STATE_HOME:-~/.local/state}/forge/events.log",
     ),
     "notify_session_start": Hook(
-        "session:start", _NOTIFY_SESSION_START, timeout=5.0,
+        "session:start", _NOTIFY_SESSION_START, timeout=5.0, blocking=False,
         description="Say (and notify, where notify-send exists) that a session started",
     ),
     "git_auto_commit": Hook(
-        "tool:post_execute:write,tool:post_execute:edit", _GIT_AUTO_COMMIT, timeout=30.0,
+        "tool:post_execute:write,tool:post_execute:edit", _GIT_AUTO_COMMIT, timeout=30.0, blocking=False,
         description="Commit every change after a write or edit tool ran",
     ),
     "block_sudo": Hook(

@@ -21,7 +21,7 @@ Anything else is refused with exit status 2 and no hook run: an unknown key (a m
      "enabled": true, "detach": false, "description": "Block dangerous shell commands"}
   ]}
 
-event and command are required. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits.
+event and command are required. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS).
 
 Hooks run in this order: the global file, then the project file, then each --config file, each in file order. A missing file is no error. A file that is not valid JSON, or a malformed entry, is skipped with a warning naming the file, the entry and the problem (line and column for JSON syntax); every other hook still loads. An unknown key in an entry is a warning; the hook still loads. With --strict any warning is an error (exit 2) and no hook runs.
 """,
@@ -31,7 +31,7 @@ A hook's event is a comma-separated list of patterns; it matches when any one do
     "RUNNING": """
 Each hook runs as /bin/sh -c COMMAND in its own session and process group, in its working directory, with the caller's environment plus the variables below plus the hook's env. Its stdin is the event JSON, then end-of-file. stdout and stderr are captured separately, decoded as UTF-8 with replacement and kept up to 1 MiB each; the rest is read and dropped, and the result says stdout_truncated or stderr_truncated.
 
-A hook whose exit status is not 0, that timed out, or that could not be started (for example its working directory does not exist) says do not continue: the chain stops there and the remaining hooks are listed in skipped, unless --keep-going. With --jobs N up to N hooks run at once and every matching hook runs; results stay in config order and the run is blocked when any hook says stop. Sequential is the default: use --jobs for observational events (post-execute, errors, session and llm events), where order does not matter.
+A hook whose exit status is not 0, that timed out, was killed, could not be started (for example its working directory does not exist) or answered deny says do not continue: the chain stops there and the remaining hooks are listed in skipped, unless --keep-going. A hook that answers ask does not stop the chain, nor does an observer ("blocking": false), whatever it does. With --jobs N up to N hooks run at once and every matching hook runs; results stay in config order and the run is blocked when any blocking hook denies. Sequential is the default: use --jobs for observational events (post-execute, errors, session and llm events), where order does not matter.
 
 On timeout the whole tree the hook started is ended: SIGTERM to its process group and to every descendant psutil finds, one second of grace, then SIGKILL. When the hook's own process exits, whatever it left running is ended the same way at once (a background child holding its output open never makes the runner wait) unless the hook says "detach": true. The runner makes itself a child subreaper, so double-forked and setsid processes are found too.
 
@@ -48,13 +48,39 @@ stdout carries exactly one JSON document, compact (indented with --pretty), what
    "blocked": true,
    "blocked_by": {"index": 1, "event": "tool:pre_execute:bash",
                   "description": "Block sudo", "reason": "Blocked: sudo not allowed"},
+   "decision": "deny", "reason": "Blocked: sudo not allowed",
+   "context": [], "messages": [],
    "results": [{"index": 0, "hook": {"event": "tool:*", "command": "echo ok", "source": "global"},
                 "exit_code": 0, "signal": null, "stdout": "ok\\n", "stderr": "",
                 "stdout_truncated": false, "stderr_truncated": false, "duration": 0.004,
-                "timed_out": false, "error": null, "success": true, "should_continue": true}, ...],
+                "timed_out": false, "error": null, "success": true, "should_continue": true,
+                "decision": "allow", "answer": null}, ...],
    "skipped": [2], "warnings": [], "duration": 0.011}
 
-hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). reason is the blocking hook's stdout, else its stderr, else its error, stripped. An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, internal.
+hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its stdout, else its stderr, else its error, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, internal.
+""",
+    "HOOK ANSWERS": """
+A hook can say more than yes or no. When its stdout, stripped, is one JSON object holding at least one of these keys, that object is its answer; anything else is plain output:
+
+* decision: "allow", "deny" or "ask" (let a person decide)
+* reason: a string: why, shown for deny and ask
+* data: an object: a JSON merge patch (RFC 7386) over the event's data; null deletes a key
+* context: a string for the agent's model
+* message: a string for the person at the agent
+
+An object with a known key beside an unknown one, a value of the wrong type, a key given twice, or another decision ("block", "Deny") is a malformed answer: the hook's error names the key and the hook denies. A typo never turns a deny into an allow.
+
+One hook's decision: a hook that exits non-zero, times out, is killed or cannot start denies, whatever it answered; a hook that exits 0 decides by its answer, allow without one.
+
+The run's decision: deny if a blocking hook denies, else ask if one asks, else allow. The chain stops at the first deny (unless --keep-going); an ask does not stop it. Every hook sees the original event. The data patches of the hooks that did not deny are applied in config order to the original data; where two hooks set the same key differently the later wins and warnings names both.
+
+Observers: a hook with "blocking": false never blocks. Its failures, timeouts, denies and asks are recorded in its result and in warnings; the chain goes on and the decision is not changed. Its context and message count; its data does not. The templates log_all, notify_session_start and git_auto_commit are observers.
+
+Adding --dry-run to every terraform apply:
+
+  {"event": "tool:pre_execute:bash", "command": "./scripts/terraform-dry-run.sh"}
+
+where the script reads the event on stdin and prints {"data": {"tool_args": {"command": "terraform apply --dry-run"}}, "context": "..."} for a terraform apply, nothing otherwise (see the README for the whole script).
 """,
     "ENVIRONMENT": """
 Every hook gets:
@@ -90,8 +116,9 @@ A repository you clone must not run commands on your machine just because an age
 In CI and headless agents, where nobody can review a prompt, say so explicitly: --trust-project or FORGE_TRUST_PROJECT=1.
 """,
     "EXIT STATUS": """
-* 0: proceed: no matching hook, or every hook that ran said continue
-* 1: blocked: a hook said do not continue (non-zero exit, timeout, could not start)
+* 0: proceed (decision allow): no matching hook, or every hook that ran said continue
+* 1: blocked (decision deny): a hook said do not continue (non-zero exit, timeout, could not start, answered deny, a malformed answer)
+* 4: ask (decision ask): a hook wants a person to decide; nobody may proceed unasked
 * 2: bad invocation or bad input (invalid event, unknown option, --strict config problem); no hook ran
 * 3: internal error (a bug); still a JSON error document
 * 129, 130, 143: interrupted by SIGHUP, SIGINT, SIGTERM: running hooks were ended, partial results printed

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import kill_and_reap, pid_alive, read_pids
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookRun, fire_event
+from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookResult, HookRun, fire_event
 from forge_hookd.tree import become_subreaper
 from forge_hookd.signals import SignalCatcher
 from forge_hookd.registry import Hook, HookRegistry
@@ -249,7 +249,10 @@ def test_run_document_shape(tmp_path: Path, failing_hook: Hook) -> None:
     assert doc["results"][0]["hook"] == {"event": "*", "command": "true", "source": "global"}
     assert set(doc["results"][0]) == {"index", "hook", "exit_code", "signal", "stdout", "stderr",
                                       "stdout_truncated", "stderr_truncated", "duration",
-                                      "timed_out", "error", "success", "should_continue"}
+                                      "timed_out", "error", "success", "should_continue",
+                                      "decision", "answer"}
+    assert (doc["decision"], doc["reason"], doc["context"], doc["messages"]) == ("deny", "Blocked: nope", [], [])
+    assert "data" not in doc  # present only when a hook rewrote it
 
 
 def test_default_timeout_applies_to_hooks_that_keep_the_default(tmp_path: Path) -> None:
@@ -264,10 +267,30 @@ def test_execute_hooks_and_fire_event_are_async(tmp_path: Path, failing_hook: Ho
     results = asyncio.run(executor.execute_hooks(EVENT))
     assert [r.stdout for r in results] == ["ok\n"]
     assert asyncio.run(fire_event(EVENT, executor=executor))[0].success
+
+
+def test_fire_event_returns_the_results_and_the_caller_raises_as_the_seed_shows(
+        tmp_path: Path, failing_hook: Hook) -> None:
+    """The seed's own example: fire_event returns, the caller checks should_continue."""
     blocking = HookExecutor(HookRegistry([failing_hook]), working_dir=tmp_path)
+
+    async def seed_example() -> list[HookResult]:
+        results = await fire_event(EVENT, executor=blocking)
+        for result in results:
+            if not result.should_continue:
+                raise HookBlockedError(result)
+        return results
+
     with pytest.raises(HookBlockedError, match="Blocked: nope") as exc:
-        asyncio.run(fire_event(EVENT, executor=blocking))
+        asyncio.run(seed_example())
     assert exc.value.result.exit_code == 3
+
+
+def test_fire_event_without_stop_on_failure_runs_every_hook(tmp_path: Path, failing_hook: Hook) -> None:
+    executor = HookExecutor(HookRegistry([failing_hook, Hook("*", "echo after")]), working_dir=tmp_path)
+    results = asyncio.run(fire_event(EVENT, executor=executor, stop_on_failure=False))
+    assert [r.should_continue for r in results] == [False, True]
+    assert results[1].stdout == "after\n"
 
 
 def test_default_registry_is_the_singleton(tmp_path: Path) -> None:

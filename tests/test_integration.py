@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import forge_hookd
-from forge_hookd import HOOK_TEMPLATES, Hook, HookBlockedError, HookExecutor, HookRegistry, ToolExecutor
+from forge_hookd import HOOK_TEMPLATES, Hook, HookBlockedError, HookEvent, HookExecutor, HookRegistry, ToolExecutor
+from forge_hookd.answers import Answer
+from forge_hookd.results import HookRun
 
 
-def make(tmp_path: Path, hooks: list[Hook], calls: list[str]) -> ToolExecutor:
+def make(tmp_path: Path, hooks: list[Hook], calls: list[str], **kw: Any) -> ToolExecutor:
     async def bash(args: dict[str, Any]) -> str:
         calls.append(args["command"])
         if args["command"] == "fail":
@@ -20,7 +24,11 @@ def make(tmp_path: Path, hooks: list[Hook], calls: list[str]) -> ToolExecutor:
         return f"ran {args['command']}"
 
     executor = HookExecutor(HookRegistry(hooks), working_dir=tmp_path)
-    return ToolExecutor({"bash": bash}, executor=executor, session_id="s1")
+    return ToolExecutor({"bash": bash}, executor=executor, session_id="s1", **kw)
+
+
+def answering(answer: dict[str, Any], pattern: str = "tool:pre_execute:bash") -> Hook:
+    return Hook(pattern, f"printf '%s' {shlex.quote(json.dumps(answer))}")
 
 
 def test_pre_execute_hook_blocks_the_tool(tmp_path: Path) -> None:
@@ -56,3 +64,72 @@ def test_package_exports_the_public_api() -> None:
     assert forge_hookd.__version__ == "0.1.0"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         forge_hookd.nope  # noqa: B018
+
+
+def test_the_tool_runs_with_the_rewritten_arguments(tmp_path: Path) -> None:
+    calls: list[str] = []
+    seen = tmp_path / "post.json"
+    tools = make(tmp_path, [answering({"data": {"tool_args": {"command": "ls --color=never"}}}),
+                            Hook("tool:post_execute:bash", f'printf "%s" "$FORGE_TOOL_ARGS" > {seen}')], calls)
+    assert asyncio.run(tools.execute("bash", {"command": "ls"})) == "ran ls --color=never"
+    assert calls == ["ls --color=never"]
+    assert json.loads(seen.read_text()) == {"command": "ls --color=never"}  # what actually ran
+
+
+def test_a_deny_answer_raises_with_its_reason(tmp_path: Path) -> None:
+    calls: list[str] = []
+    tools = make(tmp_path, [answering({"decision": "deny", "reason": "not today"})], calls)
+    with pytest.raises(HookBlockedError, match="not today") as exc:
+        asyncio.run(tools.execute("bash", {"command": "ls"}))
+    assert calls == [] and exc.value.result.decision == "deny"
+
+
+def test_an_ask_without_on_ask_blocks(tmp_path: Path) -> None:
+    calls: list[str] = []
+    tools = make(tmp_path, [answering({"decision": "ask", "reason": "push to main?"})], calls)
+    with pytest.raises(HookBlockedError, match="push to main"):
+        asyncio.run(tools.execute("bash", {"command": "git push"}))
+    assert calls == []
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_on_ask_decides_an_ask(tmp_path: Path, allowed: bool) -> None:
+    calls: list[str] = []
+    asked: list[tuple[str, str | None, list[str]]] = []
+
+    def on_ask(run: HookRun) -> bool:
+        asked.append((run.decision, run.reason, run.messages))
+        return allowed
+
+    hooks = [answering({"decision": "ask", "reason": "push to main?", "message": "m"}),
+             answering({"data": {"tool_args": {"command": "git push --dry-run"}}})]
+    tools = make(tmp_path, hooks, calls, on_ask=on_ask)
+    if allowed:
+        assert asyncio.run(tools.execute("bash", {"command": "git push"})) == "ran git push --dry-run"
+    else:
+        with pytest.raises(HookBlockedError, match="push to main"):
+            asyncio.run(tools.execute("bash", {"command": "git push"}))
+    assert asked == [("ask", "push to main?", ["m"])]
+    assert calls == (["git push --dry-run"] if allowed else [])
+
+
+def test_on_ask_may_be_async(tmp_path: Path) -> None:
+    async def on_ask(run: HookRun) -> bool:
+        return True
+
+    calls: list[str] = []
+    tools = make(tmp_path, [answering({"decision": "ask"})], calls, on_ask=on_ask)
+    assert asyncio.run(tools.execute("bash", {"command": "ls"})) == "ran ls"
+
+
+def test_the_run_and_its_results_carry_the_answers(tmp_path: Path) -> None:
+    executor = HookExecutor(HookRegistry([
+        answering({"decision": "ask", "reason": "r", "context": "c", "message": "m", "data": {"x": 1}}, "*"),
+        Hook("*", "exit 1", blocking=False)]), working_dir=tmp_path)
+    run = executor.run(HookEvent.tool_pre_execute("bash", {"command": "ls"}))
+    assert (run.decision, run.reason, run.context, run.messages) == ("ask", "r", ["c"], ["m"])
+    assert run.data == {"tool_args": {"command": "ls"}, "x": 1}
+    first, observer = run.results
+    assert first.answer == Answer(decision="ask", reason="r", data={"x": 1}, context="c", message="m")
+    assert (first.decision, first.should_continue) == ("ask", False)
+    assert (observer.decision, observer.should_continue, observer.success) == ("deny", True, False)

@@ -43,6 +43,20 @@ def test_add_from_options_and_template(project: Project) -> None:
         {**HOOK_TEMPLATES["block_sudo"].to_dict(), "timeout": 2.0}]
 
 
+def test_add_observer_and_list_shows_it(project: Project) -> None:
+    """Through the installed forge-hook: --observer writes "blocking": false, list shows it."""
+    added = run_installed(["add", "--project", "--event", "tool:*", "--command", "true", "--observer"],
+                          cwd=project.root, prog="forge-hook")
+    assert added.exit_status == 0, added.stderr
+    run_installed(["add", "--project", "--template", "log_all"], cwd=project.root, prog="forge-hook")
+    run_installed(["add", "--project", "--template", "block_sudo"], cwd=project.root, prog="forge-hook")
+    assert [h.get("blocking", True) for h in project_doc(project)["hooks"]] == [False, False, True]
+    table = run_installed(["list"], cwd=project.root, prog="forge-hook").stdout.splitlines()
+    assert [row.split()[4] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
+    listed = json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)
+    assert [h["blocking"] for h in listed] == [False, False, True]
+
+
 def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
     result = hook(project, "add", "--global", "--event", "tool:pre_exec", "--command", "x", "--timeout", "900")
     assert result.exit_code == 0
@@ -75,9 +89,9 @@ def test_list_table_and_json(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
     table = hook(project, "list").stdout.splitlines()
-    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "TRUST", "TIMEOUT", "COMMAND"]
-    assert table[1].split()[:6] == ["global", "0", "*", "yes", "trusted", "10s"]
-    assert table[2].split()[:5] == ["project", "0", "tool:pre_execute:bash", "yes", "untrusted"]
+    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:7] == ["global", "0", "*", "yes", "yes", "trusted", "10s"]
+    assert table[2].split()[:6] == ["project", "0", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
     assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
     listed = json.loads(hook(project, "list", "--json").stdout)
     assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]

@@ -16,7 +16,7 @@ from forge_hookd.templates import HOOK_TEMPLATES
 def run_template(name: str, event: HookEvent, cwd: Path) -> tuple[bool, str]:
     executor = HookExecutor(HookRegistry([HOOK_TEMPLATES[name]]), working_dir=cwd)
     result = executor.run(event).results[0]
-    return result.should_continue, result.stdout
+    return result.success, result.stdout
 
 
 @pytest.mark.parametrize(
@@ -43,6 +43,22 @@ def test_log_all_appends_to_the_state_log(tmp_path: Path, isolated_home: Path) -
     lines = (isolated_home / ".local/state/forge/events.log").read_text().splitlines()
     assert [line.split("\t")[1:] for line in lines] == [["session:start", "-", "s1"],
                                                         ["tool:pre_execute", "bash", "-"]]
+
+
+def test_only_block_sudo_blocks_the_others_observe() -> None:
+    """A machine without notify-send, or a directory that is no git work tree, must not
+    block a session: the templates that only observe are observers."""
+    assert {name: hook.blocking for name, hook in HOOK_TEMPLATES.items()} == {
+        "log_all": False, "notify_session_start": False, "git_auto_commit": False, "block_sudo": True}
+    assert HOOK_TEMPLATES["log_all"].to_dict()["blocking"] is False
+
+
+def test_an_observer_template_that_fails_does_not_block(tmp_path: Path, isolated_home: Path) -> None:
+    (isolated_home / ".local").write_text("not a directory")  # log_all's mkdir -p fails
+    run = HookExecutor(HookRegistry([HOOK_TEMPLATES["log_all"]]), working_dir=tmp_path).run(
+        HookEvent.session_start("s1"))
+    assert run.results[0].exit_code != 0 and run.decision == "allow" and not run.blocked
+    assert run.warnings[0].startswith("observer hook 0 (*) failed")
 
 
 def test_notify_session_start_says_the_session(tmp_path: Path) -> None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..errors import EventError
 from ..events import EventType, HookEvent
+
+if TYPE_CHECKING:
+    from ..answers import Judge
+    from ..results import HookResult
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
@@ -258,6 +262,24 @@ class Dialect:
             old = event.data.get("tool_args")
             answer["data"] = {"tool_args": replacement_patch(old if isinstance(old, dict) else {}, updated)}
         return answer
+
+    def judge(self, event: HookEvent) -> Judge:
+        """The judge (answers.py) of a ``"format": NAME`` hook handling ``event``.
+
+        Stricter than the agents in one way: a hook that timed out, died by a signal or
+        could not start (126, 127) is left to forge's rule, which denies (unless it is
+        an observer): a policy hook whose script was deleted is not silently off.
+        """
+        from ..answers import ALLOW, Answer, Judgement
+
+        def judged(result: HookResult) -> Judgement:
+            code = result.exit_code
+            if result.error is not None or result.timed_out or code is None or code < 0 or code in (126, 127):
+                return Judgement(None)
+            parts = self.read_hook_answer(event, code, result.stdout, result.stderr)
+            return Judgement(Answer(**parts) if parts else None, None, parts.get("decision") or ALLOW)
+
+        return judged
 
     def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
                            stderr: str) -> dict[str, Any]:
