@@ -112,14 +112,17 @@ def verdict_of(run: HookRun) -> Verdict:
     agent's own permission rules still apply. A rewrite is the whole new ``tool_args``.
     """
     decision: str | None = run.decision
-    if decision == "allow" and not any(r.hook.blocking and r.answer is not None and r.answer.decision == "allow"
-                                       for r in run.results):
-        decision = None
+    reason = run.reason
+    if decision == "allow":
+        allowing = [r.answer for r in run.results
+                    if r.hook.blocking and r.answer is not None and r.answer.decision == "allow"]
+        decision = "allow" if allowing else None
+        reason = "\n".join(a.reason for a in allowing if a is not None and a.reason) or None
     tool_args = None
     if run.data is not None and run.data.get("tool_args") != run.event.data.get("tool_args"):
         rewritten = run.data.get("tool_args")
         tool_args = rewritten if isinstance(rewritten, dict) else {}
-    return Verdict(decision=decision, reason=run.reason, tool_args=tool_args,
+    return Verdict(decision=decision, reason=reason, tool_args=tool_args,
                    context=list(run.context), messages=list(run.messages))
 
 

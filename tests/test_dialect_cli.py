@@ -149,3 +149,93 @@ def test_a_format_hook_gets_the_agents_variables(project: Project, tmp_path: Pat
                           "command": f'echo "$GEMINI_PROJECT_DIR $CLAUDE_PROJECT_DIR" > {out}'}])
     dialect_run("claude", native("claude", project, command="ls"), project)
     assert out.read_text().split() == [str(project.root), str(project.root)]
+
+
+def answering(answer: dict[str, Any]) -> dict[str, Any]:
+    """A forge hook on bash that prints ``answer``."""
+    return {"event": "tool:pre_execute:bash", "command": f"echo '{json.dumps(answer)}'"}
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_only_an_explicit_allow_becomes_the_agents_allow(name: str, project: Project) -> None:
+    project.write_hooks([answering({"decision": "allow", "reason": "known safe"})])
+    run = dialect_run(name, native(name, project, command="ls"), project)
+    doc = json.loads(run.stdout) if run.stdout else None
+    expected = {"claude": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                  "permissionDecisionReason": "known safe"}},
+                "codex": None,  # Codex has no allow without a rewrite: its own rules apply
+                "gemini": {"decision": "allow", "reason": "known safe"}}[name]
+    assert doc == expected
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("claude", ("ask", "touches prod")),
+    ("codex", ("deny", "a person must decide (this agent cannot ask here): touches prod")),
+    ("gemini", ("ask", "touches prod")),
+])
+def test_ask_is_asked_where_the_agent_can_and_denied_where_it_cannot(name: str, expected: tuple[str, str],
+                                                                      project: Project) -> None:
+    project.write_hooks([answering({"decision": "ask", "reason": "touches prod"})])
+    doc = json.loads(dialect_run(name, native(name, project, command="ls"), project).stdout)
+    if name == "gemini":
+        assert (doc["decision"], doc["reason"]) == expected
+    else:
+        specific = doc["hookSpecificOutput"]
+        assert (specific["permissionDecision"], specific["permissionDecisionReason"]) == expected
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_a_rewrite_is_sent_as_the_whole_tool_input(name: str, project: Project) -> None:
+    project.write_hooks([answering({"data": {"tool_args": {"command": "ls --color=never"}}})])
+    payload = native(name, project, command="ls")
+    doc = json.loads(dialect_run(name, payload, project).stdout)
+    whole = {**payload["tool_input"], "command": "ls --color=never"}
+    if name == "gemini":
+        assert doc["hookSpecificOutput"]["tool_input"] == whole
+    else:
+        assert doc["hookSpecificOutput"]["updatedInput"] == whole
+        assert doc["hookSpecificOutput"].get("permissionDecision") == ("allow" if name == "codex" else None)
+
+
+def test_context_and_messages_reach_claude(project: Project) -> None:
+    project.write_hooks([answering({"context": "repo is frozen", "message": "forge checked this"})])
+    doc = json.loads(dialect_run("claude", native("claude", project, command="ls"), project).stdout)
+    assert doc == {"systemMessage": "forge checked this",
+                   "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "repo is frozen"}}
+
+
+@pytest.mark.parametrize("name", sorted(PRE_TOOL))
+def test_a_format_hook_that_cannot_start_denies(name: str, project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude",
+                          "command": "./hooks/deleted-guard.sh"}])
+    reason = denial(name, dialect_run(name, native(name, project, command="ls"), project))
+    assert reason is not None and "deleted-guard.sh" in reason
+
+
+def test_a_format_hook_observer_that_cannot_start_does_not_deny(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude", "blocking": False,
+                          "command": "./hooks/deleted-guard.sh"}])
+    run = dialect_run("claude", native("claude", project, command="ls"), project)
+    assert (run.exit_status, run.stdout) == (0, "")
+
+
+def test_a_format_hook_that_times_out_denies(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "gemini", "timeout": 0.2,
+                          "command": "exec sleep 30"}])
+    reason = denial("codex", dialect_run("codex", native("codex", project, command="ls"), project))
+    assert reason is not None and "timed out" in reason
+
+
+def test_a_claude_format_exit_1_is_a_non_blocking_error_as_in_claude(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude", "command": "echo oops >&2; exit 1"}])
+    run = dialect_run("gemini", native("gemini", project, command="ls"), project)
+    assert run.exit_status == 0
+    assert json.loads(run.stdout) == {"systemMessage": "claude hook exited 1: oops"}  # no decision
+
+
+def test_a_claude_format_json_answer_is_read_by_claudes_rules_under_another_dialect(project: Project) -> None:
+    answer = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                     "permissionDecisionReason": "claude-style no"}}
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude",
+                          "command": f"cat >/dev/null; echo '{json.dumps(answer)}'"}])
+    assert denial("gemini", dialect_run("gemini", native("gemini", project, command="ls"), project)) == "claude-style no"
