@@ -280,3 +280,48 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
 def main() -> NoReturn:
     forge_hook.main(prog_name=PROG)
     raise AssertionError("unreachable: BoundaryCommand.main exits")  # pragma: no cover
+
+
+# -- import (dialects) --------------------------------------------------------------------
+@forge_hook.command("import")
+@click.option("--from", "agent", required=True, metavar="AGENT",
+              help="Whose hooks: claude, codex or gemini.")
+@click.argument("file", required=False)
+@scope_options
+@click.option("--dry-run", is_flag=True, help="Print the converted hooks as JSON; write nothing.")
+@click.pass_context
+def import_command(ctx: click.Context, agent: str, file: str | None, global_: bool, project: bool,
+                   dry_run: bool) -> None:
+    """Convert an agent's hooks (FILE, default its settings for the scope) into forge hooks.
+
+    Each hook keeps speaking its agent's protocol ("format": AGENT). Entries with no forge
+    form (a regex matcher, a prompt hook, an event forge does not have) are named and skipped.
+    """
+    from .config import update_file
+    from .dialects import NAMES, get
+    from .dialects.importing import default_file, import_hooks
+
+    if agent not in NAMES:
+        raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
+    scope = _scope(global_, project)
+    dialect = get(agent)
+    source = file or default_file(dialect, scope, str(_root(ctx)))
+    raw = read_raw(source)
+    if raw is None:
+        raise UsageError(f"no such file: {source}")
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise UsageError(f"{source} is not valid JSON: {exc}") from None
+    imported = import_hooks(dialect, doc, source)
+    for skipped in imported.skipped:
+        say(PROG, f"skipped {skipped}")
+    if dry_run:
+        _print_json({"hooks": imported.hooks, "skipped": imported.skipped})
+        return
+    hooks = [Hook.from_dict(entry) for entry in imported.hooks]
+    path = editing.scope_path(scope, _root(ctx))
+    if hooks:
+        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in hooks),
+                    retrust=scope == "project")
+    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} from {source}")
