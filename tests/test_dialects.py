@@ -171,3 +171,29 @@ def test_a_payload_from_another_dialect_is_rebuilt_with_this_agents_names() -> N
 
 def test_verdict_defaults_to_no_decision() -> None:
     assert Verdict().decision is None
+
+
+RECORDED = Path(__file__).parent / "agents" / "payloads"
+RECORDED_FILES = sorted(p for p in RECORDED.glob("*/*.json") if p.name != "env.json")
+
+
+def test_there_are_recorded_payloads_of_every_agent() -> None:
+    assert {p.parent.name for p in RECORDED_FILES} == set(dialects.NAMES)
+
+
+@pytest.mark.parametrize("path", RECORDED_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_payload_recorded_from_the_real_agents_reads(path: Path) -> None:
+    name = path.parent.name
+    native = json.loads(path.read_text())
+    inbound = dialects.get(name).read(path.read_bytes())
+    assert inbound.native_event == native["hook_event_name"]
+    expected = dialects.get(name).events.get(native["hook_event_name"])
+    if expected is None:
+        assert inbound.event is None
+        return
+    assert inbound.event is not None and inbound.event.type.value == expected
+    assert inbound.event.session_id == native["session_id"]
+    if "tool_name" in native:
+        assert inbound.event.tool_name == "bash"  # the harness's model asks for one shell command
+    if "prompt" in native:
+        assert inbound.event.data["user_input"] == native["prompt"]
