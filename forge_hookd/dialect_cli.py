@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
@@ -29,7 +28,6 @@ PROG = "forge-hook-run"
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 
 
-@dataclass
 class _State:
     """What a failure answer needs to know, filled in as the run gets further."""
 

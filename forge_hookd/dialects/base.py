@@ -9,7 +9,6 @@ event plus what the agent called things). Out: :meth:`Dialect.answer` turns the 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -38,16 +37,21 @@ class PayloadError(EventError):
         self.native_event = native_event
 
 
-@dataclass
+# Plain classes, not dataclasses: building a dataclass costs ~0.3 ms at import, and this
+# module is on the event path of every agent's hook call (bench/dialect.py).
 class Inbound:
     """A native payload read as a forge event. ``event`` is None for a native event
     that has no forge type (it runs no hook)."""
 
-    dialect: str
-    native_event: str
-    native_tool: str | None
-    payload: dict[str, Any]
-    event: HookEvent | None
+    __slots__ = ("dialect", "native_event", "native_tool", "payload", "event")
+
+    def __init__(self, dialect: str, native_event: str, native_tool: str | None,
+                 payload: dict[str, Any], event: HookEvent | None) -> None:
+        self.dialect = dialect
+        self.native_event = native_event
+        self.native_tool = native_tool
+        self.payload = payload
+        self.event = event
 
     @property
     def cwd(self) -> str | None:
@@ -55,32 +59,39 @@ class Inbound:
         return cwd if isinstance(cwd, str) and cwd else None
 
 
-@dataclass
 class Verdict:
     """A run's outcome in forge terms. ``decision`` is None when no hook objected and
     none explicitly allowed: "no objection is not approval". ``tool_args`` is the whole
-    rewritten tool input, or None when no hook rewrote it."""
+    rewritten tool input, or None when no hook rewrote it. A blank reason is no reason:
+    agents refuse or ignore a deny with one (Codex)."""
 
-    decision: str | None = None
-    reason: str | None = None
-    tool_args: dict[str, Any] | None = None
-    context: list[str] = field(default_factory=list)
-    messages: list[str] = field(default_factory=list)
+    __slots__ = ("decision", "reason", "tool_args", "context", "messages")
 
-    def __post_init__(self) -> None:
-        # A blank reason is no reason: agents refuse or ignore a deny with one (Codex).
-        self.reason = (self.reason or "").strip() or None
+    def __init__(self, decision: str | None = None, reason: str | None = None,
+                 tool_args: dict[str, Any] | None = None, context: list[str] | None = None,
+                 messages: list[str] | None = None) -> None:
+        self.decision = decision
+        self.reason = (reason or "").strip() or None
+        self.tool_args = tool_args
+        self.context = list(context or [])
+        self.messages = list(messages or [])
+
+    def __repr__(self) -> str:
+        return f"Verdict({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
 
 
-@dataclass
 class NativeAnswer:
     """What the agent reads: stdout bytes, stderr text, exit status, and what the
     agent's form could not carry (for the report)."""
 
-    stdout: bytes = b""
-    stderr: str = ""
-    exit_code: int = 0
-    dropped: list[str] = field(default_factory=list)
+    __slots__ = ("stdout", "stderr", "exit_code", "dropped")
+
+    def __init__(self, stdout: bytes = b"", stderr: str = "", exit_code: int = 0,
+                 dropped: list[str] | None = None) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code
+        self.dropped = list(dropped or [])
 
 
 def replacement_patch(old: Any, new: Any) -> Any:
