@@ -81,6 +81,11 @@ Hook answers: a hook may print one JSON object with "decision" (allow, deny,
 ask), "reason", "data" (a merge patch over the event's data), "context", "message".
 A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
+Agents: --dialect claude|codex|gemini reads that agent's own hook payload and answers
+in its form (stdout, stderr, exit status); the forge document goes to --report FILE.
+--dialect NAME --print-config prints the snippet for the agent's settings. A hook with
+"format": NAME gets that agent's payload and is read by its rules.
+\b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
 to decide (ask), 2 bad invocation or input, 3 internal error, 129/130/143
 interrupted by SIGHUP/SIGINT/SIGTERM.
