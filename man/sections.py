@@ -82,6 +82,13 @@ Adding --dry-run to every terraform apply:
 
 where the script reads the event on stdin and prints {"data": {"tool_args": {"command": "terraform apply --dry-run"}}, "context": "..."} for a terraform apply, nothing otherwise (see the README for the whole script).
 """,
+    "DIALECTS": """
+forge-hook-run --dialect claude|codex|gemini is an agent's own hook command: it reads that agent's native hook payload on stdin (Claude Code, Codex, Gemini CLI), maps it to a forge event (PreToolUse and BeforeTool are tool:pre_execute; Bash and run_shell_command are bash; the tool input is data.tool_args; data.agent holds the agent's name, event, tool and the whole payload), runs the forge hooks, and answers on stdout, stderr and exit status in the agent's own form. stdout belongs to the agent: --report FILE writes the forge document. --print-config prints the hooks snippet for the agent's settings.
+
+No objection is not approval: when no hook objects the answer is "no decision" and the agent's own permission rules apply; only an explicit "decision": "allow" is the agent's allow. Where an agent cannot ask (Codex's PreToolUse), ask is a deny saying a person must decide; Codex takes allow only with a rewrite. Every Codex answer is valid against Codex's published output schemas. When forge-hook-run cannot do its job (an unreadable payload, a --strict config error, a bad option, an internal error) it denies, naming the problem, on events where the agent waits for permission, and proceeds with a message on stderr elsewhere. A native event with no forge type runs no hook and proceeds with a warning.
+
+A hook with "format": "claude" (or "codex", "gemini") is written for that agent: it gets the agent's payload on stdin (verbatim under that dialect, else built from the forge event), its variables (CLAUDE_PROJECT_DIR; GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID), and its exit status and output are read by the agent's rules. A format hook that times out, dies by a signal or cannot start (126, 127) denies unless it is an observer. forge-hook import --from AGENT converts an agent's hook settings into such hooks.
+""",
     "ENVIRONMENT": """
 Every hook gets:
 
@@ -170,6 +177,9 @@ In CI and headless agents: forge-hook-run --trust-project, or FORGE_TRUST_PROJEC
 """,
     "SAFE WRITES": """
 Every write is a read-modify-write under an exclusive lock (hooks.json.lock beside the file), written to a temporary file in the same directory, fsynced, then renamed over the original: a reader never sees half a file and concurrent forge-hook commands never lose each other's changes. Unknown top-level keys, unknown keys in entries, and the order of hooks are kept. A file that cannot be parsed is never overwritten: the command fails with the parse error and leaves the bytes as they were.
+""",
+    "IMPORT": """
+forge-hook import --from claude|codex|gemini [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json, .codex/hooks.json or .gemini/settings.json of the project, or the user's file in the home directory for --global) into forge hooks with "format" set. Event names become forge event types; a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob; Gemini's timeouts (milliseconds) become seconds. A regular expression with no pattern form, a non-command hook and an event with no forge type are named on stderr and skipped. --dry-run prints {"hooks": [...], "skipped": [...]} and writes nothing.
 """,
     "EXIT STATUS": """
 * 0: done; for check, no problems
