@@ -77,6 +77,7 @@ class BoundaryCommand(click.Command):
                 traceback.print_exc()
             message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
             code = self._fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
+        self.failure_answer.clear()  # set for one invocation (a dialect's); not the next
         if standalone_mode:
             sys.exit(int(code or 0))
         return code

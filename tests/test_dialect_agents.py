@@ -9,18 +9,44 @@ They skip only where npm is missing, and say so loudly.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 
-from conftest import Project, installed
+from conftest import LEAK_VAR, Project, installed, marked_processes
 from tests.agents import harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 VALIDATOR = Path(__file__).parent / "dialects" / "bash_command_validator.py"
+
+
+@pytest.fixture(autouse=True)
+def reap_what_the_agent_left_to_us() -> Iterator[None]:
+    """Reap the agent's leftovers that became our zombies.
+
+    By now pytest may be a child subreaper (test_cli runs forge-hook-run in-process, and
+    the runner makes its process one), so what the harness kills in the agent's process
+    group after the agent exits is reparented to pytest, and dies as its zombie. The
+    evidence that all are dead: no live process carries this test's mark.
+    """
+    yield
+    mark = os.environ[LEAK_VAR]
+    deadline = time.monotonic() + 10
+    while marked_processes(mark) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    for child in psutil.Process().children():
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                os.waitpid(child.pid, 0)
+        except (psutil.Error, ChildProcessError):
+            pass
 
 
 @pytest.fixture(params=AGENTS)
