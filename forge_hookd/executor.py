@@ -33,6 +33,11 @@ class HookExecutor:
     SIGKILL. What a hook leaves running when it exits is ended too, unless it says
     ``detach``. ``default_timeout`` replaces the 10 s default for hooks that keep it.
 
+    A hook's stdout may hold an answer (deny, ask, a rewrite of the event's data,
+    context): :mod:`forge_hookd.answers` reads it and composes the run's decision. The
+    chain stops at the first blocking hook that denies; an ask or an observer
+    (``blocking=False``) never stops it.
+
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
     exists to run hooks (as forge-hook-run does).

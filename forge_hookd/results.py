@@ -116,7 +116,8 @@ class HookResult:
 
 
 class HookBlockedError(Exception):
-    """A hook said the operation must not proceed; the message is its stdout."""
+    """A hook said the operation must not proceed (or asks, and nobody said yes); the
+    message is its reason."""
 
     def __init__(self, result: HookResult) -> None:
         super().__init__(result.reason or f"blocked by hook '{result.hook.event_pattern}'")

@@ -4,6 +4,7 @@ installed forge-hook-run with real hooks."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,8 @@ def hook(command: str, **extra: Any) -> dict[str, Any]:
 
 # -- parse_answer -------------------------------------------------------------------------
 @pytest.mark.parametrize("stdout", ["", "ok\n", "{not json", "[1, 2]", '{"foo": 1}', '{"Decision": "deny"}',
-                                    '{"decision": "deny"} trailing', '"decision"', "\n  {}\n"])
+                                    '{"decision": "deny"} trailing', '"decision"', "\n  {}\n",
+                                    '{"limit": NaN}', "{" * 5000])
 def test_plain_output_is_not_an_answer(stdout: str) -> None:
     assert parse_answer(stdout) is None
 
@@ -66,7 +68,11 @@ def test_an_answer_with_every_key() -> None:
      ('{"message": null}', "message", "'message' must be a string"),
      ('{"data": [1]}', "data", "'data' must be an object"),
      ('{"data": null}', "data", "'data' must be an object"),
-     ('{"decision": "deny", "decision": "allow"}', "decision", "'decision' is given twice")],
+     ('{"decision": "deny", "decision": "allow"}', "decision", "'decision' is given twice"),
+     ('{"data": {"tool_args": {"command": "a", "command": "b"}}}', "command", "'command' is given twice"),
+     ('{"reason": 1e400}', "reason", "forge cannot read it"),
+     ('{"decision": "allow", "limit": NaN}', "decision", "forge cannot read it"),
+     ('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}", "data", "nested too deeply")],
 )
 def test_malformed_answers_name_the_key(stdout: str, key: str, message: str) -> None:
     with pytest.raises(MalformedAnswer, match="malformed answer: ") as exc:
@@ -237,6 +243,16 @@ def test_a_malformed_answer_fails_closed(project: Project, forge_run, answer: st
     assert run.json["reason"] == first["error"]
 
 
+def test_an_answer_nested_deeper_than_the_json_module_reads_fails_closed(  # type: ignore[no-untyped-def]
+        project: Project, forge_run, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}")
+    project.write_hooks([hook(f"cat {deep}")])
+    run = forge_run(BASH)
+    assert run.exit_status == 1, run.stderr
+    assert run.json["reason"] == "malformed answer: nested too deeply to be read"
+
+
 def test_a_merge_patch_with_null_and_every_hook_sees_the_original(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
     seen = "printf '%s|' \"$FORGE_TOOL_ARGS\"; cat"  # what the hook got: variable and stdin
     project.write_hooks([hook(says({"data": {"tool_args": {"command": "ls --color=never", "cwd": None},
@@ -342,25 +358,18 @@ def test_help_documents_exit_status_4(project: Project, forge_run) -> None:  # t
     assert "4 a hook asks a person" in out and '"blocking": false' in out
 
 
-TERRAFORM_DRY_RUN = r"""#!/usr/bin/env python3
-# Adds --dry-run to every terraform apply the agent runs (a data patch); quiet otherwise.
-import json, shlex, sys
-
-event = json.load(sys.stdin)
-command = event["data"].get("tool_args", {}).get("command", "")
-words = shlex.split(command)
-if words[:2] == ["terraform", "apply"] and "--dry-run" not in words:
-    print(json.dumps({
-        "data": {"tool_args": {"command": command + " --dry-run"}},
-        "context": "forge added --dry-run: this terraform apply only shows its plan",
-    }))
-"""
+def readme_hook() -> str:
+    """The worked example's hook, exactly as README.md shows it."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    found = re.search(r"```python\n(#!/usr/bin/env python3\n.*?)```", readme, re.S)
+    assert found is not None, "README.md lost its terraform example"
+    return found.group(1)
 
 
 def test_the_readme_example_adds_dry_run_to_terraform_apply(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
     script = project.root / ".forge" / "terraform-dry-run"
     script.parent.mkdir(parents=True)
-    script.write_text(TERRAFORM_DRY_RUN)
+    script.write_text(readme_hook())
     script.chmod(0o755)
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": ".forge/terraform-dry-run",
                           "description": "terraform apply only with --dry-run"}])

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Paired comparison of two revisions of forge-hook-run on bench/run.py's projects.
+
+    python3 bench/ab.py [--rounds 101] [BASE [CANDIDATE]]    (default: main HEAD)
+
+Installs each revision (``git archive``, then a real, non-editable install) into its own
+virtualenv, builds bench/run.py's throwaway projects for each, then runs 0, 1 and 100
+hooks of ``true`` for both, alternating which goes first round by round. Reports, per
+scenario, wall time and CPU time (user + system of the runner and its hooks, from
+``wait4``) as medians and as the median of the per-round ratios. On a shared machine the
+CPU time and the paired ratio are the figures to trust: wall time moves with the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import run as bench  # noqa: E402  (bench/run.py: the environment and the projects)
+
+SCENARIOS = ["0 hooks", "1 hook", "100 hooks"]
+
+
+def install(rev: str, work: Path, env: dict[str, str]) -> bench.Runner:
+    src = work / f"src-{rev}"
+    src.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(bench.ROOT), "archive", rev], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
+    bench.ROOT = src  # build_env installs bench.ROOT
+    venv = bench.build_env(work / f"venv-{rev}", peers=False)
+    return bench.forge_projects(work / f"projects-{rev}", venv, env)
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU time of one run, in ms."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    return (time.perf_counter() - started) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=101)
+    parser.add_argument("base", nargs="?", default="main")
+    parser.add_argument("candidate", nargs="?", default="HEAD")
+    args = parser.parse_args()
+    revs = [args.base, args.candidate]
+    work = Path(tempfile.mkdtemp(prefix="forge-ab-"))
+    env = {**os.environ, "XDG_DATA_HOME": str(work / "data"), "XDG_CONFIG_HOME": str(work / "config")}
+    env.pop("FORGE_HOOK_CHAIN", None)
+    root = bench.ROOT
+    try:
+        runners = {}
+        for rev in revs:
+            bench.ROOT = root
+            runners[rev] = install(rev, work, env)
+        samples: dict[tuple[str, str], list[tuple[float, float]]] = {(r, s): [] for r in revs for s in SCENARIOS}
+        for i in range(args.rounds):
+            for scenario in SCENARIOS:
+                for rev in revs if i % 2 == 0 else reversed(revs):
+                    runner = runners[rev]
+                    samples[rev, scenario].append(timed(runner.commands[scenario], runner.cwd[scenario], env))
+            print(f"\rbench: round {i + 1}/{args.rounds}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        report(revs, samples, args.rounds)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def report(revs: list[str], samples: dict[tuple[str, str], list[tuple[float, float]]], rounds: int) -> None:
+    base, cand = revs
+    print(f"{rounds} paired rounds, {cand} against {base}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f} at the end\n")
+    for scenario in SCENARIOS:
+        for k, name in enumerate(("wall", "cpu")):
+            a = [s[k] for s in samples[base, scenario]]
+            b = [s[k] for s in samples[cand, scenario]]
+            paired = statistics.median(y / x for x, y in zip(a, b, strict=True))
+            print(f"{scenario:10} {name:4}  {base} {statistics.median(a):7.1f} ms  {cand} "
+                  f"{statistics.median(b):7.1f} ms  ratio {statistics.median(b) / statistics.median(a):.3f}"
+                  f"  paired {paired:.3f}")
+
+
+if __name__ == "__main__":
+    main()
