@@ -7,11 +7,16 @@ the tests own) against the scripted model server on 127.0.0.1. Deselect them wit
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.agents import harness
+from tests.agents import answer_probe, codex_schema, harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 from tests.agents.hooks import recorded_calls, scripted_hook
 from tests.agents.model_server import FINAL_TEXT, ModelServer, Script
@@ -22,15 +27,18 @@ pytestmark = [pytest.mark.agents, pytest.mark.slow]
 SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
 
 
+def installed_or_skip(name: str) -> Path:
+    """The agent's executable; skip (loudly) only where npm is missing, fail on anything else."""
+    try:
+        return harness.ensure_installed(name)
+    except harness.NpmMissing as exc:
+        pytest.skip(f"REAL-AGENT TESTS SKIPPED ({name}): {exc}")
+
+
 @pytest.fixture(params=AGENTS)
 def agent(request: pytest.FixtureRequest) -> str:
     name: str = request.param
-    try:
-        harness.ensure_installed(name)
-    except harness.AgentUnavailable as exc:
-        if "npm is not on PATH" in str(exc):
-            pytest.skip(f"REAL-AGENT TESTS SKIPPED: {exc}")
-        raise
+    installed_or_skip(name)
     return name
 
 
@@ -47,6 +55,30 @@ def test_the_model_server_listens_on_loopback_only() -> None:
     with ModelServer(Script("true")) as server:
         assert server.httpd.server_address[0] == "127.0.0.1"
         assert server.base_url.startswith("http://127.0.0.1:")
+
+
+def strace_usable() -> bool:
+    strace = shutil.which("strace")
+    if strace is None:
+        return False
+    return subprocess.run([strace, "-f", "-o", os.devnull, "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not strace_usable(), reason="NETWORK CHECK SKIPPED: strace is missing or may not trace here")
+def test_the_agent_talks_to_loopback_only(agent: str, workspace: Workspace, tmp_path: Path) -> None:
+    """Every socket address the agent (and its children) connects or sends to is 127.0.0.1.
+
+    DNS lookups count too (a UDP send to a resolver): Codex resolved github.com and
+    chatgpt.com for its plugin catalog until the harness turned those features off.
+    """
+    log = tmp_path / "strace.log"
+    wrapper = ["strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", str(log)]
+    run = harness.run_agent(agent, workspace, command=f"touch {tmp_path / 'created'}",
+                            hooks={PRE_TOOL[agent]: scripted_hook(tmp_path / "calls", "pre")}, wrapper=wrapper)
+    assert run.exit_status == 0 and (tmp_path / "created").exists(), run.describe()
+    trace = log.read_text()
+    addresses = set(re.findall(r'inet_(?:addr|pton)\((?:AF_INET6?, )?"([^"]+)"', trace))
+    assert addresses == {"127.0.0.1"}, sorted(addresses)
 
 
 def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Workspace, tmp_path: Path) -> None:
@@ -78,3 +110,101 @@ def test_an_exit_2_denial_stops_the_command_and_reaches_the_model(agent: str, wo
     assert len(recorded_calls(tmp_path / "calls", "deny")) == 1
     last_turn = run.model_requests()[-1]
     assert reason in last_turn.text(), run.describe()
+
+
+# -- the recorded payloads and Codex's schemas --------------------------------------------
+
+PAYLOADS = Path(harness.__file__).parent / "payloads"
+CODEX_SCHEMA_OF_EVENT = {"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use",
+                         "SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "Stop": "stop"}
+
+
+def test_the_recorded_codex_payloads_validate_against_codex_input_schemas() -> None:
+    recorded = sorted((PAYLOADS / "codex").glob("*.json"))
+    payloads = [json.loads(p.read_text()) for p in recorded if p.name != "env.json"]
+    assert {p["hook_event_name"] for p in payloads} == set(CODEX_SCHEMA_OF_EVENT)
+    for payload in payloads:
+        schema = codex_schema.schema(f"{CODEX_SCHEMA_OF_EVENT[payload['hook_event_name']]}.command.input")
+        assert codex_schema.errors(payload, schema) == []
+
+
+@pytest.mark.parametrize(("answer", "problems"), [
+    ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason": "no"}}, []),
+    ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                             "updatedInput": {"command": "ls"}}}, []),
+    ({"decision": "block", "reason": "no"}, []),
+    ({}, []),
+    ({"hookSpecificOutput": {"hookEventName": "BeforeTool"}}, ["$.hookSpecificOutput.hookEventName"]),
+    ({"hookSpecificOutput": {"permissionDecision": "deny"}}, ["$.hookSpecificOutput: 'hookEventName' is required"]),
+    ({"decision": "deny", "reason": "no"}, ["$.decision"]),
+    ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": None}},
+     ["$.hookSpecificOutput.permissionDecision"]),
+    ({"permissionDecision": "deny"}, ["$: 'permissionDecision' is not allowed"]),
+    ({"continue": "no"}, ["$.continue"]),
+])
+def test_the_codex_schema_validator(answer: dict[str, object], problems: list[str]) -> None:
+    found = codex_schema.errors(answer, codex_schema.schema("pre-tool-use.command.output"))
+    assert len(found) >= len(problems) and all(any(p in f for f in found) for p in problems), found
+    assert bool(found) == bool(problems), found
+
+
+def test_the_committed_codex_schemas_are_the_installed_binarys() -> None:
+    installed_or_skip("codex")
+    [binary] = harness.package_dir("codex").glob("node_modules/@openai/codex-*/vendor/*/bin/codex")
+    embedded = codex_schema.extract_from_binary(binary)
+    committed = {p.name.removesuffix(".schema.json") for p in codex_schema.SCHEMAS.glob("*.schema.json")}
+    assert set(embedded) == committed
+    for title, document in embedded.items():
+        assert document == codex_schema.schema(title), title
+
+
+# -- each agent's answer rules, confirmed by running it (see tests/agents/README.md) ------
+
+# What the agent did with the answer: did the command run, did the rewritten one run
+# instead, and which of the hook's texts reached the model's next request.
+RAN = {"ran": True, "rewritten": False}
+BLOCKED = {"ran": False, "rewritten": False}
+REWRITTEN = {"ran": False, "rewritten": True}
+RULES: dict[str, dict[str, dict[str, bool]]] = {
+    "claude": {
+        "exit2-stderr": {**BLOCKED, "stderr_to_model": True},
+        "exit1-stderr": {**RAN, "stderr_to_model": False},
+        "json-deny": {**BLOCKED, "reason_to_model": True},
+        "json-deny-exit1": {**BLOCKED, "reason_to_model": True},      # JSON is read on every exit
+        "json-deny-exit2": {**BLOCKED, "reason_to_model": True, "stderr_to_model": False},
+        "json-ask": {**BLOCKED, "reason_to_model": True},             # -p has nobody to ask
+        "json-updated-input-only": REWRITTEN,                          # no decision needed
+        "json-additional-context": {**RAN, "context_to_model": True},
+    },
+    "codex": {
+        "exit2-stderr": {**BLOCKED, "stderr_to_model": True},
+        "exit2-silent": RAN,                                           # exit 2 without stderr: ignored
+        "json-deny": {**BLOCKED, "reason_to_model": True},
+        "json-deny-exit1": RAN,                                        # JSON only on exit 0
+        "json-deny-empty-reason": RAN,                                 # a deny needs a reason
+        "json-ask": RAN,                                               # no ask in PreToolUse
+        "json-allow-updated-input": REWRITTEN,
+        "json-updated-input-only": RAN,                                # updatedInput needs allow
+        "json-additional-context": {**RAN, "context_to_model": True},
+    },
+    "gemini": {
+        "exit2-stderr": {**BLOCKED, "stderr_to_model": True},
+        "exit3-stderr": {**BLOCKED, "stderr_to_model": True},          # plain text, exit >= 2: deny
+        "exit2-silent": RAN,
+        "json-deny": RAN,                                              # Claude's form means nothing here
+        "json-decision-deny": {**BLOCKED, "reason_to_model": True},
+        "json-deny-exit2": {**RAN, "stderr_to_model": False},          # stdout JSON beats stderr text
+        "json-tool-input": REWRITTEN,
+        "json-continue-false": BLOCKED,
+    },
+}
+
+
+@pytest.mark.parametrize(("agent_name", "case"), [(a, c) for a, cases in RULES.items() for c in cases])
+def test_answer_rule(agent_name: str, case: str, tmp_path: Path) -> None:
+    installed_or_skip(agent_name)
+    result = answer_probe.probe(agent_name, answer_probe.CASE_BY_NAME[case], tmp_path)
+    assert result["hook_calls"] == 1 and not result["timed_out"], result
+    observed = {key: result[key] for key in RULES[agent_name][case]}
+    assert observed == RULES[agent_name][case], result

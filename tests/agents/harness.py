@@ -17,7 +17,7 @@ import pwd
 import shutil
 import signal
 import subprocess
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,14 +64,23 @@ class AgentUnavailable(Exception):
     """The agent cannot be installed here (no npm, or the install failed): says why."""
 
 
+class NpmMissing(AgentUnavailable):
+    """No npm on PATH: the one reason the real-agent tests skip instead of failing."""
+
+
 def real_home() -> Path:
     # Tests run with HOME pointing into tmp_path; the install cache belongs to the user.
     return Path(pwd.getpwuid(os.getuid()).pw_dir)
 
 
+# Read once, at import: the tests' isolated_home fixture clears every FORGE_* variable.
+_CONFIGURED_CACHE = os.environ.get("FORGE_AGENT_CACHE")
+
+
 def cache_root() -> Path:
-    configured = os.environ.get("FORGE_AGENT_CACHE")
-    return Path(configured) if configured else real_home() / ".cache" / "forge-hook-run-agents"
+    if _CONFIGURED_CACHE:
+        return Path(_CONFIGURED_CACHE).expanduser()
+    return real_home() / ".cache" / "forge-hook-run-agents"
 
 
 def package_dir(agent: str) -> Path:
@@ -94,7 +103,7 @@ def ensure_installed(agent: str) -> Path:
         return binary
     npm = shutil.which("npm")
     if npm is None:
-        raise AgentUnavailable("npm is not on PATH: the real-agent tests need Node.js and npm")
+        raise NpmMissing("npm is not on PATH: the real-agent tests need Node.js and npm")
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
     with open(root / ".install.lock", "w") as lock:
@@ -261,6 +270,10 @@ def _configure_codex(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> dic
         'model_provider = "forge"\n'
         "check_for_update_on_startup = false\n"
         "[analytics]\nenabled = false\n"
+        # hooks: on by default in 0.169.0 (stable), said here so that it is not a guess.
+        # The plugin and app features sync a curated catalog from github.com and
+        # chatgpt.com at start-up: off, so that nothing but the model server is contacted.
+        "[features]\nhooks = true\nplugins = false\nremote_plugin = false\nplugin_sharing = false\napps = false\n"
         "[model_providers.forge]\n"
         'name = "forge scripted model"\n'
         f'base_url = "{base_url}/v1"\n'
@@ -318,15 +331,16 @@ def agent_env(ws: Workspace, specific: Mapping[str, str]) -> dict[str, str]:
 
 
 def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, str | list[str]],
-              timeout: float = RUN_TIMEOUT, prompt: str = PROMPT) -> AgentRun:
+              timeout: float = RUN_TIMEOUT, prompt: str = PROMPT, wrapper: Sequence[str] = ()) -> AgentRun:
     """Run ``agent`` once: the model asks its shell tool to run ``command``, then ends.
 
-    ``hooks`` maps the agent's native event names to hook commands.
+    ``hooks`` maps the agent's native event names to hook commands; ``wrapper`` is put
+    before the agent's command line (``strace -f -o LOG``, say).
     """
     ensure_installed(agent)
     with serving(command) as server:
         env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
-        done = _run_bounded(agent_argv(agent, prompt), cwd=ws.project, env=env, timeout=timeout)
+        done = _run_bounded([*wrapper, *agent_argv(agent, prompt)], cwd=ws.project, env=env, timeout=timeout)
         return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
 
 
