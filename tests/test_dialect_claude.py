@@ -102,6 +102,14 @@ def test_exit_1_is_a_non_blocking_error() -> None:
     assert "decision" not in read(1, "", "oops")
 
 
+def test_json_is_read_on_other_exit_statuses_too_as_claude_does() -> None:
+    deny = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", ' \
+           '"permissionDecisionReason": "no"}}'
+    assert read(1, deny) == {"decision": "deny", "reason": "no"}  # observed: it blocks
+    assert read(2, deny, "") == {"decision": "deny", "reason": "no"}
+    assert read(2)["decision"] == "deny"  # observed: exit 2 blocks even with nothing said
+
+
 def test_exit_0_json_decisions() -> None:
     out = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", ' \
           '"permissionDecisionReason": "sure?"}, "systemMessage": "note"}'

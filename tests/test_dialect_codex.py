@@ -1,5 +1,5 @@
 """Codex's protocol (dialects/codex.py). Every answer forge writes must validate against
-the output schemas that Codex 0.169.0 itself embeds (tests/dialects/codex_schemas/,
+the output schemas that Codex 0.169.0 itself embeds (tests/agents/codex_schemas/,
 extracted from the released binary: codex-rs/hooks/schema/generated)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from forge_hookd.dialects.codex import invalid_pre_tool_use
 from forge_hookd.events import HookEvent
 
 CODEX = get("codex")
-SCHEMAS = Path(__file__).parent / "dialects" / "codex_schemas"
+SCHEMAS = Path(__file__).parent / "agents" / "codex_schemas"
 SCHEMA_OF = {"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use",
              "UserPromptSubmit": "user-prompt-submit", "SessionStart": "session-start",
              "PermissionRequest": "permission-request", "Interrupt": "interrupt"}
@@ -96,6 +96,13 @@ EVENT = HookEvent.tool_pre_execute("bash", {"command": "rm -rf /"})
 
 def read(code: int, stdout: str = "", stderr: str = "") -> dict[str, Any]:
     return CODEX.read_hook_answer(EVENT, code, stdout, stderr)
+
+
+def test_json_is_read_only_on_exit_0_as_codex_does() -> None:
+    deny = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", ' \
+           '"permissionDecisionReason": "no"}}'
+    assert read(0, deny)["decision"] == "deny"
+    assert "decision" not in read(1, deny)
 
 
 def test_exit_2_with_empty_stderr_is_ignored_as_codex_does() -> None:

@@ -115,15 +115,19 @@ class ClaudeDialect(Dialect):
 
     def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
                            stderr: str) -> dict[str, Any]:
+        # Observed with Claude Code 2.1.328 (tests/agents/answer_rules.observed.json):
+        # exit 2 blocks (stderr is the reason, even when empty); JSON on stdout is read on
+        # exit 0 and on other statuses too (a JSON deny with exit 1 blocks).
+        doc = json_object(stdout)
         if exit_code == 2:
-            return {"decision": "deny", "reason": stderr.strip() or f"{self.name} hook exited 2"}
+            reason = stderr.strip() or (self._read_json(native_event, doc).get("reason") if doc else None)
+            return {"decision": "deny", "reason": reason or f"{self.name} hook exited 2"}
+        if doc is not None:
+            return self._read_json(native_event, doc)
         if exit_code != 0:  # a non-blocking error: the agent proceeds
             return {"message": f"{self.name} hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
-        doc = json_object(stdout)
-        if doc is None:
-            text = stdout.strip()
-            return {"context": text} if text and native_event in self.plain_context_events else {}
-        return self._read_json(native_event, doc)
+        text = stdout.strip()
+        return {"context": text} if text and native_event in self.plain_context_events else {}
 
     def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
         answer: dict[str, Any] = {}

@@ -81,6 +81,8 @@ class CodexDialect(ClaudeDialect):
                            stderr: str) -> dict[str, Any]:
         if exit_code == 2 and not stderr.strip():
             return {"message": "codex hook exited 2 without a reason on stderr: ignored, as Codex does"}
+        if exit_code not in (0, 2):  # Codex reads JSON only on exit 0: a failed hook, it proceeds
+            return {"message": f"codex hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
         if exit_code == 0 and native_event == "PreToolUse":
             problem = invalid_pre_tool_use(json_object(stdout))
             if problem:
