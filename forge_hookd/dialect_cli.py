@@ -98,6 +98,9 @@ def run_dialect(name: str, *, project_root: str | None, extra_configs: tuple[str
 
         return failure_answer("interrupted", f"interrupted by {signal_name(-run.interrupted)}")
     answer = dialect.answer(inbound, verdict_of(run))
+    for key in _rewritten_beyond_tool_args(run):  # no agent takes a rewrite of these
+        answer.dropped.append(f"data.{key}: {name}'s answer carries only a tool input rewrite")
+        answer.stderr += f"\nforge-hook-run: warning: dropped {answer.dropped[-1]}"
     _write_report(run.to_dict(), answer, inbound)
     return _emit(answer)
 
@@ -122,6 +125,13 @@ def verdict_of(run: HookRun) -> Verdict:
         tool_args = rewritten if isinstance(rewritten, dict) else {}
     return Verdict(decision=decision, reason=reason, tool_args=tool_args,
                    context=list(run.context), messages=list(run.messages))
+
+
+def _rewritten_beyond_tool_args(run: HookRun) -> list[str]:
+    if run.data is None:
+        return []
+    keys = dict.fromkeys([*run.event.data, *run.data])
+    return [k for k in keys if k != "tool_args" and run.data.get(k) != run.event.data.get(k)]
 
 
 def _dialect(name: str) -> Dialect:
@@ -193,7 +203,7 @@ def _write_report(doc: dict[str, Any], answer: NativeAnswer, inbound: Inbound | 
 
 def _emit(answer: NativeAnswer) -> int:
     if answer.stderr:
-        click.echo(answer.stderr, err=True)
+        click.echo(answer.stderr.strip("\n"), err=True)
     out = sys.stdout.buffer
     view = memoryview(answer.stdout)
     while view:

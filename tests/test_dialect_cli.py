@@ -312,3 +312,37 @@ def test_in_process_format_hooks(project: Project) -> None:
                           json.dumps(native("codex", project, command="grep x y")).encode(), project)
     reason = json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"]
     assert code == 0 and "Use 'rg'" in reason
+
+
+PROMPT_EXAMPLE = HERE / "dialects" / "user_prompt_submit_example.py"
+PROMPTS = {"claude": "claude/UserPromptSubmit.json", "codex": "codex/UserPromptSubmit.json",
+           "gemini": "gemini/BeforeAgent.json"}
+
+
+def recorded_prompt(name: str, project: Project, prompt: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads((HERE / "agents" / "payloads" / PROMPTS[name]).read_text())
+    return {**payload, "cwd": str(project.root), "prompt": prompt}
+
+
+@pytest.mark.parametrize("name", sorted(PROMPTS))
+def test_the_hooks_references_prompt_example_guards_every_agents_prompts(name: str, project: Project) -> None:
+    project.write_hooks([{"event": "user:prompt_submit", "format": "claude",
+                          "command": f"{sys.executable} {PROMPT_EXAMPLE}"}])
+    run = dialect_run(name, recorded_prompt(name, project, "deploy with password: hunter2"), project)
+    doc = json.loads(run.stdout)
+    assert doc["decision"] == ("deny" if name == "gemini" else "block")
+    assert doc["reason"].startswith("Security policy violation")
+    run = dialect_run(name, recorded_prompt(name, project, "list the files"), project)
+    context = json.loads(run.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Current time: ")
+
+
+def test_a_rewrite_the_agent_cannot_carry_is_reported(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "user:prompt_submit",
+                          "command": "echo '{\"data\": {\"user_input\": \"something else\"}}'"}])
+    report = tmp_path / "r.json"
+    run = dialect_run("claude", recorded_prompt("claude", project, "hello"), project, "--report", str(report))
+    assert (run.exit_status, run.stdout) == (0, "")
+    assert "dropped data.user_input" in run.stderr
+    assert json.loads(report.read_text())["dialect"]["dropped"] == [
+        "data.user_input: claude's answer carries only a tool input rewrite"]
