@@ -87,8 +87,8 @@ in its form (stdout, stderr, exit status); the forge document goes to --report F
 "format": NAME gets that agent's payload and is read by its rules.
 \b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
-to decide (ask), 2 bad invocation or input, 3 internal error, 129/130/143
-interrupted by SIGHUP/SIGINT/SIGTERM.
+to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
+(full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .

@@ -72,6 +72,21 @@ def forge_hook(project_root: str | None) -> None:
     (edits made through forge-hook keep a trusted file trusted). The global file is
     yours and always trusted.
     """
+    _library_notes_to_stderr(click.get_current_context())
+
+
+def _library_notes_to_stderr(ctx: click.Context) -> None:
+    """What the library notes while it works (a lock it waits for) as ``forge-hook: ...``
+    lines on stderr, for as long as the command runs (a test process runs many)."""
+    import logging
+
+    class Notes(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            say(PROG, record.getMessage())
+
+    logger, notes = logging.getLogger("forge_hookd"), Notes(logging.INFO)
+    logger.addHandler(notes)
+    ctx.call_on_close(lambda: logger.removeHandler(notes))
 
 
 @forge_hook.command("list")
@@ -233,7 +248,8 @@ def templates_command(as_json: bool) -> None:
         _print_json([{"name": name, **hook.to_dict()} for name, hook in HOOK_TEMPLATES.items()])
         return
     for name, hook in HOOK_TEMPLATES.items():
-        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}")
+        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}"
+                   f"{'' if hook.blocking else ' (observer: never blocks)'}")
 
 
 @forge_hook.command("events")
