@@ -315,21 +315,25 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     """
     from .config import update_file
     from .dialects import NAMES, get
-    from .dialects.importing import default_file, import_hooks
+    from .dialects.importing import Imported, default_files, import_hooks
 
     if agent not in NAMES:
         raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
-    source = file or default_file(dialect, scope, str(_root(ctx)))
-    raw = read_raw(source)
-    if raw is None:
-        raise UsageError(f"no such file: {source}")
-    try:
-        doc = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise UsageError(f"{source} is not valid JSON: {exc}") from None
-    imported = import_hooks(dialect, doc, source)
+    candidates = [file] if file else default_files(dialect, scope, str(_root(ctx)))
+    sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
+    if not sources:
+        raise UsageError(f"no such file: {' or '.join(candidates)}")
+    imported = Imported()
+    for source, raw in sources:
+        try:
+            doc = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise UsageError(f"{source} is not valid JSON: {exc}") from None
+        found = import_hooks(dialect, doc, source)
+        imported.hooks += found.hooks
+        imported.skipped += found.skipped
     for skipped in imported.skipped:
         say(PROG, f"skipped {skipped}")
     if dry_run:
@@ -340,4 +344,5 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     if hooks:
         update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in hooks),
                     retrust=scope == "project")
-    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} from {source}")
+    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
+                        f"from {', '.join(source for source, _ in sources)}")
