@@ -138,3 +138,19 @@ def test_context_reaches_the_model(agent: str, project: Project, tmp_path: Path)
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
     run = run_agent(agent, project, f"touch {tmp_path / 'created'}", tmp_path / "report.json")
     assert "forge-e2e-context-77e0" in run.model_requests()[-1].text(), run.describe()
+
+
+def test_forge_as_the_hook_of_every_event_print_config_names(agent: str, project: Project, tmp_path: Path) -> None:
+    from forge_hookd.dialects import get
+
+    from tests.agents.model_server import FINAL_TEXT
+
+    seen, target = tmp_path / "seen.txt", tmp_path / "created"
+    project.write_hooks([{"event": "*", "command": f'echo "$FORGE_EVENT" >> {shlex.quote(str(seen))}'}])
+    hook = f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project"
+    events = get(agent).config_snippet("forge-hook-run")["hooks"]
+    ws = Workspace(project=project.root, home=project.home)
+    run = harness.run_agent(agent, ws, command=f"touch {target}", hooks=dict.fromkeys(events, hook))
+    assert run.exit_status == 0 and target.exists() and FINAL_TEXT in run.stdout, run.describe()
+    fired = set(seen.read_text().split())
+    assert {"tool:pre_execute", "tool:post_execute", "user:prompt_submit"} <= fired, fired
