@@ -248,8 +248,9 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 def main() -> NoReturn:
     if "--dialect" in sys.argv or any(a.startswith("--dialect=") for a in sys.argv):
-        from .dialect_cli import dialect_in_argv, install_failure_answer
+        from .dialect_cli import install_failure_answer, option_in_argv
 
-        install_failure_answer(dialect_in_argv(sys.argv[1:]))
+        argv = sys.argv[1:]
+        install_failure_answer(option_in_argv(argv, "--dialect"), option_in_argv(argv, "--report"))
     forge_hook_run.main(prog_name=PROG)
     raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover

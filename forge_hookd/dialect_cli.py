@@ -39,20 +39,20 @@ class _State:
 _STATE = _State()
 
 
-def dialect_in_argv(argv: list[str]) -> str | None:
-    """The ``--dialect`` value of a command line, before click parses it: a usage error
-    must already be answered in the agent's form."""
+def option_in_argv(argv: list[str], option: str) -> str | None:
+    """An option's value in a command line, before click parses it: a usage error must
+    already be answered in the agent's form (and reported)."""
     for i, arg in enumerate(argv):
-        if arg == "--dialect" and i + 1 < len(argv):
+        if arg == option and i + 1 < len(argv):
             return argv[i + 1]
-        if arg.startswith("--dialect="):
+        if arg.startswith(f"{option}="):
             return arg.partition("=")[2]
     return None
 
 
-def install_failure_answer(name: str | None, report: str | None = None) -> None:
-    _STATE.dialect = name
-    _STATE.report = report or _STATE.report
+def install_failure_answer(name: str | None, report: str | None) -> None:
+    """From here on, a failure is answered in ``name``'s form (and reported)."""
+    _STATE.dialect, _STATE.report, _STATE.native_event = name, report, None
     JsonCommand.failure_answer[:] = [failure_answer]
 
 

@@ -107,9 +107,12 @@ def test_a_strict_config_error_on_an_event_that_cannot_block_proceeds(project: P
 
 
 @pytest.mark.parametrize("name", sorted(PRE_TOOL))
-def test_a_bad_option_beside_dialect_is_answered_as_a_deny_not_forge_json(name: str, project: Project) -> None:
-    run = dialect_run(name, native(name, project), project, "--no-such-option")
+def test_a_bad_option_beside_dialect_is_answered_as_a_deny_not_forge_json(name: str, project: Project,
+                                                                          tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    run = dialect_run(name, native(name, project), project, f"--report={report}", "--no-such-option")
     assert run.exit_status == 2 and run.stdout == ""  # Gemini would read forge JSON as allow
+    assert json.loads(report.read_text())["error"]["kind"] == "usage"
 
 
 def test_a_native_event_without_forge_type_proceeds_with_a_warning(project: Project) -> None:
