@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import orjson
 
 if TYPE_CHECKING:
+    from .events import HookEvent
     from .registry import Hook
     from .results import HookResult, HookRun
 
@@ -172,8 +173,13 @@ def judge(result: HookResult) -> Judgement:
         return Judgement(None, str(exc))
 
 
-def judge_for(hook: Hook) -> Judge:
-    """The judge that reads ``hook``'s outcome: forge's own for every forge hook."""
+def judge_for(hook: Hook, event: HookEvent | None = None) -> Judge:
+    """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
+    agent's rules for a hook with a ``format`` (dialects/; it needs the ``event``)."""
+    if hook.format is not None and event is not None:
+        from .dialects import get
+
+        return get(hook.format).judge(event)
     return judge
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -62,6 +62,9 @@ class BoundaryCommand(click.Command):
 
     json_errors = False
     known_error_status = ExitStatus.BAD_INPUT  # 1 is a verdict (blocked, problems found)
+    #: Filled by ``--dialect``: answers a failure in an agent's form instead of forge's
+    #: JSON document (dialect_cli.py). A list, not a method: it takes no ``self``.
+    failure_answer: list[Callable[[str, str], int]] = []
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -95,6 +98,7 @@ class BoundaryCommand(click.Command):
                 traceback.print_exc()
             message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
             code = self._fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
+        self.failure_answer.clear()  # set for one invocation (a dialect's); not the next
         if standalone_mode:
             sys.exit(int(code or 0))
         return int(code or 0)
@@ -108,6 +112,8 @@ class BoundaryCommand(click.Command):
             return super().invoke(ctx)
 
     def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
+        if self.failure_answer:
+            return self.failure_answer[-1](kind, message)
         say(prog, f"error: {message}")
         if self.json_errors:
             try:

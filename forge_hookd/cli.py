@@ -22,6 +22,7 @@ from .events import EVENT_TYPES, HookEvent
 if TYPE_CHECKING:
     from .observer import RunObserver
     from .registry import Hook
+    from .results import HookRun
 
 PROG = "forge-hook-run"
 MAX_EVENT_BYTES = 64 * 1024 * 1024
@@ -88,6 +89,10 @@ A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
 Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
 (FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.
+Agents: --dialect claude|codex|gemini reads that agent's own hook payload and answers
+in its form (stdout, stderr, exit status); the forge document goes to --report FILE.
+--dialect NAME --print-config prints the snippet for the agent's settings. A hook with
+"format": NAME gets that agent's payload and is read by its rules.
 \b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
 to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
@@ -146,6 +151,13 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 @click.option("--trace", is_flag=True,
               help="Tell on stderr what the run does and why: files read, hooks matched or "
                    "not, each start, end and decision (also FORGE_TRACE=1).")
+@click.option("--dialect", metavar="NAME",
+              help="Speak an agent's own hook protocol (claude, codex, gemini): read its payload, "
+                   "answer in its form on stdout, stderr and exit status.")
+@click.option("--report", metavar="FILE",
+              help="With --dialect: write the forge JSON document to FILE (stdout is the agent's).")
+@click.option("--print-config", is_flag=True,
+              help="With --dialect: print the hooks snippet for the agent's settings and exit.")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and exit.")
 @click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True, callback=_show_help,
@@ -154,7 +166,7 @@ def forge_hook_run(
     event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
-    trace: bool,
+    trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -163,9 +175,12 @@ def forge_hook_run(
     every result, and exits 1 when a hook blocks the operation, 4 when one asks a
     person to decide.
     """
-    from .config import find_project_root, load_sources, untrusted_warning
-    from .observer import RunObserver
-    from .registry import HookRegistry
+    if dialect is not None or report is not None or print_config:
+        return _dialect_path(dialect, report, print_config, event_type is not None or dry_run or pretty,
+                             project_root=project_root, extra_configs=extra_configs,
+                             trust_project=trust_project, no_global=no_global, no_project=no_project,
+                             keep_going=keep_going, jobs=jobs, strict=strict, trace=trace)
+    from .config import find_project_root
     from .results import dry_run_document
 
     if event_type is None and (tool or session_id or data is not None):
@@ -173,12 +188,47 @@ def forge_hook_run(
     event = (event_from_options(event_type, tool, session_id, data) if event_type is not None
              else _stdin_event(sys.stdin.buffer))
     root = find_project_root(project_root)
-    if not os.path.isdir(root):  # a typo must not quietly run no project hooks
-        raise UsageError(f"the project root is not a directory: {root}")
+    observer = new_observer(root, trace=trace, trust_project=trust_project, no_global=no_global,
+                            no_project=no_project)
+    hooks, warnings = load_hooks(event, root=root, extra_configs=extra_configs, trust_project=trust_project,
+                                 no_global=no_global, no_project=no_project, strict=strict, observer=observer)
+    if dry_run:
+        write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
+        return ExitStatus.PROCEED
+    run = run_hooks(event, hooks, root=root, warnings=warnings, keep_going=keep_going, jobs=jobs,
+                    observer=observer)
+    _say_verdict(run)
+    doc = run.to_dict()
+    status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
+    observer.finished(doc, status)
+    write_document(doc, pretty=pretty)
+    return status
+
+
+# -- the steps both the native and the dialect path take (dialect_cli.py) ----------------
+def new_observer(root: str, *, trace: bool, trust_project: bool, no_global: bool, no_project: bool,
+                 dialect: str | None = None) -> RunObserver:
+    """What the run log and --trace learn of this run (observer.py)."""
+    from .observer import RunObserver
+
     observer = RunObserver(lambda line: say(PROG, line),
                            trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True),
                            root=root, trace=trace, trust_override=trust_project,
                            no_global=no_global, no_project=no_project)
+    observer.context.dialect = dialect
+    return observer
+
+
+def load_hooks(event: HookEvent, *, root: str, extra_configs: tuple[str, ...], trust_project: bool,
+               no_global: bool, no_project: bool, strict: bool, observer: RunObserver
+               ) -> tuple[list[Hook], list[str]]:
+    """The hooks ``event`` runs, in order, and the config warnings (said on stderr;
+    under ``strict`` the first is a ConfigError and the others are said as errors)."""
+    from .config import load_sources, untrusted_warning
+    from .registry import HookRegistry
+
+    if not os.path.isdir(root):  # a typo must not quietly run no project hooks
+        raise UsageError(f"the project root is not a directory: {root}")
     loaded = load_sources(root, include_global=not no_global, include_project=not no_project,
                           extra=extra_configs, trust_project=trust_project or None,
                           on_file=observer.file)
@@ -191,45 +241,54 @@ def forge_hook_run(
     warnings += [notice] if notice else []
     for warning in warnings:
         say(PROG, f"warning: {warning}")
-    hooks = HookRegistry(loaded.hooks).get_hooks(event)
     observer.matching(loaded.hooks, event)
-    if dry_run:
-        write_document(dry_run_document(event, hooks, warnings), pretty=pretty)
-        return ExitStatus.PROCEED
-    return _run(event, hooks, root=root, warnings=warnings, keep_going=keep_going, jobs=jobs,
-                pretty=pretty, observer=observer)
+    return HookRegistry(loaded.hooks).get_hooks(event), warnings
 
 
-def _run(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
-         keep_going: bool, jobs: int, pretty: bool, observer: RunObserver) -> int:
+def run_hooks(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
+              keep_going: bool, jobs: int, observer: RunObserver) -> HookRun:
+    """Run ``hooks``; from here on a signal ends the running hooks (signals.py)."""
     from .executor import HookExecutor
-    from .results import describe_hook
-    from .signals import signal_name
 
     catcher = JsonCommand.signals()
-    catcher.deferred = True  # from here on a signal ends the running hooks (signals.py)
+    catcher.deferred = True
     executor = HookExecutor(working_dir=root, subreaper=True)
     executor.on_start = observer.on_start
     run = executor.run(event, hooks=hooks, stop_on_failure=not keep_going, jobs=jobs, catcher=catcher)
     run.warnings[:0] = warnings
     for warning in run.warnings[len(warnings):]:
         say(PROG, f"warning: {warning}")
-    blocker, decision = run.blocked_by, run.decision
+    return run
+
+
+def _say_verdict(run: HookRun) -> None:
+    from .results import describe_hook
+    from .signals import signal_name
+
+    blocker = run.blocked_by
     if run.interrupted is not None:
         say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
         say(PROG, f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
                   f"{_one_line(blocker.reason) or 'no reason given'}")
-    elif decision == "ask":
+    elif run.decision == "ask":
         say(PROG, f"ask (exit status 4): a person must decide: {_one_line(run.reason or '') or 'no reason given'}")
-    doc = run.to_dict()
-    status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[decision]
-    observer.finished(doc, status)
-    write_document(doc, pretty=pretty)
-    return status
 
 
 _EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
+
+
+def _dialect_path(dialect: str | None, report: str | None, print_config: bool, native_only: bool,
+                  **options: Any) -> int:
+    from . import dialect_cli
+
+    if dialect is None:
+        raise UsageError("--report and --print-config go with --dialect NAME")
+    if print_config:
+        return dialect_cli.print_config(dialect)
+    if native_only:
+        raise UsageError("--event, --dry-run and --pretty do not go with --dialect")
+    return dialect_cli.run_dialect(dialect, report=report, **options)
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -240,4 +299,9 @@ def _one_line(text: str, limit: int = 300) -> str:
 def main() -> int:
     """The exit status of one run of the command."""
     completion.install_if_asked(PROG)
+    if "--dialect" in sys.argv or any(a.startswith("--dialect=") for a in sys.argv):
+        from .dialect_cli import install_failure_answer, option_in_argv
+
+        argv = sys.argv[1:]
+        install_failure_answer(option_in_argv(argv, "--dialect"), option_in_argv(argv, "--report"))
     return forge_hook_run.main(prog_name=PROG, standalone_mode=False, ignore_late_signals=True)

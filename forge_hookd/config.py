@@ -58,14 +58,15 @@ def global_config_path() -> str:
     return os.path.join(base, "forge", CONFIG_NAME)
 
 
-def find_project_root(explicit: StrPath | None = None) -> str:
+def find_project_root(explicit: StrPath | None = None, *, start: StrPath | None = None) -> str:
     """``explicit``, else ``$FORGE_PROJECT_DIR``, else the nearest directory upwards
-    holding ``.forge/hooks.json``, else the current directory. Always absolute."""
+    from ``start`` (default: the current one) holding ``.forge/hooks.json``, else
+    ``start``. Always absolute."""
     if explicit:
         return os.path.realpath(explicit)
     if os.environ.get("FORGE_PROJECT_DIR"):
         return os.path.realpath(os.environ["FORGE_PROJECT_DIR"])
-    cwd = directory = os.getcwd()
+    cwd = directory = os.path.realpath(start) if start else os.getcwd()
     while True:
         if os.path.isfile(project_file(directory)):
             return directory

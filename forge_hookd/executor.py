@@ -139,18 +139,18 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
-                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars))
+                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, run.event))
                         if failed is not None:
-                            results[index] = result = _judged(hook, index, failed)
+                            results[index] = result = _judged(hook, index, failed, run.event)
                             stopped = stop_on_failure and blocks(result)
                     for index, outcome in processes.wait():
-                        results[index] = result = _judged(hooks[index], index, outcome)
+                        results[index] = result = _judged(hooks[index], index, outcome, run.event)
                         stopped = stopped or (stop_on_failure and blocks(result))
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for index, outcome in processes.close():
                     outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = _judged(hooks[index], index, outcome)
+                    results[index] = _judged(hooks[index], index, outcome, run.event)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -171,11 +171,17 @@ class HookExecutor:
         return env, frozenset(own)
 
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes,
-              event_vars: frozenset[str] = frozenset()) -> Spec:
+              event_vars: frozenset[str], event: HookEvent) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
         env = dict(base_env)
+        if hook.format is not None:  # a hook written for another agent gets its payload
+            from .dialects import get
+
+            speaker = get(hook.format)
+            stdin = speaker.hook_stdin(event, self.project_dir)
+            env.update(_encoded(speaker.hook_env(event, self.project_dir)))
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
@@ -184,10 +190,10 @@ class HookExecutor:
                     detach=hook.detach)
 
 
-def _judged(hook: Hook, index: int, outcome: Outcome) -> HookResult:
+def _judged(hook: Hook, index: int, outcome: Outcome, event: HookEvent) -> HookResult:
     """The result of a finished hook with its answer read by the hook's judge."""
     result = _result(hook, index, outcome)
-    result.answer, error, result.decided = judge_for(hook)(result)
+    result.answer, error, result.decided = judge_for(hook, event)(result)
     if error is not None:
         result.error = error
     return result

@@ -371,12 +371,6 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
         click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
 
 
-def main() -> int:
-    """The exit status of one run of the command."""
-    completion.install_if_asked(PROG)
-    return forge_hook.main(prog_name=PROG, standalone_mode=False)
-
-
 # -- the run log (forge_hookd.runlog, forge_hookd.logview) ------------------------------
 @forge_hook.command("log", short_help="What forge-hook-run did: the last runs, and why.")
 @click.option("--json", "as_json", is_flag=True, help="JSON lines, one record per run, as logged.")
@@ -443,3 +437,59 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
         for line in lines[1:] if number else lines:
             click.echo(line)
     sys.stdout.flush()
+
+
+# -- import (dialects) --------------------------------------------------------------------
+@forge_hook.command("import", short_help="Convert an agent's hooks into forge hooks.")
+@click.option("--from", "agent", required=True, metavar="AGENT",
+              help="Whose hooks: claude, codex or gemini.")
+@click.argument("file", required=False)
+@scope_options
+@click.option("--dry-run", is_flag=True, help="Print the converted hooks as JSON; write nothing.")
+@click.pass_context
+def import_command(ctx: click.Context, agent: str, file: str | None, global_: bool, project: bool,
+                   dry_run: bool) -> None:
+    """Convert an agent's hooks (FILE, default its settings for the scope) into forge hooks.
+
+    Each hook keeps speaking its agent's protocol ("format": AGENT). Entries with no forge
+    form (a regex matcher, a prompt hook, an event forge does not have) are named and skipped.
+    """
+    from .config import update_file
+    from .dialects import NAMES, get
+    from .dialects.importing import Imported, default_files, import_hooks
+
+    if agent not in NAMES:
+        raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
+    scope = _scope(global_, project)
+    dialect = get(agent)
+    candidates = [file] if file else default_files(dialect, scope, str(_root(ctx)))
+    sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
+    if not sources:
+        raise UsageError(f"no such file: {' or '.join(candidates)}")
+    imported = Imported()
+    for source, raw in sources:
+        try:
+            doc = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise UsageError(f"{source} is not valid JSON: {exc}") from None
+        found = import_hooks(dialect, doc, source)
+        imported.hooks += found.hooks
+        imported.skipped += found.skipped
+    for skipped in imported.skipped:
+        say(PROG, f"skipped {skipped}")
+    if dry_run:
+        _print_json({"hooks": imported.hooks, "skipped": imported.skipped})
+        return
+    hooks = [Hook.from_dict(entry) for entry in imported.hooks]
+    path = editing.scope_path(scope, _root(ctx))
+    if hooks:
+        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in hooks),
+                    retrust=scope == "project")
+    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
+                        f"from {', '.join(source for source, _ in sources)}")
+
+
+def main() -> int:
+    """The exit status of one run of the command."""
+    completion.install_if_asked(PROG)
+    return forge_hook.main(prog_name=PROG, standalone_mode=False)

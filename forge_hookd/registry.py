@@ -17,7 +17,7 @@ DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 300.0
 HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description",
-             "blocking")
+             "blocking", "format")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -83,6 +83,7 @@ class Hook:
     detach: bool = False
     description: str | None = None
     blocking: bool = True  # False: an observer, recorded but never obeyed (answers.py)
+    format: str | None = None  # an agent's hook protocol it speaks (dialects/)
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -123,6 +124,8 @@ class Hook:
             out["description"] = self.description
         if not self.blocking:
             out["blocking"] = False
+        if self.format is not None:
+            out["format"] = self.format
         return out
 
     @classmethod
@@ -145,6 +148,7 @@ class Hook:
             detach=_bool(data, "detach", False),
             description=_optional_str(data, "description"),
             blocking=_bool(data, "blocking", True),
+            format=_format(data.get("format")),
             source=source,
             source_index=source_index,
         )
@@ -194,6 +198,14 @@ def _env(value: object) -> dict[str, str]:
         if not key or "=" in key or "\0" in key or "\0" in item:
             raise ConfigError(f"'env.{key}' is not a valid environment variable")
     return dict(value)
+
+
+def _format(value: object) -> str | None:
+    from .dialects import NAMES
+
+    if value is None or (isinstance(value, str) and value in NAMES):
+        return value
+    raise ConfigError(f"'format' must be one of {', '.join(NAMES)}, not {value!r}")
 
 
 def _bool(data: dict[str, Any], key: str, default: bool) -> bool:

@@ -82,6 +82,13 @@ Adding --dry-run to every terraform apply:
 
 where the script reads the event on stdin and prints {"data": {"tool_args": {"command": "terraform apply --dry-run"}}, "context": "..."} for a terraform apply, nothing otherwise (see the README for the whole script).
 """,
+    "DIALECTS": """
+forge-hook-run --dialect claude|codex|gemini is an agent's own hook command: it reads that agent's native hook payload on stdin (Claude Code, Codex, Gemini CLI), maps it to a forge event (PreToolUse and BeforeTool are tool:pre_execute; Bash and run_shell_command are bash; the tool input is data.tool_args; data.agent holds the agent's name, event, tool and the whole payload), runs the forge hooks, and answers on stdout, stderr and exit status in the agent's own form. stdout belongs to the agent: --report FILE writes the forge document. --print-config prints the hooks snippet for the agent's settings.
+
+No objection is not approval: when no hook objects the answer is "no decision" and the agent's own permission rules apply; only an explicit "decision": "allow" is the agent's allow. Where an agent cannot ask (Codex's PreToolUse), ask is a deny saying a person must decide; Codex takes allow only with a rewrite. Every Codex answer is valid against Codex's published output schemas. When forge-hook-run cannot do its job (an unreadable payload, a --strict config error, a bad option, an internal error) it denies, naming the problem, on events where the agent waits for permission, and proceeds with a message on stderr elsewhere. A native event with no forge type runs no hook and proceeds with a warning.
+
+A hook with "format": "claude" (or "codex", "gemini") is written for that agent: it gets the agent's payload on stdin (verbatim under that dialect, else built from the forge event), its variables (CLAUDE_PROJECT_DIR; GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID), and its exit status and output are read by the agent's rules. A format hook that times out, dies by a signal or cannot start (126, 127) denies unless it is an observer. forge-hook import --from AGENT converts an agent's hook settings into such hooks.
+""",
     "ENVIRONMENT": """
 Every hook gets:
 
@@ -188,6 +195,9 @@ Every write is a read-modify-write under an exclusive lock, written to a tempora
 Nothing is left beside the file. The lock is an flock on the file's directory (no hooks.json.lock is created; a killed holder's lock goes with it); where a directory cannot be locked (NFS), a lock file in $XDG_RUNTIME_DIR/forge-hook-UID/, which keeps out writers on this machine only. A lock held by another process is waited for FORGE_LOCK_TIMEOUT seconds (10 by default) with a line on stderr naming the holder's pid, then the command fails with exit status 5 and the file untouched. Temporary files are named .hooks.json.PID.RANDOM.tmp; one left by a writer killed mid-write is removed by the next write. A symlinked file is written through its link: the link stays a link and its target changes. The trust records are written the same way.
 
 When the machine refuses a write (a full disk, a read-only directory), the command prints one line naming the file and the reason and exits 5; the file stays as it was and no temporary file is left.
+""",
+    "IMPORT": """
+forge-hook import --from claude|codex|gemini [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json and .claude/settings.local.json, .codex/hooks.json or .gemini/settings.json of the project, or the user's file in the home directory for --global; Codex's inline [hooks] tables in config.toml are not read) into forge hooks with "format" set. Event names become forge event types; a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob; Gemini's timeouts (milliseconds) become seconds. A regular expression with no pattern form, a non-command hook and an event with no forge type are named on stderr and skipped. --dry-run prints {"hooks": [...], "skipped": [...]} and writes nothing.
 """,
     "EXIT STATUS": """
 * 0: done; for check, no problems

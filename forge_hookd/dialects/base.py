@@ -1,0 +1,318 @@
+"""What every dialect shares: the records that cross the boundary and the one interface.
+
+In: :meth:`Dialect.read` turns a native payload into an :class:`Inbound` (the forge
+event plus what the agent called things). Out: :meth:`Dialect.answer` turns the run's
+:class:`Verdict` into a :class:`NativeAnswer`. Format hooks: :meth:`Dialect.hook_stdin`,
+:meth:`Dialect.hook_env` and :meth:`Dialect.read_hook_answer`. No I/O here.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ..errors import EventError
+from ..events import EventType, HookEvent
+
+if TYPE_CHECKING:
+    from ..answers import Judge
+    from ..results import HookResult
+
+#: Forge's canonical tool names (DESIGN.md, "Dialects").
+CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
+#: Forge event types whose native form names a tool and its input.
+TOOL_EVENTS = frozenset({"tool:pre_execute", "tool:post_execute", "tool:error",
+                         "permission:check", "permission:prompt", "permission:granted",
+                         "permission:denied"})
+PERSON_MUST_DECIDE = "a person must decide (this agent cannot ask here)"
+
+
+class PayloadError(EventError):
+    """A native payload forge cannot use; ``native_event`` when it could tell which."""
+
+    def __init__(self, message: str, native_event: str | None = None) -> None:
+        super().__init__(message)
+        self.native_event = native_event
+
+
+# Plain classes, not dataclasses: building a dataclass costs ~0.3 ms at import, and this
+# module is on the event path of every agent's hook call (bench/dialect.py).
+class Inbound:
+    """A native payload read as a forge event. ``event`` is None for a native event
+    that has no forge type (it runs no hook)."""
+
+    __slots__ = ("dialect", "native_event", "native_tool", "payload", "event")
+
+    def __init__(self, dialect: str, native_event: str, native_tool: str | None,
+                 payload: dict[str, Any], event: HookEvent | None) -> None:
+        self.dialect = dialect
+        self.native_event = native_event
+        self.native_tool = native_tool
+        self.payload = payload
+        self.event = event
+
+    @property
+    def cwd(self) -> str | None:
+        cwd = self.payload.get("cwd")
+        return cwd if isinstance(cwd, str) and cwd else None
+
+
+class Verdict:
+    """A run's outcome in forge terms. ``decision`` is None when no hook objected and
+    none explicitly allowed: "no objection is not approval". ``tool_args`` is the whole
+    rewritten tool input, or None when no hook rewrote it. A blank reason is no reason:
+    agents refuse or ignore a deny with one (Codex)."""
+
+    __slots__ = ("decision", "reason", "tool_args", "context", "messages")
+
+    def __init__(self, decision: str | None = None, reason: str | None = None,
+                 tool_args: dict[str, Any] | None = None, context: list[str] | None = None,
+                 messages: list[str] | None = None) -> None:
+        self.decision = decision
+        self.reason = (reason or "").strip() or None
+        self.tool_args = tool_args
+        self.context = list(context or [])
+        self.messages = list(messages or [])
+
+    def __repr__(self) -> str:
+        return f"Verdict({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
+
+
+class NativeAnswer:
+    """What the agent reads: stdout bytes, stderr text, exit status, and what the
+    agent's form could not carry (for the report)."""
+
+    __slots__ = ("stdout", "stderr", "exit_code", "dropped")
+
+    def __init__(self, stdout: bytes = b"", stderr: str = "", exit_code: int = 0,
+                 dropped: list[str] | None = None) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code
+        self.dropped = list(dropped or [])
+
+
+def replacement_patch(old: Any, new: Any) -> Any:
+    """A JSON merge patch (RFC 7386) that turns ``old`` into exactly ``new``: how an
+    agent's whole-input rewrite becomes a forge ``data`` patch."""
+    if not isinstance(new, dict) or not isinstance(old, dict):
+        return new
+    patch: dict[str, Any] = {key: None for key in old if key not in new}
+    for key, value in new.items():
+        if key not in old:
+            patch[key] = value
+        elif old[key] != value:
+            patch[key] = replacement_patch(old[key], value) if value is not None else None
+    return patch
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """``text`` as a JSON object, or None when it is not one."""
+    text = text.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def joined(parts: list[str]) -> str:
+    return "\n".join(p for p in parts if p)
+
+
+class Dialect:
+    """One agent's hook protocol. Subclasses fill the tables and the answer forms."""
+
+    name = ""
+    #: native event name -> forge event type
+    events: dict[str, str] = {}
+    #: native events where the agent waits for permission: a failure there denies
+    blocking_events: frozenset[str] = frozenset()
+    #: native tool name -> canonical forge name (others keep their native name)
+    tools: dict[str, str] = {}
+    #: the payload key holding the prompt of a prompt submission
+    prompt_key = "prompt"
+    #: where the agent reads its hooks: the project's file, then the user's
+    settings_files: tuple[str, ...] = ()
+
+    # -- in ------------------------------------------------------------------------
+    def read(self, raw: bytes) -> Inbound:
+        """The payload as a forge event; :class:`PayloadError` when it cannot be one.
+
+        Lenient about what it does not need (agents add fields in every release: they
+        stay in ``data.agent.payload``), strict about what the event needs.
+        """
+        try:
+            payload = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise PayloadError(f"the {self.name} payload is not valid JSON: {exc}") from None
+        if not isinstance(payload, dict):
+            raise PayloadError(f"the {self.name} payload must be a JSON object")
+        native_event = payload.get("hook_event_name")
+        if not isinstance(native_event, str) or not native_event:
+            raise PayloadError(f"the {self.name} payload has no 'hook_event_name'")
+        forge_type = self.events.get(native_event)
+        native_tool = self._tool_name(payload, native_event, forge_type)
+        event = None if forge_type is None else HookEvent(
+            type=EventType(forge_type), timestamp=time.time(),
+            data=self._data(payload, native_event, forge_type, native_tool),
+            tool_name=None if native_tool is None else self.canonical_tool(native_tool),
+            session_id=_optional_str(payload, "session_id", native_event))
+        return Inbound(self.name, native_event, native_tool, payload, event)
+
+    def canonical_tool(self, native: str) -> str:
+        return self.tools.get(native, native)
+
+    def native_tool(self, canonical: str | None) -> str | None:
+        """The agent's name for a forge tool name (``bash`` -> ``Bash``)."""
+        if canonical is None:
+            return None
+        return next((n for n, c in self.tools.items() if c == canonical), canonical)
+
+    def native_event(self, forge_type: str) -> str:
+        """The agent's name for a forge event type (its own string when it has none)."""
+        return next((n for n, t in self.events.items() if t == forge_type), forge_type)
+
+    def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
+        if forge_type not in TOOL_EVENTS:
+            return None
+        name = payload.get("tool_name")
+        if not isinstance(name, str) or not name:
+            raise PayloadError(f"the {self.name} {native_event} payload has no 'tool_name'", native_event)
+        if payload.get("tool_input") is None:  # an object for every built-in tool
+            raise PayloadError(f"the {self.name} {native_event} payload has no 'tool_input'",
+                               native_event)
+        return name
+
+    def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
+              native_tool: str | None) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if forge_type in TOOL_EVENTS:
+            data["tool_args"] = payload["tool_input"]
+        if "tool_response" in payload:
+            data["tool_result"] = payload["tool_response"]
+        if "error" in payload:
+            data["error"] = payload["error"]
+        if forge_type == "user:prompt_submit":
+            prompt = payload.get(self.prompt_key)
+            if not isinstance(prompt, str):
+                raise PayloadError(f"the {self.name} {native_event} payload has no "
+                                   f"'{self.prompt_key}' string", native_event)
+            data["user_input"] = prompt
+        data["agent"] = {"name": self.name, "event": native_event, "tool": native_tool,
+                         "payload": payload}
+        return data
+
+    # -- out -----------------------------------------------------------------------
+    def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
+        """The verdict as the agent reads it. Subclasses implement."""
+        raise NotImplementedError
+
+    def failure(self, native_event: str | None, problem: str) -> NativeAnswer:
+        """forge-hook-run could not do its job: deny where the agent waits for
+        permission (or cannot be told which event this was), else proceed and say why."""
+        reason = f"forge-hook-run could not check this call: {problem}"
+        if native_event is None:
+            return self.deny_unknown(reason)
+        if native_event in self.blocking_events:
+            inbound = Inbound(self.name, native_event, None, {}, None)
+            answer = self.answer(inbound, Verdict(decision="deny", reason=reason))
+            answer.stderr = answer.stderr or f"forge-hook-run: error: {problem}"
+            return answer
+        return NativeAnswer(stderr=f"forge-hook-run: error: {problem} (the agent proceeds: "
+                                   f"{native_event} cannot be blocked)")
+
+    def deny_unknown(self, reason: str) -> NativeAnswer:
+        """A deny every event of the agent reads, for a payload too broken to name its
+        event. Exit 2 with the reason on stderr and nothing on stdout blocks in all three."""
+        return NativeAnswer(stderr=reason, exit_code=2)
+
+    # -- format hooks ----------------------------------------------------------------
+    def hook_stdin(self, event: HookEvent, project_dir: str) -> bytes:
+        """What a ``"format": NAME`` hook reads: the native payload verbatim when the
+        run came in through this dialect, else one built from the forge event."""
+        agent = event.data.get("agent")
+        if isinstance(agent, dict) and agent.get("name") == self.name and isinstance(agent.get("payload"), dict):
+            return orjson.dumps(agent["payload"])  # verbatim: what the agent itself sent
+        return orjson.dumps(self.build_payload(event, project_dir))
+
+    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+        native_event = self.native_event(event.type.value)
+        payload: dict[str, Any] = {"session_id": event.session_id or "", "transcript_path": None,
+                                   "cwd": project_dir, "hook_event_name": native_event}
+        data = event.data
+        if event.type.value in TOOL_EVENTS:
+            payload["tool_name"] = self.native_tool(event.tool_name) or ""
+            payload["tool_input"] = data.get("tool_args") if isinstance(data.get("tool_args"), dict) else {}
+        if "tool_result" in data:
+            payload["tool_response"] = data["tool_result"]
+        if "error" in data:
+            payload["error"] = data["error"]
+        if "user_input" in data:
+            payload[self.prompt_key] = data["user_input"]
+        return payload
+
+    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+        """The variables this agent gives its hooks."""
+        return {}
+
+    def read_hook_answer(self, event: HookEvent, exit_code: int, stdout: str,
+                         stderr: str) -> dict[str, Any]:
+        """A format hook's exit status and output read by this agent's rules, as a forge
+        answer object (``decision``, ``reason``, ``data``, ``context``, ``message``).
+        Only for a hook that exited by itself (a timeout, a signal, 126 or 127 deny
+        before this is asked, DESIGN.md). A whole replacement tool input becomes the
+        ``data`` patch that produces it."""
+        answer = self.read_native_answer(self.hook_native_event(event), exit_code, stdout, stderr)
+        updated = answer.pop("updated_input", None)
+        if isinstance(updated, dict):
+            old = event.data.get("tool_args")
+            answer["data"] = {"tool_args": replacement_patch(old if isinstance(old, dict) else {}, updated)}
+        return answer
+
+    def judge(self, event: HookEvent) -> Judge:
+        """The judge (answers.py) of a ``"format": NAME`` hook handling ``event``.
+
+        Stricter than the agents in one way: a hook that timed out, died by a signal or
+        could not start (126, 127) is left to forge's rule, which denies (unless it is
+        an observer): a policy hook whose script was deleted is not silently off.
+        """
+        from ..answers import ALLOW, Answer, Judgement
+
+        def judged(result: HookResult) -> Judgement:
+            code = result.exit_code
+            if result.error is not None or result.timed_out or code is None or code < 0 or code in (126, 127):
+                return Judgement(None)
+            parts = self.read_hook_answer(event, code, result.stdout, result.stderr)
+            return Judgement(Answer(**parts) if parts else None, None, parts.get("decision") or ALLOW)
+
+        return judged
+
+    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
+                           stderr: str) -> dict[str, Any]:
+        """The agent's reading of a hook's answer; a rewrite as ``updated_input``, the
+        whole new tool input. Subclasses implement."""
+        raise NotImplementedError
+
+    def hook_native_event(self, event: HookEvent) -> str:
+        """The native event a format hook is told it handles."""
+        agent = event.data.get("agent")
+        if isinstance(agent, dict) and agent.get("name") == self.name and isinstance(agent.get("event"), str):
+            return str(agent["event"])
+        return self.native_event(event.type.value)
+
+    # -- settings --------------------------------------------------------------------
+    def config_snippet(self, command: str) -> dict[str, Any]:
+        """The hooks block of the agent's settings that makes ``command`` its hook."""
+        raise NotImplementedError
+
+
+def _optional_str(payload: dict[str, Any], key: str, native_event: str) -> str | None:
+    value = payload.get(key)
+    if value is None or isinstance(value, str):
+        return value or None
+    raise PayloadError(f"'{key}' in the {native_event} payload must be a string", native_event)

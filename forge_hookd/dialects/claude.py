@@ -1,0 +1,198 @@
+"""Claude Code's hook protocol (code.claude.com/docs/en/hooks).
+
+Exit 2 blocks with stderr as the reason (stdout ignored); JSON on stdout is read on
+exit 0 and, as Claude Code 2.1.328 was observed to do, on other statuses too (its docs
+say exit 0 only); any other status without JSON is a non-blocking error and the agent
+proceeds. forge answers exit 0 with JSON. Codex copies this protocol with stricter
+rules (codex.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..events import HookEvent
+from .base import PERSON_MUST_DECIDE, Dialect, Inbound, NativeAnswer, Verdict, joined, json_object
+
+_DEFAULT_DENY = "blocked by a forge hook"
+
+
+class ClaudeDialect(Dialect):
+    name = "claude"
+    settings_files = (".claude/settings.json", "~/.claude/settings.json")
+    events = {
+        "PreToolUse": "tool:pre_execute",
+        "PostToolUse": "tool:post_execute",
+        "PostToolUseFailure": "tool:error",
+        "UserPromptSubmit": "user:prompt_submit",
+        "SessionStart": "session:start",
+        "SessionEnd": "session:end",
+        "PermissionRequest": "permission:prompt",
+        "PermissionDenied": "permission:denied",
+    }
+    blocking_events = frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"})
+    tools = {
+        "Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
+        "Glob": "glob", "Grep": "grep", "WebFetch": "web_fetch", "WebSearch": "web_search",
+    }
+    #: events whose hookSpecificOutput takes additionalContext
+    context_events = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure",
+                                "UserPromptSubmit", "SessionStart"})
+    #: events a top-level {"decision": "block", "reason"} stops
+    block_events = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
+    #: events whose plain stdout on exit 0 is context for the model
+    plain_context_events = frozenset({"UserPromptSubmit", "SessionStart"})
+
+    # -- out -----------------------------------------------------------------------
+    def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
+        event = inbound.native_event
+        out: dict[str, Any] = {}
+        specific: dict[str, Any] = {"hookEventName": event}
+        dropped: list[str] = []
+        if event == "PreToolUse":
+            self._pre_tool_use(specific, verdict, dropped)
+        elif event == "PermissionRequest":
+            self._permission_request(specific, verdict, dropped)
+        elif event in self.block_events:
+            self._block(out, verdict)
+        elif verdict.decision in ("deny", "ask"):
+            dropped.append(f"decision {verdict.decision}: {event} cannot be blocked")
+        if verdict.tool_args is not None and event not in ("PreToolUse", "PermissionRequest"):
+            dropped.append(f"rewritten tool_args: {event} takes no rewrite")
+        self._context(specific, verdict, event, dropped)
+        if verdict.messages:
+            out["systemMessage"] = joined(verdict.messages)
+        if len(specific) > 1:
+            out["hookSpecificOutput"] = specific
+        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
+        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
+                            dropped=dropped)
+
+    def _pre_tool_use(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
+        if verdict.decision is not None:
+            specific["permissionDecision"] = verdict.decision
+            reason = verdict.reason or (_DEFAULT_DENY if verdict.decision == "deny" else None)
+            if reason:
+                specific["permissionDecisionReason"] = reason
+        if verdict.tool_args is not None and verdict.decision != "deny":
+            specific["updatedInput"] = verdict.tool_args  # Claude replaces the whole input
+
+    def _permission_request(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
+        # The person is being asked already: an ask is what happens without an answer.
+        if verdict.decision == "deny":
+            specific["decision"] = {"behavior": "deny", "message": verdict.reason or _DEFAULT_DENY}
+        elif verdict.decision == "allow":
+            specific["decision"] = {"behavior": "allow"}
+            if verdict.tool_args is not None:
+                specific["decision"]["updatedInput"] = verdict.tool_args
+        if verdict.tool_args is not None and verdict.decision != "allow":
+            dropped.append("rewritten tool_args: a permission request carries a rewrite only with allow")
+
+    def _block(self, out: dict[str, Any], verdict: Verdict) -> None:
+        if verdict.decision == "deny":
+            out.update(decision="block", reason=verdict.reason or _DEFAULT_DENY)
+        elif verdict.decision == "ask":
+            out.update(decision="block", reason=_ask_reason(verdict.reason))
+
+    def _context(self, specific: dict[str, Any], verdict: Verdict, event: str, dropped: list[str]) -> None:
+        if not verdict.context:
+            return
+        if event in self.context_events:
+            specific["additionalContext"] = joined(verdict.context)
+        else:
+            dropped.append(f"context: {event} takes no additional context")
+
+    # -- format hooks ----------------------------------------------------------------
+    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+        payload = super().build_payload(event, project_dir)
+        payload["permission_mode"] = "default"
+        if payload["hook_event_name"] == "SessionStart":
+            payload["source"] = "startup"
+        return payload
+
+    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+        return {"CLAUDE_PROJECT_DIR": project_dir}
+
+    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
+                           stderr: str) -> dict[str, Any]:
+        # Observed with Claude Code 2.1.328 (tests/agents/answer_rules.observed.json):
+        # exit 2 blocks (stderr is the reason, even when empty); JSON on stdout is read on
+        # exit 0 and on other statuses too (a JSON deny with exit 1 blocks).
+        doc = json_object(stdout)
+        if exit_code == 2:
+            reason = stderr.strip() or (self._read_json(native_event, doc).get("reason") if doc else None)
+            return {"decision": "deny", "reason": reason or f"{self.name} hook exited 2"}
+        if doc is not None:
+            return self._read_json(native_event, doc)
+        if exit_code != 0:  # a non-blocking error: the agent proceeds
+            return {"message": f"{self.name} hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
+        text = stdout.strip()
+        return {"context": text} if text and native_event in self.plain_context_events else {}
+
+    def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = {}
+        specific = doc.get("hookSpecificOutput")
+        specific = specific if isinstance(specific, dict) else {}
+        _copy_str(doc, "systemMessage", answer, "message")
+        _copy_str(specific, "additionalContext", answer, "context")
+        if native_event == "PreToolUse":
+            self._read_pre_tool_use(doc, specific, answer)
+        elif native_event == "PermissionRequest":
+            self._read_permission(specific, answer)
+        if "decision" not in answer and doc.get("decision") == "block":
+            answer.update(decision="deny", reason=_text(doc.get("reason")) or _DEFAULT_DENY)
+        if doc.get("continue") is False:
+            answer.update(decision="deny", reason=_text(doc.get("stopReason")) or "the hook stopped the agent")
+        return answer
+
+    def _read_pre_tool_use(self, doc: dict[str, Any], specific: dict[str, Any], answer: dict[str, Any]) -> None:
+        decision = specific.get("permissionDecision")
+        legacy = {"approve": "allow", "block": "deny"}.get(str(doc.get("decision")))
+        decision = decision if decision in ("allow", "deny", "ask") else legacy
+        if decision is not None:
+            answer["decision"] = decision
+            reason = _text(specific.get("permissionDecisionReason")) or _text(doc.get("reason"))
+            if reason:
+                answer["reason"] = reason
+        if isinstance(specific.get("updatedInput"), dict) and decision != "deny":
+            answer["updated_input"] = specific["updatedInput"]
+
+    def _read_permission(self, specific: dict[str, Any], answer: dict[str, Any]) -> None:
+        decision = specific.get("decision")
+        if not isinstance(decision, dict):
+            return
+        if decision.get("behavior") == "allow":
+            answer["decision"] = "allow"
+            if isinstance(decision.get("updatedInput"), dict):
+                answer["updated_input"] = decision["updatedInput"]
+        elif decision.get("behavior") == "deny":
+            answer.update(decision="deny", reason=_text(decision.get("message")) or _DEFAULT_DENY)
+
+    # -- settings --------------------------------------------------------------------
+    def config_snippet(self, command: str) -> dict[str, Any]:
+        hook = [{"type": "command", "command": command}]
+        return {"hooks": {event: [{"matcher": "*", "hooks": hook}] if event in _MATCHED else [{"hooks": hook}]
+                          for event in self.events}}
+
+
+_MATCHED = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                      "PermissionDenied"})
+
+
+def _ask_reason(reason: str | None) -> str:
+    return f"{PERSON_MUST_DECIDE}: {reason}" if reason else PERSON_MUST_DECIDE
+
+
+def _text(value: object) -> str | None:
+    return value.strip() or None if isinstance(value, str) else None
+
+
+def _copy_str(source: dict[str, Any], key: str, answer: dict[str, Any], to: str) -> None:
+    value = _text(source.get(key))
+    if value:
+        answer[to] = value
+
+
+DIALECT = ClaudeDialect()

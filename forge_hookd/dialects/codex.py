@@ -1,0 +1,132 @@
+"""Codex's hook protocol: Claude Code's, read more strictly (openai/codex,
+codex-rs/hooks: output_parser.rs and the published schemas under schema/generated).
+
+What differs from Claude, and what forge does about it:
+
+- JSON is read only on exit 0, and an answer Codex finds invalid is ignored (the call
+  proceeds). Every answer forge writes validates against Codex's output schemas.
+- PreToolUse has no ask (forge answers deny, saying a person must decide) and no
+  allow without ``updatedInput`` (forge's allow alone is dropped: Codex's own rules
+  apply); ``updatedInput`` travels only with allow; a deny needs a non-empty reason.
+- Exit 2 with an empty stderr is ignored.
+- A PermissionRequest answer cannot carry a rewrite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Inbound, NativeAnswer, Verdict, json_object
+from .claude import ClaudeDialect, _ask_reason
+
+_DEFAULT_DENY = "blocked by a forge hook"
+
+
+class CodexDialect(ClaudeDialect):
+    name = "codex"
+    settings_files = (".codex/hooks.json", "~/.codex/hooks.json")
+    events = {
+        "PreToolUse": "tool:pre_execute",
+        "PostToolUse": "tool:post_execute",
+        "UserPromptSubmit": "user:prompt_submit",
+        "SessionStart": "session:start",
+        "PermissionRequest": "permission:prompt",
+        "SessionEnd": "session:end",
+        "Interrupt": "user:interrupt",
+    }
+    #: events Codex publishes an output schema for (SessionEnd has none: no answer)
+    answered_events = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart",
+                                 "PermissionRequest", "Interrupt"})
+    blocking_events = frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"})
+    # Codex reports its shell as Bash (matcher aliases aside) and patches as apply_patch.
+    tools = {"Bash": "bash", "apply_patch": "edit"}
+    context_events = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"})
+    block_events = frozenset({"PostToolUse", "UserPromptSubmit"})
+
+    def _pre_tool_use(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
+        if verdict.decision in ("deny", "ask"):
+            reason = verdict.reason or _DEFAULT_DENY
+            specific["permissionDecision"] = "deny"
+            specific["permissionDecisionReason"] = _ask_reason(verdict.reason) if verdict.decision == "ask" else reason
+            return
+        if verdict.tool_args is not None:
+            specific["permissionDecision"] = "allow"  # Codex takes a rewrite only with allow
+            specific["updatedInput"] = verdict.tool_args
+        elif verdict.decision == "allow":
+            dropped.append("decision allow: Codex's PreToolUse takes allow only with a rewrite "
+                           "(its own approval rules apply)")
+
+    def _permission_request(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
+        if verdict.decision == "deny":
+            specific["decision"] = {"behavior": "deny", "message": verdict.reason or _DEFAULT_DENY}
+        elif verdict.decision == "allow":
+            specific["decision"] = {"behavior": "allow"}
+        if verdict.tool_args is not None:
+            dropped.append("rewritten tool_args: Codex's PermissionRequest takes no rewrite")
+
+    def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
+        if inbound.native_event not in self.answered_events:
+            # An event whose output schema forge does not know gets no JSON at all:
+            # an answer Codex finds invalid is worse than none.
+            dropped = [f"everything: forge writes no answer for Codex's {inbound.native_event}"] \
+                if (verdict.decision in ("deny", "ask") or verdict.context or verdict.messages) else []
+            return NativeAnswer(dropped=dropped)
+        return super().answer(inbound, verdict)
+
+    # -- format hooks ----------------------------------------------------------------
+    def hook_env(self, event: Any, project_dir: str) -> dict[str, str]:
+        return {}
+
+    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
+                           stderr: str) -> dict[str, Any]:
+        if exit_code == 2 and not stderr.strip():
+            return {"message": "codex hook exited 2 without a reason on stderr: ignored, as Codex does"}
+        if exit_code not in (0, 2):  # Codex reads JSON only on exit 0: a failed hook, it proceeds
+            return {"message": f"codex hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
+        if exit_code == 0 and native_event == "PreToolUse":
+            problem = invalid_pre_tool_use(json_object(stdout))
+            if problem:
+                return {"message": f"codex hook answer ignored, as Codex does: {problem}"}
+        answer = super().read_native_answer(native_event, exit_code, stdout, stderr)
+        if answer.get("decision") == "allow" and native_event == "PreToolUse":
+            del answer["decision"]  # Codex's allow only carries the rewrite; it approves nothing
+        return answer
+
+
+def invalid_pre_tool_use(doc: dict[str, Any] | None) -> str | None:
+    """Why Codex would reject this PreToolUse answer (output_parser.rs), or None."""
+    if doc is None:
+        return None
+    if doc.get("continue") is False or doc.get("stopReason") is not None or doc.get("suppressOutput") is True:
+        return "PreToolUse takes no continue:false, stopReason or suppressOutput"
+    specific = doc.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    decision = specific.get("permissionDecision")
+    reason = specific.get("permissionDecisionReason")
+    updated = specific.get("updatedInput")
+    if decision is None and reason is None and updated is None:
+        return _invalid_legacy(doc.get("decision"), doc.get("reason"))
+    if updated is not None and decision != "allow":
+        return "updatedInput without permissionDecision:allow"
+    if decision == "allow" and updated is None:
+        return "permissionDecision:allow without updatedInput"
+    if decision == "ask":
+        return "permissionDecision:ask"
+    if decision == "deny" and not (isinstance(reason, str) and reason.strip()):
+        return "permissionDecision:deny without a non-empty permissionDecisionReason"
+    if decision is None and reason is not None:
+        return "permissionDecisionReason without permissionDecision"
+    return None
+
+
+def _invalid_legacy(decision: object, reason: object) -> str | None:
+    if decision == "approve":
+        return "decision:approve"
+    if decision == "block" and not (isinstance(reason, str) and reason.strip()):
+        return "decision:block without a non-empty reason"
+    if decision is None and reason is not None:
+        return "reason without decision"
+    return None
+
+
+DIALECT = CodexDialect()

@@ -1,0 +1,180 @@
+"""Gemini CLI's hook protocol (google-gemini/gemini-cli: docs/hooks/reference.md and
+packages/core/src/hooks/hookRunner.ts).
+
+Gemini parses stdout (else stderr) as JSON whatever the exit status; plain text is an
+allow with a message on exit 0 or 1, and a deny with the text on any other status.
+Decisions are ``allow``/``approve``, ``deny``/``block`` and ``ask``; a rewrite is
+``hookSpecificOutput.tool_input``, which the CLI builds the tool call from (so forge
+sends the whole input); timeouts in its settings are milliseconds.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+
+from ..events import HookEvent
+from .base import PERSON_MUST_DECIDE, Dialect, Inbound, NativeAnswer, Verdict, joined, json_object
+
+_DEFAULT_DENY = "blocked by a forge hook"
+
+
+class GeminiDialect(Dialect):
+    name = "gemini"
+    settings_files = (".gemini/settings.json", "~/.gemini/settings.json")
+    events = {
+        "BeforeTool": "tool:pre_execute",
+        "AfterTool": "tool:post_execute",
+        "BeforeAgent": "user:prompt_submit",
+        "BeforeModel": "llm:pre_request",
+        "AfterModel": "llm:post_response",
+        "SessionStart": "session:start",
+        "SessionEnd": "session:end",
+    }
+    blocking_events = frozenset({"BeforeTool", "BeforeAgent"})
+    tools = {
+        "run_shell_command": "bash", "read_file": "read", "read_many_files": "read",
+        "write_file": "write", "replace": "edit", "glob": "glob", "grep_search": "grep",
+        "search_file_content": "grep", "web_fetch": "web_fetch", "google_web_search": "web_search",
+    }
+    #: events where a deny does something (SessionStart/SessionEnd ignore decisions)
+    decision_events = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "BeforeModel", "AfterModel"})
+    context_events = frozenset({"AfterTool", "BeforeAgent", "SessionStart"})
+
+    def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
+              native_tool: str | None) -> dict[str, Any]:
+        data = super()._data(payload, native_event, forge_type, native_tool)
+        request = payload.get("llm_request")
+        if isinstance(request, dict) and isinstance(request.get("model"), str):
+            data["llm_model"] = request["model"]
+        response = payload.get("tool_response")
+        if isinstance(response, dict) and response.get("error"):
+            data.setdefault("error", response["error"])
+        return data
+
+    # -- out -----------------------------------------------------------------------
+    def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
+        event = inbound.native_event
+        out: dict[str, Any] = {}
+        specific: dict[str, Any] = {"hookEventName": event}
+        dropped: list[str] = []
+        messages = list(verdict.messages)
+        self._decision(out, event, verdict, messages, dropped)
+        if verdict.tool_args is not None:
+            if event == "BeforeTool" and verdict.decision != "deny":
+                specific["tool_input"] = verdict.tool_args
+            elif event != "BeforeTool":
+                dropped.append(f"rewritten tool_args: {event} takes no rewrite")
+        if verdict.context:
+            if event in self.context_events:
+                specific["additionalContext"] = joined(verdict.context)
+            else:
+                dropped.append(f"context: Gemini reads no additional context on {event}")
+        if messages:
+            out["systemMessage"] = joined(messages)
+        if len(specific) > 1:
+            out["hookSpecificOutput"] = specific
+        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
+        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
+                            dropped=dropped)
+
+    def _decision(self, out: dict[str, Any], event: str, verdict: Verdict, messages: list[str],
+                  dropped: list[str]) -> None:
+        decision = verdict.decision
+        if decision is None:
+            return
+        if event not in self.decision_events:
+            if decision != "allow":
+                dropped.append(f"decision {decision}: Gemini ignores decisions on {event}")
+            return
+        if decision == "ask" and event != "BeforeTool":  # only a tool call can be confirmed
+            out.update(decision="deny", reason=f"{PERSON_MUST_DECIDE}: {verdict.reason}"
+                       if verdict.reason else PERSON_MUST_DECIDE)
+            return
+        out["decision"] = decision
+        if decision == "deny":
+            out["reason"] = verdict.reason or _DEFAULT_DENY
+        elif verdict.reason:
+            out["reason"] = verdict.reason
+            if decision == "ask":  # Gemini shows the systemMessage in its confirmation
+                messages.append(verdict.reason)
+
+    # -- format hooks ----------------------------------------------------------------
+    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+        payload = super().build_payload(event, project_dir)
+        payload["timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(event.timestamp))
+        if payload["hook_event_name"] == "SessionStart":
+            payload["source"] = "startup"
+        return payload
+
+    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+        env = {"GEMINI_PROJECT_DIR": project_dir, "GEMINI_CWD": project_dir,
+               "CLAUDE_PROJECT_DIR": project_dir}  # Gemini sets the latter "for compatibility"
+        if event.session_id:
+            env["GEMINI_SESSION_ID"] = event.session_id
+        return env
+
+    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
+                           stderr: str) -> dict[str, Any]:
+        text = stdout.strip() or stderr.strip()  # Gemini reads stderr when stdout is empty
+        if not text:
+            return {}
+        doc = _json_answer(text)
+        if doc is not None:
+            return self._read_json(native_event, doc)
+        if exit_code == 0:
+            return {"message": text}
+        if exit_code == 1:
+            return {"message": f"Warning: {text}"}
+        return {"decision": "deny", "reason": text}
+
+    def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = {}
+        decision = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny",
+                    "ask": "ask"}.get(str(doc.get("decision")))
+        reason = _text(doc.get("stopReason")) or _text(doc.get("reason"))
+        if decision is not None:
+            answer["decision"] = decision
+            if decision == "deny":
+                answer["reason"] = reason or "No reason provided"
+            elif reason:
+                answer["reason"] = reason
+        if doc.get("continue") is False:
+            answer.update(decision="deny", reason=reason or "the hook stopped the agent")
+        specific = doc.get("hookSpecificOutput")
+        if isinstance(specific, dict):
+            if native_event == "BeforeTool" and isinstance(specific.get("tool_input"), dict):
+                answer["updated_input"] = specific["tool_input"]
+            context = _text(specific.get("additionalContext"))
+            if context:
+                answer["context"] = context
+        message = _text(doc.get("systemMessage"))
+        if message:
+            answer["message"] = message
+        return answer
+
+    # -- settings --------------------------------------------------------------------
+    def config_snippet(self, command: str) -> dict[str, Any]:
+        hook = [{"name": "forge", "type": "command", "command": command}]
+        return {"hooksConfig": {"enabled": True}, "hooks": {event: [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool")
+                          else [{"hooks": hook}] for event in self.events}}
+
+
+def _json_answer(text: str) -> dict[str, Any] | None:
+    doc = json_object(text)
+    if doc is not None:
+        return doc
+    try:  # Gemini also accepts a JSON string that holds the JSON object
+        inner = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return json_object(inner) if isinstance(inner, str) else None
+
+
+def _text(value: object) -> str | None:
+    return value.strip() or None if isinstance(value, str) else None
+
+
+DIALECT = GeminiDialect()

@@ -1,0 +1,83 @@
+"""``forge-hook import --from AGENT`` (dialects/importing.py), through the installed command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import Project, run_installed
+from forge_hookd.dialects import get
+from forge_hookd.dialects.importing import matcher_patterns
+
+
+@pytest.mark.parametrize("name, matcher, expected", [
+    ("claude", "", ["tool:pre_execute"]),
+    ("claude", "*", ["tool:pre_execute"]),
+    ("claude", "Bash", ["tool:pre_execute:bash"]),
+    ("claude", "Edit|Write|MultiEdit", ["tool:pre_execute:edit", "tool:pre_execute:write"]),
+    ("claude", "^Bash$", ["tool:pre_execute:bash"]),
+    ("claude", "mcp__github__.*", ["tool:pre_execute:mcp__github__*"]),
+    ("codex", "Bash", ["tool:pre_execute:bash"]),
+    ("gemini", "run_shell_command|write_file", ["tool:pre_execute:bash", "tool:pre_execute:write"]),
+    ("gemini", "read_.*", "a regular expression with no forge pattern form"),
+    ("claude", "Notebook.*", "a regular expression with no forge pattern form"),
+])
+def test_matchers_become_patterns(name: str, matcher: str, expected: list[str] | str) -> None:
+    assert matcher_patterns(get(name), "tool:pre_execute", matcher) == expected
+
+
+def test_a_lifecycle_matcher_has_no_pattern_form() -> None:
+    assert isinstance(matcher_patterns(get("gemini"), "session:start", "startup"), str)
+
+
+CLAUDE_SETTINGS = {"permissions": {"allow": ["Bash"]}, "hooks": {
+    "PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/guard.py",
+                                       "timeout": 30}]},
+        {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./fmt-check.sh"}]},
+        {"matcher": "Notebook.*", "hooks": [{"type": "command", "command": "./nb.sh"}]},
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}],
+    "UserPromptSubmit": [{"hooks": [{"type": "prompt", "prompt": "is this ok?"}]}],
+}}
+
+
+def test_import_claude_project_settings(project: Project) -> None:
+    settings = project.root / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(CLAUDE_SETTINGS))
+    (project.root / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": {"SessionStart": [
+        {"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}))
+    run = run_installed(["import", "--from", "claude", "--project"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 0, run.stderr
+    hooks = json.loads(project.hooks_file.read_text())["hooks"]
+    assert [(h["event"], h["command"], h["format"]) for h in hooks] == [
+        ("tool:pre_execute:bash", "python3 $CLAUDE_PROJECT_DIR/guard.py", "claude"),
+        ("tool:pre_execute:edit,tool:pre_execute:write", "./fmt-check.sh", "claude"),
+        ("session:start", "./mine.sh", "claude"),  # from settings.local.json
+    ]
+    assert hooks[0]["timeout"] == 30
+    for said in ("Notebook.*", "Stop", "'prompt' hook"):
+        assert said in run.stderr
+
+
+def test_import_gemini_timeouts_are_milliseconds_and_dry_run_writes_nothing(project: Project, tmp_path: Path) -> None:
+    settings = tmp_path / "gemini.json"
+    settings.write_text(json.dumps({"hooksConfig": {"enabled": True}, "hooks": {"BeforeTool": [
+        {"matcher": "run_shell_command", "hooks": [{"name": "guard", "type": "command", "command": "g.sh",
+                                                    "timeout": 5000}]}]}}))
+    run = run_installed(["import", "--from", "gemini", str(settings), "--project", "--dry-run"],
+                        cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 0, run.stderr
+    [hook] = json.loads(run.stdout)["hooks"]
+    assert hook["event"] == "tool:pre_execute:bash" and hook["timeout"] == 5.0 and hook["format"] == "gemini"
+    assert not project.hooks_file.exists()
+
+
+def test_import_refuses_an_unknown_agent_and_a_missing_file(project: Project) -> None:
+    run = run_installed(["import", "--from", "cursor", "--project"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 2 and "--from takes one of" in run.stderr
+    run = run_installed(["import", "--from", "codex", "--project"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 2 and "no such file" in run.stderr and ".codex/hooks.json" in run.stderr
