@@ -50,8 +50,17 @@ def dialect_in_argv(argv: list[str]) -> str | None:
     return None
 
 
-def install_failure_answer(name: str | None, report: str | None = None) -> None:
+def split_dialect(value: str) -> tuple[str, str | None]:
+    """``NAME`` or ``NAME:EVENT``: the event for agents whose payload may not name it
+    (Copilot's camelCase payloads), so each event's hook command names it instead."""
+    name, _, event = value.partition(":")
+    return name, event or None
+
+
+def install_failure_answer(value: str | None, report: str | None = None) -> None:
+    name, event = split_dialect(value) if value is not None else (None, None)
     _STATE.dialect = name
+    _STATE.native_event = _STATE.native_event or event
     _STATE.report = report or _STATE.report
     JsonCommand.failure_answer[:] = [failure_answer]
 
@@ -67,7 +76,8 @@ def failure_answer(kind: str, message: str) -> int:
     return _emit(answer)
 
 
-def print_config(name: str) -> int:
+def print_config(value: str) -> int:
+    name = split_dialect(value)[0]
     dialect = _dialect(name)
     snippet = dialect.config_snippet(f"forge-hook-run --dialect {name}")
     click.echo(orjson.dumps(snippet, option=orjson.OPT_INDENT_2).decode())
@@ -75,13 +85,14 @@ def print_config(name: str) -> int:
     return 0
 
 
-def run_dialect(name: str, *, project_root: str | None, extra_configs: tuple[str, ...],
+def run_dialect(value: str, *, project_root: str | None, extra_configs: tuple[str, ...],
                 trust_project: bool, no_global: bool, no_project: bool, keep_going: bool,
                 jobs: int, strict: bool, report: str | None) -> int:
     """The whole dialect path; returns the agent's exit status."""
-    install_failure_answer(name, report)
+    install_failure_answer(value, report)
+    name, named_event = split_dialect(value)
     dialect = _dialect(name)
-    inbound = _read_inbound(dialect, sys.stdin.buffer)
+    inbound = _read_inbound(dialect, sys.stdin.buffer, named_event)
     _STATE.native_event = inbound.native_event
     if inbound.event is None:
         warning = (f"{name}'s {inbound.native_event} has no forge event type: no hook runs, "
@@ -130,16 +141,16 @@ def _dialect(name: str) -> Dialect:
     return get(name)
 
 
-def _read_inbound(dialect: Dialect, stdin: BinaryIO) -> Inbound:
+def _read_inbound(dialect: Dialect, stdin: BinaryIO, named_event: str | None) -> Inbound:
     if stdin.isatty():
         raise UsageError(f"no payload: {dialect.name} pipes its hook payload on stdin")
     raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise PayloadError(f"payload larger than the limit of {MAX_PAYLOAD_BYTES} bytes")
     try:
-        return dialect.read(raw)
+        return dialect.read(raw, named_event)
     except PayloadError as exc:
-        _STATE.native_event = exc.native_event
+        _STATE.native_event = exc.native_event or named_event
         raise
 
 

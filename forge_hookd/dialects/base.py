@@ -136,15 +136,19 @@ class Dialect:
     tools: dict[str, str] = {}
     #: the payload key holding the prompt of a prompt submission
     prompt_key = "prompt"
+    #: the payload key holding the session id
+    session_key = "session_id"
     #: where the agent reads its hooks: the project's file, then the user's
     settings_files: tuple[str, ...] = ()
 
     # -- in ------------------------------------------------------------------------
-    def read(self, raw: bytes) -> Inbound:
+    def read(self, raw: bytes, native_event: str | None = None) -> Inbound:
         """The payload as a forge event; :class:`PayloadError` when it cannot be one.
 
         Lenient about what it does not need (agents add fields in every release: they
         stay in ``data.agent.payload``), strict about what the event needs.
+        ``native_event`` is the event named on the command line (``--dialect
+        NAME:EVENT``), for an agent whose payload may not say which event it is.
         """
         try:
             payload = orjson.loads(raw)
@@ -152,17 +156,25 @@ class Dialect:
             raise PayloadError(f"the {self.name} payload is not valid JSON: {exc}") from None
         if not isinstance(payload, dict):
             raise PayloadError(f"the {self.name} payload must be a JSON object")
-        native_event = payload.get("hook_event_name")
-        if not isinstance(native_event, str) or not native_event:
-            raise PayloadError(f"the {self.name} payload has no 'hook_event_name'")
+        native_event = self.event_name(payload, native_event)
         forge_type = self.events.get(native_event)
         native_tool = self._tool_name(payload, native_event, forge_type)
         event = None if forge_type is None else HookEvent(
             type=EventType(forge_type), timestamp=time.time(),
             data=self._data(payload, native_event, forge_type, native_tool),
             tool_name=None if native_tool is None else self.canonical_tool(native_tool),
-            session_id=_optional_str(payload, "session_id", native_event))
+            session_id=_optional_str(payload, self.session_key, native_event))
         return Inbound(self.name, native_event, native_tool, payload, event)
+
+    def event_name(self, payload: dict[str, Any], given: str | None) -> str:
+        """The native event of ``payload``: its ``hook_event_name``, else the one the
+        command line named."""
+        named = payload.get("hook_event_name")
+        if isinstance(named, str) and named:
+            return named
+        if given:
+            return given
+        raise PayloadError(f"the {self.name} payload has no 'hook_event_name'")
 
     def canonical_tool(self, native: str) -> str:
         return self.tools.get(native, native)
@@ -305,7 +317,29 @@ class Dialect:
             return str(agent["event"])
         return self.native_event(event.type.value)
 
-    # -- settings --------------------------------------------------------------------
+    # -- settings and import ----------------------------------------------------------
+    #: the key of a hook's timeout in the agent's settings, and its unit in seconds
+    timeout_key = "timeout"
+    timeout_unit = 1.0
+
+    def hook_groups(self, entries: object) -> list[tuple[object, object]]:
+        """An event's entries in the agent's settings as ``(matcher, handlers)`` pairs.
+        Claude's shape: ``[{"matcher": M, "hooks": [...]}]``."""
+        groups = entries if isinstance(entries, list) else [entries]
+        return [(g.get("matcher"), g.get("hooks")) if isinstance(g, dict) else (None, None)
+                for g in groups]
+
+    def hook_command(self, handler: dict[str, Any]) -> object:
+        """The shell command of one handler in the agent's settings."""
+        return handler.get("command")
+
+    def import_patterns(self, native_event: str, forge_type: str, matcher: str) -> list[str] | str:
+        """Forge patterns for a hook the agent runs on ``native_event`` with ``matcher``,
+        or why there are none (importing.matcher_patterns reads tool-name matchers)."""
+        from .importing import matcher_patterns
+
+        return matcher_patterns(self, forge_type, matcher)
+
     def config_snippet(self, command: str) -> dict[str, Any]:
         """The hooks block of the agent's settings that makes ``command`` its hook."""
         raise NotImplementedError
