@@ -43,20 +43,17 @@ class Inbound:
     """A native payload read as a forge event. ``event`` is None for a native event
     that has no forge type (it runs no hook)."""
 
-    __slots__ = ("dialect", "native_event", "native_tool", "payload", "event")
+    __slots__ = ("dialect", "native_event", "native_tool", "payload", "event", "cwd")
 
     def __init__(self, dialect: str, native_event: str, native_tool: str | None,
-                 payload: dict[str, Any], event: HookEvent | None) -> None:
+                 payload: dict[str, Any], event: HookEvent | None, cwd: str | None = None) -> None:
         self.dialect = dialect
         self.native_event = native_event
         self.native_tool = native_tool
         self.payload = payload
         self.event = event
-
-    @property
-    def cwd(self) -> str | None:
-        cwd = self.payload.get("cwd")
-        return cwd if isinstance(cwd, str) and cwd else None
+        #: where the project root is looked for (Dialect.start_dir)
+        self.cwd = cwd
 
 
 class Verdict:
@@ -136,8 +133,6 @@ class Dialect:
     tools: dict[str, str] = {}
     #: the payload key holding the prompt of a prompt submission
     prompt_key = "prompt"
-    #: the payload key holding the session id
-    session_key = "session_id"
     #: where the agent reads its hooks: the project's file, then the user's
     settings_files: tuple[str, ...] = ()
 
@@ -163,8 +158,16 @@ class Dialect:
             type=EventType(forge_type), timestamp=time.time(),
             data=self._data(payload, native_event, forge_type, native_tool),
             tool_name=None if native_tool is None else self.canonical_tool(native_tool),
-            session_id=_optional_str(payload, self.session_key, native_event))
-        return Inbound(self.name, native_event, native_tool, payload, event)
+            session_id=self.session_of(payload, native_event))
+        return Inbound(self.name, native_event, native_tool, payload, event, self.start_dir(payload))
+
+    def start_dir(self, payload: dict[str, Any]) -> str | None:
+        """Where the agent says it works: the project root is looked for from here."""
+        cwd = payload.get("cwd")
+        return cwd if isinstance(cwd, str) and cwd else None
+
+    def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
+        return _optional_str(payload, "session_id", native_event)
 
     def event_name(self, payload: dict[str, Any], given: str | None) -> str:
         """The native event of ``payload``: its ``hook_event_name``, else the one the
