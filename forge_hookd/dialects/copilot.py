@@ -173,7 +173,11 @@ class CopilotDialect(Dialect):
                            stderr: str) -> dict[str, Any]:
         doc = json_object(stdout)
         if exit_code == 2 and (native_event in _PRE or native_event == "permissionRequest"):
-            merged = self._read_json(native_event, doc) if doc else {}
+            # permissionRequest: "stdout JSON (if any) is merged with {"behavior":"deny"}"
+            merged = self._read_json(native_event, {**(doc or {}), "behavior": "deny"}) \
+                if native_event == "permissionRequest" else (self._read_json(native_event, doc) if doc else {})
+            if merged.get("reason") == _DEFAULT_DENY:
+                del merged["reason"]
             reason = merged.get("reason") or (stderr.strip() if native_event in _PRE else "")
             return {**merged, "decision": "deny", "reason": reason or "copilot hook exited 2"}
         if exit_code == 2 and native_event in _FAILURE:
