@@ -81,8 +81,9 @@ Hook answers: a hook may print one JSON object with "decision" (allow, deny,
 ask), "reason", "data" (a merge patch over the event's data), "context", "message".
 A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
-Agents: --dialect claude|codex|gemini reads that agent's own hook payload and answers
-in its form (stdout, stderr, exit status); the forge document goes to --report FILE.
+Agents: --dialect claude|codex|gemini|cursor|copilot reads that agent's own hook payload
+and answers in its form (stdout, stderr, exit status); the forge document goes to
+--report FILE. Copilot's camelCase payloads name no event: --dialect copilot:preToolUse.
 --dialect NAME --print-config prints the snippet for the agent's settings. A hook with
 "format": NAME gets that agent's payload and is read by its rules.
 \b
@@ -140,8 +141,9 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
 @click.option("--dialect", metavar="NAME",
-              help="Speak an agent's own hook protocol (claude, codex, gemini): read its payload, "
-                   "answer in its form on stdout, stderr and exit status.")
+              help="Speak an agent's own hook protocol (claude, codex, gemini, cursor, copilot): read "
+                   "its payload, answer in its form on stdout, stderr and exit status. NAME:EVENT "
+                   "names the event for a payload that does not (copilot:preToolUse).")
 @click.option("--report", metavar="FILE",
               help="With --dialect: write the forge JSON document to FILE (stdout is the agent's).")
 @click.option("--print-config", is_flag=True,

@@ -285,7 +285,7 @@ def main() -> NoReturn:
 # -- import (dialects) --------------------------------------------------------------------
 @forge_hook.command("import")
 @click.option("--from", "agent", required=True, metavar="AGENT",
-              help="Whose hooks: claude, codex or gemini.")
+              help="Whose hooks: claude, codex, gemini, cursor or copilot.")
 @click.argument("file", required=False)
 @scope_options
 @click.option("--dry-run", is_flag=True, help="Print the converted hooks as JSON; write nothing.")
