@@ -24,7 +24,7 @@ from tests.conftest import Project
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
-SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command", "copilot": "bash"}
 
 
 def installed_or_skip(name: str) -> Path:
@@ -89,8 +89,12 @@ def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Worksp
     assert target.exists(), run.describe()
     [call] = recorded_calls(calls, "pre")
     payload = call["payload"]
-    assert payload["hook_event_name"] == PRE_TOOL[agent]
-    assert payload["tool_name"] == SHELL_TOOL[agent]
+    if agent == "copilot":  # camelCase: no event name; toolArgs an object (1.0.102), not the docs' string
+        assert "hook_event_name" not in payload and payload["toolName"] == SHELL_TOOL[agent]
+        payload = {**payload, "tool_input": payload["toolArgs"]}
+    else:
+        assert payload["hook_event_name"] == PRE_TOOL[agent]
+        assert payload["tool_name"] == SHELL_TOOL[agent]
     assert payload["tool_input"]["command"] == f"touch {target}"
     assert payload["cwd"] == str(workspace.project)
     turns = run.model_requests()
@@ -109,7 +113,11 @@ def test_an_exit_2_denial_stops_the_command_and_reaches_the_model(agent: str, wo
     assert not target.exists(), run.describe()
     assert len(recorded_calls(tmp_path / "calls", "deny")) == 1
     last_turn = run.model_requests()[-1]
-    assert reason in last_turn.text(), run.describe()
+    if agent == "copilot":  # observed (1.0.102): exit 2 denies, but stderr never reaches the model
+        assert "Denied by preToolUse hook: hook exited with code 2" in last_turn.text(), run.describe()
+        assert reason not in last_turn.text()
+    else:
+        assert reason in last_turn.text(), run.describe()
 
 
 # -- the recorded payloads and Codex's schemas --------------------------------------------

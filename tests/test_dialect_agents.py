@@ -63,7 +63,8 @@ def agent(request: pytest.FixtureRequest) -> str:
 
 def run_agent(agent: str, project: Project, command: str, report: Path) -> AgentRun:
     """The agent runs ``command`` with forge-hook-run as its only pre-tool hook."""
-    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project "
+    # NAME:EVENT works for every agent; Copilot's camelCase payloads need it.
+    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]} --trust-project "
             f"--report {shlex.quote(str(report))}")
     ws = Workspace(project=project.root, home=project.home)
     return harness.run_agent(agent, ws, command=command, hooks={PRE_TOOL[agent]: hook})
