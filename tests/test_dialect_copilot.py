@@ -34,18 +34,24 @@ EXPECTED = {
 }
 
 
+#: recorded from the real Copilot CLI 1.0.102 (tests/test_dialect_agents.py runs it)
+RECORDED = {"preToolUse.recorded", "postToolUse.recorded", "sessionStart.recorded", "sessionEnd.recorded",
+            "userPromptSubmitted.recorded", "PreToolUse.vscode.recorded"}
+
+
 def test_every_documented_payload_is_here_in_both_shapes() -> None:
-    assert {p.name.removesuffix(".json") for p in DOCS.glob("*.json")} == set(EXPECTED)
+    assert {p.name.removesuffix(".json") for p in DOCS.glob("*.json")} == set(EXPECTED) | RECORDED
 
 
-@pytest.mark.parametrize("file", sorted(EXPECTED))
-def test_every_documented_payload_reads_as_the_right_forge_event(file: str) -> None:
-    native_event, forge_type = EXPECTED[file]
+@pytest.mark.parametrize("file", sorted(set(EXPECTED) | RECORDED))
+def test_every_documented_or_recorded_payload_reads_as_the_right_forge_event(file: str) -> None:
+    native_event = file.split(".")[0]
+    forge_type = COPILOT.events.get(native_event)
     raw = (DOCS / f"{file}.json").read_bytes()
     # The camelCase shape is told its event by the command line (copilot:EVENT).
-    inbound = COPILOT.read(raw, None if file.endswith(".vscode") else native_event)
+    inbound = COPILOT.read(raw, None if ".vscode" in file else native_event)
     assert inbound.native_event == native_event
-    assert inbound.cwd == "/path/to/project"
+    assert inbound.cwd == ("/tmp/copilot-probe/run/proj" if file in RECORDED else "/path/to/project")
     if forge_type is None:
         assert inbound.event is None
         return
@@ -62,6 +68,15 @@ def test_tool_args_arrive_as_a_json_string_or_an_object_and_read_the_same() -> N
     assert camel.data["tool_args"] == pascal.data["tool_args"] == {
         "command": "rm -rf dist", "description": "Clean build directory"}
     assert pascal.session_id == "b1946ac9-2f6a-4ee1-9d63-2d9e4c0a1f00"
+
+
+def test_the_real_agent_sends_tool_args_as_an_object_and_claudes_tool_names_in_the_vs_code_shape() -> None:
+    camel = COPILOT.read((DOCS / "preToolUse.recorded.json").read_bytes(), "preToolUse").event
+    pascal = COPILOT.read((DOCS / "PreToolUse.vscode.recorded.json").read_bytes()).event
+    assert camel is not None and pascal is not None
+    assert camel.data["tool_args"] == pascal.data["tool_args"] == {
+        "command": "echo forge-probe", "description": "Run the scripted command"}
+    assert camel.tool_name == pascal.tool_name == "bash"
 
 
 def test_a_camel_case_payload_without_an_event_on_the_command_line_is_refused() -> None:
@@ -153,10 +168,10 @@ def test_other_failures_are_logged_and_skipped() -> None:
     assert set(read("preToolUse", 1, '{"permissionDecision": "deny"}', "crash")) == {"message"}
 
 
-def test_a_format_hook_gets_a_camel_case_payload_with_tool_args_as_a_json_string() -> None:
+def test_a_format_hook_gets_a_camel_case_payload_as_the_real_agent_sends_it() -> None:
     event = HookEvent.tool_pre_execute("read", {"path": "a.txt"}, session_id="s1")
     built = orjson.loads(COPILOT.hook_stdin(event, "/proj"))
-    assert built["toolName"] == "view" and json.loads(built["toolArgs"]) == {"path": "a.txt"}
+    assert built["toolName"] == "view" and built["toolArgs"] == {"path": "a.txt"}
     assert built["cwd"] == "/proj" and built["sessionId"] == "s1"
     assert isinstance(built["timestamp"], int) and built["timestamp"] > 10**12  # milliseconds
 

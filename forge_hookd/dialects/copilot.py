@@ -2,8 +2,9 @@
 and copilot-cli-reference/cli-hooks-reference).
 
 Two payload shapes, chosen by how the event is spelled in ``.github/hooks/*.json``:
-camelCase (``preToolUse``: ``toolName``, ``toolArgs`` as a JSON *string*, ``timestamp``
-in milliseconds, and no event name at all) and the PascalCase "VS Code compatible" one
+camelCase (``preToolUse``: ``toolName``, ``toolArgs`` as a JSON *string* in the docs and
+an object from the real CLI 1.0.102, ``timestamp`` in milliseconds, and no event name at
+all) and the PascalCase "VS Code compatible" one
 (``PreToolUse``: ``hook_event_name``, ``tool_name``, ``tool_input``, snake_case). A
 camelCase payload does not say which event it is, so each event's hook command names it:
 ``forge-hook-run --dialect copilot:preToolUse`` (``--print-config`` writes them).
@@ -50,8 +51,9 @@ class CopilotDialect(Dialect):
         "SessionEnd": "session:end",
     }
     blocking_events = frozenset({"preToolUse", "PreToolUse", "permissionRequest"})
+    # The PascalCase shape names the shell Claude's way ("Bash", observed with 1.0.102).
     tools = {"bash": "bash", "view": "read", "create": "write", "edit": "edit", "glob": "glob",
-             "grep": "grep", "web_fetch": "web_fetch"}
+             "grep": "grep", "web_fetch": "web_fetch", "Bash": "bash"}
     timeout_key = "timeoutSec"
 
     # -- in ------------------------------------------------------------------------
@@ -145,7 +147,9 @@ class CopilotDialect(Dialect):
 
     # -- format hooks ----------------------------------------------------------------
     def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
-        """A camelCase payload (the shape Copilot's own examples read)."""
+        """A camelCase payload (the shape Copilot's own examples read), as the real CLI
+        sends it: ``toolArgs`` an object, which a docs example's ``jq -r '.toolArgs'``
+        prints as JSON text all the same."""
         native_event = self.hook_native_event(event)
         payload: dict[str, Any] = {"sessionId": event.session_id or "",
                                    "timestamp": int(event.timestamp * 1000), "cwd": project_dir}
@@ -153,7 +157,7 @@ class CopilotDialect(Dialect):
         if event.type.value in TOOL_EVENTS:
             args = data.get("tool_args") if isinstance(data.get("tool_args"), dict) else {}
             payload["toolName"] = self.native_tool(event.tool_name) or ""
-            payload["toolArgs"] = orjson.dumps(args).decode()  # a JSON string, as Copilot sends it
+            payload["toolArgs"] = args  # an object, as Copilot 1.0.102 sends it (the docs show a string)
         if "tool_result" in data:
             result = data["tool_result"]
             payload["toolResult"] = result if isinstance(result, dict) else \
