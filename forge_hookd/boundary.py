@@ -4,6 +4,7 @@ status; an unexpected exception is exit 3, never a bare traceback."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -38,13 +39,14 @@ def error_document(kind: str, message: str) -> dict[str, Any]:
 class BoundaryCommand(click.Command):
     """A click command whose every failure is one stderr line and a documented status.
 
-    Usage errors exit 2; other known errors exit ``known_error_status``; an unexpected
+    Usage errors exit 2; other known errors exit ``known_error_status``; what the machine
+    refuses (``OSError``: a full disk, a read-only directory ...) exits 5; an unexpected
     exception exits 3 (with the traceback only when ``FORGE_DEBUG=1``); Ctrl-C exits
     130. With ``json_errors`` stdout also gets the JSON error document.
     """
 
     json_errors = False
-    known_error_status = ExitStatus.BLOCKED
+    known_error_status = ExitStatus.BAD_INPUT  # 1 is a verdict (blocked, problems found)
     #: Filled by ``--dialect``: answers a failure in an agent's form instead of forge's
     #: JSON document (dialect_cli.py). A list, not a method: it takes no ``self``.
     failure_answer: list[Callable[[str, str], int]] = []
@@ -70,6 +72,8 @@ class BoundaryCommand(click.Command):
         except BrokenPipeError:  # the reader of our stdout went away; nothing to say
             _silence_stdout()
             code = ExitStatus.INTERNAL_ERROR
+        except OSError as exc:  # the machine refused (issue 9): one line, not a bug
+            code = self._fail(name, *system_error(exc))
         except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
             if os.environ.get("FORGE_DEBUG") == "1":
                 import traceback
@@ -117,6 +121,46 @@ class JsonCommand(BoundaryCommand):
 
 class BoundaryGroup(BoundaryCommand, click.Group):
     """A click group with the same boundary (forge-hook)."""
+
+
+# What the machine may refuse us: not a bug of ours, but worth one clear line (exit 5).
+_MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in (
+    "ENOSPC", "EDQUOT", "EFBIG", "EROFS", "ENAMETOOLONG", "EACCES", "EPERM", "ENOENT", "ENOTDIR",
+    "EISDIR", "ELOOP", "EMFILE", "ENFILE", "ENOMEM", "EIO", "ESTALE", "ETIMEDOUT", "EBUSY",
+    "ETXTBSY", "EXDEV", "EAGAIN", "EMLINK", "ENODEV", "ENXIO") if hasattr(errno, name))
+
+
+def system_error(exc: OSError) -> tuple[str, str, int]:
+    """The kind, one-line message and exit status of an ``OSError`` that reached the
+    boundary: SYSTEM_ERROR for what the machine refused, INTERNAL_ERROR for the rest
+    (EBADF, EINVAL ...: our bug)."""
+    if os.environ.get("FORGE_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exc()
+    if exc.errno not in _MACHINE_ERRNOS:
+        return "internal", f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)", \
+            ExitStatus.INTERNAL_ERROR
+    if exc.errno == errno.ENOENT and exc.filename is None and not _cwd_exists():
+        return "system", ("the current directory no longer exists; cd to one that does, "
+                          "or pass --project-root"), ExitStatus.SYSTEM_ERROR
+    what = exc.strerror or str(exc)
+    if exc.filename is not None:
+        what = f"{_shortened(os.fsdecode(exc.filename))}: {what}"
+    return "system", what, ExitStatus.SYSTEM_ERROR
+
+
+def _cwd_exists() -> bool:
+    try:
+        os.getcwd()
+    except OSError:
+        return False
+    return True
+
+
+def _shortened(text: str, limit: int = 160) -> str:
+    """A path short enough for one line (ENAMETOOLONG comes with a 5000-character one)."""
+    return text if len(text) <= limit else f"{text[:100]}...{text[-40:]} ({len(text)} characters)"
 
 
 def _silence_stdout() -> None:

@@ -88,8 +88,8 @@ and answers in its form (stdout, stderr, exit status); the forge document goes t
 "format": NAME gets that agent's payload and is read by its rules.
 \b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
-to decide (ask), 2 bad invocation or input, 3 internal error, 129/130/143
-interrupted by SIGHUP/SIGINT/SIGTERM.
+to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
+(full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
@@ -250,8 +250,9 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 def main() -> NoReturn:
     if "--dialect" in sys.argv or any(a.startswith("--dialect=") for a in sys.argv):
-        from .dialect_cli import dialect_in_argv, install_failure_answer
+        from .dialect_cli import install_failure_answer, option_in_argv
 
-        install_failure_answer(dialect_in_argv(sys.argv[1:]))
+        argv = sys.argv[1:]
+        install_failure_answer(option_in_argv(argv, "--dialect"), option_in_argv(argv, "--report"))
     forge_hook_run.main(prog_name=PROG)
     raise AssertionError("unreachable: JsonCommand.main exits")  # pragma: no cover

@@ -39,13 +39,13 @@ class _State:
 _STATE = _State()
 
 
-def dialect_in_argv(argv: list[str]) -> str | None:
-    """The ``--dialect`` value of a command line, before click parses it: a usage error
-    must already be answered in the agent's form."""
+def option_in_argv(argv: list[str], option: str) -> str | None:
+    """An option's value in a command line, before click parses it: a usage error must
+    already be answered in the agent's form (and reported)."""
     for i, arg in enumerate(argv):
-        if arg == "--dialect" and i + 1 < len(argv):
+        if arg == option and i + 1 < len(argv):
             return argv[i + 1]
-        if arg.startswith("--dialect="):
+        if arg.startswith(f"{option}="):
             return arg.partition("=")[2]
     return None
 
@@ -57,11 +57,11 @@ def split_dialect(value: str) -> tuple[str, str | None]:
     return name, event or None
 
 
-def install_failure_answer(value: str | None, report: str | None = None) -> None:
+def install_failure_answer(value: str | None, report: str | None) -> None:
+    """From here on, a failure is answered in the dialect's form (and reported); a
+    ``NAME:EVENT`` value already says which event."""
     name, event = split_dialect(value) if value is not None else (None, None)
-    _STATE.dialect = name
-    _STATE.native_event = _STATE.native_event or event
-    _STATE.report = report or _STATE.report
+    _STATE.dialect, _STATE.report, _STATE.native_event = name, report, event
     JsonCommand.failure_answer[:] = [failure_answer]
 
 
@@ -109,6 +109,9 @@ def run_dialect(value: str, *, project_root: str | None, extra_configs: tuple[st
 
         return failure_answer("interrupted", f"interrupted by {signal_name(-run.interrupted)}")
     answer = dialect.answer(inbound, verdict_of(run))
+    for key in _rewritten_beyond_tool_args(run):  # no agent takes a rewrite of these
+        answer.dropped.append(f"data.{key}: {name}'s answer carries only a tool input rewrite")
+        answer.stderr += f"\nforge-hook-run: warning: dropped {answer.dropped[-1]}"
     _write_report(run.to_dict(), answer, inbound)
     return _emit(answer)
 
@@ -133,6 +136,13 @@ def verdict_of(run: HookRun) -> Verdict:
         tool_args = rewritten if isinstance(rewritten, dict) else {}
     return Verdict(decision=decision, reason=reason, tool_args=tool_args,
                    context=list(run.context), messages=list(run.messages))
+
+
+def _rewritten_beyond_tool_args(run: HookRun) -> list[str]:
+    if run.data is None:
+        return []
+    keys = dict.fromkeys([*run.event.data, *run.data])
+    return [k for k in keys if k != "tool_args" and run.data.get(k) != run.event.data.get(k)]
 
 
 def _dialect(name: str) -> Dialect:
@@ -204,7 +214,7 @@ def _write_report(doc: dict[str, Any], answer: NativeAnswer, inbound: Inbound | 
 
 def _emit(answer: NativeAnswer) -> int:
     if answer.stderr:
-        click.echo(answer.stderr, err=True)
+        click.echo(answer.stderr.strip("\n"), err=True)
     out = sys.stdout.buffer
     view = memoryview(answer.stdout)
     while view:

@@ -95,9 +95,19 @@ def _entry_doubts(entry: dict[str, Any], hook: Hook, project_root: Path) -> list
     for pattern in split_patterns(hook.event_pattern) or [hook.event_pattern]:
         if not pattern_can_match(pattern):
             doubts.append(f"pattern '{pattern}' can match no event type")
-    if hook.working_dir is not None and not (project_root / hook.working_dir).is_dir():
-        doubts.append(f"working_dir '{hook.working_dir}' does not exist in {project_root}")
+    if hook.working_dir is not None:
+        doubts += _working_dir_doubts(hook.working_dir, project_root)
     return doubts
+
+
+def _working_dir_doubts(working_dir: str, project_root: Path) -> list[str]:
+    try:
+        if (project_root / working_dir).is_dir():
+            return []
+    except OSError as exc:  # a 5000-character name, a directory we may not enter (issue 9)
+        shown = working_dir if len(working_dir) <= 80 else f"{working_dir[:60]}... ({len(working_dir)} characters)"
+        return [f"working_dir '{shown}' cannot be used: {exc.strerror}"]
+    return [f"working_dir '{working_dir}' does not exist in {project_root}"]
 
 
 def pattern_can_match(pattern: str) -> bool:

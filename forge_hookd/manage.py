@@ -72,6 +72,21 @@ def forge_hook(project_root: str | None) -> None:
     (edits made through forge-hook keep a trusted file trusted). The global file is
     yours and always trusted.
     """
+    _library_notes_to_stderr(click.get_current_context())
+
+
+def _library_notes_to_stderr(ctx: click.Context) -> None:
+    """What the library notes while it works (a lock it waits for) as ``forge-hook: ...``
+    lines on stderr, for as long as the command runs (a test process runs many)."""
+    import logging
+
+    class Notes(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            say(PROG, record.getMessage())
+
+    logger, notes = logging.getLogger("forge_hookd"), Notes(logging.INFO)
+    logger.addHandler(notes)
+    ctx.call_on_close(lambda: logger.removeHandler(notes))
 
 
 @forge_hook.command("list")
@@ -233,7 +248,8 @@ def templates_command(as_json: bool) -> None:
         _print_json([{"name": name, **hook.to_dict()} for name, hook in HOOK_TEMPLATES.items()])
         return
     for name, hook in HOOK_TEMPLATES.items():
-        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}")
+        click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}"
+                   f"{'' if hook.blocking else ' (observer: never blocks)'}")
 
 
 @forge_hook.command("events")
@@ -299,21 +315,25 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     """
     from .config import update_file
     from .dialects import NAMES, get
-    from .dialects.importing import default_file, import_hooks
+    from .dialects.importing import Imported, default_files, import_hooks
 
     if agent not in NAMES:
         raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
-    source = file or default_file(dialect, scope, str(_root(ctx)))
-    raw = read_raw(source)
-    if raw is None:
-        raise UsageError(f"no such file: {source}")
-    try:
-        doc = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise UsageError(f"{source} is not valid JSON: {exc}") from None
-    imported = import_hooks(dialect, doc, source)
+    candidates = [file] if file else default_files(dialect, scope, str(_root(ctx)))
+    sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
+    if not sources:
+        raise UsageError(f"no such file: {' or '.join(candidates)}")
+    imported = Imported()
+    for source, raw in sources:
+        try:
+            doc = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise UsageError(f"{source} is not valid JSON: {exc}") from None
+        found = import_hooks(dialect, doc, source)
+        imported.hooks += found.hooks
+        imported.skipped += found.skipped
     for skipped in imported.skipped:
         say(PROG, f"skipped {skipped}")
     if dry_run:
@@ -324,4 +344,5 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     if hooks:
         update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in hooks),
                     retrust=scope == "project")
-    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} from {source}")
+    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
+                        f"from {', '.join(source for source, _ in sources)}")

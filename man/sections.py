@@ -57,7 +57,7 @@ stdout carries exactly one JSON document, compact (indented with --pretty), what
                 "decision": "allow", "answer": null}, ...],
    "skipped": [2], "warnings": [], "duration": 0.011}
 
-hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its stdout, else its stderr, else its error, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, internal.
+hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its error for a hook that timed out, could not start or answered malformed, else its stdout, else its stderr, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
 """,
     "HOOK ANSWERS": """
 A hook can say more than yes or no. When its stdout, stripped, is one JSON object holding at least one of these keys, that object is its answer; anything else is plain output:
@@ -78,7 +78,7 @@ Observers: a hook with "blocking": false never blocks. Its failures, timeouts, d
 
 Adding --dry-run to every terraform apply:
 
-  {"event": "tool:pre_execute:bash", "command": "./scripts/terraform-dry-run.sh"}
+  {"event": "tool:pre_execute:bash", "command": ".forge/terraform-dry-run"}
 
 where the script reads the event on stdin and prints {"data": {"tool_args": {"command": "terraform apply --dry-run"}}, "context": "..."} for a terraform apply, nothing otherwise (see the README for the whole script).
 """,
@@ -128,6 +128,7 @@ In CI and headless agents, where nobody can review a prompt, say so explicitly: 
 * 4: ask (decision ask): a hook wants a person to decide; nobody may proceed unasked
 * 2: bad invocation or bad input (invalid event, unknown option, --strict config problem); no hook ran
 * 3: internal error (a bug); still a JSON error document
+* 5: the machine refused (a full disk, a read-only directory, a deleted current directory, a name too long): one line on stderr, an error document of kind system
 * 129, 130, 143: interrupted by SIGHUP, SIGINT, SIGTERM: running hooks were ended, partial results printed
 """,
     "GUARANTEES": """
@@ -176,21 +177,27 @@ Project hooks (.forge/hooks.json) run only once you trust that exact content: fo
 In CI and headless agents: forge-hook-run --trust-project, or FORGE_TRUST_PROJECT=1.
 """,
     "SAFE WRITES": """
-Every write is a read-modify-write under an exclusive lock (hooks.json.lock beside the file), written to a temporary file in the same directory, fsynced, then renamed over the original: a reader never sees half a file and concurrent forge-hook commands never lose each other's changes. Unknown top-level keys, unknown keys in entries, and the order of hooks are kept. A file that cannot be parsed is never overwritten: the command fails with the parse error and leaves the bytes as they were.
+Every write is a read-modify-write under an exclusive lock, written to a temporary file in the same directory, fsynced, then renamed over the original: a reader never sees half a file and concurrent forge-hook commands never lose each other's changes. Unknown top-level keys, unknown keys in entries, and the order of hooks are kept. A file that cannot be parsed is never overwritten: the command fails with the parse error and leaves the bytes as they were.
+
+Nothing is left beside the file. The lock is an flock on the file's directory (no hooks.json.lock is created; a killed holder's lock goes with it); where a directory cannot be locked (NFS), a lock file in $XDG_RUNTIME_DIR/forge-hook-UID/, which keeps out writers on this machine only. A lock held by another process is waited for FORGE_LOCK_TIMEOUT seconds (10 by default) with a line on stderr naming the holder's pid, then the command fails with exit status 5 and the file untouched. Temporary files are named .hooks.json.PID.RANDOM.tmp; one left by a writer killed mid-write is removed by the next write. A symlinked file is written through its link: the link stays a link and its target changes. The trust records are written the same way.
+
+When the machine refuses a write (a full disk, a read-only directory), the command prints one line naming the file and the reason and exits 5; the file stays as it was and no temporary file is left.
 """,
     "IMPORT": """
-forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json or .github/hooks/forge.json of the project, or the user's file in the home directory for --global) into forge hooks with "format" set. Event names become forge event types; a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob; Gemini's timeouts (milliseconds) become seconds; Copilot's bash, timeoutSec, cwd and env become command, timeout, working_dir and env; a Cursor matcher on beforeShellExecution (a regex over the command text) has no pattern form. A regular expression with no pattern form, a non-command hook and an event with no forge type are named on stderr and skipped. --dry-run prints {"hooks": [...], "skipped": [...]} and writes nothing.
+forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json and .claude/settings.local.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json or .github/hooks/forge.json of the project, or the user's file in the home directory for --global; Codex's inline [hooks] tables in config.toml are not read) into forge hooks with "format" set. Event names become forge event types; a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob; Gemini's timeouts (milliseconds) become seconds; Copilot's bash, timeoutSec, cwd and env become command, timeout, working_dir and env; a Cursor matcher on beforeShellExecution (a regex over the command text) has no pattern form. A regular expression with no pattern form, a non-command hook and an event with no forge type are named on stderr and skipped. --dry-run prints {"hooks": [...], "skipped": [...]} and writes nothing.
 """,
     "EXIT STATUS": """
 * 0: done; for check, no problems
-* 1: check found problems; remove matched no hook; the index, the file or the trust records are not usable (the message says which)
-* 2: bad invocation: an unknown option or subcommand, a missing --global/--project, a malformed hook
+* 1: check found problems; remove matched no hook
+* 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index, a file or trust records that cannot be parsed (the message says which)
 * 3: internal error (a bug); FORGE_DEBUG=1 prints the traceback
+* 5: the machine refused: a full disk, a read-only directory, a name too long, a deleted current directory, a lock held past FORGE_LOCK_TIMEOUT (one line says which)
 """,
     "ENVIRONMENT": """
 * FORGE_CONFIG_DIR, XDG_CONFIG_HOME: where the global hooks file is (as for forge-hook-run)
 * FORGE_PROJECT_DIR: the project root when --project-root is not given
 * XDG_DATA_HOME: where the trust records are
+* FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
 * FORGE_TRUST_PROJECT: 1 makes list --event count untrusted project hooks as running
 """,
     "EXAMPLES": """

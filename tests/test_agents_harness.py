@@ -20,11 +20,12 @@ from tests.agents import answer_probe, codex_schema, harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 from tests.agents.hooks import recorded_calls, scripted_hook
 from tests.agents.model_server import FINAL_TEXT, ModelServer, Script
-from tests.conftest import Project
+from tests.conftest import Project, pid_alive
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
 SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command", "copilot": "bash"}
+PAYLOADS = Path(harness.__file__).parent / "payloads"
 
 
 def installed_or_skip(name: str) -> Path:
@@ -55,6 +56,14 @@ def test_the_model_server_listens_on_loopback_only() -> None:
     with ModelServer(Script("true")) as server:
         assert server.httpd.server_address[0] == "127.0.0.1"
         assert server.base_url.startswith("http://127.0.0.1:")
+
+
+def test_a_run_past_its_timeout_is_killed_with_its_whole_group(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    script = f"sleep 300 & echo $! > {pid_file}; wait"
+    done = harness._run_bounded(["sh", "-c", script], cwd=tmp_path, env=os.environ, timeout=1)
+    assert done.timed_out and done.exit_status == -9
+    assert not pid_alive(int(pid_file.read_text()))
 
 
 def strace_usable() -> bool:
@@ -97,6 +106,8 @@ def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Worksp
         assert payload["tool_name"] == SHELL_TOOL[agent]
     assert payload["tool_input"]["command"] == f"touch {target}"
     assert payload["cwd"] == str(workspace.project)
+    recorded = json.loads((PAYLOADS / agent / f"{PRE_TOOL[agent]}.json").read_text())
+    assert set(payload) == set(recorded), "the agent's payload changed: re-run tests.agents.record_payloads"
     turns = run.model_requests()
     assert len(turns) == 2, run.describe()  # the tool call, then the turn with its result
     assert FINAL_TEXT in run.stdout, run.describe()
@@ -120,9 +131,32 @@ def test_an_exit_2_denial_stops_the_command_and_reaches_the_model(agent: str, wo
         assert reason in last_turn.text(), run.describe()
 
 
+def _without_claude_permissions(ws: Workspace) -> None:
+    settings = ws.project / ".claude" / "settings.json"
+    config = json.loads(settings.read_text())
+    del config["permissions"]
+    settings.write_text(json.dumps(config))
+
+
+@pytest.mark.parametrize(("answer", "runs"), [
+    ("", False),
+    (json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}), True),
+])
+def test_claude_no_objection_is_not_approval_but_allow_is(answer: str, runs: bool, workspace: Workspace,
+                                                          tmp_path: Path) -> None:
+    """Without a permission rule for Bash, claude -p refuses it, unless the hook says allow."""
+    installed_or_skip("claude")
+    target = tmp_path / "created"
+    run = harness.run_agent("claude", workspace, command=f"touch {target}",
+                            hooks={"PreToolUse": scripted_hook(tmp_path / "calls", "pre", stdout=answer)},
+                            adjust=_without_claude_permissions)
+    assert run.exit_status == 0 and len(recorded_calls(tmp_path / "calls", "pre")) == 1, run.describe()
+    assert target.exists() == runs, run.describe()
+    assert (json.loads(run.stdout)["permission_denials"] == []) == runs, run.describe()
+
+
 # -- the recorded payloads and Codex's schemas --------------------------------------------
 
-PAYLOADS = Path(harness.__file__).parent / "payloads"
 CODEX_SCHEMA_OF_EVENT = {"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use",
                          "SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "Stop": "stop"}
 

@@ -49,9 +49,7 @@ def reap_what_the_agent_left_to_us() -> Iterator[None]:
             pass
 
 
-@pytest.fixture(params=AGENTS)
-def agent(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
+def require(name: str) -> str:
     try:
         harness.ensure_installed(name)
     except harness.AgentUnavailable as exc:
@@ -61,11 +59,16 @@ def agent(request: pytest.FixtureRequest) -> str:
     return name
 
 
-def run_agent(agent: str, project: Project, command: str, report: Path) -> AgentRun:
+@pytest.fixture(params=AGENTS)
+def agent(request: pytest.FixtureRequest) -> str:
+    return require(request.param)
+
+
+def run_agent(agent: str, project: Project, command: str, report: Path, *options: str) -> AgentRun:
     """The agent runs ``command`` with forge-hook-run as its only pre-tool hook."""
     # NAME:EVENT works for every agent; Copilot's camelCase payloads need it.
     hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]} --trust-project "
-            f"--report {shlex.quote(str(report))}")
+            f"--report {shlex.quote(str(report))} {' '.join(options)}")
     ws = Workspace(project=project.root, home=project.home)
     return harness.run_agent(agent, ws, command=command, hooks={PRE_TOOL[agent]: hook})
 
@@ -106,3 +109,49 @@ def test_claudes_example_hook_guards_the_agent(agent: str, project: Project, tmp
                     tmp_path / "report.json")
     assert not target.exists(), run.describe()
     assert "rg --files" in run.model_requests()[-1].text(), run.describe()
+
+
+def test_ask_never_lets_the_command_run_unasked(agent: str, project: Project, tmp_path: Path) -> None:
+    # Headless, nobody can be asked: Claude and Gemini refuse the call themselves; Codex has
+    # no ask, so forge denies saying a person must decide.
+    target = tmp_path / "created"
+    answer = json.dumps({"decision": "ask", "reason": "forge-e2e-ask-51b2: touches prod"})
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
+    run = run_agent(agent, project, f"touch {target}", tmp_path / "report.json")
+    assert not target.exists(), run.describe()
+    if agent == "codex":
+        assert "a person must decide" in run.model_requests()[-1].text(), run.describe()
+
+
+def test_a_broken_config_under_strict_fails_closed(agent: str, project: Project, tmp_path: Path) -> None:
+    target = tmp_path / "created"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "exit 0", "comand": "typo"}])
+    run = run_agent(agent, project, f"touch {target}", tmp_path / "report.json", "--strict")
+    assert not target.exists(), run.describe()
+    assert "comand" in run.model_requests()[-1].text(), run.describe()
+
+
+# Gemini CLI reads no additionalContext on BeforeTool: forge reports it as dropped there.
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_context_reaches_the_model(agent: str, project: Project, tmp_path: Path) -> None:
+    require(agent)
+    answer = json.dumps({"context": "forge-e2e-context-77e0: the repo is frozen"})
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
+    run = run_agent(agent, project, f"touch {tmp_path / 'created'}", tmp_path / "report.json")
+    assert "forge-e2e-context-77e0" in run.model_requests()[-1].text(), run.describe()
+
+
+def test_forge_as_the_hook_of_every_event_print_config_names(agent: str, project: Project, tmp_path: Path) -> None:
+    from forge_hookd.dialects import get
+
+    from tests.agents.model_server import FINAL_TEXT
+
+    seen, target = tmp_path / "seen.txt", tmp_path / "created"
+    project.write_hooks([{"event": "*", "command": f'echo "$FORGE_EVENT" >> {shlex.quote(str(seen))}'}])
+    hook = f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project"
+    events = get(agent).config_snippet("forge-hook-run")["hooks"]
+    ws = Workspace(project=project.root, home=project.home)
+    run = harness.run_agent(agent, ws, command=f"touch {target}", hooks=dict.fromkeys(events, hook))
+    assert run.exit_status == 0 and target.exists() and FINAL_TEXT in run.stdout, run.describe()
+    fired = set(seen.read_text().split())
+    assert {"tool:pre_execute", "tool:post_execute", "user:prompt_submit"} <= fired, fired

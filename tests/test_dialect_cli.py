@@ -107,9 +107,12 @@ def test_a_strict_config_error_on_an_event_that_cannot_block_proceeds(project: P
 
 
 @pytest.mark.parametrize("name", sorted(PRE_TOOL))
-def test_a_bad_option_beside_dialect_is_answered_as_a_deny_not_forge_json(name: str, project: Project) -> None:
-    run = dialect_run(name, native(name, project), project, "--no-such-option")
+def test_a_bad_option_beside_dialect_is_answered_as_a_deny_not_forge_json(name: str, project: Project,
+                                                                          tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    run = dialect_run(name, native(name, project), project, f"--report={report}", "--no-such-option")
     assert run.exit_status == 2 and run.stdout == ""  # Gemini would read forge JSON as allow
+    assert json.loads(report.read_text())["error"]["kind"] == "usage"
 
 
 def test_a_native_event_without_forge_type_proceeds_with_a_warning(project: Project) -> None:
@@ -239,6 +242,113 @@ def test_a_claude_format_json_answer_is_read_by_claudes_rules_under_another_dial
     project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude",
                           "command": f"cat >/dev/null; echo '{json.dumps(answer)}'"}])
     assert denial("gemini", dialect_run("gemini", native("gemini", project, command="ls"), project)) == "claude-style no"
+
+
+# -- in-process, through click's runner (STYLE 21) -------------------------------------
+def invoke(args: list[str], stdin: bytes, project: Project) -> tuple[int, bytes, str]:
+    from click.testing import CliRunner
+
+    from forge_hookd.cli import forge_hook_run
+
+    result = CliRunner().invoke(forge_hook_run, ["--project-root", str(project.root), *args], input=stdin)
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+def test_in_process_deny_report_and_no_decision(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([GUARD])
+    report = tmp_path / "r.json"
+    code, out, _ = invoke(["--dialect", "gemini", "--report", str(report)],
+                          json.dumps(native("gemini", project)).encode(), project)
+    assert (code, json.loads(out)) == (0, {"decision": "deny", "reason": "forge says: no rm -rf"})
+    assert json.loads(report.read_text())["dialect"]["name"] == "gemini"
+    code, out, _ = invoke(["--dialect", "claude"], json.dumps(native("claude", project, command="ls")).encode(),
+                          project)
+    assert (code, out) == (0, b"")
+
+
+def test_in_process_failures_answer_in_the_agents_form(project: Project, tmp_path: Path) -> None:
+    code, out, err = invoke(["--dialect", "codex"], b'{"hook_event_name": "PreToolUse"}', project)
+    doc = json.loads(out)
+    assert code == 0 and doc["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "no 'tool_name'" in err
+    code, out, err = invoke(["--dialect", "claude"], b'{"hook_event_name": "Notification", "session_id": "s"}',
+                            project)
+    assert (code, out) == (0, b"") and "no forge event type" in err
+    code, out, err = invoke(["--dialect", "nope"], b"{}", project)
+    assert code == 2 and out == b"" and "unknown dialect" in err
+    code, out, err = invoke(["--report", str(tmp_path / "r")], b"{}", project)
+    assert code == 2 and "go with --dialect" in err
+    code, out, err = invoke(["--dialect", "claude", "--pretty"], b"{}", project)
+    assert code == 2 and "do not go with --dialect" in err
+
+
+def test_in_process_print_config(project: Project) -> None:
+    code, out, err = invoke(["--dialect", "codex", "--print-config"], b"", project)
+    assert code == 0 and "PreToolUse" in json.loads(out)["hooks"] and ".codex/hooks.json" in err
+
+
+def test_in_process_import(project: Project) -> None:
+    from click.testing import CliRunner
+
+    from forge_hookd.manage import forge_hook
+
+    settings = project.root / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"BeforeTool": [
+        {"matcher": "write_file|replace", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 1500}]},
+        {"matcher": "read_.*", "hooks": [{"type": "command", "command": "./r.sh"}]}],
+        "AfterAgent": [{"hooks": [{"type": "command", "command": "./after.sh"}]}]}}))
+    result = CliRunner().invoke(forge_hook, ["--project-root", str(project.root), "import", "--from", "gemini",
+                                             "--project"])
+    assert result.exit_code == 0, result.output
+    [hook] = json.loads(project.hooks_file.read_text())["hooks"]
+    assert hook["event"] == "tool:pre_execute:write,tool:pre_execute:edit" and hook["timeout"] == 1.5
+    assert "read_.*" in result.stderr and "AfterAgent" in result.stderr
+
+
+def test_in_process_format_hooks(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "claude",
+                          "command": f"{sys.executable} {VALIDATOR}"},
+                         {"event": "tool:pre_execute:bash", "format": "gemini", "blocking": False,
+                          "command": "./gone.sh"}])
+    code, out, _ = invoke(["--dialect", "codex", "--keep-going"],
+                          json.dumps(native("codex", project, command="grep x y")).encode(), project)
+    reason = json.loads(out)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert code == 0 and "Use 'rg'" in reason
+
+
+PROMPT_EXAMPLE = HERE / "dialects" / "user_prompt_submit_example.py"
+PROMPTS = {"claude": "claude/UserPromptSubmit.json", "codex": "codex/UserPromptSubmit.json",
+           "gemini": "gemini/BeforeAgent.json"}
+
+
+def recorded_prompt(name: str, project: Project, prompt: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads((HERE / "agents" / "payloads" / PROMPTS[name]).read_text())
+    return {**payload, "cwd": str(project.root), "prompt": prompt}
+
+
+@pytest.mark.parametrize("name", sorted(PROMPTS))
+def test_the_hooks_references_prompt_example_guards_every_agents_prompts(name: str, project: Project) -> None:
+    project.write_hooks([{"event": "user:prompt_submit", "format": "claude",
+                          "command": f"{sys.executable} {PROMPT_EXAMPLE}"}])
+    run = dialect_run(name, recorded_prompt(name, project, "deploy with password: hunter2"), project)
+    doc = json.loads(run.stdout)
+    assert doc["decision"] == ("deny" if name == "gemini" else "block")
+    assert doc["reason"].startswith("Security policy violation")
+    run = dialect_run(name, recorded_prompt(name, project, "list the files"), project)
+    context = json.loads(run.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("Current time: ")
+
+
+def test_a_rewrite_the_agent_cannot_carry_is_reported(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "user:prompt_submit",
+                          "command": "echo '{\"data\": {\"user_input\": \"something else\"}}'"}])
+    report = tmp_path / "r.json"
+    run = dialect_run("claude", recorded_prompt("claude", project, "hello"), project, "--report", str(report))
+    assert (run.exit_status, run.stdout) == (0, "")
+    assert "dropped data.user_input" in run.stderr
+    assert json.loads(report.read_text())["dialect"]["dropped"] == [
+        "data.user_input: claude's answer carries only a tool input rewrite"]
 
 
 # -- Cursor and Copilot ------------------------------------------------------------------

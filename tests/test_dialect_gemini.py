@@ -89,3 +89,10 @@ def test_variables_gemini_gives_its_hooks() -> None:
     env = GEMINI.hook_env(HookEvent.session_start("s9"), "/proj")
     assert env == {"GEMINI_PROJECT_DIR": "/proj", "GEMINI_CWD": "/proj", "CLAUDE_PROJECT_DIR": "/proj",
                    "GEMINI_SESSION_ID": "s9"}
+
+
+def test_the_snippet_enables_hooks_and_matches_every_tool() -> None:
+    snippet = GEMINI.config_snippet("forge-hook-run --dialect gemini")
+    assert snippet["hooksConfig"] == {"enabled": True}
+    assert snippet["hooks"]["BeforeTool"][0]["matcher"] == ".*"
+    assert set(snippet["hooks"]) == set(GEMINI.events)

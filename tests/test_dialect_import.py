@@ -48,12 +48,15 @@ def test_import_claude_project_settings(project: Project) -> None:
     settings = project.root / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps(CLAUDE_SETTINGS))
+    (project.root / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": {"SessionStart": [
+        {"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}))
     run = run_installed(["import", "--from", "claude", "--project"], cwd=project.root, prog="forge-hook")
     assert run.exit_status == 0, run.stderr
     hooks = json.loads(project.hooks_file.read_text())["hooks"]
     assert [(h["event"], h["command"], h["format"]) for h in hooks] == [
         ("tool:pre_execute:bash", "python3 $CLAUDE_PROJECT_DIR/guard.py", "claude"),
         ("tool:pre_execute:edit,tool:pre_execute:write", "./fmt-check.sh", "claude"),
+        ("session:start", "./mine.sh", "claude"),  # from settings.local.json
     ]
     assert hooks[0]["timeout"] == 30
     for said in ("Notebook.*", "Stop", "'prompt' hook"):

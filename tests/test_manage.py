@@ -144,12 +144,14 @@ def test_remove_enable_disable(project: Project) -> None:
     none = hook(project, "remove", "--project", "a")
     assert none.exit_code == 1 and none.stderr == f"forge-hook: error: no hook with pattern 'a' in {project.hooks_file}\n"
     missing = hook(project, "enable", "--project", "9")
-    assert missing.exit_code == 1 and "there is no hook 9 (the file has 1)" in missing.stderr
+    assert missing.exit_code == 2 and "there is no hook 9 (the file has 1)" in missing.stderr
     assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())  # edits keep trust
 
 
 def test_templates_and_events(project: Project) -> None:
-    names = [line.split()[0] for line in hook(project, "templates").stdout.splitlines()]
+    lines = hook(project, "templates").stdout.splitlines()
+    names = [line.split()[0] for line in lines]
+    assert [line.endswith("(observer: never blocks)") for line in lines] == [True, True, True, False]
     assert names == list(HOOK_TEMPLATES)
     templates = json.loads(hook(project, "templates", "--json").stdout)
     assert templates[3] == {"name": "block_sudo", **HOOK_TEMPLATES["block_sudo"].to_dict()}
@@ -164,7 +166,7 @@ def test_templates_and_events(project: Project) -> None:
 
 def test_trust_and_untrust(project: Project) -> None:
     none = hook(project, "trust")
-    assert none.exit_code == 1 and "no hooks file to trust" in none.stderr
+    assert none.exit_code == 2 and "no hooks file to trust" in none.stderr
     project.write_hooks([{"event": "*", "command": "x"}], trusted=False)
     result = hook(project, "trust")
     assert result.exit_code == 0 and f"trusted {project.hooks_file}" in result.stdout
@@ -179,7 +181,7 @@ def test_broken_trust_store_is_an_error_not_a_traceback(project: Project) -> Non
     Path(trust.trust_store_path()).parent.mkdir(parents=True)
     Path(trust.trust_store_path()).write_text("nope")
     result = hook(project, "trust")
-    assert result.exit_code == 1 and "cannot read the trust records" in result.stderr
+    assert result.exit_code == 2 and "cannot read the trust records" in result.stderr
     assert "Traceback" not in result.output
 
 
@@ -190,7 +192,7 @@ def test_corrupt_file_is_left_byte_for_byte(project: Project) -> None:
     for args in (["add", "--project", "--template", "log_all"], ["remove", "--project", "*"],
                  ["disable", "--project", "0"]):
         run = run_installed(args, cwd=project.root, prog="forge-hook")
-        assert run.exit_status == 1 and "invalid JSON" in run.stderr and "Traceback" not in run.stderr
+        assert run.exit_status == 2 and "invalid JSON" in run.stderr and "Traceback" not in run.stderr
     assert project.hooks_file.read_bytes() == b'{"hooks": [ {"event": "*", \n'
 
 

@@ -1,8 +1,10 @@
 """Claude Code's hook protocol (code.claude.com/docs/en/hooks).
 
-Claude Code reads a hook's JSON on stdout only when it exits 0; exit 2 blocks with
-stderr as the reason (stdout ignored); any other status is a non-blocking error and
-the agent proceeds. Codex copies this protocol with stricter rules (codex.py).
+Exit 2 blocks with stderr as the reason (stdout ignored); JSON on stdout is read on
+exit 0 and, as Claude Code 2.1.328 was observed to do, on other statuses too (its docs
+say exit 0 only); any other status without JSON is a non-blocking error and the agent
+proceeds. forge answers exit 0 with JSON. Codex copies this protocol with stricter
+rules (codex.py).
 """
 
 from __future__ import annotations

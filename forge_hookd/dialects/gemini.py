@@ -159,7 +159,7 @@ class GeminiDialect(Dialect):
     # -- settings --------------------------------------------------------------------
     def config_snippet(self, command: str) -> dict[str, Any]:
         hook = [{"name": "forge", "type": "command", "command": command}]
-        return {"hooks": {event: [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool")
+        return {"hooksConfig": {"enabled": True}, "hooks": {event: [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool")
                           else [{"hooks": hook}] for event in self.events}}
 
 

@@ -33,12 +33,16 @@ class Imported:
     skipped: list[str] = field(default_factory=list)
 
 
-def default_file(dialect: Dialect, scope: str, project_root: str) -> str:
-    """The agent's own settings file for ``scope``: the project's or the user's."""
+def default_files(dialect: Dialect, scope: str, project_root: str) -> list[str]:
+    """The agent's own settings files for ``scope``: the project's (Claude's local one
+    too) or the user's."""
     project_file, user_file = dialect.settings_files
     if scope == "global":
-        return os.path.expanduser(user_file)
-    return os.path.join(project_root, project_file)
+        return [os.path.expanduser(user_file)]
+    files = [os.path.join(project_root, project_file)]
+    if dialect.name == "claude":  # personal project settings, not committed
+        files.append(os.path.join(project_root, ".claude", "settings.local.json"))
+    return files
 
 
 def import_hooks(dialect: Dialect, doc: object, source: str) -> Imported:

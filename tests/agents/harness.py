@@ -17,7 +17,7 @@ import pwd
 import shutil
 import signal
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,7 +160,11 @@ def _run_bounded(argv: list[str], *, cwd: Path, env: Mapping[str, str], timeout:
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(proc.pid)
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # something outside the group holds the pipes
+            proc.kill()
+            out, err = b"", b"(output lost: a process outside the agent's group kept its pipes open)"
     finally:
         _kill_group(proc.pid)
         if proc.poll() is None:
@@ -361,15 +365,19 @@ def agent_env(ws: Workspace, specific: Mapping[str, str]) -> dict[str, str]:
 
 
 def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, str | list[str]],
-              timeout: float = RUN_TIMEOUT, prompt: str = PROMPT, wrapper: Sequence[str] = ()) -> AgentRun:
+              timeout: float = RUN_TIMEOUT, prompt: str = PROMPT, wrapper: Sequence[str] = (),
+              adjust: Callable[[Workspace], None] | None = None) -> AgentRun:
     """Run ``agent`` once: the model asks its shell tool to run ``command``, then ends.
 
     ``hooks`` maps the agent's native event names to hook commands; ``wrapper`` is put
-    before the agent's command line (``strace -f -o LOG``, say).
+    before the agent's command line (``strace -f -o LOG``, say); ``adjust`` may change
+    the settings files after they are written (to take a permission away, say).
     """
     ensure_installed(agent)
     with serving(command) as server:
         env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
+        if adjust is not None:
+            adjust(ws)
         done = _run_bounded([*wrapper, *agent_argv(agent, prompt)], cwd=ws.project, env=env, timeout=timeout)
         return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
 

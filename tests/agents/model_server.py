@@ -186,6 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _anthropic(self, body: dict[str, Any]) -> None:
         tools = {t.get("name") for t in body.get("tools") or []}
         shell = next((name for name in (CLAUDE_SHELL, COPILOT_SHELL) if name in tools), None)
+        content: list[dict[str, Any]]
         if _anthropic_has_tool_result(body):
             content = [{"type": "text", "text": self.script.final_text}]
             stop = "end_turn"
