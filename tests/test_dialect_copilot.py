@@ -36,7 +36,8 @@ EXPECTED = {
 
 #: recorded from the real Copilot CLI 1.0.102 (tests/test_dialect_agents.py runs it)
 RECORDED = {"preToolUse.recorded", "postToolUse.recorded", "sessionStart.recorded", "sessionEnd.recorded",
-            "userPromptSubmitted.recorded", "PreToolUse.vscode.recorded"}
+            "userPromptSubmitted.recorded", "permissionRequest.recorded", "PreToolUse.vscode.recorded",
+            "PostToolUse.vscode.recorded", "UserPromptSubmit.vscode.recorded"}
 
 
 def test_every_documented_payload_is_here_in_both_shapes() -> None:
@@ -77,6 +78,13 @@ def test_the_real_agent_sends_tool_args_as_an_object_and_claudes_tool_names_in_t
     assert camel.data["tool_args"] == pascal.data["tool_args"] == {
         "command": "echo forge-probe", "description": "Run the scripted command"}
     assert camel.tool_name == pascal.tool_name == "bash"
+
+
+def test_a_permission_request_names_itself_and_its_tool_input() -> None:
+    inbound = COPILOT.read((DOCS / "permissionRequest.recorded.json").read_bytes())
+    assert inbound.native_event == "permissionRequest" and inbound.event is not None
+    assert inbound.event.type.value == "permission:prompt" and inbound.event.tool_name == "bash"
+    assert inbound.event.data["tool_args"] == {"command": "echo forge-probe"}
 
 
 def test_a_camel_case_payload_without_an_event_on_the_command_line_is_refused() -> None:

@@ -58,7 +58,8 @@ class CopilotDialect(Dialect):
 
     # -- in ------------------------------------------------------------------------
     def event_name(self, payload: dict[str, Any], given: str | None) -> str:
-        named = payload.get("hook_event_name")
+        # permissionRequest's camelCase payload says "hookName" (observed, 1.0.102)
+        named = payload.get("hook_event_name") or payload.get("hookName")
         if isinstance(named, str) and named:
             return named
         if given:
@@ -231,7 +232,8 @@ class CopilotDialect(Dialect):
 
 
 def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:
-    raw = payload.get("toolArgs", payload.get("tool_input"))
+    # toolArgs, except on permissionRequest: toolInput (observed, 1.0.102)
+    raw = next((payload[k] for k in ("toolArgs", "toolInput", "tool_input") if k in payload), None)
     if isinstance(raw, str):  # camelCase: a JSON string
         try:
             raw = orjson.loads(raw)
