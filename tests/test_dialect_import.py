@@ -106,9 +106,11 @@ def test_import_from_cursor_maps_each_event_and_names_what_has_no_form(project: 
     assert "filters the command text" in skipped and "'prompt' hook" in skipped and "stop: no forge event" in skipped
 
 
-def test_import_from_copilot_takes_bash_timeout_sec_cwd_and_env(project: Project) -> None:
-    hooks = project.root / ".github" / "hooks" / "forge.json"
+def test_import_from_copilot_takes_bash_timeout_sec_cwd_and_env_from_every_file(project: Project) -> None:
+    hooks = project.root / ".github" / "hooks" / "security.json"
     hooks.parent.mkdir(parents=True)
+    (hooks.parent / "zz-audit.json").write_text(json.dumps({"version": 1, "hooks": {
+        "sessionEnd": [{"type": "command", "bash": "./log-end.sh"}]}}))
     hooks.write_text(json.dumps({"version": 1, "hooks": {
         "preToolUse": [{"type": "command", "bash": "./scripts/security-check.sh", "powershell": "./s.ps1",
                         "cwd": "scripts", "env": {"MODE": "strict"}, "timeoutSec": 15,
@@ -119,7 +121,8 @@ def test_import_from_copilot_takes_bash_timeout_sec_cwd_and_env(project: Project
     assert run.exit_status == 0, run.stderr
     written = json.loads(project.hooks_file.read_text())["hooks"]
     assert [(h["event"], h["command"]) for h in written] == [("tool:pre_execute", "./scripts/security-check.sh"),
-                                                             ("tool:post_execute", "./audit.sh")]
+                                                             ("tool:post_execute", "./audit.sh"),
+                                                             ("session:end", "./log-end.sh")]
     first = written[0]
     assert (first["format"], first["timeout"], first["working_dir"], first["env"]) == \
         ("copilot", 15.0, "scripts", {"MODE": "strict"})

@@ -8,6 +8,7 @@ event plus what the agent called things). Out: :meth:`Dialect.answer` turns the 
 
 from __future__ import annotations
 
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -324,6 +325,16 @@ class Dialect:
     #: the key of a hook's timeout in the agent's settings, and its unit in seconds
     timeout_key = "timeout"
     timeout_unit = 1.0
+
+    #: more project files the agent reads hooks from (Claude's uncommitted local settings)
+    local_settings_files: tuple[str, ...] = ()
+
+    def settings_paths(self, scope: str, project_root: str) -> list[str]:
+        """The agent's own hook settings for ``scope`` ("project" or "global")."""
+        project_file, user_file = self.settings_files
+        if scope == "global":
+            return [os.path.expanduser(user_file)]
+        return [os.path.join(project_root, f) for f in (project_file, *self.local_settings_files)]
 
     def hook_groups(self, entries: object) -> list[tuple[object, object]]:
         """An event's entries in the agent's settings as ``(matcher, handlers)`` pairs.

@@ -19,6 +19,8 @@ sessionEnd, userPromptSubmitted and postToolUse is ignored.
 
 from __future__ import annotations
 
+import glob
+import os
 from typing import Any
 
 import orjson
@@ -217,6 +219,12 @@ class CopilotDialect(Dialect):
         return answer
 
     # -- settings and import ----------------------------------------------------------
+    def settings_paths(self, scope: str, project_root: str) -> list[str]:
+        """Every ``*.json`` of the hooks directory, as Copilot reads them (else the file
+        --print-config suggests, for the error to name)."""
+        default = super().settings_paths(scope, project_root)[0]
+        return sorted(glob.glob(os.path.join(os.path.dirname(default), "*.json"))) or [default]
+
     def hook_groups(self, entries: object) -> list[tuple[object, object]]:
         """Copilot lists handlers directly, each with an optional ``matcher``."""
         handlers = entries if isinstance(entries, list) else [entries]

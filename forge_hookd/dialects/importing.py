@@ -12,7 +12,6 @@ reported by name and skipped, never dropped in silence.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,13 +35,7 @@ class Imported:
 def default_files(dialect: Dialect, scope: str, project_root: str) -> list[str]:
     """The agent's own settings files for ``scope``: the project's (Claude's local one
     too) or the user's."""
-    project_file, user_file = dialect.settings_files
-    if scope == "global":
-        return [os.path.expanduser(user_file)]
-    files = [os.path.join(project_root, project_file)]
-    if dialect.name == "claude":  # personal project settings, not committed
-        files.append(os.path.join(project_root, ".claude", "settings.local.json"))
-    return files
+    return dialect.settings_paths(scope, project_root)
 
 
 def import_hooks(dialect: Dialect, doc: object, source: str) -> Imported:
