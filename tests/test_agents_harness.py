@@ -97,7 +97,7 @@ def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Worksp
     assert run.exit_status == 0 and not run.timed_out, run.describe()
     assert target.exists(), run.describe()
     [call] = recorded_calls(calls, "pre")
-    payload = call["payload"]
+    payload = sent = call["payload"]
     if agent == "copilot":  # camelCase: no event name; toolArgs an object (1.0.102), not the docs' string
         assert "hook_event_name" not in payload and payload["toolName"] == SHELL_TOOL[agent]
         payload = {**payload, "tool_input": payload["toolArgs"]}
@@ -106,8 +106,10 @@ def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Worksp
         assert payload["tool_name"] == SHELL_TOOL[agent]
     assert payload["tool_input"]["command"] == f"touch {target}"
     assert payload["cwd"] == str(workspace.project)
-    recorded = json.loads((PAYLOADS / agent / f"{PRE_TOOL[agent]}.json").read_text())
-    assert set(payload) == set(recorded), "the agent's payload changed: re-run tests.agents.record_payloads"
+    # Copilot's folder holds the docs' examples too; what the CLI sent is *.recorded.json.
+    name = f"{PRE_TOOL[agent]}.recorded" if agent == "copilot" else PRE_TOOL[agent]
+    recorded = json.loads((PAYLOADS / agent / f"{name}.json").read_text())
+    assert set(sent) == set(recorded), "the agent's payload changed: re-run tests.agents.record_payloads"
     turns = run.model_requests()
     assert len(turns) == 2, run.describe()  # the tool call, then the turn with its result
     assert FINAL_TEXT in run.stdout, run.describe()

@@ -176,6 +176,11 @@ class CopilotDialect(Dialect):
             payload["reason"] = "complete"
         return payload
 
+    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+        # What Copilot 1.0.102 adds for its hooks (tests/agents/payloads/copilot/env.json)
+        return {"COPILOT_CLI": "1", "COPILOT_PROJECT_DIR": project_dir, "CLAUDE_PROJECT_DIR": project_dir,
+                "COPILOT_HOOK_DIR": f"{project_dir}/.github/hooks"}
+
     def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
                            stderr: str) -> dict[str, Any]:
         doc = json_object(stdout)
