@@ -7,12 +7,15 @@ the tests own) against the scripted model server on 127.0.0.1. Deselect them wit
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,7 +61,22 @@ def test_the_model_server_listens_on_loopback_only() -> None:
         assert server.base_url.startswith("http://127.0.0.1:")
 
 
-def test_a_run_past_its_timeout_is_killed_with_its_whole_group(tmp_path: Path) -> None:
+@pytest.fixture(params=[False, True], ids=["plain", "subreaper"])
+def as_subreaper(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """Run the test with pytest as a child subreaper or not, as other tests may leave it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    before = ctypes.c_int()
+    assert libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(before), 0, 0, 0) == 0
+    assert libc.prctl(PR_SET_CHILD_SUBREAPER, int(request.param), 0, 0, 0) == 0
+    yield bool(request.param)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, before.value, 0, 0, 0)
+
+
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+def test_a_run_past_its_timeout_is_killed_with_its_whole_group(tmp_path: Path, as_subreaper: bool) -> None:
+    """The group's orphan (the background sleep) is gone, and reaped if it became ours."""
     pid_file = tmp_path / "child.pid"
     script = f"sleep 300 & echo $! > {pid_file}; wait"
     done = harness._run_bounded(["sh", "-c", script], cwd=tmp_path, env=os.environ, timeout=1)
@@ -252,3 +270,37 @@ def test_answer_rule(agent_name: str, case: str, tmp_path: Path) -> None:
     assert result["hook_calls"] == 1 and not result["timed_out"], result
     observed = {key: result[key] for key in RULES[agent_name][case]}
     assert observed == RULES[agent_name][case], result
+
+
+# -- blocking a prompt (UserPromptSubmit / BeforeAgent) ----------------------------------
+
+PROMPT_REASON = "PROMPT-REASON-51"
+PROMPT_ANSWERS: dict[str, dict[str, Any]] = {
+    "exit2-stderr": {"stderr": PROMPT_REASON, "exit_status": 2},
+    "decision-block": {"stdout": json.dumps({"decision": "block", "reason": PROMPT_REASON})},
+    "decision-deny": {"stdout": json.dumps({"decision": "deny", "reason": PROMPT_REASON})},
+    "plain-stdout": {"stdout": PROMPT_REASON},
+}
+# (blocked: no request reached the model, and the command never ran; reason_to_model)
+PROMPT_RULES = {
+    "claude": {"exit2-stderr": (True, False), "decision-block": (True, False), "decision-deny": (False, False),
+               "plain-stdout": (False, True)},   # exit 0 stdout becomes context
+    "codex": {"exit2-stderr": (True, False), "decision-block": (True, False), "decision-deny": (False, False),
+              "plain-stdout": (False, True)},
+    "gemini": {"exit2-stderr": (True, False), "decision-block": (True, False), "decision-deny": (True, False),
+               "plain-stdout": (False, False)},  # shown to the user as a system message only
+}
+
+
+@pytest.mark.parametrize(("agent_name", "case"), [(a, c) for a, cases in PROMPT_RULES.items() for c in cases])
+def test_prompt_rule(agent_name: str, case: str, workspace: Workspace, tmp_path: Path) -> None:
+    installed_or_skip(agent_name)
+    target = tmp_path / "created"
+    hook = scripted_hook(tmp_path / "calls", "prompt", **PROMPT_ANSWERS[case])
+    run = harness.run_agent(agent_name, workspace, command=f"touch {target}",
+                            hooks={harness.PROMPT_EVENT[agent_name]: hook})
+    assert run.exit_status == 0 and len(recorded_calls(tmp_path / "calls", "prompt")) == 1, run.describe()
+    turns = run.model_requests()
+    blocked, reason_to_model = PROMPT_RULES[agent_name][case]
+    assert (not turns and not target.exists()) == blocked, run.describe()
+    assert any(PROMPT_REASON in t.text() for t in turns) == reason_to_model, run.describe()

@@ -30,7 +30,7 @@ def test_list_hooks_in_run_order_with_file_indexes_and_trust(project: Project) -
     assert [h.hook.command for h in editing.would_run(listed, event, trust_project=False)] == ["g"]
     assert [h.hook.command for h in editing.would_run(listed, event, trust_project=True)] == ["g", "q"]
     assert listed[1].to_dict() == {"event": "tool:*", "command": "p", "timeout": 10.0, "enabled": False,
-                                   "source": "project", "file": str(project.hooks_file), "index": 1,
+                                   "blocking": True, "source": "project", "file": str(project.hooks_file), "index": 1,
                                    "trusted": False, "trust": "untrusted"}
 
 

@@ -17,11 +17,14 @@ import pwd
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 from tests.agents.model_server import ModelServer, Recorded, Script
 
@@ -149,8 +152,8 @@ def _run_bounded(argv: list[str], *, cwd: Path, env: Mapping[str, str], timeout:
     """Run ``argv`` in its own process group; on timeout kill the group; always reap.
 
     Whatever the agent leaves in its group (Gemini CLI relaunches itself in a child node
-    process, agents start shells) is killed too once the leader is done, so that no test
-    leaves a process behind.
+    process, agents start shells) is killed too once the leader is done, and reaped
+    where it became our child, so that no test leaves a process or a zombie behind.
     """
     proc = subprocess.Popen(argv, cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -174,10 +177,40 @@ def _run_bounded(argv: list[str], *, cwd: Path, env: Mapping[str, str], timeout:
 
 
 def _kill_group(pgid: int) -> None:
+    """SIGKILL every process of the group and wait until each is gone.
+
+    When pytest is a child subreaper (forge-hook-run, run in-process by other tests,
+    makes its process one), the group's orphans are reparented to pytest and die as its
+    zombies: those are reaped here. Others are waited for until their parent reaps them.
+    """
+    members = [p for p in psutil.process_iter() if _pgid(p.pid) == pgid]
     try:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
-        pass
+        return
+    deadline = time.monotonic() + 10
+    pending = {p.pid for p in members if p.pid != pgid}  # the leader is Popen's to reap
+    while pending and time.monotonic() < deadline:
+        for pid in list(pending):
+            if _reaped_or_gone(pid):
+                pending.discard(pid)
+        if pending:
+            time.sleep(0.01)
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except (ProcessLookupError, PermissionError):
+        return None
+
+
+def _reaped_or_gone(pid: int) -> bool:
+    try:
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+        return reaped == pid
+    except ChildProcessError:  # not our child: gone once its own parent reaped it
+        return not psutil.pid_exists(pid)
 
 
 @dataclass
