@@ -19,7 +19,6 @@ sessionEnd, userPromptSubmitted and postToolUse is ignored.
 
 from __future__ import annotations
 
-import glob
 import os
 from typing import Any
 
@@ -227,6 +226,8 @@ class CopilotDialect(Dialect):
     def settings_paths(self, scope: str, project_root: str) -> list[str]:
         """Every ``*.json`` of the hooks directory, as Copilot reads them (else the file
         --print-config suggests, for the error to name)."""
+        import glob  # only forge-hook import needs it, never the event path
+
         default = super().settings_paths(scope, project_root)[0]
         return sorted(glob.glob(os.path.join(os.path.dirname(default), "*.json"))) or [default]
 
