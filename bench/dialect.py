@@ -5,8 +5,9 @@ protocol.
 Both run one trusted project with one `tool:pre_execute:bash` hook (`true`), rounds
 alternating which goes first. Native reads a forge event on stdin; the dialect path reads
 the PreToolUse payload recorded from the real Claude Code 2.1.328
-(tests/agents/payloads/claude/PreToolUse.json) and answers in Claude's form. Prints the
-medians and their ratio (target: at most 1.05). Uses the forge-hook-run installed beside
+(tests/agents/payloads/claude/PreToolUse.json) and answers in Claude's form; Cursor's
+beforeShellExecution (its docs' payload) and Copilot's preToolUse (recorded from 1.0.102)
+are timed the same way. Prints the medians and their ratios (target: at most 1.05). Uses the forge-hook-run installed beside
 this interpreter unless --exe is given (run.py's real install is fairer: an editable
 install adds an import hook to every start, equally to both sides).
 """
@@ -26,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYLOAD = ROOT / "tests" / "agents" / "payloads" / "claude" / "PreToolUse.json"
+CURSOR = ROOT / "tests" / "agents" / "payloads" / "cursor" / "beforeShellExecution.json"
+COPILOT = ROOT / "tests" / "agents" / "payloads" / "copilot" / "preToolUse.recorded.json"
 
 
 def timed(argv: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -61,20 +64,25 @@ def main() -> None:
         native_event = json.dumps({"type": "tool:pre_execute", "tool_name": "bash",
                                    "session_id": payload["session_id"],
                                    "data": {"tool_args": payload["tool_input"]}}).encode()
+        cursor = {**json.loads(CURSOR.read_text()), "cwd": str(project), "workspace_roots": [str(project)]}
+        copilot = {**json.loads(COPILOT.read_text()), "cwd": str(project)}
         sides = {"native": ([args.exe], native_event),
-                 "dialect claude": ([args.exe, "--dialect", "claude"], json.dumps(payload).encode())}
+                 "dialect claude": ([args.exe, "--dialect", "claude"], json.dumps(payload).encode()),
+                 "dialect cursor": ([args.exe, "--dialect", "cursor"], json.dumps(cursor).encode()),
+                 "dialect copilot": ([args.exe, "--dialect", "copilot:preToolUse"], json.dumps(copilot).encode())}
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
         for argv, stdin in sides.values():  # warm-up: write the bytecode caches
             timed(argv, stdin, project, env)
         for r in range(args.rounds):
-            order = list(sides) if r % 2 == 0 else list(reversed(sides))
+            order = list(sides)[r % len(sides):] + list(sides)[:r % len(sides)]  # rotate who goes first
             for name in order:
                 argv, stdin = sides[name]
                 samples[name].append(timed(argv, stdin, project, env))
     for i, what in enumerate(("wall", "CPU")):
         medians = {name: statistics.median(x[i] for x in xs) for name, xs in samples.items()}
-        print(f"{what:4}: native {medians['native']:7.2f} ms, dialect claude {medians['dialect claude']:7.2f} ms, "
-              f"ratio {medians['dialect claude'] / medians['native']:.3f} (target <= 1.05; "
+        ratios = ", ".join(f"{name} {medians[name]:7.2f} ms ({medians[name] / medians['native']:.3f}x)"
+                           for name in sides if name != "native")
+        print(f"{what:4}: native {medians['native']:7.2f} ms, {ratios} (target <= 1.05x; "
               f"medians of {args.rounds} rounds)")
 
 

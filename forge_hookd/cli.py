@@ -89,8 +89,10 @@ A hook with "blocking": false is an observer: recorded, never obeyed.
 \b
 Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
 (FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.
-Agents: --dialect claude|codex|gemini reads that agent's own hook payload and answers
-in its form (stdout, stderr, exit status); the forge document goes to --report FILE.
+\b
+Agents: --dialect claude|codex|gemini|cursor|copilot reads that agent's own hook payload
+and answers in its form (stdout, stderr, exit status); the forge document goes to
+--report FILE. Copilot's camelCase payloads name no event: --dialect copilot:preToolUse.
 --dialect NAME --print-config prints the snippet for the agent's settings. A hook with
 "format": NAME gets that agent's payload and is read by its rules.
 \b
@@ -152,8 +154,9 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
               help="Tell on stderr what the run does and why: files read, hooks matched or "
                    "not, each start, end and decision (also FORGE_TRACE=1).")
 @click.option("--dialect", metavar="NAME",
-              help="Speak an agent's own hook protocol (claude, codex, gemini): read its payload, "
-                   "answer in its form on stdout, stderr and exit status.")
+              help="Speak an agent's own hook protocol (claude, codex, gemini, cursor, copilot): read "
+                   "its payload, answer in its form on stdout, stderr and exit status. NAME:EVENT "
+                   "names the event for a payload that does not (copilot:preToolUse).")
 @click.option("--report", metavar="FILE",
               help="With --dialect: write the forge JSON document to FILE (stdout is the agent's).")
 @click.option("--print-config", is_flag=True,

@@ -49,9 +49,18 @@ def option_in_argv(argv: list[str], option: str) -> str | None:
     return None
 
 
-def install_failure_answer(name: str | None, report: str | None) -> None:
-    """From here on, a failure is answered in ``name``'s form (and reported)."""
-    _STATE.dialect, _STATE.report, _STATE.native_event = name, report, None
+def split_dialect(value: str) -> tuple[str, str | None]:
+    """``NAME`` or ``NAME:EVENT``: the event for agents whose payload may not name it
+    (Copilot's camelCase payloads), so each event's hook command names it instead."""
+    name, _, event = value.partition(":")
+    return name, event or None
+
+
+def install_failure_answer(value: str | None, report: str | None) -> None:
+    """From here on, a failure is answered in the dialect's form (and reported); a
+    ``NAME:EVENT`` value already says which event."""
+    name, event = split_dialect(value) if value is not None else (None, None)
+    _STATE.dialect, _STATE.report, _STATE.native_event = name, report, event
     JsonCommand.failure_answer[:] = [failure_answer]
 
 
@@ -66,7 +75,8 @@ def failure_answer(kind: str, message: str) -> int:
     return _emit(answer)
 
 
-def print_config(name: str) -> int:
+def print_config(value: str) -> int:
+    name = split_dialect(value)[0]
     dialect = _dialect(name)
     snippet = dialect.config_snippet(f"forge-hook-run --dialect {name}")
     click.echo(orjson.dumps(snippet, option=orjson.OPT_INDENT_2).decode())
@@ -74,7 +84,7 @@ def print_config(name: str) -> int:
     return 0
 
 
-def run_dialect(name: str, *, project_root: str | None, extra_configs: tuple[str, ...],
+def run_dialect(value: str, *, project_root: str | None, extra_configs: tuple[str, ...],
                 trust_project: bool, no_global: bool, no_project: bool, keep_going: bool,
                 jobs: int, strict: bool, report: str | None, trace: bool) -> int:
     """The whole dialect path: the native path's steps (cli.py) between reading the
@@ -82,9 +92,10 @@ def run_dialect(name: str, *, project_root: str | None, extra_configs: tuple[str
     from .cli import load_hooks, new_observer, run_hooks
     from .config import find_project_root
 
-    install_failure_answer(name, report)
+    install_failure_answer(value, report)
+    name, named_event = split_dialect(value)
     dialect = _dialect(name)
-    inbound = _read_inbound(dialect, sys.stdin.buffer)
+    inbound = _read_inbound(dialect, sys.stdin.buffer, named_event)
     _STATE.native_event = inbound.native_event
     root = find_project_root(project_root, start=inbound.cwd)
     observer = new_observer(root, trace=trace, trust_project=trust_project, no_global=no_global,
@@ -154,16 +165,16 @@ def _dialect(name: str) -> Dialect:
     return get(name)
 
 
-def _read_inbound(dialect: Dialect, stdin: BinaryIO) -> Inbound:
+def _read_inbound(dialect: Dialect, stdin: BinaryIO, named_event: str | None) -> Inbound:
     if stdin.isatty():
         raise UsageError(f"no payload: {dialect.name} pipes its hook payload on stdin")
     raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise PayloadError(f"payload larger than the limit of {MAX_PAYLOAD_BYTES} bytes")
     try:
-        return dialect.read(raw)
+        return dialect.read(raw, named_event)
     except PayloadError as exc:
-        _STATE.native_event = exc.native_event
+        _STATE.native_event = exc.native_event or named_event
         raise
 
 

@@ -442,7 +442,7 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
 # -- import (dialects) --------------------------------------------------------------------
 @forge_hook.command("import", short_help="Convert an agent's hooks into forge hooks.")
 @click.option("--from", "agent", required=True, metavar="AGENT",
-              help="Whose hooks: claude, codex or gemini.")
+              help="Whose hooks: claude, codex, gemini, cursor or copilot.")
 @click.argument("file", required=False)
 @scope_options
 @click.option("--dry-run", is_flag=True, help="Print the converted hooks as JSON; write nothing.")

@@ -27,7 +27,7 @@ from tests.conftest import Project, pid_alive
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
-SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+SHELL_TOOL = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command", "copilot": "bash"}
 PAYLOADS = Path(harness.__file__).parent / "payloads"
 
 
@@ -115,13 +115,19 @@ def test_a_recording_hook_sees_the_real_shell_call(agent: str, workspace: Worksp
     assert run.exit_status == 0 and not run.timed_out, run.describe()
     assert target.exists(), run.describe()
     [call] = recorded_calls(calls, "pre")
-    payload = call["payload"]
-    assert payload["hook_event_name"] == PRE_TOOL[agent]
-    assert payload["tool_name"] == SHELL_TOOL[agent]
+    payload = sent = call["payload"]
+    if agent == "copilot":  # camelCase: no event name; toolArgs an object (1.0.102), not the docs' string
+        assert "hook_event_name" not in payload and payload["toolName"] == SHELL_TOOL[agent]
+        payload = {**payload, "tool_input": payload["toolArgs"]}
+    else:
+        assert payload["hook_event_name"] == PRE_TOOL[agent]
+        assert payload["tool_name"] == SHELL_TOOL[agent]
     assert payload["tool_input"]["command"] == f"touch {target}"
     assert payload["cwd"] == str(workspace.project)
-    recorded = json.loads((PAYLOADS / agent / f"{PRE_TOOL[agent]}.json").read_text())
-    assert set(payload) == set(recorded), "the agent's payload changed: re-run tests.agents.record_payloads"
+    # Copilot's folder holds the docs' examples too; what the CLI sent is *.recorded.json.
+    name = f"{PRE_TOOL[agent]}.recorded" if agent == "copilot" else PRE_TOOL[agent]
+    recorded = json.loads((PAYLOADS / agent / f"{name}.json").read_text())
+    assert set(sent) == set(recorded), "the agent's payload changed: re-run tests.agents.record_payloads"
     turns = run.model_requests()
     assert len(turns) == 2, run.describe()  # the tool call, then the turn with its result
     assert FINAL_TEXT in run.stdout, run.describe()
@@ -138,7 +144,11 @@ def test_an_exit_2_denial_stops_the_command_and_reaches_the_model(agent: str, wo
     assert not target.exists(), run.describe()
     assert len(recorded_calls(tmp_path / "calls", "deny")) == 1
     last_turn = run.model_requests()[-1]
-    assert reason in last_turn.text(), run.describe()
+    if agent == "copilot":  # observed (1.0.102): exit 2 denies, but stderr never reaches the model
+        assert "Denied by preToolUse hook: hook exited with code 2" in last_turn.text(), run.describe()
+        assert reason not in last_turn.text()
+    else:
+        assert reason in last_turn.text(), run.describe()
 
 
 def _without_claude_permissions(ws: Workspace) -> None:

@@ -66,7 +66,8 @@ def agent(request: pytest.FixtureRequest) -> str:
 
 def run_agent(agent: str, project: Project, command: str, report: Path, *options: str) -> AgentRun:
     """The agent runs ``command`` with forge-hook-run as its only pre-tool hook."""
-    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project "
+    # NAME:EVENT works for every agent; Copilot's camelCase payloads need it.
+    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]} --trust-project "
             f"--report {shlex.quote(str(report))} {' '.join(options)}")
     ws = Workspace(project=project.root, home=project.home)
     return harness.run_agent(agent, ws, command=command, hooks={PRE_TOOL[agent]: hook})
@@ -147,10 +148,12 @@ def test_forge_as_the_hook_of_every_event_print_config_names(agent: str, project
 
     seen, target = tmp_path / "seen.txt", tmp_path / "created"
     project.write_hooks([{"event": "*", "command": f'echo "$FORGE_EVENT" >> {shlex.quote(str(seen))}'}])
-    hook = f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project"
     events = get(agent).config_snippet("forge-hook-run")["hooks"]
     ws = Workspace(project=project.root, home=project.home)
-    run = harness.run_agent(agent, ws, command=f"touch {target}", hooks=dict.fromkeys(events, hook))
+    # NAME:EVENT, as Copilot's snippet writes it; the other agents' payloads name the event.
+    hooks = {event: f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{event} --trust-project"
+             for event in events}
+    run = harness.run_agent(agent, ws, command=f"touch {target}", hooks=hooks)
     assert run.exit_status == 0 and target.exists() and FINAL_TEXT in run.stdout, run.describe()
     fired = set(seen.read_text().split())
     assert {"tool:pre_execute", "tool:post_execute", "user:prompt_submit"} <= fired, fired

@@ -349,3 +349,70 @@ def test_a_rewrite_the_agent_cannot_carry_is_reported(project: Project, tmp_path
     assert "dropped data.user_input" in run.stderr
     assert json.loads(report.read_text())["dialect"]["dropped"] == [
         "data.user_input: claude's answer carries only a tool input rewrite"]
+
+
+# -- Cursor and Copilot ------------------------------------------------------------------
+AGENT_DOCS = HERE / "agents" / "payloads"
+BLOCK_GIT = HERE / "dialects" / "cursor_block_git.sh"
+COPILOT_GUARD = HERE / "dialects" / "copilot_block_dangerous.sh"
+
+
+def cursor_shell(project: Project, command: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads((AGENT_DOCS / "cursor" / "beforeShellExecution.json").read_text())
+    payload.update(command=command, cwd=str(project.root), workspace_roots=[str(project.root)])
+    return payload
+
+
+def copilot_pre_tool(project: Project, command: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads((AGENT_DOCS / "copilot" / "preToolUse.json").read_text())
+    payload.update(cwd=str(project.root), toolArgs=json.dumps({"command": command}))
+    return payload
+
+
+def test_cursor_shell_commands_are_bash_to_forge_and_denied_in_cursors_form(project: Project) -> None:
+    project.write_hooks([answering({"decision": "deny", "reason": "no pushes"}) | {"event": "tool:pre_execute:bash"}])
+    run = dialect_run("cursor", cursor_shell(project, "git push"), project)
+    assert run.exit_status == 0, run
+    assert json.loads(run.stdout) == {"permission": "deny", "user_message": "no pushes", "agent_message": "no pushes"}
+
+
+def test_copilot_camel_case_payload_needs_the_event_in_the_command(project: Project) -> None:
+    project.write_hooks([answering({"decision": "deny", "reason": "no rm"})])
+    run = dialect_run("copilot:preToolUse", copilot_pre_tool(project, "rm -rf dist"), project)
+    assert (run.exit_status, json.loads(run.stdout)) == (0, {"permissionDecision": "deny",
+                                                             "permissionDecisionReason": "no rm"}), run
+    run = dialect_run("copilot", copilot_pre_tool(project, "rm -rf dist"), project)
+    assert run.exit_status == 2 and "copilot:preToolUse" in run.stderr  # exit 2: Copilot denies
+
+
+def test_cursors_block_git_example_guards_a_claude_session(project: Project, tmp_path: Path) -> None:
+    # The docs' script verbatim, but for its log, which goes to our tmp_path, not /tmp.
+    script = tmp_path / "block-git.sh"
+    script.write_text(BLOCK_GIT.read_text().replace("/tmp/hooks.log", str(tmp_path / "hooks.log")))
+    project.write_hooks([{"event": "tool:pre_execute:bash", "format": "cursor", "command": f"bash {script}"}])
+    run = dialect_run("claude", native("claude", project, command="git push origin main"), project)
+    assert "has been blocked by a project hook" in (denial("claude", run) or ""), run
+    run = dialect_run("claude", native("claude", project, command="gh pr create"), project)
+    specific = json.loads(run.stdout)["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "ask" and "GitHub CLI" in specific["permissionDecisionReason"]
+    run = dialect_run("claude", native("claude", project, command="ls"), project)
+    assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
+    assert "Parsed command: 'git push origin main'" in (tmp_path / "hooks.log").read_text()
+
+
+def test_copilots_example_guard_guards_a_claude_session(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "format": "copilot", "command": f"bash {COPILOT_GUARD}"}])
+    run = dialect_run("claude", native("claude", project, command="rm -rf /"), project)
+    assert denial("claude", run) == "Dangerous command detected", run
+    run = dialect_run("claude", native("claude", project, command="ls"), project)
+    assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
+    assert "Tool=bash Args=" in (project.root / "tool-usage.log").read_text()
+
+
+def test_print_config_for_cursor_and_copilot(project: Project) -> None:
+    run = run_installed(["--dialect", "cursor", "--print-config"], cwd=project.root)
+    assert run.exit_status == 0 and ".cursor/hooks.json" in run.stderr
+    assert json.loads(run.stdout)["hooks"]["beforeShellExecution"] == [{"command": "forge-hook-run --dialect cursor"}]
+    run = run_installed(["--dialect", "copilot", "--print-config"], cwd=project.root)
+    assert run.exit_status == 0 and ".github/hooks/" in run.stderr
+    assert json.loads(run.stdout)["hooks"]["preToolUse"][0]["bash"] == "forge-hook-run --dialect copilot:preToolUse"

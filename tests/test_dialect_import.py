@@ -77,7 +77,53 @@ def test_import_gemini_timeouts_are_milliseconds_and_dry_run_writes_nothing(proj
 
 
 def test_import_refuses_an_unknown_agent_and_a_missing_file(project: Project) -> None:
-    run = run_installed(["import", "--from", "cursor", "--project"], cwd=project.root, prog="forge-hook")
+    run = run_installed(["import", "--from", "windsurf", "--project"], cwd=project.root, prog="forge-hook")
     assert run.exit_status == 2 and "--from takes one of" in run.stderr
     run = run_installed(["import", "--from", "codex", "--project"], cwd=project.root, prog="forge-hook")
     assert run.exit_status == 2 and "no such file" in run.stderr and ".codex/hooks.json" in run.stderr
+
+
+def test_import_from_cursor_maps_each_event_and_names_what_has_no_form(project: Project) -> None:
+    hooks = project.root / ".cursor" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text(json.dumps({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": "./hooks/audit.sh"}, {"command": "./hooks/block-git.sh", "timeout": 5},
+                                 {"command": "./approve-network.sh", "matcher": "curl|wget|nc "}],
+        "preToolUse": [{"command": "./hooks/validate-tool.sh", "matcher": "Shell|Read|Write"}],
+        "beforeMCPExecution": [{"command": "./hooks/audit.sh"}],
+        "beforeReadFile": [{"command": "./hooks/redact.sh"}],
+        "beforeSubmitPrompt": [{"type": "prompt", "prompt": "Is this safe?"}],
+        "stop": [{"command": "./hooks/audit.sh"}]}}))
+    run = run_installed(["import", "--from", "cursor", "--project", "--dry-run"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert [(h["event"], h["command"]) for h in result["hooks"]] == [
+        ("tool:pre_execute:bash", "./hooks/audit.sh"), ("tool:pre_execute:bash", "./hooks/block-git.sh"),
+        ("tool:pre_execute:bash,tool:pre_execute:read,tool:pre_execute:write", "./hooks/validate-tool.sh"),
+        ("tool:pre_execute:MCP:*", "./hooks/audit.sh"), ("tool:pre_execute:read", "./hooks/redact.sh")]
+    assert all(h["format"] == "cursor" for h in result["hooks"]) and result["hooks"][1]["timeout"] == 5.0
+    skipped = "\n".join(result["skipped"])
+    assert "filters the command text" in skipped and "'prompt' hook" in skipped and "stop: no forge event" in skipped
+
+
+def test_import_from_copilot_takes_bash_timeout_sec_cwd_and_env_from_every_file(project: Project) -> None:
+    hooks = project.root / ".github" / "hooks" / "security.json"
+    hooks.parent.mkdir(parents=True)
+    (hooks.parent / "zz-audit.json").write_text(json.dumps({"version": 1, "hooks": {
+        "sessionEnd": [{"type": "command", "bash": "./log-end.sh"}]}}))
+    hooks.write_text(json.dumps({"version": 1, "hooks": {
+        "preToolUse": [{"type": "command", "bash": "./scripts/security-check.sh", "powershell": "./s.ps1",
+                        "cwd": "scripts", "env": {"MODE": "strict"}, "timeoutSec": 15,
+                        "comment": "Security validation - runs first"}],
+        "PostToolUse": [{"type": "command", "bash": "./audit.sh"}],
+        "agentStop": [{"type": "command", "bash": "./audit.sh"}]}}))
+    run = run_installed(["import", "--from", "copilot", "--project"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 0, run.stderr
+    written = json.loads(project.hooks_file.read_text())["hooks"]
+    assert [(h["event"], h["command"]) for h in written] == [("tool:pre_execute", "./scripts/security-check.sh"),
+                                                             ("tool:post_execute", "./audit.sh"),
+                                                             ("session:end", "./log-end.sh")]
+    first = written[0]
+    assert (first["format"], first["timeout"], first["working_dir"], first["env"]) == \
+        ("copilot", 15.0, "scripts", {"MODE": "strict"})
+    assert first["description"].startswith("Security validation") and "agentStop" in run.stderr

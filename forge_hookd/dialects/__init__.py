@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from .base import Dialect
 
 #: Dialect names and the module that implements each.
-_MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
+_MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor",
+            "copilot": "copilot"}
 NAMES: tuple[str, ...] = tuple(_MODULES)
 
 

@@ -8,6 +8,7 @@ event plus what the agent called things). Out: :meth:`Dialect.answer` turns the 
 
 from __future__ import annotations
 
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -43,20 +44,17 @@ class Inbound:
     """A native payload read as a forge event. ``event`` is None for a native event
     that has no forge type (it runs no hook)."""
 
-    __slots__ = ("dialect", "native_event", "native_tool", "payload", "event")
+    __slots__ = ("dialect", "native_event", "native_tool", "payload", "event", "cwd")
 
     def __init__(self, dialect: str, native_event: str, native_tool: str | None,
-                 payload: dict[str, Any], event: HookEvent | None) -> None:
+                 payload: dict[str, Any], event: HookEvent | None, cwd: str | None = None) -> None:
         self.dialect = dialect
         self.native_event = native_event
         self.native_tool = native_tool
         self.payload = payload
         self.event = event
-
-    @property
-    def cwd(self) -> str | None:
-        cwd = self.payload.get("cwd")
-        return cwd if isinstance(cwd, str) and cwd else None
+        #: where the project root is looked for (Dialect.start_dir)
+        self.cwd = cwd
 
 
 class Verdict:
@@ -140,11 +138,13 @@ class Dialect:
     settings_files: tuple[str, ...] = ()
 
     # -- in ------------------------------------------------------------------------
-    def read(self, raw: bytes) -> Inbound:
+    def read(self, raw: bytes, native_event: str | None = None) -> Inbound:
         """The payload as a forge event; :class:`PayloadError` when it cannot be one.
 
         Lenient about what it does not need (agents add fields in every release: they
         stay in ``data.agent.payload``), strict about what the event needs.
+        ``native_event`` is the event named on the command line (``--dialect
+        NAME:EVENT``), for an agent whose payload may not say which event it is.
         """
         try:
             payload = orjson.loads(raw)
@@ -152,17 +152,33 @@ class Dialect:
             raise PayloadError(f"the {self.name} payload is not valid JSON: {exc}") from None
         if not isinstance(payload, dict):
             raise PayloadError(f"the {self.name} payload must be a JSON object")
-        native_event = payload.get("hook_event_name")
-        if not isinstance(native_event, str) or not native_event:
-            raise PayloadError(f"the {self.name} payload has no 'hook_event_name'")
+        native_event = self.event_name(payload, native_event)
         forge_type = self.events.get(native_event)
         native_tool = self._tool_name(payload, native_event, forge_type)
         event = None if forge_type is None else HookEvent(
             type=EventType(forge_type), timestamp=time.time(),
             data=self._data(payload, native_event, forge_type, native_tool),
             tool_name=None if native_tool is None else self.canonical_tool(native_tool),
-            session_id=_optional_str(payload, "session_id", native_event))
-        return Inbound(self.name, native_event, native_tool, payload, event)
+            session_id=self.session_of(payload, native_event))
+        return Inbound(self.name, native_event, native_tool, payload, event, self.start_dir(payload))
+
+    def start_dir(self, payload: dict[str, Any]) -> str | None:
+        """Where the agent says it works: the project root is looked for from here."""
+        cwd = payload.get("cwd")
+        return cwd if isinstance(cwd, str) and cwd else None
+
+    def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
+        return _optional_str(payload, "session_id", native_event)
+
+    def event_name(self, payload: dict[str, Any], given: str | None) -> str:
+        """The native event of ``payload``: its ``hook_event_name``, else the one the
+        command line named."""
+        named = payload.get("hook_event_name")
+        if isinstance(named, str) and named:
+            return named
+        if given:
+            return given
+        raise PayloadError(f"the {self.name} payload has no 'hook_event_name'")
 
     def canonical_tool(self, native: str) -> str:
         return self.tools.get(native, native)
@@ -305,7 +321,39 @@ class Dialect:
             return str(agent["event"])
         return self.native_event(event.type.value)
 
-    # -- settings --------------------------------------------------------------------
+    # -- settings and import ----------------------------------------------------------
+    #: the key of a hook's timeout in the agent's settings, and its unit in seconds
+    timeout_key = "timeout"
+    timeout_unit = 1.0
+
+    #: more project files the agent reads hooks from (Claude's uncommitted local settings)
+    local_settings_files: tuple[str, ...] = ()
+
+    def settings_paths(self, scope: str, project_root: str) -> list[str]:
+        """The agent's own hook settings for ``scope`` ("project" or "global")."""
+        project_file, user_file = self.settings_files
+        if scope == "global":
+            return [os.path.expanduser(user_file)]
+        return [os.path.join(project_root, f) for f in (project_file, *self.local_settings_files)]
+
+    def hook_groups(self, entries: object) -> list[tuple[object, object]]:
+        """An event's entries in the agent's settings as ``(matcher, handlers)`` pairs.
+        Claude's shape: ``[{"matcher": M, "hooks": [...]}]``."""
+        groups = entries if isinstance(entries, list) else [entries]
+        return [(g.get("matcher"), g.get("hooks")) if isinstance(g, dict) else (None, None)
+                for g in groups]
+
+    def hook_command(self, handler: dict[str, Any]) -> object:
+        """The shell command of one handler in the agent's settings."""
+        return handler.get("command")
+
+    def import_patterns(self, native_event: str, forge_type: str, matcher: str) -> list[str] | str:
+        """Forge patterns for a hook the agent runs on ``native_event`` with ``matcher``,
+        or why there are none (importing.matcher_patterns reads tool-name matchers)."""
+        from .importing import matcher_patterns
+
+        return matcher_patterns(self, forge_type, matcher)
+
     def config_snippet(self, command: str) -> dict[str, Any]:
         """The hooks block of the agent's settings that makes ``command`` its hook."""
         raise NotImplementedError

@@ -22,6 +22,7 @@ _DEFAULT_DENY = "blocked by a forge hook"
 class ClaudeDialect(Dialect):
     name = "claude"
     settings_files = (".claude/settings.json", "~/.claude/settings.json")
+    local_settings_files = (".claude/settings.local.json",)  # personal, not committed
     events = {
         "PreToolUse": "tool:pre_execute",
         "PostToolUse": "tool:post_execute",

@@ -34,6 +34,7 @@ class GeminiDialect(Dialect):
         "SessionEnd": "session:end",
     }
     blocking_events = frozenset({"BeforeTool", "BeforeAgent"})
+    timeout_unit = 0.001  # Gemini's settings give timeouts in milliseconds
     tools = {
         "run_shell_command": "bash", "read_file": "read", "read_many_files": "read",
         "write_file": "write", "replace": "edit", "glob": "glob", "grep_search": "grep",

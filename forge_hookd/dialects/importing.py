@@ -1,15 +1,17 @@
 """``forge-hook import --from AGENT``: an agent's hook settings as forge hooks.
 
 Claude Code, Codex and Gemini CLI share one shape: ``{"hooks": {EVENT: [{"matcher": M,
-"hooks": [{"type": "command", "command": C, "timeout": T}]}]}}``. Each command becomes a
-forge hook with ``"format": AGENT`` (so it keeps reading the agent's payload and answering
+"hooks": [{"type": "command", "command": C, "timeout": T}]}]}}``; Cursor and Copilot
+list the handlers themselves under each event. The dialect says how its entries group
+(:meth:`Dialect.hook_groups`), where the command and timeout are, and which forge
+patterns an event and matcher become (:meth:`Dialect.import_patterns`). Each command
+becomes a forge hook with ``"format": AGENT`` (so it keeps reading the agent's payload and answering
 by the agent's rules), its event and matcher a forge pattern. What has no forge form is
 reported by name and skipped, never dropped in silence.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,13 +35,7 @@ class Imported:
 def default_files(dialect: Dialect, scope: str, project_root: str) -> list[str]:
     """The agent's own settings files for ``scope``: the project's (Claude's local one
     too) or the user's."""
-    project_file, user_file = dialect.settings_files
-    if scope == "global":
-        return [os.path.expanduser(user_file)]
-    files = [os.path.join(project_root, project_file)]
-    if dialect.name == "claude":  # personal project settings, not committed
-        files.append(os.path.join(project_root, ".claude", "settings.local.json"))
-    return files
+    return dialect.settings_paths(scope, project_root)
 
 
 def import_hooks(dialect: Dialect, doc: object, source: str) -> Imported:
@@ -56,22 +52,21 @@ def import_hooks(dialect: Dialect, doc: object, source: str) -> Imported:
         if forge_type is None:
             imported.skipped.append(f"{event}: no forge event type matches it")
             continue
-        for group in groups if isinstance(groups, list) else [groups]:
-            _import_group(dialect, event, forge_type, group, source, imported)
+        for matcher, handlers in dialect.hook_groups(groups):
+            _import_group(dialect, event, forge_type, matcher, handlers, source, imported)
     return imported
 
 
-def _import_group(dialect: Dialect, event: str, forge_type: str, group: object, source: str,
-                  imported: Imported) -> None:
-    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+def _import_group(dialect: Dialect, event: str, forge_type: str, matcher: object, handlers: object,
+                  source: str, imported: Imported) -> None:
+    if not isinstance(handlers, list):
         imported.skipped.append(f"{event}: an entry without a \"hooks\" list")
         return
-    matcher = group.get("matcher")
-    patterns = matcher_patterns(dialect, forge_type, matcher if isinstance(matcher, str) else "")
+    patterns = dialect.import_patterns(event, forge_type, matcher if isinstance(matcher, str) else "")
     if isinstance(patterns, str):
         imported.skipped.append(f"{event} matcher {matcher!r}: {patterns}")
         return
-    for handler in group["hooks"]:
+    for handler in handlers:
         entry = _hook_entry(dialect, event, handler, ",".join(patterns), source)
         if isinstance(entry, str):
             imported.skipped.append(f"{event} matcher {matcher!r}: {entry}")
@@ -109,14 +104,18 @@ def _hook_entry(dialect: Dialect, event: str, handler: object, pattern: str, sou
     kind = handler.get("type", "command")
     if kind != "command":
         return f"a {kind!r} hook (only command hooks can be imported)"
-    command = handler.get("command")
+    command = dialect.hook_command(handler)
     if not isinstance(command, str) or not command.strip():
         return "a command hook without a command"
     entry: dict[str, Any] = {"event": pattern, "command": command, "format": dialect.name}
-    timeout = handler.get("timeout")
+    timeout = handler.get(dialect.timeout_key)
     if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
-        entry["timeout"] = timeout / 1000 if dialect.name == "gemini" else float(timeout)  # Gemini: ms
-    name = handler.get("name") or handler.get("description")
+        entry["timeout"] = float(timeout) * dialect.timeout_unit
+    if isinstance(handler.get("cwd"), str) and handler["cwd"]:  # Copilot's handlers have one
+        entry["working_dir"] = handler["cwd"]
+    if isinstance(handler.get("env"), dict) and handler["env"]:
+        entry["env"] = handler["env"]
+    name = handler.get("name") or handler.get("description") or handler.get("comment")
     entry["description"] = f"{name} (imported from {source}, {event})" if isinstance(name, str) and name \
         else f"imported from {source} ({event})"
     return entry

@@ -1,4 +1,4 @@
-"""Run the real Claude Code, Codex and Gemini CLIs offline, with a hook of our choosing.
+"""Run the real Claude Code, Codex, Gemini and Copilot CLIs offline, with a hook of our choosing.
 
 Each agent is installed once, at a pinned version, with ``npm install --prefix`` into a
 cache the tests own (``$FORGE_AGENT_CACHE``, default ``~/.cache/forge-hook-run-agents``),
@@ -49,18 +49,23 @@ PACKAGES = {
     "claude": AgentPackage("claude", "@anthropic-ai/claude-code", "2.1.328", "claude"),
     "codex": AgentPackage("codex", "@openai/codex", "0.169.0", "codex"),
     "gemini": AgentPackage("gemini", "@google/gemini-cli", "0.61.0", "gemini"),
+    # BYOK mode (COPILOT_PROVIDER_BASE_URL): "GitHub authentication is not required when
+    # using a custom provider" (copilot help providers), so no GitHub login, no token.
+    "copilot": AgentPackage("copilot", "@github/copilot", "1.0.102", "copilot"),
 }
 AGENTS = tuple(PACKAGES)
 
 # The native event names of the hooks the harness can configure, per agent.
-PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
-POST_TOOL = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool"}
-PROMPT_EVENT = {"claude": "UserPromptSubmit", "codex": "UserPromptSubmit", "gemini": "BeforeAgent"}
+PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "copilot": "preToolUse"}
+POST_TOOL = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool", "copilot": "postToolUse"}
+PROMPT_EVENT = {"claude": "UserPromptSubmit", "codex": "UserPromptSubmit", "gemini": "BeforeAgent",
+                "copilot": "userPromptSubmitted"}
 TOOL_EVENTS = {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "BeforeTool", "AfterTool"}
 
 # Variables that would point an agent at a real account or a real config: never inherited.
 _SCRUBBED_PREFIXES = ("ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "VERTEX", "AWS_",
-                      "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
+                      "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+                      "COPILOT_", "GH_", "GITHUB_")
 
 
 class AgentUnavailable(Exception):
@@ -236,6 +241,8 @@ def _is_turn(agent: str, request: Recorded) -> bool:
         return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
     if agent == "codex":
         return request.path.split("?")[0].endswith("/responses") and bool(request.body.get("tools"))
+    if agent == "copilot":
+        return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
     return "GenerateContent" in request.path and bool(request.body.get("tools"))
 
 
@@ -268,6 +275,8 @@ def configure(agent: str, ws: Workspace, base_url: str, hooks: Mapping[str, str 
     """Write the agent's settings for ``hooks`` and return the environment to run it with."""
     ws.project.mkdir(parents=True, exist_ok=True)
     ws.home.mkdir(parents=True, exist_ok=True)
+    if agent == "copilot":
+        return _configure_copilot(ws, base_url, hooks)
     return {"claude": _configure_claude, "codex": _configure_codex, "gemini": _configure_gemini}[agent](
         ws, base_url, hook_config(hooks))
 
@@ -347,6 +356,21 @@ def _configure_gemini(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> di
     }
 
 
+def _configure_copilot(ws: Workspace, base_url: str, hooks: Mapping[str, str | list[str]]) -> dict[str, str]:
+    # Copilot lists handlers directly under each event; "bash" is the Unix command.
+    _write_json(ws.project / ".github" / "hooks" / "forge.json", {"version": 1, "hooks": {
+        event: [{"type": "command", "bash": c, "timeoutSec": 60}
+                for c in ([commands] if isinstance(commands, str) else commands)]
+        for event, commands in hooks.items()}})
+    return {
+        # BYOK: our model server, Anthropic's Messages API (the one Claude Code uses too).
+        "COPILOT_PROVIDER_BASE_URL": base_url,
+        "COPILOT_PROVIDER_TYPE": "anthropic",
+        "COPILOT_PROVIDER_API_KEY": "sk-ant-forge-dummy",
+        "COPILOT_MODEL": "claude-sonnet-4",
+    }
+
+
 def agent_argv(agent: str, prompt: str = PROMPT) -> list[str]:
     binary = str(agent_binary(agent))
     if agent == "claude":
@@ -354,6 +378,12 @@ def agent_argv(agent: str, prompt: str = PROMPT) -> list[str]:
     if agent == "codex":
         return [binary, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
                 "--dangerously-bypass-approvals-and-sandbox", prompt]
+    if agent == "copilot":
+        # --trust-folder: the project's .github/hooks for this one session, nothing saved.
+        # --allow-all-paths: the tests' files live in tmp_path, outside the project, and
+        # headless Copilot denies a path it cannot ask about ("no one to approve").
+        return [binary, "-p", prompt, "--allow-all-tools", "--allow-all-paths", "--trust-folder",
+                "--disable-client-telemetry"]
     return [binary, "-p", prompt, "--yolo", "--output-format", "json"]
 
 

@@ -25,6 +25,7 @@ SIDE_TEXT = "ok"
 
 # The tool each agent runs shell commands with, and how its arguments are spelled.
 CLAUDE_SHELL = "Bash"
+COPILOT_SHELL = "bash"  # GitHub Copilot CLI, in its BYOK "anthropic" provider mode
 GEMINI_SHELL = "run_shell_command"
 CODEX_SHELLS = ("shell_command", "exec_command", "shell", "local_shell")
 
@@ -184,12 +185,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         tools = {t.get("name") for t in body.get("tools") or []}
+        shell = next((name for name in (CLAUDE_SHELL, COPILOT_SHELL) if name in tools), None)
         content: list[dict[str, Any]]
         if _anthropic_has_tool_result(body):
             content = [{"type": "text", "text": self.script.final_text}]
             stop = "end_turn"
-        elif CLAUDE_SHELL in tools:
-            content = [{"type": "tool_use", "id": "toolu_forge_1", "name": CLAUDE_SHELL,
+        elif shell is not None:
+            content = [{"type": "tool_use", "id": "toolu_forge_1", "name": shell,
                         "input": {"command": self.script.command, "description": "Run the scripted command"}}]
             stop = "tool_use"
         else:

@@ -31,7 +31,20 @@ EVENTS = {
     "codex": ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"],
     "gemini": ["SessionStart", "BeforeAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "BeforeTool",
                "AfterTool", "AfterAgent", "SessionEnd"],
+    # Both of Copilot's shapes: camelCase names and the PascalCase "VS Code" ones.
+    "copilot": ["sessionStart", "userPromptSubmitted", "preToolUse", "permissionRequest", "postToolUse",
+                "postToolUseFailure", "sessionEnd", "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+                "PostToolUseFailure", "SessionEnd"],
 }
+
+
+def file_name(agent: str, name: str) -> str:
+    """Copilot's folder also holds the examples of its docs: what the CLI sent is
+    NAME.recorded.json (the PascalCase shape NAME.vscode.recorded.json)."""
+    if agent != "copilot":
+        return f"{name}.json"
+    event, dot, rest = name.partition(".")
+    return f"{event}{'.vscode' if event[0].isupper() else ''}{dot}{rest}.recorded.json".replace("..", ".")
 
 
 def record(agent: str, scratch: Path) -> dict[str, Any]:
@@ -47,9 +60,11 @@ def record(agent: str, scratch: Path) -> dict[str, Any]:
             raise SystemExit(run.describe())
         for event in EVENTS[agent]:
             for call in recorded_calls(calls, event):
-                name = event if run_name == "ok" or event == "PostToolUseFailure" else f"{event}.failed-command"
+                name = event if run_name == "ok" or event in ("PostToolUseFailure", "postToolUseFailure") \
+                    else f"{event}.failed-command"
                 if name in found or (run_name == "fail" and event not in ("PostToolUse", "PostToolUseFailure",
-                                                                          "AfterTool")):
+                                                                          "AfterTool", "postToolUse",
+                                                                          "postToolUseFailure")):
                     continue
                 found[name] = call["payload"]
                 env_added.update({k: v for k, v in call["env"].items() if run.env.get(k) != v and k != "_"})
@@ -60,7 +75,7 @@ def write(agent: str, recorded: dict[str, Any]) -> None:
     folder = PAYLOADS / agent
     folder.mkdir(parents=True, exist_ok=True)
     for name, payload in recorded["payloads"].items():
-        (folder / f"{name}.json").write_text(json.dumps(payload, indent=2) + "\n")
+        (folder / file_name(agent, name)).write_text(json.dumps(payload, indent=2) + "\n")
     env = {"agent": agent, "version": harness.PACKAGES[agent].version,
            "added_to_hook_environment": dict(sorted(recorded["env"].items()))}
     (folder / "env.json").write_text(json.dumps(env, indent=2) + "\n")

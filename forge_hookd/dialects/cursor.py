@@ -1,0 +1,306 @@
+"""Cursor's hook protocol (cursor.com/docs/agent/hooks).
+
+Every payload names its event (``hook_event_name``), but the tool call sits in a
+different place per event: ``preToolUse`` has ``tool_name``/``tool_input``,
+``beforeShellExecution`` the ``command`` and ``cwd`` at the top level,
+``beforeMCPExecution`` the MCP tool's input as a JSON *string*, ``beforeReadFile`` a
+``file_path``. Answers are JSON on exit 0: ``{"permission": "allow"|"deny"|"ask",
+"user_message", "agent_message"}``, ``updated_input`` (``preToolUse``),
+``additional_context`` (``sessionStart``, ``postToolUse``), ``{"continue": false}`` for
+a prompt or a session; exit 2 blocks; any other status fails open, except on
+``beforeMCPExecution`` and ``beforeReadFile``, which fail closed.
+
+Cursor does not enforce an ask on ``preToolUse`` or on file reads: forge answers deny
+there, saying a person must decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..events import HookEvent
+from .base import (PERSON_MUST_DECIDE, TOOL_EVENTS, Dialect, Inbound, NativeAnswer, PayloadError,
+                   Verdict, joined, json_object)
+
+_DEFAULT_DENY = "blocked by a forge hook"
+_MCP = "MCP:"
+
+
+class CursorDialect(Dialect):
+    name = "cursor"
+    settings_files = (".cursor/hooks.json", "~/.cursor/hooks.json")
+    # The generic events first: a forge event built into a Cursor payload (format hooks)
+    # is named by the first native event of its type, refined by tool (hook_native_event).
+    events = {
+        "preToolUse": "tool:pre_execute",
+        "postToolUse": "tool:post_execute",
+        "postToolUseFailure": "tool:error",
+        "beforeShellExecution": "tool:pre_execute",
+        "beforeMCPExecution": "tool:pre_execute",
+        "beforeReadFile": "tool:pre_execute",
+        "afterShellExecution": "tool:post_execute",
+        "afterMCPExecution": "tool:post_execute",
+        "afterFileEdit": "tool:post_execute",
+        "beforeSubmitPrompt": "user:prompt_submit",
+        "sessionStart": "session:start",
+        "sessionEnd": "session:end",
+        "afterAgentResponse": "llm:post_response",
+    }
+    blocking_events = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution",
+                                 "beforeReadFile", "beforeSubmitPrompt"})
+    tools = {"Shell": "bash", "Read": "read", "Write": "write", "Grep": "grep"}
+    #: events answered with {"permission": ...}; ask is enforced only on the first two
+    permission_events = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution",
+                                   "beforeReadFile"})
+    ask_events = frozenset({"beforeShellExecution", "beforeMCPExecution"})
+    #: events answered with {"continue": false, "user_message"} to stop
+    continue_events = frozenset({"beforeSubmitPrompt", "sessionStart"})
+    context_events = frozenset({"sessionStart", "postToolUse"})
+    #: events where a hook that fails (crash, timeout, bad JSON) blocks: Cursor fails closed
+    fail_closed_events = frozenset({"beforeMCPExecution", "beforeReadFile"})
+    #: the tool each specific event is about (the generic ones name theirs)
+    event_tools = {"beforeShellExecution": "Shell", "afterShellExecution": "Shell",
+                   "beforeReadFile": "Read", "afterFileEdit": "Write"}
+
+    # -- in ------------------------------------------------------------------------
+    def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
+        if forge_type not in TOOL_EVENTS:
+            return None
+        if native_event in self.event_tools:
+            return self.event_tools[native_event]
+        name = payload.get("tool_name")
+        if not isinstance(name, str) or not name:
+            raise PayloadError(f"the cursor {native_event} payload has no 'tool_name'", native_event)
+        return _MCP + name if native_event in ("beforeMCPExecution", "afterMCPExecution") else name
+
+    def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
+              native_tool: str | None) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if forge_type in TOOL_EVENTS:
+            data["tool_args"] = self._tool_args(payload, native_event)
+        for key, forge_key in (("tool_output", "tool_result"), ("output", "tool_result"),
+                               ("result_json", "tool_result"), ("error_message", "error")):
+            if key in payload:
+                data[forge_key] = _decoded(payload[key]) if key == "result_json" else payload[key]
+        if forge_type == "user:prompt_submit":
+            prompt = payload.get("prompt")
+            if not isinstance(prompt, str):
+                raise PayloadError(f"the cursor {native_event} payload has no 'prompt' string", native_event)
+            data["user_input"] = prompt
+        if native_event == "afterAgentResponse" and isinstance(payload.get("text"), str):
+            data["llm_response"] = payload["text"]
+        if isinstance(payload.get("model"), str):
+            data["llm_model"] = payload["model"]
+        data["agent"] = {"name": self.name, "event": native_event, "tool": native_tool, "payload": payload}
+        return data
+
+    def _tool_args(self, payload: dict[str, Any], native_event: str) -> dict[str, Any]:
+        if native_event in ("beforeShellExecution", "afterShellExecution"):
+            command = payload.get("command")
+            if not isinstance(command, str):
+                raise PayloadError(f"the cursor {native_event} payload has no 'command' string", native_event)
+            args: dict[str, Any] = {"command": command}
+            if isinstance(payload.get("cwd"), str):
+                args["cwd"] = payload["cwd"]
+            return args
+        if native_event in ("beforeReadFile", "afterFileEdit"):
+            path = payload.get("file_path")
+            if not isinstance(path, str):
+                raise PayloadError(f"the cursor {native_event} payload has no 'file_path' string", native_event)
+            return {"file_path": path, **({"edits": payload["edits"]} if "edits" in payload else {})}
+        tool_input = _decoded(payload.get("tool_input"))  # MCP input is a JSON string
+        if not isinstance(tool_input, dict):
+            raise PayloadError(f"the cursor {native_event} payload has no 'tool_input' object", native_event)
+        return tool_input
+
+    def start_dir(self, payload: dict[str, Any]) -> str | None:
+        roots = payload.get("workspace_roots")  # every Cursor payload has the workspace
+        if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
+            return roots[0]
+        return super().start_dir(payload)
+
+    # -- out -----------------------------------------------------------------------
+    def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
+        event = inbound.native_event
+        out: dict[str, Any] = {}
+        dropped: list[str] = []
+        if event in self.permission_events:
+            self._permission(out, event, verdict, dropped)
+        elif event in self.continue_events:
+            self._continue(out, verdict)
+        elif verdict.decision in ("deny", "ask"):
+            dropped.append(f"decision {verdict.decision}: {event} cannot be blocked")
+        if verdict.tool_args is not None and "updated_input" not in out and verdict.decision != "deny":
+            dropped.append(f"rewritten tool_args: Cursor's {event} takes no rewrite")
+        if verdict.context:
+            if event in self.context_events:
+                out["additional_context"] = joined(verdict.context)
+            else:
+                dropped.append(f"context: Cursor reads no additional context on {event}")
+        if verdict.messages:
+            if event in self.permission_events or event in self.continue_events:
+                out["user_message"] = joined([out.get("user_message", ""), *verdict.messages])
+            else:
+                dropped.append(f"messages: Cursor shows no message on {event}")
+        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
+        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
+                            dropped=dropped)
+
+    def _permission(self, out: dict[str, Any], event: str, verdict: Verdict, dropped: list[str]) -> None:
+        decision, reason = verdict.decision, verdict.reason
+        if decision == "ask" and event not in self.ask_events:
+            decision, reason = "deny", f"{PERSON_MUST_DECIDE}: {reason}" if reason else PERSON_MUST_DECIDE
+        if decision is not None:
+            out["permission"] = decision
+            reason = reason or (_DEFAULT_DENY if decision == "deny" else None)
+            if reason:
+                out["user_message"] = reason
+                out["agent_message"] = reason
+        if event == "preToolUse" and verdict.tool_args is not None and decision != "deny":
+            out["updated_input"] = verdict.tool_args
+            out.setdefault("permission", "allow")  # Cursor applies a rewrite of an allowed call
+
+    def _continue(self, out: dict[str, Any], verdict: Verdict) -> None:
+        if verdict.decision == "deny":
+            out.update({"continue": False, "user_message": verdict.reason or _DEFAULT_DENY})
+        elif verdict.decision == "ask":  # neither a prompt nor a session can wait for a person
+            out.update({"continue": False, "user_message": f"{PERSON_MUST_DECIDE}: {verdict.reason}"
+                        if verdict.reason else PERSON_MUST_DECIDE})
+
+    # -- format hooks ----------------------------------------------------------------
+    def hook_native_event(self, event: HookEvent) -> str:
+        agent = event.data.get("agent")
+        if isinstance(agent, dict) and agent.get("name") == self.name and isinstance(agent.get("event"), str):
+            return str(agent["event"])
+        native_tool = self.native_tool(event.tool_name) or ""
+        kind = event.type.value
+        if kind == "tool:pre_execute":
+            if native_tool == "Shell":
+                return "beforeShellExecution"
+            if native_tool == "Read":
+                return "beforeReadFile"
+            if native_tool.startswith(_MCP):
+                return "beforeMCPExecution"
+        if kind == "tool:post_execute" and native_tool == "Shell":
+            return "afterShellExecution"
+        return self.native_event(kind)
+
+    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+        """The payload of the most specific Cursor event for this forge event (a shell
+        command is ``beforeShellExecution``, with ``command`` and ``cwd`` at the top),
+        carrying ``tool_name``/``tool_input`` as well, for a hook written for ``preToolUse``."""
+        native_event = self.hook_native_event(event)
+        session = event.session_id or ""
+        payload: dict[str, Any] = {"conversation_id": session, "generation_id": "", "model": "",
+                                   "hook_event_name": native_event, "cursor_version": "",
+                                   "workspace_roots": [project_dir], "user_email": None,
+                                   "transcript_path": None, "cwd": project_dir}
+        data = event.data
+        tool_args = data.get("tool_args")
+        args: dict[str, Any] = tool_args if isinstance(tool_args, dict) else {}
+        if event.type.value in TOOL_EVENTS:
+            native_tool = self.native_tool(event.tool_name) or ""
+            payload["tool_name"] = native_tool.removeprefix(_MCP)
+            payload["tool_input"] = args
+            if native_event in ("beforeShellExecution", "afterShellExecution"):
+                payload["command"] = args.get("command", "")
+                payload["cwd"] = args.get("cwd", project_dir)
+            if native_event in ("beforeReadFile", "afterFileEdit"):
+                payload["file_path"] = args.get("file_path") or args.get("path") or ""
+        if "tool_result" in data:
+            payload["output" if native_event == "afterShellExecution" else "tool_output"] = data["tool_result"]
+        if "error" in data:
+            payload["error_message"] = data["error"]
+        if "user_input" in data:
+            payload["prompt"] = data["user_input"]
+            payload["attachments"] = []
+        if native_event in ("sessionStart", "sessionEnd"):
+            payload["session_id"] = session
+            payload["is_background_agent"] = False
+        return payload
+
+    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+        return {"CURSOR_PROJECT_DIR": project_dir, "CURSOR_VERSION": "",
+                "CLAUDE_PROJECT_DIR": project_dir}  # Cursor sets the latter for compatibility
+
+    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
+                           stderr: str) -> dict[str, Any]:
+        doc = json_object(stdout)
+        if exit_code == 2:
+            reason = stderr.strip() or (_message(doc) if doc else None)
+            return {"decision": "deny", "reason": reason or "cursor hook exited 2"}
+        fails_closed = native_event in self.fail_closed_events
+        if exit_code != 0:
+            problem = f"cursor hook exited {exit_code}: {stderr.strip()}".rstrip(": ")
+            return {"decision": "deny", "reason": problem} if fails_closed else {"message": problem}
+        if doc is None:
+            if fails_closed and stdout.strip():
+                return {"decision": "deny", "reason": "cursor hook answered with invalid JSON"}
+            return {}
+        return self._read_json(native_event, doc)
+
+    def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = {}
+        decision = doc.get("permission", doc.get("decision"))  # "decision": Cursor's older preToolUse form
+        if decision in ("allow", "deny", "ask") and native_event in self.permission_events:
+            answer["decision"] = decision
+            reason = _message(doc)
+            if reason:
+                answer["reason"] = reason
+            elif decision == "deny":
+                answer["reason"] = _DEFAULT_DENY
+        if doc.get("continue") is False and native_event in self.continue_events:
+            answer.update(decision="deny", reason=_message(doc) or "the hook stopped the agent")
+        updated = doc.get("updated_input")
+        if native_event == "preToolUse" and isinstance(updated, dict) and answer.get("decision") != "deny":
+            answer["updated_input"] = updated
+        context = doc.get("additional_context")
+        if isinstance(context, str) and context.strip() and native_event in self.context_events:
+            answer["context"] = context.strip()
+        return answer
+
+    # -- settings and import ----------------------------------------------------------
+    def hook_groups(self, entries: object) -> list[tuple[object, object]]:
+        """Cursor lists handlers directly, each with its own ``matcher``."""
+        handlers = entries if isinstance(entries, list) else [entries]
+        return [(h.get("matcher") if isinstance(h, dict) else None, [h]) for h in handlers]
+
+    def import_patterns(self, native_event: str, forge_type: str, matcher: str) -> list[str] | str:
+        tool = self.event_tools.get(native_event)
+        if native_event in ("beforeMCPExecution", "afterMCPExecution"):
+            if matcher.strip():
+                return "an MCP matcher has no forge pattern form"
+            return [f"{forge_type}:{_MCP}*"]
+        if tool is not None:
+            if matcher.strip():  # beforeShellExecution's matcher is a regex over the command text
+                return f"a matcher on {native_event} filters the command text: no forge pattern form"
+            return [f"{forge_type}:{self.canonical_tool(tool)}"]
+        return super().import_patterns(native_event, forge_type, matcher)
+
+    def config_snippet(self, command: str) -> dict[str, Any]:
+        return {"version": 1, "hooks": {event: [{"command": command}] for event in self.events}}
+
+
+def _decoded(value: object) -> object:
+    """A JSON string decoded (Cursor sends MCP input and results as strings), else as is."""
+    if isinstance(value, str) and value.lstrip().startswith(("{", "[")):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+def _message(doc: dict[str, Any]) -> str | None:
+    """The reason in a Cursor answer: for the agent first, then for the person. The
+    docs' own example (block-git.sh) writes camelCase keys, which Cursor accepts."""
+    for key in ("agent_message", "agentMessage", "reason", "user_message", "userMessage"):
+        value = doc.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+DIALECT = CursorDialect()
