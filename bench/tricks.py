@@ -27,7 +27,7 @@ EVENT_PATH = "import click, orjson, dataclasses, enum"
 TRICKS = {
     "lazy psutil (tree.py, process.py)": (EVENT_PATH, "pass", "import psutil"),
     "prctl through _ctypes (tree.py)": (EVENT_PATH + ", subprocess", PRCTL_DIRECT, PRCTL_CTYPES),
-    "plain classes for Spec and Outcome (process.py)": (EVENT_PATH + ", subprocess", PLAIN, DATACLASS),
+    "plain classes for Spec and Outcome (process.py; Outcome is now HookResult)": (EVENT_PATH + ", subprocess", PLAIN, DATACLASS),
     "select.poll instead of selectors (dropped)": (EVENT_PATH + ", subprocess", "import select", "import selectors"),
     "own --help/--version, str not click.Path (cli.py)": (EVENT_PATH, "pass", "import gettext; gettext.gettext('x')"),
     "paths as str, not pathlib (config.py)": (EVENT_PATH, "pass", "import pathlib"),

@@ -20,7 +20,7 @@ from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
 
 if TYPE_CHECKING:
-    from .process import Outcome, Spec
+    from .process import Spec
     from .signals import SignalCatcher
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
@@ -141,16 +141,16 @@ class HookExecutor:
                             self.on_start(index, hook)
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, run.event))
                         if failed is not None:
-                            results[index] = result = _judged(hook, index, failed, run.event)
-                            stopped = stop_on_failure and blocks(result)
-                    for index, outcome in processes.wait():
-                        results[index] = result = _judged(hooks[index], index, outcome, run.event)
+                            results[index] = _judged(failed, run.event)
+                            stopped = stop_on_failure and blocks(failed)
+                    for result in processes.wait():
+                        results[result.index] = _judged(result, run.event)
                         stopped = stopped or (stop_on_failure and blocks(result))
             except Interrupted as exc:
                 run.interrupted = exc.signum
-                for index, outcome in processes.close():
-                    outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = _judged(hooks[index], index, outcome, run.event)
+                for result in processes.close():
+                    result.error = f"interrupted: the runner received {exc}"
+                    results[result.index] = _judged(result, run.event)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -186,14 +186,12 @@ class HookExecutor:
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
-        return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
-                    detach=hook.detach)
+        return Spec(hook, cwd, env, stdin, timeout)
 
 
-def _judged(hook: Hook, index: int, outcome: Outcome, event: HookEvent) -> HookResult:
+def _judged(result: HookResult, event: HookEvent) -> HookResult:
     """The result of a finished hook with its answer read by the hook's judge."""
-    result = _result(hook, index, outcome)
-    result.answer, error, result.decided = judge_for(hook, event)(result)
+    result.answer, error, result.decided = judge_for(result.hook, event)(result)
     if error is not None:
         result.error = error
     return result
@@ -205,24 +203,6 @@ def _inherited_event_vars() -> frozenset[bytes]:
     listed = os.environ.get(DATA_VARS_VAR, "").split(",")
     names = {*RESERVED_ENV, *CONVENTIONAL_VARS, *(n for n in listed if n.startswith("FORGE_"))}
     return frozenset(n.encode() for n in names)
-
-
-
-def _result(hook: Hook, index: int, outcome: Outcome) -> HookResult:
-    """The result of a process :class:`~forge_hookd.process.Outcome`: output decoded
-    once, here."""
-    return HookResult(
-        hook=hook,
-        index=index,
-        exit_code=outcome.exit_code,
-        stdout=outcome.stdout.decode("utf-8", errors="replace"),
-        stderr=outcome.stderr.decode("utf-8", errors="replace"),
-        stdout_truncated=outcome.stdout_truncated,
-        stderr_truncated=outcome.stderr_truncated,
-        duration=outcome.duration,
-        timed_out=outcome.timed_out,
-        error=outcome.error,
-    )
 
 
 def _encoded(env: dict[str, str]) -> dict[bytes, bytes]:
