@@ -92,12 +92,7 @@ class BoundaryCommand(click.Command):
         except OSError as exc:  # the machine refused (issue 9): one line, not a bug
             code = self._fail(name, *system_error(exc))
         except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
-            if os.environ.get("FORGE_DEBUG") == "1":
-                import traceback
-
-                traceback.print_exc()
-            message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
-            code = self._fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
+            code = self._fail(name, "internal", _unexpected(exc), ExitStatus.INTERNAL_ERROR)
         self.failure_answer.clear()  # set for one invocation (a dialect's); not the next
         if standalone_mode:
             sys.exit(int(code or 0))
@@ -172,17 +167,26 @@ _MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in (
     "ETXTBSY", "EXDEV", "EAGAIN", "EMLINK", "ENODEV", "ENXIO") if hasattr(errno, name))
 
 
-def system_error(exc: OSError) -> tuple[str, str, int]:
-    """The kind, one-line message and exit status of an ``OSError`` that reached the
-    boundary: SYSTEM_ERROR for what the machine refused, INTERNAL_ERROR for the rest
-    (EBADF, EINVAL ...: our bug)."""
+def _unexpected(exc: BaseException) -> str:
+    """The one line of a bug (exit 3); its traceback too with ``FORGE_DEBUG=1``."""
+    _print_traceback_if_debugging()
+    return f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
+
+
+def _print_traceback_if_debugging() -> None:
     if os.environ.get("FORGE_DEBUG") == "1":
         import traceback
 
         traceback.print_exc()
+
+
+def system_error(exc: OSError) -> tuple[str, str, int]:
+    """The kind, one-line message and exit status of an ``OSError`` that reached the
+    boundary: SYSTEM_ERROR for what the machine refused, INTERNAL_ERROR for the rest
+    (EBADF, EINVAL ...: our bug)."""
     if exc.errno not in _MACHINE_ERRNOS:
-        return "internal", f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)", \
-            ExitStatus.INTERNAL_ERROR
+        return "internal", _unexpected(exc), ExitStatus.INTERNAL_ERROR
+    _print_traceback_if_debugging()
     if exc.errno == errno.ENOENT and exc.filename is None and not _cwd_exists():
         return "system", ("the current directory no longer exists; cd to one that does, "
                           "or pass --project-root"), ExitStatus.SYSTEM_ERROR

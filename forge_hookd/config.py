@@ -12,7 +12,7 @@ import orjson
 
 from . import trust
 from .errors import ConfigError
-from .events import is_event_var
+from .events import PROJECT_DIR_VAR, is_event_var
 from .readfile import read_regular
 from .registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
 from .safefile import StrPath, locked, write_atomically
@@ -52,8 +52,8 @@ class LoadedConfig:
 # Paths are plain strings here: pathlib costs ~3 ms of start-up on every event (issue 5).
 def global_config_path() -> str:
     """``$FORGE_CONFIG_DIR/hooks.json``, else ``${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json``."""
-    if os.environ.get("FORGE_CONFIG_DIR"):
-        return os.path.join(os.environ["FORGE_CONFIG_DIR"], CONFIG_NAME)
+    if config_dir := os.environ.get("FORGE_CONFIG_DIR"):
+        return os.path.join(config_dir, CONFIG_NAME)
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(base, "forge", CONFIG_NAME)
 
@@ -64,8 +64,8 @@ def find_project_root(explicit: StrPath | None = None, *, start: StrPath | None 
     ``start``. Always absolute."""
     if explicit:
         return os.path.realpath(explicit)
-    if os.environ.get("FORGE_PROJECT_DIR"):
-        return os.path.realpath(os.environ["FORGE_PROJECT_DIR"])
+    if os.environ.get(PROJECT_DIR_VAR):
+        return os.path.realpath(os.environ[PROJECT_DIR_VAR])
     cwd = directory = os.path.realpath(start) if start else os.getcwd()
     while True:
         if os.path.isfile(project_file(directory)):

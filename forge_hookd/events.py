@@ -64,20 +64,23 @@ EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
 #: DESIGN.md ("Environment variables") lists them. The one list: the executor, the
 #: config check and ``forge-hook events`` import it.
 EVENT_VARS: tuple[str, ...] = (
-    "FORGE_EVENT",
-    "FORGE_TIMESTAMP",
-    "FORGE_SESSION_ID",
-    "FORGE_TOOL_NAME",
-    "FORGE_WORKING_DIR",
-    "FORGE_PROJECT_DIR",
+    EVENT_VAR := "FORGE_EVENT",
+    TIMESTAMP_VAR := "FORGE_TIMESTAMP",
+    SESSION_ID_VAR := "FORGE_SESSION_ID",
+    TOOL_NAME_VAR := "FORGE_TOOL_NAME",
+    WORKING_DIR_VAR := "FORGE_WORKING_DIR",
+    PROJECT_DIR_VAR := "FORGE_PROJECT_DIR",
 )
 #: Event types being handled by runs up the process tree (see :mod:`forge_hookd.chain`).
 CHAIN_VAR = "FORGE_HOOK_CHAIN"
 #: The ``FORGE_<KEY>`` data variables a run gave its hooks, comma-separated: a nested run
 #: removes them, so that an inner event never sees the outer event's data.
 DATA_VARS_VAR = "FORGE_HOOK_VARS"
-#: The runner's own bookkeeping (``FORGE_HOOK_TOKEN`` marks a hook's process tree).
-RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, "FORGE_HOOK_TOKEN")
+#: Set in every hook's environment, unique to it: one way its orphans are recognised
+#: (:mod:`forge_hookd.tree`).
+TOKEN_VAR = "FORGE_HOOK_TOKEN"
+#: The runner's own bookkeeping.
+RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)
 
 #: The ``data`` keys the factories write; when two keys map to one variable, the
 #: conventional one wins.
@@ -313,11 +316,11 @@ class HookEvent:
         When two keys map to one name, the conventional key wins, else the first
         (:meth:`env_conflicts` says which lost).
         """
-        env = {"FORGE_EVENT": self.type.value, "FORGE_TIMESTAMP": repr(self.timestamp)}
+        env = {EVENT_VAR: self.type.value, TIMESTAMP_VAR: repr(self.timestamp)}
         if self.session_id is not None:
-            env["FORGE_SESSION_ID"] = sanitize_env_value(self.session_id)
+            env[SESSION_ID_VAR] = sanitize_env_value(self.session_id)
         if self.tool_name is not None:
-            env["FORGE_TOOL_NAME"] = sanitize_env_value(self.tool_name)
+            env[TOOL_NAME_VAR] = sanitize_env_value(self.tool_name)
         budget = ENV_DATA_BUDGET
         for key, name in _data_names(self.data)[0].items():
             text = sanitize_env_value(_env_text(self.data[key]))

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from .answers import blocks, conclude, judge_for
 from .chain import active_chain, chain_value
-from .events import CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, RESERVED_ENV, HookEvent, is_event_var
+from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
+                     HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
@@ -163,7 +164,7 @@ class HookExecutor:
         run's, say), plus this event's; and the names of this event's variables."""
         event_env = event.to_env()
         data_vars = [n for n in event_env if n not in RESERVED_ENV]
-        own = {**event_env, "FORGE_PROJECT_DIR": self.project_dir, CHAIN_VAR: chain_value(event.type.value),
+        own = {**event_env, PROJECT_DIR_VAR: self.project_dir, CHAIN_VAR: chain_value(event.type.value),
                DATA_VARS_VAR: ",".join(data_vars)}
         stale = _inherited_event_vars()
         env = {k: v for k, v in os.environb.items() if k not in stale}
@@ -184,7 +185,7 @@ class HookExecutor:
             env.update(_encoded(speaker.hook_env(event, self.project_dir)))
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
-        env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
+        env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(hook, cwd, env, stdin, timeout)
 

@@ -19,7 +19,7 @@ from . import completion, editing, trust
 from .boundary import BoundaryGroup, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
-from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, HookEvent, env_name
+from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, pattern_can_match
 from .templates import HOOK_TEMPLATES
 
@@ -231,7 +231,7 @@ def _root_to_add_to(ctx: click.Context) -> Path:
     that a hook added from repo/src lands where forge-hook-run and list look from
     anywhere in the repository."""
     root = _root(ctx)
-    named = ctx.find_root().params.get("project_root") or os.environ.get("FORGE_PROJECT_DIR")
+    named = ctx.find_root().params.get("project_root") or os.environ.get(PROJECT_DIR_VAR)
     if named or editing.scope_path("project", root).exists():
         return root
     return editing.root_for_new_project_file(root)
@@ -321,7 +321,7 @@ def events_command(as_json: bool) -> None:
     if as_json:
         _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
                       "data_keys": list(keys),
-                      "variables": [v for v in EVENT_VARS if has_tool or v != "FORGE_TOOL_NAME"]
+                      "variables": [v for v in EVENT_VARS if has_tool or v != TOOL_NAME_VAR]
                       + [env_name(k) for k in keys]}
                      for t, (meaning, keys, has_tool) in EVENT_INFO.items()])
         return

@@ -21,7 +21,8 @@ from typing import IO, TYPE_CHECKING
 
 from .results import HookResult
 from .signals import Interrupted, SignalCatcher
-from .tree import TOKEN_VAR, Orphanage, TreeEnd, tree_members
+from .events import TOKEN_VAR
+from .tree import Orphanage, TreeEnd, tree_members
 
 if TYPE_CHECKING:
     import psutil
