@@ -28,16 +28,16 @@ TOP_LEVEL_KEYS = ("hooks",)
 class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
-    ``untrusted`` is the project file when it exists but is not trusted (its hooks were
+    ``untrusted_path`` is the project file when it exists but is not trusted (its hooks were
     not loaded), ``untrusted_verdict`` why. A plain class: a dataclass costs ~0.2 ms of
     every run's start-up.
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
-                 untrusted: str | None = None, untrusted_verdict: trust.Verdict | None = None) -> None:
+                 untrusted_path: str | None = None, untrusted_verdict: trust.Verdict | None = None) -> None:
         self.hooks = hooks if hooks is not None else []
         self.warnings = warnings if warnings is not None else []
-        self.untrusted = untrusted
+        self.untrusted_path = untrusted_path
         self.untrusted_verdict = untrusted_verdict
 
     @property
@@ -294,7 +294,7 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
     if not override:
         verdict = trust.verdict(path, raw, doc if doc is not None else {})
         if verdict.state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(warnings=warnings, untrusted=os.fspath(path), untrusted_verdict=verdict)
+            return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_verdict=verdict)
     if doc is None:
         return LoadedConfig(warnings=[*warnings, problem])
     root = trust.project_root_of(path)
@@ -330,7 +330,7 @@ def load_sources(
     if include_project:
         project = load_project_file(project_file(project_root), trust_project=trust_project)
         loaded.extend(_noted(note, "project", project_file(project_root), project))
-        loaded.untrusted, loaded.untrusted_verdict = project.untrusted, project.untrusted_verdict
+        loaded.untrusted_path, loaded.untrusted_verdict = project.untrusted_path, project.untrusted_verdict
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
@@ -345,13 +345,13 @@ def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str
 def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:
     """What to tell the user when the project's hooks did not run for lack of trust."""
     verdict = loaded.untrusted_verdict
-    if loaded.untrusted is None or verdict is None:
+    if loaded.untrusted_path is None or verdict is None:
         return None
     if not verdict.trustable:
-        return f"project hooks in {loaded.untrusted} did not run: {verdict.detail}"
+        return f"project hooks in {loaded.untrusted_path} did not run: {verdict.detail}"
     why = verdict.detail or ("it changed since it was trusted" if verdict.state is trust.TrustState.CHANGED
                              else "the project is not trusted")
-    return (f"project hooks in {loaded.untrusted} did not run: {why}; "
+    return (f"project hooks in {loaded.untrusted_path} did not run: {why}; "
             f"review it, then run: forge-hook trust {project_root}")
 
 

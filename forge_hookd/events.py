@@ -7,7 +7,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -40,8 +40,17 @@ class EventType(str, Enum):
 
 EVENT_TYPES: frozenset[str] = frozenset(t.value for t in EventType)
 
-#: What each event type means and the ``data`` keys its factory writes.
-EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
+class EventInfo(NamedTuple):
+    """What an event type means, the ``data`` keys its factory writes, and whether it
+    names a tool (``tool_name``, ``FORGE_TOOL_NAME``)."""
+
+    meaning: str
+    data_keys: tuple[str, ...]
+    has_tool: bool
+
+
+#: What each event type means and carries.
+EVENT_INFO: dict[EventType, EventInfo] = {k: EventInfo(*v) for k, v in {
     EventType.TOOL_PRE_EXECUTE: ("a tool is about to run; a hook can block it", ("tool_args",), True),
     EventType.TOOL_POST_EXECUTE: ("a tool ran", ("tool_args", "tool_result"), True),
     EventType.TOOL_ERROR: ("a tool failed", ("tool_args", "error"), True),
@@ -58,7 +67,9 @@ EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
     EventType.PERMISSION_DENIED: ("a permission was denied", ("perm_level", "perm_rule"), True),
     EventType.USER_PROMPT_SUBMIT: ("the user submitted a prompt", ("user_input",), False),
     EventType.USER_INTERRUPT: ("the user interrupted the agent", (), False),
-}
+}.items()}
+#: The event types that name a tool.
+TOOL_EVENT_TYPES: frozenset[str] = frozenset(t.value for t, info in EVENT_INFO.items() if info.has_tool)
 
 #: The variables every hook gets beside one ``FORGE_<KEY>`` per ``data`` key, in the order
 #: DESIGN.md ("Environment variables") lists them. The one list: the executor, the
@@ -84,7 +95,7 @@ RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)
 
 #: The ``data`` keys the factories write; when two keys map to one variable, the
 #: conventional one wins.
-CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for _, keys, _ in EVENT_INFO.values() for k in keys))
+CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for info in EVENT_INFO.values() for k in info.data_keys))
 
 #: Names neither a ``data`` key nor a hook's own ``env`` can set.
 RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))

@@ -319,15 +319,15 @@ def templates_command(as_json: bool) -> None:
 def events_command(as_json: bool) -> None:
     """The event types, what each carries, and the variables a hook gets."""
     if as_json:
-        _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
-                      "data_keys": list(keys),
-                      "variables": [v for v in EVENT_VARS if has_tool or v != TOOL_NAME_VAR]
-                      + [env_name(k) for k in keys]}
-                     for t, (meaning, keys, has_tool) in EVENT_INFO.items()])
+        _print_json([{"type": t.value, "description": info.meaning, "tool_name": info.has_tool,
+                      "data_keys": list(info.data_keys),
+                      "variables": [v for v in EVENT_VARS if info.has_tool or v != TOOL_NAME_VAR]
+                      + [env_name(k) for k in info.data_keys]}
+                     for t, info in EVENT_INFO.items()])
         return
-    for t, (meaning, keys, has_tool) in EVENT_INFO.items():
-        carries = ", ".join(["tool_name"] * has_tool + list(keys)) or "-"
-        click.echo(f"{t.value:20} {meaning}; carries: {carries}")
+    for t, info in EVENT_INFO.items():
+        carries = ", ".join((["tool_name"] if info.has_tool else []) + list(info.data_keys)) or "-"
+        click.echo(f"{t.value:20} {info.meaning}; carries: {carries}")
     click.echo("\n" + textwrap.fill(
         "Every hook gets " + ", ".join(EVENT_VARS) + " (FORGE_SESSION_ID and FORGE_TOOL_NAME "
         "when the event has them), FORGE_<KEY> for each data key, and the event JSON on stdin; "

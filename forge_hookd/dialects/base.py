@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..errors import EventError
-from ..events import EventType, HookEvent
+from ..events import TOOL_EVENT_TYPES, EventType, HookEvent
 
 if TYPE_CHECKING:
     from ..answers import Judge
@@ -23,10 +23,6 @@ if TYPE_CHECKING:
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
-#: Forge event types whose native form names a tool and its input.
-TOOL_EVENTS = frozenset({"tool:pre_execute", "tool:post_execute", "tool:error",
-                         "permission:check", "permission:prompt", "permission:granted",
-                         "permission:denied"})
 PERSON_MUST_DECIDE = "a person must decide (this agent cannot ask here)"
 
 
@@ -194,7 +190,7 @@ class Dialect:
         return next((n for n, t in self.events.items() if t == forge_type), forge_type)
 
     def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
-        if forge_type not in TOOL_EVENTS:
+        if forge_type not in TOOL_EVENT_TYPES:
             return None
         name = payload.get("tool_name")
         if not isinstance(name, str) or not name:
@@ -207,7 +203,7 @@ class Dialect:
     def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
               native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if forge_type in TOOL_EVENTS:
+        if forge_type in TOOL_EVENT_TYPES:
             data["tool_args"] = payload["tool_input"]
         if "tool_response" in payload:
             data["tool_result"] = payload["tool_response"]
@@ -261,7 +257,7 @@ class Dialect:
         payload: dict[str, Any] = {"session_id": event.session_id or "", "transcript_path": None,
                                    "cwd": project_dir, "hook_event_name": native_event}
         data = event.data
-        if event.type.value in TOOL_EVENTS:
+        if event.type.value in TOOL_EVENT_TYPES:
             payload["tool_name"] = self.native_tool(event.tool_name) or ""
             payload["tool_input"] = data.get("tool_args") if isinstance(data.get("tool_args"), dict) else {}
         if "tool_result" in data:

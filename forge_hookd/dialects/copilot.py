@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from ..events import HookEvent
-from .base import TOOL_EVENTS, Dialect, Inbound, NativeAnswer, PayloadError, Verdict, joined, json_object
+from ..events import TOOL_EVENT_TYPES, HookEvent
+from .base import Dialect, Inbound, NativeAnswer, PayloadError, Verdict, joined, json_object
 
 _DEFAULT_DENY = "blocked by a forge hook"
 _PRE = frozenset({"preToolUse", "PreToolUse"})
@@ -76,7 +76,7 @@ class CopilotDialect(Dialect):
                            native_event)
 
     def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
-        if forge_type not in TOOL_EVENTS:
+        if forge_type not in TOOL_EVENT_TYPES:
             return None
         name = payload.get("toolName", payload.get("tool_name"))
         if not isinstance(name, str) or not name:
@@ -86,7 +86,7 @@ class CopilotDialect(Dialect):
     def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
               native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if forge_type in TOOL_EVENTS:
+        if forge_type in TOOL_EVENT_TYPES:
             data["tool_args"] = _tool_args(payload, native_event)
         result = payload.get("toolResult", payload.get("tool_result"))
         if result is not None:
@@ -156,7 +156,7 @@ class CopilotDialect(Dialect):
         payload: dict[str, Any] = {"sessionId": event.session_id or "",
                                    "timestamp": int(event.timestamp * 1000), "cwd": project_dir}
         data = event.data
-        if event.type.value in TOOL_EVENTS:
+        if event.type.value in TOOL_EVENT_TYPES:
             args = data.get("tool_args") if isinstance(data.get("tool_args"), dict) else {}
             payload["toolName"] = self.native_tool(event.tool_name) or ""
             payload["toolArgs"] = args  # an object, as Copilot 1.0.102 sends it (the docs show a string)

@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from ..events import HookEvent
-from .base import (PERSON_MUST_DECIDE, TOOL_EVENTS, Dialect, Inbound, NativeAnswer, PayloadError,
+from ..events import TOOL_EVENT_TYPES, HookEvent
+from .base import (PERSON_MUST_DECIDE, Dialect, Inbound, NativeAnswer, PayloadError,
                    Verdict, joined, json_object)
 
 _DEFAULT_DENY = "blocked by a forge hook"
@@ -66,7 +66,7 @@ class CursorDialect(Dialect):
 
     # -- in ------------------------------------------------------------------------
     def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
-        if forge_type not in TOOL_EVENTS:
+        if forge_type not in TOOL_EVENT_TYPES:
             return None
         if native_event in self.event_tools:
             return self.event_tools[native_event]
@@ -78,7 +78,7 @@ class CursorDialect(Dialect):
     def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
               native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if forge_type in TOOL_EVENTS:
+        if forge_type in TOOL_EVENT_TYPES:
             data["tool_args"] = self._tool_args(payload, native_event)
         for key, forge_key in (("tool_output", "tool_result"), ("output", "tool_result"),
                                ("result_json", "tool_result"), ("error_message", "error")):
@@ -200,7 +200,7 @@ class CursorDialect(Dialect):
         data = event.data
         tool_args = data.get("tool_args")
         args: dict[str, Any] = tool_args if isinstance(tool_args, dict) else {}
-        if event.type.value in TOOL_EVENTS:
+        if event.type.value in TOOL_EVENT_TYPES:
             native_tool = self.native_tool(event.tool_name) or ""
             payload["tool_name"] = native_tool.removeprefix(_MCP)
             payload["tool_input"] = args
