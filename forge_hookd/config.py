@@ -29,8 +29,8 @@ class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
     ``untrusted_path`` is the project file when it exists but is not trusted (its hooks were
-    not loaded), ``untrusted_verdict`` why. A plain class: a dataclass costs ~0.2 ms of
-    every run's start-up.
+    not loaded), ``untrusted_verdict`` why. A plain class: a dataclass would cost 0.45 ms
+    of every run's start-up (bench/README.md, "tricks.py").
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
@@ -49,7 +49,6 @@ class LoadedConfig:
         self.warnings.extend(other.warnings)
 
 
-# Paths are plain strings here: pathlib costs ~3 ms of start-up on every event (issue 5).
 def global_config_path() -> str:
     """``$FORGE_CONFIG_DIR/hooks.json``, else ``${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json``."""
     if config_dir := os.environ.get("FORGE_CONFIG_DIR"):
@@ -108,8 +107,9 @@ def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
 # -- duplicate keys ----------------------------------------------------------------------
 # orjson keeps the last of two equal keys without a word, while a reviewer reads the first:
 # {"command": "echo SAFE", "command": "echo EVIL"}. Counting the keys in the text against
-# those parsed costs a regex pass (~0.1 ms for a 100-hook file); only when the counts differ
-# is the file parsed again by the json module, which can see every pair.
+# those parsed costs a regex pass (100 us for a 100-hook file: bench/README.md, "guards.py");
+# only when the counts differ is the file parsed again by the json module, which can see
+# every pair.
 _KEY_END = re.compile(rb'"\s*:')  # the end of every key; also of some strings, never fewer
 
 

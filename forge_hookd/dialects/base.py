@@ -34,8 +34,8 @@ class PayloadError(EventError):
         self.native_event = native_event
 
 
-# Plain classes, not dataclasses: building a dataclass costs ~0.3 ms at import, and this
-# module is on the event path of every agent's hook call (bench/dialect.py).
+# Plain classes, not dataclasses: a dataclass costs about 0.45 ms at import (bench/README.md,
+# "tricks.py"), and this module is on the event path of every agent's hook call.
 class Inbound:
     """A native payload read as a forge event. ``event`` is None for a native event
     that has no forge type (it runs no hook)."""
