@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
 PERSON_MUST_DECIDE = "a person must decide (this agent cannot ask here)"
+#: The reason a deny without one of its own carries.
+DEFAULT_DENY = "blocked by a forge hook"
 
 
 class PayloadError(EventError):
@@ -116,6 +118,16 @@ def json_object(text: str) -> dict[str, Any] | None:
 
 def joined(parts: list[str]) -> str:
     return "\n".join(p for p in parts if p)
+
+
+def ask_reason(reason: str | None) -> str:
+    """The reason of the deny that stands in for an ask where the agent cannot ask."""
+    return f"{PERSON_MUST_DECIDE}: {reason}" if reason else PERSON_MUST_DECIDE
+
+
+def text_of(value: object) -> str | None:
+    """A native answer's string field, stripped; None when empty or not a string."""
+    return value.strip() or None if isinstance(value, str) else None
 
 
 class Dialect:
@@ -309,6 +321,10 @@ class Dialect:
         """The agent's reading of a hook's answer; a rewrite as ``updated_input``, the
         whole new tool input. Subclasses implement."""
         raise NotImplementedError
+
+    def exit_problem(self, exit_code: int, stderr: str) -> str:
+        """``claude hook exited 1: what it said``: a format hook's failing status."""
+        return f"{self.name} hook exited {exit_code}: {stderr.strip()}".rstrip(": ")
 
     def hook_native_event(self, event: HookEvent) -> str:
         """The native event a format hook is told it handles."""
