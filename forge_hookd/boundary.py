@@ -28,6 +28,11 @@ def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
     out.flush()
 
 
+def print_json(value: Any) -> None:
+    """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
+    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+
+
 def say(prog: str, message: str) -> None:
     """One line for people on stderr, control characters made visible."""
     click.echo(f"{prog}: {visible(message)}", err=True)
