@@ -28,6 +28,11 @@ def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
     out.flush()
 
 
+#: The names of the two executables, as their messages start.
+RUNNER_PROG = "forge-hook-run"
+MANAGER_PROG = "forge-hook"
+
+
 def print_json(value: Any) -> None:
     """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
     click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
@@ -76,7 +81,7 @@ class BoundaryCommand(click.Command):
              **extra: Any) -> int:
         """Run the command and return its exit status; with ``standalone_mode`` (click's
         contract, which CliRunner relies on) exit with it instead."""
-        name = prog_name or self.name or "forge-hook-run"
+        name = prog_name or self.name or RUNNER_PROG
         try:
             code = super().main(args, name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:  # --help, --version

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import click
 import orjson
 
-from .boundary import JsonCommand, print_json, say
+from .boundary import RUNNER_PROG, JsonCommand, print_json, say
 from .errors import UsageError
 from .dialects import NAMES, get
 from .dialects.base import Dialect, Inbound, NativeAnswer, PayloadError, Verdict
@@ -23,7 +23,7 @@ from .dialects.base import Dialect, Inbound, NativeAnswer, PayloadError, Verdict
 if TYPE_CHECKING:
     from .results import HookRun
 
-PROG = "forge-hook-run"
+PROG = RUNNER_PROG
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 
 

@@ -11,10 +11,10 @@ from typing import Any
 import click
 import orjson
 
-from .boundary import print_json, say
+from .boundary import MANAGER_PROG, print_json, say
 from .errors import UsageError
 
-PROG = "forge-hook"
+PROG = MANAGER_PROG
 
 
 @click.command("log", short_help="What forge-hook-run did: the last runs, and why.")

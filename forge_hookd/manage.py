@@ -16,7 +16,7 @@ import click
 import orjson
 
 from . import completion, editing, trust
-from .boundary import BoundaryGroup, print_json, say
+from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
@@ -24,7 +24,7 @@ from .registry import Hook, pattern_can_match
 from .log_cli import log_command
 from .templates import HOOK_TEMPLATES
 
-PROG = "forge-hook"
+PROG = MANAGER_PROG
 
 
 def _root(ctx: click.Context, directory: str | None = None) -> Path:
