@@ -328,8 +328,9 @@ def load_sources(
         loaded.extend(_noted(note, "global", global_path,
                              load_file(global_path, source="global", project_root=project_root)))
     if include_project:
-        project = load_project_file(project_file(project_root), trust_project=trust_project)
-        loaded.extend(_noted(note, "project", project_file(project_root), project))
+        project_path = project_file(project_root)
+        project = load_project_file(project_path, trust_project=trust_project)
+        loaded.extend(_noted(note, "project", project_path, project))
         loaded.untrusted_path, loaded.untrusted_verdict = project.untrusted_path, project.untrusted_verdict
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))

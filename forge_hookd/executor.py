@@ -127,6 +127,7 @@ class HookExecutor:
         next_hook = next(pending, None)
         stdin = run.event.to_json_bytes()
         base_env, event_vars = self._base_env(run.event)
+        formatted = {name: self._formatted(name, run.event) for name in {h.format for h in hooks} if name}
         stopped = False  # a hook said stop and the chain stops on failure
         signalled = catcher.received if catcher is not None else []
         with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
@@ -140,7 +141,7 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
-                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, run.event))
+                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
                             results[index] = _judged(failed, run.event)
                             stopped = stop_on_failure and blocks(failed)
@@ -171,18 +172,23 @@ class HookExecutor:
         env.update(_encoded(own))
         return env, frozenset(own)
 
-    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes,
-              event_vars: frozenset[str], event: HookEvent) -> Spec:
+    def _formatted(self, name: str, event: HookEvent) -> tuple[bytes, dict[bytes, bytes]]:
+        """The payload and variables a hook written for agent ``name`` gets: built once
+        per run and format, however many such hooks run."""
+        from .dialects import get
+
+        speaker = get(name)
+        return speaker.hook_stdin(event, self.project_dir), _encoded(speaker.hook_env(event, self.project_dir))
+
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
+              formatted: dict[str, tuple[bytes, dict[bytes, bytes]]]) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
         env = dict(base_env)
         if hook.format is not None:  # a hook written for another agent gets its payload
-            from .dialects import get
-
-            speaker = get(hook.format)
-            stdin = speaker.hook_stdin(event, self.project_dir)
-            env.update(_encoded(speaker.hook_env(event, self.project_dir)))
+            stdin, native_env = formatted[hook.format]
+            env.update(native_env)
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))

@@ -419,9 +419,8 @@ def test_among_unconventional_keys_the_first_wins(tmp_path: Path) -> None:
 
 def test_an_explicit_default_timeout_is_kept(tmp_path: Path) -> None:
     executor = HookExecutor(HookRegistry(), default_timeout=0.2, working_dir=tmp_path)
-    event = HookEvent.session_start("s")
-    assert executor._spec(Hook("*", "x", timeout=10), {}, b"", frozenset(), event).timeout == 10
-    assert executor._spec(Hook("*", "x"), {}, b"", frozenset(), event).timeout == 0.2
+    assert executor._spec(Hook("*", "x", timeout=10), {}, b"", frozenset(), {}).timeout == 10
+    assert executor._spec(Hook("*", "x"), {}, b"", frozenset(), {}).timeout == 0.2
 
 
 def test_the_reason_of_a_timed_out_hook_is_its_error_not_what_it_printed(tmp_path: Path) -> None:
