@@ -27,11 +27,15 @@ EVENT_PATH = "import click, orjson, dataclasses, enum"
 TRICKS = {
     "lazy psutil (tree.py, process.py)": (EVENT_PATH, "pass", "import psutil"),
     "prctl through _ctypes (tree.py)": (EVENT_PATH + ", subprocess", PRCTL_DIRECT, PRCTL_CTYPES),
-    "plain classes for Spec and Outcome (process.py)": (EVENT_PATH + ", subprocess", PLAIN, DATACLASS),
+    "plain classes for Spec and Outcome (process.py; Outcome is now HookResult)": (EVENT_PATH + ", subprocess", PLAIN, DATACLASS),
     "select.poll instead of selectors (dropped)": (EVENT_PATH + ", subprocess", "import select", "import selectors"),
     "own --help/--version, str not click.Path (cli.py)": (EVENT_PATH, "pass", "import gettext; gettext.gettext('x')"),
     "paths as str, not pathlib (config.py)": (EVENT_PATH, "pass", "import pathlib"),
     "built-in SHA-256, not hashlib (trust.py)": (EVENT_PATH, "import _sha256", "import hashlib; hashlib.sha256"),
+    "click.shell_completion only when a shell asks (completion.py)": (EVENT_PATH, "pass", "import click.shell_completion"),
+    "plain class, not a dataclass, of four fields (config.py, runrecord.py, dialects/base.py)": (
+        EVENT_PATH, "class A:\n def __init__(self, a=None, b=None, c=None, d=None): self.a, self.b, self.c, self.d = a, b, c, d",
+        "@dataclasses.dataclass\nclass A:\n a: list = None\n b: list = None\n c: str = None\n d: str = None"),
 }
 TIMER = "import time\n{setup}\n_t = time.perf_counter()\n{stmt}\nprint(time.perf_counter() - _t)\n"
 
@@ -45,8 +49,12 @@ def once(setup: str, stmt: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=21)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--only", help="the tricks whose name holds this text")
+    args = parser.parse_args()
+    rounds = args.rounds
     for name, (setup, fast, slow) in TRICKS.items():
+        if args.only and args.only not in name:
+            continue
         saved = []
         for i in range(rounds):  # alternate which goes first, so noise falls on both
             if i % 2:

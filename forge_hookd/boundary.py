@@ -28,6 +28,16 @@ def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
     out.flush()
 
 
+#: The names of the two executables, as their messages start.
+RUNNER_PROG = "forge-hook-run"
+MANAGER_PROG = "forge-hook"
+
+
+def print_json(value: Any) -> None:
+    """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
+    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+
+
 def say(prog: str, message: str) -> None:
     """One line for people on stderr, control characters made visible."""
     click.echo(f"{prog}: {visible(message)}", err=True)
@@ -71,7 +81,7 @@ class BoundaryCommand(click.Command):
              **extra: Any) -> int:
         """Run the command and return its exit status; with ``standalone_mode`` (click's
         contract, which CliRunner relies on) exit with it instead."""
-        name = prog_name or self.name or "forge-hook-run"
+        name = prog_name or self.name or RUNNER_PROG
         try:
             code = super().main(args, name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:  # --help, --version
@@ -92,12 +102,7 @@ class BoundaryCommand(click.Command):
         except OSError as exc:  # the machine refused (issue 9): one line, not a bug
             code = self._fail(name, *system_error(exc))
         except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
-            if os.environ.get("FORGE_DEBUG") == "1":
-                import traceback
-
-                traceback.print_exc()
-            message = f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
-            code = self._fail(name, "internal", message, ExitStatus.INTERNAL_ERROR)
+            code = self._fail(name, "internal", _unexpected(exc), ExitStatus.INTERNAL_ERROR)
         self.failure_answer.clear()  # set for one invocation (a dialect's); not the next
         if standalone_mode:
             sys.exit(int(code or 0))
@@ -172,17 +177,26 @@ _MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in (
     "ETXTBSY", "EXDEV", "EAGAIN", "EMLINK", "ENODEV", "ENXIO") if hasattr(errno, name))
 
 
-def system_error(exc: OSError) -> tuple[str, str, int]:
-    """The kind, one-line message and exit status of an ``OSError`` that reached the
-    boundary: SYSTEM_ERROR for what the machine refused, INTERNAL_ERROR for the rest
-    (EBADF, EINVAL ...: our bug)."""
+def _unexpected(exc: BaseException) -> str:
+    """The one line of a bug (exit 3); its traceback too with ``FORGE_DEBUG=1``."""
+    _print_traceback_if_debugging()
+    return f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)"
+
+
+def _print_traceback_if_debugging() -> None:
     if os.environ.get("FORGE_DEBUG") == "1":
         import traceback
 
         traceback.print_exc()
+
+
+def system_error(exc: OSError) -> tuple[str, str, int]:
+    """The kind, one-line message and exit status of an ``OSError`` that reached the
+    boundary: SYSTEM_ERROR for what the machine refused, INTERNAL_ERROR for the rest
+    (EBADF, EINVAL ...: our bug)."""
     if exc.errno not in _MACHINE_ERRNOS:
-        return "internal", f"unexpected error: {type(exc).__name__}: {exc} (FORGE_DEBUG=1 shows a traceback)", \
-            ExitStatus.INTERNAL_ERROR
+        return "internal", _unexpected(exc), ExitStatus.INTERNAL_ERROR
+    _print_traceback_if_debugging()
     if exc.errno == errno.ENOENT and exc.filename is None and not _cwd_exists():
         return "system", ("the current directory no longer exists; cd to one that does, "
                           "or pass --project-root"), ExitStatus.SYSTEM_ERROR

@@ -15,7 +15,7 @@ import click
 import orjson
 
 from . import completion
-from .boundary import JsonCommand, say, write_document
+from .boundary import RUNNER_PROG, JsonCommand, say, write_document
 from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .registry import Hook
     from .results import HookRun
 
-PROG = "forge-hook-run"
+PROG = RUNNER_PROG
 MAX_EVENT_BYTES = 64 * 1024 * 1024
 
 

@@ -12,7 +12,7 @@ import orjson
 
 from . import trust
 from .errors import ConfigError
-from .events import is_event_var
+from .events import PROJECT_DIR_VAR, is_event_var
 from .readfile import read_regular
 from .registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
 from .safefile import StrPath, locked, write_atomically
@@ -28,16 +28,16 @@ TOP_LEVEL_KEYS = ("hooks",)
 class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
-    ``untrusted`` is the project file when it exists but is not trusted (its hooks were
-    not loaded), ``untrusted_verdict`` why. A plain class: a dataclass costs ~0.2 ms of
-    every run's start-up.
+    ``untrusted_path`` is the project file when it exists but is not trusted (its hooks were
+    not loaded), ``untrusted_verdict`` why. A plain class: a dataclass would cost 0.45 ms
+    of every run's start-up (bench/README.md, "tricks.py").
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
-                 untrusted: str | None = None, untrusted_verdict: trust.Verdict | None = None) -> None:
+                 untrusted_path: str | None = None, untrusted_verdict: trust.Verdict | None = None) -> None:
         self.hooks = hooks if hooks is not None else []
         self.warnings = warnings if warnings is not None else []
-        self.untrusted = untrusted
+        self.untrusted_path = untrusted_path
         self.untrusted_verdict = untrusted_verdict
 
     @property
@@ -49,11 +49,10 @@ class LoadedConfig:
         self.warnings.extend(other.warnings)
 
 
-# Paths are plain strings here: pathlib costs ~3 ms of start-up on every event (issue 5).
 def global_config_path() -> str:
     """``$FORGE_CONFIG_DIR/hooks.json``, else ``${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json``."""
-    if os.environ.get("FORGE_CONFIG_DIR"):
-        return os.path.join(os.environ["FORGE_CONFIG_DIR"], CONFIG_NAME)
+    if config_dir := os.environ.get("FORGE_CONFIG_DIR"):
+        return os.path.join(config_dir, CONFIG_NAME)
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(base, "forge", CONFIG_NAME)
 
@@ -64,8 +63,8 @@ def find_project_root(explicit: StrPath | None = None, *, start: StrPath | None 
     ``start``. Always absolute."""
     if explicit:
         return os.path.realpath(explicit)
-    if os.environ.get("FORGE_PROJECT_DIR"):
-        return os.path.realpath(os.environ["FORGE_PROJECT_DIR"])
+    if os.environ.get(PROJECT_DIR_VAR):
+        return os.path.realpath(os.environ[PROJECT_DIR_VAR])
     cwd = directory = os.path.realpath(start) if start else os.getcwd()
     while True:
         if os.path.isfile(project_file(directory)):
@@ -108,8 +107,9 @@ def parse_document(raw: bytes, path: StrPath) -> dict[str, Any]:
 # -- duplicate keys ----------------------------------------------------------------------
 # orjson keeps the last of two equal keys without a word, while a reviewer reads the first:
 # {"command": "echo SAFE", "command": "echo EVIL"}. Counting the keys in the text against
-# those parsed costs a regex pass (~0.1 ms for a 100-hook file); only when the counts differ
-# is the file parsed again by the json module, which can see every pair.
+# those parsed costs a regex pass (100 us for a 100-hook file: bench/README.md, "guards.py");
+# only when the counts differ is the file parsed again by the json module, which can see
+# every pair.
 _KEY_END = re.compile(rb'"\s*:')  # the end of every key; also of some strings, never fewer
 
 
@@ -294,7 +294,7 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
     if not override:
         verdict = trust.verdict(path, raw, doc if doc is not None else {})
         if verdict.state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(warnings=warnings, untrusted=os.fspath(path), untrusted_verdict=verdict)
+            return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_verdict=verdict)
     if doc is None:
         return LoadedConfig(warnings=[*warnings, problem])
     root = trust.project_root_of(path)
@@ -328,9 +328,10 @@ def load_sources(
         loaded.extend(_noted(note, "global", global_path,
                              load_file(global_path, source="global", project_root=project_root)))
     if include_project:
-        project = load_project_file(project_file(project_root), trust_project=trust_project)
-        loaded.extend(_noted(note, "project", project_file(project_root), project))
-        loaded.untrusted, loaded.untrusted_verdict = project.untrusted, project.untrusted_verdict
+        project_path = project_file(project_root)
+        project = load_project_file(project_path, trust_project=trust_project)
+        loaded.extend(_noted(note, "project", project_path, project))
+        loaded.untrusted_path, loaded.untrusted_verdict = project.untrusted_path, project.untrusted_verdict
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
@@ -345,13 +346,13 @@ def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str
 def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:
     """What to tell the user when the project's hooks did not run for lack of trust."""
     verdict = loaded.untrusted_verdict
-    if loaded.untrusted is None or verdict is None:
+    if loaded.untrusted_path is None or verdict is None:
         return None
     if not verdict.trustable:
-        return f"project hooks in {loaded.untrusted} did not run: {verdict.detail}"
+        return f"project hooks in {loaded.untrusted_path} did not run: {verdict.detail}"
     why = verdict.detail or ("it changed since it was trusted" if verdict.state is trust.TrustState.CHANGED
                              else "the project is not trusted")
-    return (f"project hooks in {loaded.untrusted} did not run: {why}; "
+    return (f"project hooks in {loaded.untrusted_path} did not run: {why}; "
             f"review it, then run: forge-hook trust {project_root}")
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import click
 import orjson
 
-from .boundary import JsonCommand, say
+from .boundary import RUNNER_PROG, JsonCommand, print_json, say
 from .errors import UsageError
 from .dialects import NAMES, get
 from .dialects.base import Dialect, Inbound, NativeAnswer, PayloadError, Verdict
@@ -23,7 +23,7 @@ from .dialects.base import Dialect, Inbound, NativeAnswer, PayloadError, Verdict
 if TYPE_CHECKING:
     from .results import HookRun
 
-PROG = "forge-hook-run"
+PROG = RUNNER_PROG
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 
 
@@ -79,7 +79,7 @@ def print_config(value: str) -> int:
     name = split_dialect(value)[0]
     dialect = _dialect(name)
     snippet = dialect.config_snippet(f"forge-hook-run --dialect {name}")
-    click.echo(orjson.dumps(snippet, option=orjson.OPT_INDENT_2).decode())
+    print_json(snippet)
     say(PROG, f"merge this into {' or '.join(dialect.settings_files)}")
     return 0
 

@@ -7,7 +7,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -40,8 +40,17 @@ class EventType(str, Enum):
 
 EVENT_TYPES: frozenset[str] = frozenset(t.value for t in EventType)
 
-#: What each event type means and the ``data`` keys its factory writes.
-EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
+class EventInfo(NamedTuple):
+    """What an event type means, the ``data`` keys its factory writes, and whether it
+    names a tool (``tool_name``, ``FORGE_TOOL_NAME``)."""
+
+    meaning: str
+    data_keys: tuple[str, ...]
+    has_tool: bool
+
+
+#: What each event type means and carries.
+EVENT_INFO: dict[EventType, EventInfo] = {k: EventInfo(*v) for k, v in {
     EventType.TOOL_PRE_EXECUTE: ("a tool is about to run; a hook can block it", ("tool_args",), True),
     EventType.TOOL_POST_EXECUTE: ("a tool ran", ("tool_args", "tool_result"), True),
     EventType.TOOL_ERROR: ("a tool failed", ("tool_args", "error"), True),
@@ -58,30 +67,35 @@ EVENT_INFO: dict[EventType, tuple[str, tuple[str, ...], bool]] = {
     EventType.PERMISSION_DENIED: ("a permission was denied", ("perm_level", "perm_rule"), True),
     EventType.USER_PROMPT_SUBMIT: ("the user submitted a prompt", ("user_input",), False),
     EventType.USER_INTERRUPT: ("the user interrupted the agent", (), False),
-}
+}.items()}
+#: The event types that name a tool.
+TOOL_EVENT_TYPES: frozenset[str] = frozenset(t.value for t, info in EVENT_INFO.items() if info.has_tool)
 
 #: The variables every hook gets beside one ``FORGE_<KEY>`` per ``data`` key, in the order
 #: DESIGN.md ("Environment variables") lists them. The one list: the executor, the
 #: config check and ``forge-hook events`` import it.
 EVENT_VARS: tuple[str, ...] = (
-    "FORGE_EVENT",
-    "FORGE_TIMESTAMP",
-    "FORGE_SESSION_ID",
-    "FORGE_TOOL_NAME",
-    "FORGE_WORKING_DIR",
-    "FORGE_PROJECT_DIR",
+    EVENT_VAR := "FORGE_EVENT",
+    TIMESTAMP_VAR := "FORGE_TIMESTAMP",
+    SESSION_ID_VAR := "FORGE_SESSION_ID",
+    TOOL_NAME_VAR := "FORGE_TOOL_NAME",
+    WORKING_DIR_VAR := "FORGE_WORKING_DIR",
+    PROJECT_DIR_VAR := "FORGE_PROJECT_DIR",
 )
 #: Event types being handled by runs up the process tree (see :mod:`forge_hookd.chain`).
 CHAIN_VAR = "FORGE_HOOK_CHAIN"
 #: The ``FORGE_<KEY>`` data variables a run gave its hooks, comma-separated: a nested run
 #: removes them, so that an inner event never sees the outer event's data.
 DATA_VARS_VAR = "FORGE_HOOK_VARS"
-#: The runner's own bookkeeping (``FORGE_HOOK_TOKEN`` marks a hook's process tree).
-RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, "FORGE_HOOK_TOKEN")
+#: Set in every hook's environment, unique to it: one way its orphans are recognised
+#: (:mod:`forge_hookd.tree`).
+TOKEN_VAR = "FORGE_HOOK_TOKEN"
+#: The runner's own bookkeeping.
+RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)
 
 #: The ``data`` keys the factories write; when two keys map to one variable, the
 #: conventional one wins.
-CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for _, keys, _ in EVENT_INFO.values() for k in keys))
+CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for info in EVENT_INFO.values() for k in info.data_keys))
 
 #: Names neither a ``data`` key nor a hook's own ``env`` can set.
 RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))
@@ -313,11 +327,11 @@ class HookEvent:
         When two keys map to one name, the conventional key wins, else the first
         (:meth:`env_conflicts` says which lost).
         """
-        env = {"FORGE_EVENT": self.type.value, "FORGE_TIMESTAMP": repr(self.timestamp)}
+        env = {EVENT_VAR: self.type.value, TIMESTAMP_VAR: repr(self.timestamp)}
         if self.session_id is not None:
-            env["FORGE_SESSION_ID"] = sanitize_env_value(self.session_id)
+            env[SESSION_ID_VAR] = sanitize_env_value(self.session_id)
         if self.tool_name is not None:
-            env["FORGE_TOOL_NAME"] = sanitize_env_value(self.tool_name)
+            env[TOOL_NAME_VAR] = sanitize_env_value(self.tool_name)
         budget = ENV_DATA_BUDGET
         for key, name in _data_names(self.data)[0].items():
             text = sanitize_env_value(_env_text(self.data[key]))

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 
 from .answers import blocks, conclude, judge_for
 from .chain import active_chain, chain_value
-from .events import CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, RESERVED_ENV, HookEvent, is_event_var
+from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
+                     HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
 
 if TYPE_CHECKING:
-    from .process import Outcome, Spec
+    from .process import Spec
     from .signals import SignalCatcher
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
@@ -126,6 +127,7 @@ class HookExecutor:
         next_hook = next(pending, None)
         stdin = run.event.to_json_bytes()
         base_env, event_vars = self._base_env(run.event)
+        formatted = {name: self._formatted(name, run.event) for name in {h.format for h in hooks} if name}
         stopped = False  # a hook said stop and the chain stops on failure
         signalled = catcher.received if catcher is not None else []
         with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
@@ -139,18 +141,18 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
-                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, run.event))
+                        failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = result = _judged(hook, index, failed, run.event)
-                            stopped = stop_on_failure and blocks(result)
-                    for index, outcome in processes.wait():
-                        results[index] = result = _judged(hooks[index], index, outcome, run.event)
+                            results[index] = _judged(failed, run.event)
+                            stopped = stop_on_failure and blocks(failed)
+                    for result in processes.wait():
+                        results[result.index] = _judged(result, run.event)
                         stopped = stopped or (stop_on_failure and blocks(result))
             except Interrupted as exc:
                 run.interrupted = exc.signum
-                for index, outcome in processes.close():
-                    outcome.error = f"interrupted: the runner received {exc}"
-                    results[index] = _judged(hooks[index], index, outcome, run.event)
+                for result in processes.close():
+                    result.error = f"interrupted: the runner received {exc}"
+                    results[result.index] = _judged(result, run.event)
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -163,37 +165,40 @@ class HookExecutor:
         run's, say), plus this event's; and the names of this event's variables."""
         event_env = event.to_env()
         data_vars = [n for n in event_env if n not in RESERVED_ENV]
-        own = {**event_env, "FORGE_PROJECT_DIR": self.project_dir, CHAIN_VAR: chain_value(event.type.value),
+        own = {**event_env, PROJECT_DIR_VAR: self.project_dir, CHAIN_VAR: chain_value(event.type.value),
                DATA_VARS_VAR: ",".join(data_vars)}
         stale = _inherited_event_vars()
         env = {k: v for k, v in os.environb.items() if k not in stale}
         env.update(_encoded(own))
         return env, frozenset(own)
 
-    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes,
-              event_vars: frozenset[str], event: HookEvent) -> Spec:
+    def _formatted(self, name: str, event: HookEvent) -> tuple[bytes, dict[bytes, bytes]]:
+        """The payload and variables a hook written for agent ``name`` gets: built once
+        per run and format, however many such hooks run."""
+        from .dialects import get
+
+        speaker = get(name)
+        return speaker.hook_stdin(event, self.project_dir), _encoded(speaker.hook_env(event, self.project_dir))
+
+    def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
+              formatted: dict[str, tuple[bytes, dict[bytes, bytes]]]) -> Spec:
         from .process import Spec
 
         cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
         env = dict(base_env)
         if hook.format is not None:  # a hook written for another agent gets its payload
-            from .dialects import get
-
-            speaker = get(hook.format)
-            stdin = speaker.hook_stdin(event, self.project_dir)
-            env.update(_encoded(speaker.hook_env(event, self.project_dir)))
+            stdin, native_env = formatted[hook.format]
+            env.update(native_env)
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
-        env[b"FORGE_WORKING_DIR"] = os.fsencode(os.path.abspath(cwd))
+        env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
-        return Spec(command=hook.command, cwd=cwd, env=env, stdin=stdin, timeout=timeout,
-                    detach=hook.detach)
+        return Spec(hook, cwd, env, stdin, timeout)
 
 
-def _judged(hook: Hook, index: int, outcome: Outcome, event: HookEvent) -> HookResult:
+def _judged(result: HookResult, event: HookEvent) -> HookResult:
     """The result of a finished hook with its answer read by the hook's judge."""
-    result = _result(hook, index, outcome)
-    result.answer, error, result.decided = judge_for(hook, event)(result)
+    result.answer, error, result.decided = judge_for(result.hook, event)(result)
     if error is not None:
         result.error = error
     return result
@@ -205,24 +210,6 @@ def _inherited_event_vars() -> frozenset[bytes]:
     listed = os.environ.get(DATA_VARS_VAR, "").split(",")
     names = {*RESERVED_ENV, *CONVENTIONAL_VARS, *(n for n in listed if n.startswith("FORGE_"))}
     return frozenset(n.encode() for n in names)
-
-
-
-def _result(hook: Hook, index: int, outcome: Outcome) -> HookResult:
-    """The result of a process :class:`~forge_hookd.process.Outcome`: output decoded
-    once, here."""
-    return HookResult(
-        hook=hook,
-        index=index,
-        exit_code=outcome.exit_code,
-        stdout=outcome.stdout.decode("utf-8", errors="replace"),
-        stderr=outcome.stderr.decode("utf-8", errors="replace"),
-        stdout_truncated=outcome.stdout_truncated,
-        stderr_truncated=outcome.stderr_truncated,
-        duration=outcome.duration,
-        timed_out=outcome.timed_out,
-        error=outcome.error,
-    )
 
 
 def _encoded(env: dict[str, str]) -> dict[bytes, bytes]:

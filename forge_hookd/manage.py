@@ -16,14 +16,15 @@ import click
 import orjson
 
 from . import completion, editing, trust
-from .boundary import BoundaryGroup, say
+from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
-from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, HookEvent, env_name
+from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, pattern_can_match
+from .log_cli import log_command
 from .templates import HOOK_TEMPLATES
 
-PROG = "forge-hook"
+PROG = MANAGER_PROG
 
 
 def _root(ctx: click.Context, directory: str | None = None) -> Path:
@@ -32,10 +33,6 @@ def _root(ctx: click.Context, directory: str | None = None) -> Path:
     if not root.is_dir():
         raise UsageError(f"the project root is not a directory: {root}")
     return root
-
-
-def _print_json(value: Any) -> None:
-    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
 
 
 def _scope(global_: bool, project: bool) -> str:
@@ -119,7 +116,7 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
             say(PROG, f"warning: {unclear}")
         listed = editing.would_run(listed, event, trust_project=trust_project or trust.override_from_env())
     if as_json:
-        _print_json([h.to_dict() for h in listed])
+        print_json([h.to_dict() for h in listed])
         return
     for line in _table(listed, shutil.get_terminal_size((100, 24)).columns):
         click.echo(line)
@@ -161,7 +158,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     problems = [p for scope in ("global", "project")
                 for p in editing.check_file(editing.scope_path(scope, root), root)]
     if as_json:
-        _print_json([{"file": p.path, "line": p.line, "column": p.column, "entry": p.entry,
+        print_json([{"file": p.path, "line": p.line, "column": p.column, "entry": p.entry,
                       "message": p.message} for p in problems])
     else:
         for problem in problems:
@@ -231,7 +228,7 @@ def _root_to_add_to(ctx: click.Context) -> Path:
     that a hook added from repo/src lands where forge-hook-run and list look from
     anywhere in the repository."""
     root = _root(ctx)
-    named = ctx.find_root().params.get("project_root") or os.environ.get("FORGE_PROJECT_DIR")
+    named = ctx.find_root().params.get("project_root") or os.environ.get(PROJECT_DIR_VAR)
     if named or editing.scope_path("project", root).exists():
         return root
     return editing.root_for_new_project_file(root)
@@ -307,7 +304,7 @@ def disable_command(ctx: click.Context, global_: bool, project: bool, index: int
 def templates_command(as_json: bool) -> None:
     """The ready-made hooks forge-hook add --template can add."""
     if as_json:
-        _print_json([{"name": name, **hook.to_dict()} for name, hook in HOOK_TEMPLATES.items()])
+        print_json([{"name": name, **hook.to_dict()} for name, hook in HOOK_TEMPLATES.items()])
         return
     for name, hook in HOOK_TEMPLATES.items():
         click.echo(f"{name:22} {hook.event_pattern:48} {hook.description}"
@@ -319,15 +316,15 @@ def templates_command(as_json: bool) -> None:
 def events_command(as_json: bool) -> None:
     """The event types, what each carries, and the variables a hook gets."""
     if as_json:
-        _print_json([{"type": t.value, "description": meaning, "tool_name": has_tool,
-                      "data_keys": list(keys),
-                      "variables": [v for v in EVENT_VARS if has_tool or v != "FORGE_TOOL_NAME"]
-                      + [env_name(k) for k in keys]}
-                     for t, (meaning, keys, has_tool) in EVENT_INFO.items()])
+        print_json([{"type": t.value, "description": info.meaning, "tool_name": info.has_tool,
+                      "data_keys": list(info.data_keys),
+                      "variables": [v for v in EVENT_VARS if info.has_tool or v != TOOL_NAME_VAR]
+                      + [env_name(k) for k in info.data_keys]}
+                     for t, info in EVENT_INFO.items()])
         return
-    for t, (meaning, keys, has_tool) in EVENT_INFO.items():
-        carries = ", ".join(["tool_name"] * has_tool + list(keys)) or "-"
-        click.echo(f"{t.value:20} {meaning}; carries: {carries}")
+    for t, info in EVENT_INFO.items():
+        carries = ", ".join((["tool_name"] if info.has_tool else []) + list(info.data_keys)) or "-"
+        click.echo(f"{t.value:20} {info.meaning}; carries: {carries}")
     click.echo("\n" + textwrap.fill(
         "Every hook gets " + ", ".join(EVENT_VARS) + " (FORGE_SESSION_ID and FORGE_TOOL_NAME "
         "when the event has them), FORGE_<KEY> for each data key, and the event JSON on stdin; "
@@ -371,74 +368,6 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
         click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
 
 
-# -- the run log (forge_hookd.runlog, forge_hookd.logview) ------------------------------
-@forge_hook.command("log", short_help="What forge-hook-run did: the last runs, and why.")
-@click.option("--json", "as_json", is_flag=True, help="JSON lines, one record per run, as logged.")
-@click.option("--event", "event_type", metavar="TYPE", help="Only this event type (a glob: 'tool:*').")
-@click.option("--tool", metavar="NAME", help="Only runs for this tool.")
-@click.option("--session", metavar="ID", help="Only runs of this session.")
-@click.option("--decision", type=click.Choice(["allow", "deny", "ask", "error"]),
-              help="Only runs that ended so.")
-@click.option("--since", metavar="WHEN", help="Only runs since 10m, 2h, 1d ago or an ISO date/time.")
-@click.option("--project", "project_dir", metavar="DIR", help="Only runs in this project (or below it).")
-@click.option("-n", "count", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
-              help="The last N runs (0: all).")
-@click.option("--show", type=click.IntRange(min=1), metavar="N",
-              help="Print run N of the table (1 = the latest) whole, as indented JSON.")
-@click.option("--follow", "-f", is_flag=True, help="Then wait for new runs and print them as they come.")
-def log_command(as_json: bool, event_type: str | None, tool: str | None, session: str | None,
-                decision: str | None, since: str | None, project_dir: str | None, count: int,
-                show: int | None, follow: bool) -> None:
-    """What forge-hook-run did: the last runs, newest last, from the run log
-    ($FORGE_LOG_FILE, else ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl, and its
-    rotated files). Each run: time, event, tool, decision, the deciding hook and its
-    reason, duration. Secrets were redacted before anything was written."""
-    import os
-
-    from . import logview, runlog
-
-    path = runlog.log_path()
-    if path is None:
-        raise UsageError("the run log is off (FORGE_LOG=0)")
-    keep = logview.Filter(event=event_type, tool=tool, session=session, decision=decision,
-                          since=logview.parse_since(since) if since else None,
-                          project=os.path.realpath(project_dir) if project_dir else None)
-    if show is not None:
-        found = logview.last(path, keep, show)
-        if len(found) < show:
-            raise UsageError(f"no run {show}: the log holds {len(found)} such run(s)")
-        _print_json(found[0])
-        return
-    if follow:
-        try:
-            for rec in logview.follow(path, keep, history=count or None):
-                _print_records([rec], as_json=as_json, number="+")
-        except KeyboardInterrupt:  # Ctrl-C is how one stops following
-            return
-    records = logview.last(path, keep, count or None)
-    if not records:
-        say(PROG, f"no runs logged in {path}" + (" match" if keep != logview.Filter() else ""))
-    _print_records(records, as_json=as_json)
-
-
-def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str | None = None) -> None:
-    """Records as JSON lines or as a table; numbered from the latest (1) unless
-    ``number`` is given (``+``: a run seen while following, printed without the header)."""
-    import sys
-
-    from .logview import row, table
-
-    if as_json:
-        for rec in records:
-            click.echo(orjson.dumps(rec).decode())
-    elif records:
-        rows = [row(number or str(len(records) - i), rec) for i, rec in enumerate(records)]
-        lines = table(rows, shutil.get_terminal_size((120, 24)).columns)
-        for line in lines[1:] if number else lines:
-            click.echo(line)
-    sys.stdout.flush()
-
-
 # -- import (dialects) --------------------------------------------------------------------
 @forge_hook.command("import", short_help="Convert an agent's hooks into forge hooks.")
 @click.option("--from", "agent", required=True, metavar="AGENT",
@@ -478,7 +407,7 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     for skipped in imported.skipped:
         say(PROG, f"skipped {skipped}")
     if dry_run:
-        _print_json({"hooks": imported.hooks, "skipped": imported.skipped})
+        print_json({"hooks": imported.hooks, "skipped": imported.skipped})
         return
     hooks = [Hook.from_dict(entry) for entry in imported.hooks]
     path = editing.scope_path(scope, _root(ctx))
@@ -487,6 +416,9 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
                     retrust=scope == "project")
     _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
                         f"from {', '.join(source for source, _ in sources)}")
+
+
+forge_hook.add_command(log_command)
 
 
 def main() -> int:

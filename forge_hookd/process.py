@@ -19,11 +19,15 @@ import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING
 
-from .signals import Interrupted, SignalCatcher, signal_name
-from .tree import TOKEN_VAR, Orphanage, TreeEnd, tree_members
+from .results import HookResult
+from .signals import Interrupted, SignalCatcher
+from .events import TOKEN_VAR
+from .tree import Orphanage, TreeEnd, tree_members
 
 if TYPE_CHECKING:
     import psutil
+
+    from .registry import Hook
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
 #: Output kept across all the hooks of a run: what bounds the document and our memory.
@@ -41,36 +45,16 @@ _POLL_WITHOUT_PIDFD = 0.02
 _STEP = 0.02  # how often a tree being ended is looked at again
 
 
-# Plain classes, not dataclasses: generating these two costs 0.9 ms of every run
-# that starts a hook (bench/README.md, "tricks.py"); they never leave the package.
+# A plain class, not a dataclass: generating it and the record it replaced cost 0.9 ms
+# of every run that starts a hook (bench/README.md, "tricks.py"); it never leaves the package.
 class Spec:
-    """What to run: one hook's command with its environment and input."""
+    """What to run: one hook's command (``hook.command``, ``hook.detach``) with its
+    environment, input and the timeout that applies to it (maybe the executor's default)."""
 
-    __slots__ = ("command", "cwd", "env", "stdin", "timeout", "detach")
+    __slots__ = ("hook", "cwd", "env", "stdin", "timeout")
 
-    def __init__(self, command: str, cwd: str, env: dict[bytes, bytes], stdin: bytes, timeout: float,
-                 detach: bool = False) -> None:
-        self.command, self.cwd, self.env, self.stdin = command, cwd, env, stdin
-        self.timeout, self.detach = timeout, detach
-
-
-class Outcome:
-    """How one hook process ended. A timeout is an outcome, not an exception."""
-
-    __slots__ = ("exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
-                 "timed_out", "error", "duration")
-
-    def __init__(self, *, exit_code: int | None = None, stdout: bytes = b"", stderr: bytes = b"",
-                 stdout_truncated: bool = False, stderr_truncated: bool = False,
-                 timed_out: bool = False, error: str | None = None, duration: float = 0.0) -> None:
-        self.exit_code = exit_code
-        self.stdout, self.stderr = stdout, stderr
-        self.stdout_truncated, self.stderr_truncated = stdout_truncated, stderr_truncated
-        self.timed_out, self.error, self.duration = timed_out, error, duration
-
-    @property
-    def signal(self) -> str | None:
-        return signal_name(self.exit_code)
+    def __init__(self, hook: Hook, cwd: str, env: dict[bytes, bytes], stdin: bytes, timeout: float) -> None:
+        self.hook, self.cwd, self.env, self.stdin, self.timeout = hook, cwd, env, stdin, timeout
 
 
 class _Budget:
@@ -116,7 +100,7 @@ class _Child:
         self.timed_out = False
         self.ending: TreeEnd | None = None
         self.popen = subprocess.Popen(
-            ["/bin/sh", "-c", spec.command],
+            ["/bin/sh", "-c", spec.hook.command],
             cwd=spec.cwd,
             env={**spec.env, TOKEN_VAR.encode(): token.encode()},  # how its orphans are recognised
             stdin=subprocess.PIPE,
@@ -197,16 +181,18 @@ class HookProcesses:
         self.close()
 
     # -- starting ------------------------------------------------------------------
-    def start(self, key: int, spec: Spec) -> Outcome | None:
-        """Spawn ``spec``; an Outcome right away when it cannot be started."""
+    def start(self, key: int, spec: Spec) -> HookResult | None:
+        """Spawn ``spec`` as the hook of index ``key``; its result right away when it
+        cannot be started."""
         if not os.path.isdir(spec.cwd):
-            return Outcome(error=f"working directory does not exist: {spec.cwd}")
+            return HookResult(spec.hook, None, index=key, error=f"working directory does not exist: {spec.cwd}")
         self._counter += 1
         token = f"{self._prefix}.{self._counter}"
         try:
             child = _Child(key, spec, token, self.output_limit, self._budget)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in a hook made in code
-            return Outcome(error=f"cannot start hook: {getattr(exc, 'strerror', None) or exc}")
+            return HookResult(spec.hook, None, index=key,
+                              error=f"cannot start hook: {getattr(exc, 'strerror', None) or exc}")
         self.running[key] = child
         self.orphanage.add_hook(child.pid, token)
         assert child.popen.stdin and child.popen.stdout and child.popen.stderr
@@ -224,13 +210,13 @@ class HookProcesses:
         self._selector.register(stream, selectors.EVENT_READ, lambda: self._read(stream, capture))
 
     # -- waiting -------------------------------------------------------------------
-    def wait(self) -> list[tuple[int, Outcome]]:
+    def wait(self) -> list[HookResult]:
         """Block until at least one running hook has finished; return the finished."""
         while self.running:
             self._check_signal()
             self._serve_io(self._select_timeout())
             self._check_signal()
-            done = [(c.key, self._finish(c)) for c in list(self.running.values()) if self._advance(c)]
+            done = [self._finish(c) for c in list(self.running.values()) if self._advance(c)]
             if done:
                 return done
         return []
@@ -259,7 +245,7 @@ class HookProcesses:
             child.timed_out = not exited
             if exited:  # what it wrote before it exited; a background writer may go on
                 self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
-            if exited and child.spec.detach:
+            if exited and child.spec.hook.detach:
                 self.orphanage.spare_detached(child.pid)
                 return True
             return self._begin_end(child)
@@ -314,17 +300,20 @@ class HookProcesses:
             stream.close()
 
     # -- finishing -----------------------------------------------------------------
-    def _finish(self, child: _Child) -> Outcome:
-        """Reap the hook (its tree is ended or spared), collect its output."""
+    def _finish(self, child: _Child) -> HookResult:
+        """Reap the hook (its tree is ended or spared), collect its output, decoded
+        once, here."""
         del self.running[child.key]
         if child.ending is not None and child.ending.anything:
             self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=True)
         child.popen.wait()
         self._close_child(child)
-        return Outcome(
-            exit_code=child.popen.returncode,
-            stdout=bytes(child.out.buffer),
-            stderr=bytes(child.err.buffer),
+        return HookResult(
+            child.spec.hook,
+            child.popen.returncode,
+            index=child.key,
+            stdout=child.out.buffer.decode("utf-8", errors="replace"),
+            stderr=child.err.buffer.decode("utf-8", errors="replace"),
             stdout_truncated=child.out.truncated,
             stderr_truncated=child.err.truncated,
             timed_out=child.timed_out,
@@ -354,16 +343,16 @@ class HookProcesses:
             os.close(child.pidfd)
             child.pidfd = None
 
-    def close(self) -> list[tuple[int, Outcome]]:
+    def close(self) -> list[HookResult]:
         """End every running hook tree side by side and reap it; then every orphan of
-        the run not spared for a detach hook. Returns the hooks' (partial) outcomes."""
-        done: list[tuple[int, Outcome]] = []
+        the run not spared for a detach hook. Returns the hooks' (partial) results."""
+        done: list[HookResult] = []
         for child in list(self.running.values()):
             if child.ending is None and self._begin_end(child):
-                done.append((child.key, self._finish(child)))
+                done.append(self._finish(child))
         while self.running:
             self._serve_io(_STEP)
-            done += [(c.key, self._finish(c)) for c in list(self.running.values()) if c.ending.step()]  # type: ignore[union-attr]
+            done += [self._finish(c) for c in list(self.running.values()) if c.ending.step()]  # type: ignore[union-attr]
         self._end_the_rest()
         return done
 

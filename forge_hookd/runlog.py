@@ -37,8 +37,8 @@ def log_path() -> str | None:
     None when ``FORGE_LOG=0`` turns the log off."""
     if os.environ.get("FORGE_LOG") == "0":
         return None
-    if os.environ.get("FORGE_LOG_FILE"):
-        return os.environ["FORGE_LOG_FILE"]
+    if named := os.environ.get("FORGE_LOG_FILE"):
+        return named
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return os.path.join(base, "forge", "runs.jsonl")
 

@@ -26,12 +26,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .events import TOKEN_VAR
+
 if TYPE_CHECKING:  # psutil costs 16 ms to import (bench/README.md, "tricks.py"): only the
     # paths that end a tree load it.
     import psutil
 
-#: Set in every hook's environment: one way its orphans are recognised.
-TOKEN_VAR = "FORGE_HOOK_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
 

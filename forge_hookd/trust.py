@@ -92,10 +92,11 @@ def digest(content: bytes) -> str:
     return str(_sha256()(content).hexdigest())
 
 
-@functools.cache  # a failed import is searched for anew on every call: ~0.1 ms each
+@functools.cache  # a failed import would be searched for anew on every call
 def _sha256() -> Any:
     # CPython's built-in SHA-256 (_sha2 from 3.12, _sha256 before): hashlib itself loads
-    # OpenSSL, which costs ~3 ms of every event's start-up (issue 5). Same digest.
+    # OpenSSL, which costs 6.4 ms of every event's start-up (bench/README.md, "tricks.py").
+    # Same digest.
     for name in ("_sha2", "_sha256"):
         try:
             return importlib.import_module(name).sha256

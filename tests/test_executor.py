@@ -345,14 +345,15 @@ def test_the_output_budget_is_shared_by_every_stream_of_the_run(tmp_path: Path) 
 
     with HookProcesses(output_limit=1000, total_output_limit=2500) as processes:
         for key in range(3):
-            spec = Spec("head -c 5000 /dev/zero; head -c 5000 /dev/zero >&2", str(tmp_path), dict(os.environb), b"", 10)
+            spec = Spec(Hook("*", "head -c 5000 /dev/zero; head -c 5000 /dev/zero >&2"), str(tmp_path),
+                        dict(os.environb), b"", 10)
             assert processes.start(key, spec) is None
         outcomes = []
         while processes.running:
             outcomes += processes.wait()
-    streams = [len(o.stdout) for _, o in outcomes] + [len(o.stderr) for _, o in outcomes]
+    streams = [len(o.stdout) for o in outcomes] + [len(o.stderr) for o in outcomes]
     assert sum(streams) == 2500 and max(streams) == 1000  # the run's budget, each stream's limit
-    assert all(o.stdout_truncated and o.stderr_truncated for _, o in outcomes)
+    assert all(o.stdout_truncated and o.stderr_truncated for o in outcomes)
 
 @pytest.mark.parametrize("value", [
     "tool:pre_execute",  # the old format: no process named
@@ -418,9 +419,8 @@ def test_among_unconventional_keys_the_first_wins(tmp_path: Path) -> None:
 
 def test_an_explicit_default_timeout_is_kept(tmp_path: Path) -> None:
     executor = HookExecutor(HookRegistry(), default_timeout=0.2, working_dir=tmp_path)
-    event = HookEvent.session_start("s")
-    assert executor._spec(Hook("*", "x", timeout=10), {}, b"", frozenset(), event).timeout == 10
-    assert executor._spec(Hook("*", "x"), {}, b"", frozenset(), event).timeout == 0.2
+    assert executor._spec(Hook("*", "x", timeout=10), {}, b"", frozenset(), {}).timeout == 10
+    assert executor._spec(Hook("*", "x"), {}, b"", frozenset(), {}).timeout == 0.2
 
 
 def test_the_reason_of_a_timed_out_hook_is_its_error_not_what_it_printed(tmp_path: Path) -> None:

@@ -14,9 +14,7 @@ from typing import Any
 import orjson
 
 from ..events import HookEvent
-from .base import PERSON_MUST_DECIDE, Dialect, Inbound, NativeAnswer, Verdict, joined, json_object
-
-_DEFAULT_DENY = "blocked by a forge hook"
+from .base import DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Verdict, ask_reason, joined, json_object, text_of
 
 
 class ClaudeDialect(Dialect):
@@ -45,6 +43,9 @@ class ClaudeDialect(Dialect):
     block_events = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
     #: events whose plain stdout on exit 0 is context for the model
     plain_context_events = frozenset({"UserPromptSubmit", "SessionStart"})
+    #: whether a PermissionRequest's allow carries a rewrite (updatedInput)
+    permission_rewrite = True
+    _permission_rewrite_dropped = "rewritten tool_args: a permission request carries a rewrite only with allow"
 
     # -- out -----------------------------------------------------------------------
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
@@ -74,7 +75,7 @@ class ClaudeDialect(Dialect):
     def _pre_tool_use(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
         if verdict.decision is not None:
             specific["permissionDecision"] = verdict.decision
-            reason = verdict.reason or (_DEFAULT_DENY if verdict.decision == "deny" else None)
+            reason = verdict.reason or (DEFAULT_DENY if verdict.decision == "deny" else None)
             if reason:
                 specific["permissionDecisionReason"] = reason
         if verdict.tool_args is not None and verdict.decision != "deny":
@@ -83,19 +84,21 @@ class ClaudeDialect(Dialect):
     def _permission_request(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
         # The person is being asked already: an ask is what happens without an answer.
         if verdict.decision == "deny":
-            specific["decision"] = {"behavior": "deny", "message": verdict.reason or _DEFAULT_DENY}
+            specific["decision"] = {"behavior": "deny", "message": verdict.reason or DEFAULT_DENY}
         elif verdict.decision == "allow":
             specific["decision"] = {"behavior": "allow"}
-            if verdict.tool_args is not None:
-                specific["decision"]["updatedInput"] = verdict.tool_args
-        if verdict.tool_args is not None and verdict.decision != "allow":
-            dropped.append("rewritten tool_args: a permission request carries a rewrite only with allow")
+        if verdict.tool_args is None:
+            return
+        if verdict.decision == "allow" and self.permission_rewrite:
+            specific["decision"]["updatedInput"] = verdict.tool_args
+        else:
+            dropped.append(self._permission_rewrite_dropped)
 
     def _block(self, out: dict[str, Any], verdict: Verdict) -> None:
         if verdict.decision == "deny":
-            out.update(decision="block", reason=verdict.reason or _DEFAULT_DENY)
+            out.update(decision="block", reason=verdict.reason or DEFAULT_DENY)
         elif verdict.decision == "ask":
-            out.update(decision="block", reason=_ask_reason(verdict.reason))
+            out.update(decision="block", reason=ask_reason(verdict.reason))
 
     def _context(self, specific: dict[str, Any], verdict: Verdict, event: str, dropped: list[str]) -> None:
         if not verdict.context:
@@ -128,7 +131,7 @@ class ClaudeDialect(Dialect):
         if doc is not None:
             return self._read_json(native_event, doc)
         if exit_code != 0:  # a non-blocking error: the agent proceeds
-            return {"message": f"{self.name} hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
+            return {"message": self.exit_problem(exit_code, stderr)}
         text = stdout.strip()
         return {"context": text} if text and native_event in self.plain_context_events else {}
 
@@ -143,9 +146,9 @@ class ClaudeDialect(Dialect):
         elif native_event == "PermissionRequest":
             self._read_permission(specific, answer)
         if "decision" not in answer and doc.get("decision") == "block":
-            answer.update(decision="deny", reason=_text(doc.get("reason")) or _DEFAULT_DENY)
+            answer.update(decision="deny", reason=text_of(doc.get("reason")) or DEFAULT_DENY)
         if doc.get("continue") is False:
-            answer.update(decision="deny", reason=_text(doc.get("stopReason")) or "the hook stopped the agent")
+            answer.update(decision="deny", reason=text_of(doc.get("stopReason")) or "the hook stopped the agent")
         return answer
 
     def _read_pre_tool_use(self, doc: dict[str, Any], specific: dict[str, Any], answer: dict[str, Any]) -> None:
@@ -154,7 +157,7 @@ class ClaudeDialect(Dialect):
         decision = decision if decision in ("allow", "deny", "ask") else legacy
         if decision is not None:
             answer["decision"] = decision
-            reason = _text(specific.get("permissionDecisionReason")) or _text(doc.get("reason"))
+            reason = text_of(specific.get("permissionDecisionReason")) or text_of(doc.get("reason"))
             if reason:
                 answer["reason"] = reason
         if isinstance(specific.get("updatedInput"), dict) and decision != "deny":
@@ -169,7 +172,7 @@ class ClaudeDialect(Dialect):
             if isinstance(decision.get("updatedInput"), dict):
                 answer["updated_input"] = decision["updatedInput"]
         elif decision.get("behavior") == "deny":
-            answer.update(decision="deny", reason=_text(decision.get("message")) or _DEFAULT_DENY)
+            answer.update(decision="deny", reason=text_of(decision.get("message")) or DEFAULT_DENY)
 
     # -- settings --------------------------------------------------------------------
     def config_snippet(self, command: str) -> dict[str, Any]:
@@ -182,16 +185,8 @@ _MATCHED = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "Permis
                       "PermissionDenied"})
 
 
-def _ask_reason(reason: str | None) -> str:
-    return f"{PERSON_MUST_DECIDE}: {reason}" if reason else PERSON_MUST_DECIDE
-
-
-def _text(value: object) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
-
-
 def _copy_str(source: dict[str, Any], key: str, answer: dict[str, Any], to: str) -> None:
-    value = _text(source.get(key))
+    value = text_of(source.get(key))
     if value:
         answer[to] = value
 

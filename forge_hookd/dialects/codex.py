@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Inbound, NativeAnswer, Verdict, json_object
-from .claude import ClaudeDialect, _ask_reason
-
-_DEFAULT_DENY = "blocked by a forge hook"
+from .base import DEFAULT_DENY, Inbound, NativeAnswer, Verdict, ask_reason, json_object
+from .claude import ClaudeDialect
 
 
 class CodexDialect(ClaudeDialect):
@@ -42,12 +40,14 @@ class CodexDialect(ClaudeDialect):
     tools = {"Bash": "bash", "apply_patch": "edit"}
     context_events = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"})
     block_events = frozenset({"PostToolUse", "UserPromptSubmit"})
+    permission_rewrite = False
+    _permission_rewrite_dropped = "rewritten tool_args: Codex's PermissionRequest takes no rewrite"
 
     def _pre_tool_use(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
         if verdict.decision in ("deny", "ask"):
-            reason = verdict.reason or _DEFAULT_DENY
+            reason = verdict.reason or DEFAULT_DENY
             specific["permissionDecision"] = "deny"
-            specific["permissionDecisionReason"] = _ask_reason(verdict.reason) if verdict.decision == "ask" else reason
+            specific["permissionDecisionReason"] = ask_reason(verdict.reason) if verdict.decision == "ask" else reason
             return
         if verdict.tool_args is not None:
             specific["permissionDecision"] = "allow"  # Codex takes a rewrite only with allow
@@ -55,14 +55,6 @@ class CodexDialect(ClaudeDialect):
         elif verdict.decision == "allow":
             dropped.append("decision allow: Codex's PreToolUse takes allow only with a rewrite "
                            "(its own approval rules apply)")
-
-    def _permission_request(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
-        if verdict.decision == "deny":
-            specific["decision"] = {"behavior": "deny", "message": verdict.reason or _DEFAULT_DENY}
-        elif verdict.decision == "allow":
-            specific["decision"] = {"behavior": "allow"}
-        if verdict.tool_args is not None:
-            dropped.append("rewritten tool_args: Codex's PermissionRequest takes no rewrite")
 
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
         if inbound.native_event not in self.answered_events:
@@ -82,7 +74,7 @@ class CodexDialect(ClaudeDialect):
         if exit_code == 2 and not stderr.strip():
             return {"message": "codex hook exited 2 without a reason on stderr: ignored, as Codex does"}
         if exit_code not in (0, 2):  # Codex reads JSON only on exit 0: a failed hook, it proceeds
-            return {"message": f"codex hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
+            return {"message": self.exit_problem(exit_code, stderr)}
         if exit_code == 0 and native_event == "PreToolUse":
             problem = invalid_pre_tool_use(json_object(stdout))
             if problem:

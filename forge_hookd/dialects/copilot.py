@@ -24,10 +24,9 @@ from typing import Any
 
 import orjson
 
-from ..events import HookEvent
-from .base import TOOL_EVENTS, Dialect, Inbound, NativeAnswer, PayloadError, Verdict, joined, json_object
+from ..events import TOOL_EVENT_TYPES, HookEvent
+from .base import DEFAULT_DENY, Dialect, Inbound, NativeAnswer, PayloadError, Verdict, joined, json_object, text_of
 
-_DEFAULT_DENY = "blocked by a forge hook"
 _PRE = frozenset({"preToolUse", "PreToolUse"})
 _FAILURE = frozenset({"postToolUseFailure", "PostToolUseFailure"})
 
@@ -76,7 +75,7 @@ class CopilotDialect(Dialect):
                            native_event)
 
     def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
-        if forge_type not in TOOL_EVENTS:
+        if forge_type not in TOOL_EVENT_TYPES:
             return None
         name = payload.get("toolName", payload.get("tool_name"))
         if not isinstance(name, str) or not name:
@@ -86,7 +85,7 @@ class CopilotDialect(Dialect):
     def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
               native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if forge_type in TOOL_EVENTS:
+        if forge_type in TOOL_EVENT_TYPES:
             data["tool_args"] = _tool_args(payload, native_event)
         result = payload.get("toolResult", payload.get("tool_result"))
         if result is not None:
@@ -128,7 +127,7 @@ class CopilotDialect(Dialect):
     def _pre_tool_use(self, out: dict[str, Any], event: str, verdict: Verdict) -> None:
         if verdict.decision is not None:
             out["permissionDecision"] = verdict.decision
-            reason = verdict.reason or (_DEFAULT_DENY if verdict.decision == "deny" else None)
+            reason = verdict.reason or (DEFAULT_DENY if verdict.decision == "deny" else None)
             if reason:  # required with deny
                 out["permissionDecisionReason"] = reason
         if verdict.tool_args is not None and verdict.decision != "deny":
@@ -143,7 +142,7 @@ class CopilotDialect(Dialect):
     def _permission_request(self, out: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
         # No answer is Copilot's own flow, which asks the person: that is forge's ask.
         if verdict.decision == "deny":
-            out.update(behavior="deny", message=verdict.reason or _DEFAULT_DENY)
+            out.update(behavior="deny", message=verdict.reason or DEFAULT_DENY)
         elif verdict.decision == "allow":
             out["behavior"] = "allow"
 
@@ -156,7 +155,7 @@ class CopilotDialect(Dialect):
         payload: dict[str, Any] = {"sessionId": event.session_id or "",
                                    "timestamp": int(event.timestamp * 1000), "cwd": project_dir}
         data = event.data
-        if event.type.value in TOOL_EVENTS:
+        if event.type.value in TOOL_EVENT_TYPES:
             args = data.get("tool_args") if isinstance(data.get("tool_args"), dict) else {}
             payload["toolName"] = self.native_tool(event.tool_name) or ""
             payload["toolArgs"] = args  # an object, as Copilot 1.0.102 sends it (the docs show a string)
@@ -187,7 +186,7 @@ class CopilotDialect(Dialect):
             # permissionRequest: "stdout JSON (if any) is merged with {"behavior":"deny"}"
             merged = self._read_json(native_event, {**(doc or {}), "behavior": "deny"}) \
                 if native_event == "permissionRequest" else (self._read_json(native_event, doc) if doc else {})
-            if merged.get("reason") == _DEFAULT_DENY:
+            if merged.get("reason") == DEFAULT_DENY:
                 del merged["reason"]
             reason = merged.get("reason") or (stderr.strip() if native_event in _PRE else "")
             return {**merged, "decision": "deny", "reason": reason or "copilot hook exited 2"}
@@ -195,7 +194,7 @@ class CopilotDialect(Dialect):
             guidance = stderr.strip()
             return {"context": guidance} if guidance else {}
         if exit_code != 0:  # logged and skipped: Copilot proceeds
-            return {"message": f"copilot hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
+            return {"message": self.exit_problem(exit_code, stderr)}
         return self._read_json(native_event, doc) if doc is not None else {}
 
     def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
@@ -204,20 +203,20 @@ class CopilotDialect(Dialect):
             specific = doc.get("hookSpecificOutput")
             specific = specific if isinstance(specific, dict) else {}
             decision = doc.get("permissionDecision", specific.get("permissionDecision"))
-            reason = _text(doc.get("permissionDecisionReason")) or _text(specific.get("permissionDecisionReason"))
+            reason = text_of(doc.get("permissionDecisionReason")) or text_of(specific.get("permissionDecisionReason"))
             if decision in ("allow", "deny", "ask"):
                 answer["decision"] = decision
                 if reason or decision == "deny":
-                    answer["reason"] = reason or _DEFAULT_DENY
+                    answer["reason"] = reason or DEFAULT_DENY
             updated = doc.get("modifiedArgs", specific.get("updatedInput"))
             if isinstance(updated, dict) and decision != "deny":
                 answer["updated_input"] = updated
         elif native_event == "permissionRequest":
             if doc.get("behavior") == "deny":
-                answer.update(decision="deny", reason=_text(doc.get("message")) or _DEFAULT_DENY)
+                answer.update(decision="deny", reason=text_of(doc.get("message")) or DEFAULT_DENY)
             elif doc.get("behavior") == "allow":
                 answer["decision"] = "allow"
-        context = _text(doc.get("additionalContext"))
+        context = text_of(doc.get("additionalContext"))
         if context and native_event in _FAILURE:
             answer["context"] = context
         return answer
@@ -257,10 +256,6 @@ def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise PayloadError(f"the copilot {native_event} payload has no 'toolArgs' object", native_event)
     return raw
-
-
-def _text(value: object) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
 
 
 DIALECT = CopilotDialect()

@@ -20,11 +20,10 @@ from typing import Any
 
 import orjson
 
-from ..events import HookEvent
-from .base import (PERSON_MUST_DECIDE, TOOL_EVENTS, Dialect, Inbound, NativeAnswer, PayloadError,
-                   Verdict, joined, json_object)
+from ..events import TOOL_EVENT_TYPES, HookEvent
+from .base import (DEFAULT_DENY, Dialect, Inbound, NativeAnswer, PayloadError, Verdict, ask_reason, joined,
+                   json_object)
 
-_DEFAULT_DENY = "blocked by a forge hook"
 _MCP = "MCP:"
 
 
@@ -66,7 +65,7 @@ class CursorDialect(Dialect):
 
     # -- in ------------------------------------------------------------------------
     def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
-        if forge_type not in TOOL_EVENTS:
+        if forge_type not in TOOL_EVENT_TYPES:
             return None
         if native_event in self.event_tools:
             return self.event_tools[native_event]
@@ -78,7 +77,7 @@ class CursorDialect(Dialect):
     def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
               native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
-        if forge_type in TOOL_EVENTS:
+        if forge_type in TOOL_EVENT_TYPES:
             data["tool_args"] = self._tool_args(payload, native_event)
         for key, forge_key in (("tool_output", "tool_result"), ("output", "tool_result"),
                                ("result_json", "tool_result"), ("error_message", "error")):
@@ -151,10 +150,10 @@ class CursorDialect(Dialect):
     def _permission(self, out: dict[str, Any], event: str, verdict: Verdict, dropped: list[str]) -> None:
         decision, reason = verdict.decision, verdict.reason
         if decision == "ask" and event not in self.ask_events:
-            decision, reason = "deny", f"{PERSON_MUST_DECIDE}: {reason}" if reason else PERSON_MUST_DECIDE
+            decision, reason = "deny", ask_reason(reason)
         if decision is not None:
             out["permission"] = decision
-            reason = reason or (_DEFAULT_DENY if decision == "deny" else None)
+            reason = reason or (DEFAULT_DENY if decision == "deny" else None)
             if reason:
                 out["user_message"] = reason
                 out["agent_message"] = reason
@@ -164,10 +163,9 @@ class CursorDialect(Dialect):
 
     def _continue(self, out: dict[str, Any], verdict: Verdict) -> None:
         if verdict.decision == "deny":
-            out.update({"continue": False, "user_message": verdict.reason or _DEFAULT_DENY})
+            out.update({"continue": False, "user_message": verdict.reason or DEFAULT_DENY})
         elif verdict.decision == "ask":  # neither a prompt nor a session can wait for a person
-            out.update({"continue": False, "user_message": f"{PERSON_MUST_DECIDE}: {verdict.reason}"
-                        if verdict.reason else PERSON_MUST_DECIDE})
+            out.update({"continue": False, "user_message": ask_reason(verdict.reason)})
 
     # -- format hooks ----------------------------------------------------------------
     def hook_native_event(self, event: HookEvent) -> str:
@@ -200,7 +198,7 @@ class CursorDialect(Dialect):
         data = event.data
         tool_args = data.get("tool_args")
         args: dict[str, Any] = tool_args if isinstance(tool_args, dict) else {}
-        if event.type.value in TOOL_EVENTS:
+        if event.type.value in TOOL_EVENT_TYPES:
             native_tool = self.native_tool(event.tool_name) or ""
             payload["tool_name"] = native_tool.removeprefix(_MCP)
             payload["tool_input"] = args
@@ -233,7 +231,7 @@ class CursorDialect(Dialect):
             return {"decision": "deny", "reason": reason or "cursor hook exited 2"}
         fails_closed = native_event in self.fail_closed_events
         if exit_code != 0:
-            problem = f"cursor hook exited {exit_code}: {stderr.strip()}".rstrip(": ")
+            problem = self.exit_problem(exit_code, stderr)
             return {"decision": "deny", "reason": problem} if fails_closed else {"message": problem}
         if doc is None:
             if fails_closed and stdout.strip():
@@ -250,7 +248,7 @@ class CursorDialect(Dialect):
             if reason:
                 answer["reason"] = reason
             elif decision == "deny":
-                answer["reason"] = _DEFAULT_DENY
+                answer["reason"] = DEFAULT_DENY
         if doc.get("continue") is False and native_event in self.continue_events:
             answer.update(decision="deny", reason=_message(doc) or "the hook stopped the agent")
         updated = doc.get("updated_input")

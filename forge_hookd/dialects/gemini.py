@@ -16,9 +16,8 @@ from typing import Any
 import orjson
 
 from ..events import HookEvent
-from .base import PERSON_MUST_DECIDE, Dialect, Inbound, NativeAnswer, Verdict, joined, json_object
+from .base import DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Verdict, ask_reason, joined, json_object, text_of
 
-_DEFAULT_DENY = "blocked by a forge hook"
 
 
 class GeminiDialect(Dialect):
@@ -91,12 +90,11 @@ class GeminiDialect(Dialect):
                 dropped.append(f"decision {decision}: Gemini ignores decisions on {event}")
             return
         if decision == "ask" and event != "BeforeTool":  # only a tool call can be confirmed
-            out.update(decision="deny", reason=f"{PERSON_MUST_DECIDE}: {verdict.reason}"
-                       if verdict.reason else PERSON_MUST_DECIDE)
+            out.update(decision="deny", reason=ask_reason(verdict.reason))
             return
         out["decision"] = decision
         if decision == "deny":
-            out["reason"] = verdict.reason or _DEFAULT_DENY
+            out["reason"] = verdict.reason or DEFAULT_DENY
         elif verdict.reason:
             out["reason"] = verdict.reason
             if decision == "ask":  # Gemini shows the systemMessage in its confirmation
@@ -135,7 +133,7 @@ class GeminiDialect(Dialect):
         answer: dict[str, Any] = {}
         decision = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny",
                     "ask": "ask"}.get(str(doc.get("decision")))
-        reason = _text(doc.get("stopReason")) or _text(doc.get("reason"))
+        reason = text_of(doc.get("stopReason")) or text_of(doc.get("reason"))
         if decision is not None:
             answer["decision"] = decision
             if decision == "deny":
@@ -148,10 +146,10 @@ class GeminiDialect(Dialect):
         if isinstance(specific, dict):
             if native_event == "BeforeTool" and isinstance(specific.get("tool_input"), dict):
                 answer["updated_input"] = specific["tool_input"]
-            context = _text(specific.get("additionalContext"))
+            context = text_of(specific.get("additionalContext"))
             if context:
                 answer["context"] = context
-        message = _text(doc.get("systemMessage"))
+        message = text_of(doc.get("systemMessage"))
         if message:
             answer["message"] = message
         return answer
@@ -172,10 +170,6 @@ def _json_answer(text: str) -> dict[str, Any] | None:
     except orjson.JSONDecodeError:
         return None
     return json_object(inner) if isinstance(inner, str) else None
-
-
-def _text(value: object) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
 
 
 DIALECT = GeminiDialect()

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import TOOL_EVENTS, Dialect
+from ..events import TOOL_EVENT_TYPES
+from .base import Dialect
 
 _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _ALL = ("", "*", ".*", ".+")
@@ -80,7 +81,7 @@ def matcher_patterns(dialect: Dialect, forge_type: str, matcher: str) -> list[st
     matcher = matcher.strip()
     if matcher in _ALL:
         return [forge_type]
-    if forge_type not in TOOL_EVENTS:
+    if forge_type not in TOOL_EVENT_TYPES:
         return f"{forge_type} cannot be filtered by a matcher in forge"
     patterns: list[str] = []
     for piece in matcher.removeprefix("^").removesuffix("$").removeprefix("(").removesuffix(")").split("|"):

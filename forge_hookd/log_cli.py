@@ -1,0 +1,80 @@
+"""``forge-hook log``: the run log (:mod:`forge_hookd.runlog`) read back and shown
+(:mod:`forge_hookd.logview` filters and formats); the command only parses and prints."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from typing import Any
+
+import click
+import orjson
+
+from .boundary import MANAGER_PROG, print_json, say
+from .errors import UsageError
+
+PROG = MANAGER_PROG
+
+
+@click.command("log", short_help="What forge-hook-run did: the last runs, and why.")
+@click.option("--json", "as_json", is_flag=True, help="JSON lines, one record per run, as logged.")
+@click.option("--event", "event_type", metavar="TYPE", help="Only this event type (a glob: 'tool:*').")
+@click.option("--tool", metavar="NAME", help="Only runs for this tool.")
+@click.option("--session", metavar="ID", help="Only runs of this session.")
+@click.option("--decision", type=click.Choice(["allow", "deny", "ask", "error"]),
+              help="Only runs that ended so.")
+@click.option("--since", metavar="WHEN", help="Only runs since 10m, 2h, 1d ago or an ISO date/time.")
+@click.option("--project", "project_dir", metavar="DIR", help="Only runs in this project (or below it).")
+@click.option("-n", "count", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+              help="The last N runs (0: all).")
+@click.option("--show", type=click.IntRange(min=1), metavar="N",
+              help="Print run N of the table (1 = the latest) whole, as indented JSON.")
+@click.option("--follow", "-f", is_flag=True, help="Then wait for new runs and print them as they come.")
+def log_command(as_json: bool, event_type: str | None, tool: str | None, session: str | None,
+                decision: str | None, since: str | None, project_dir: str | None, count: int,
+                show: int | None, follow: bool) -> None:
+    """What forge-hook-run did: the last runs, newest last, from the run log
+    ($FORGE_LOG_FILE, else ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl, and its
+    rotated files). Each run: time, event, tool, decision, the deciding hook and its
+    reason, duration. Secrets were redacted before anything was written."""
+    from . import logview, runlog
+
+    path = runlog.log_path()
+    if path is None:
+        raise UsageError("the run log is off (FORGE_LOG=0)")
+    keep = logview.Filter(event=event_type, tool=tool, session=session, decision=decision,
+                          since=logview.parse_since(since) if since else None,
+                          project=os.path.realpath(project_dir) if project_dir else None)
+    if show is not None:
+        found = logview.last(path, keep, show)
+        if len(found) < show:
+            raise UsageError(f"no run {show}: the log holds {len(found)} such run(s)")
+        print_json(found[0])
+        return
+    if follow:
+        try:
+            for rec in logview.follow(path, keep, history=count or None):
+                _print_records([rec], as_json=as_json, number="+")
+        except KeyboardInterrupt:  # Ctrl-C is how one stops following
+            return
+    records = logview.last(path, keep, count or None)
+    if not records:
+        say(PROG, f"no runs logged in {path}" + (" match" if keep != logview.Filter() else ""))
+    _print_records(records, as_json=as_json)
+
+
+def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str | None = None) -> None:
+    """Records as JSON lines or as a table; numbered from the latest (1) unless
+    ``number`` is given (``+``: a run seen while following, printed without the header)."""
+    from .logview import row, table
+
+    if as_json:
+        for rec in records:
+            click.echo(orjson.dumps(rec).decode())
+    elif records:
+        rows = [row(number or str(len(records) - i), rec) for i, rec in enumerate(records)]
+        lines = table(rows, shutil.get_terminal_size((120, 24)).columns)
+        for line in lines[1:] if number else lines:
+            click.echo(line)
+    sys.stdout.flush()
