@@ -68,7 +68,7 @@ A hook can say more than yes or no. When its stdout, stripped, is one JSON objec
 * context: a string for the agent's model
 * message: a string for the person at the agent
 
-An object with a known key beside an unknown one, a value of the wrong type, a key given twice, or another decision ("block", "Deny") is a malformed answer: the hook's error names the key and the hook denies. A typo never turns a deny into an allow.
+An object with a known key beside an unknown one, a value of the wrong type, a key given twice, or another decision ("block", "Deny") is a malformed answer: the hook's error names the key and the hook denies. So does an answer longer than the 1 MiB output bound, which cannot be read whole. A typo never turns a deny into an allow.
 
 One hook's decision: a hook that exits non-zero, times out, is killed or cannot start denies, whatever it answered; a hook that exits 0 decides by its answer, allow without one.
 
