@@ -23,7 +23,7 @@ from tests.agents import answer_probe, codex_schema, harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 from tests.agents.hooks import recorded_calls, scripted_hook
 from tests.agents.model_server import FINAL_TEXT, ModelServer, Script
-from tests.conftest import Project, pid_alive
+from helpers import Project, pid_alive
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from conftest import Project
+from helpers import SUDO, Project
 from forge_hookd import cli
 from forge_hookd.cli import forge_hook_run
+from forge_hookd.errors import UsageError
 
-SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": "sudo ls"}}}
 
 
 def invoke(project: Project, args: list[str], stdin: Any = None) -> Result:
@@ -133,7 +133,10 @@ def test_no_global_no_project_and_extra_config(project: Project, tmp_path: Path)
     extra = tmp_path / "extra.json"
     extra.write_text(json.dumps({"hooks": [{"event": "*", "command": "echo x"}]}))
     ev = {"type": "session:start"}
-    outs = lambda r: [x["stdout"].strip() for x in doc(r)["results"]]  # noqa: E731
+
+    def outs(result: Result) -> list[str]:
+        return [x["stdout"].strip() for x in doc(result)["results"]]
+
     assert outs(invoke(project, ["--config", str(extra)], ev)) == ["g", "p", "x"]
     assert outs(invoke(project, ["--no-global"], ev)) == ["p"]
     assert outs(invoke(project, ["--no-project"], ev)) == ["g"]
@@ -206,7 +209,7 @@ def test_terminal_stdin_without_event_is_a_usage_error(monkeypatch: pytest.Monke
         def isatty(self) -> bool:
             return True
 
-    with pytest.raises(cli.UsageError, match="pipe one JSON event"):
+    with pytest.raises(UsageError, match="pipe one JSON event"):
         cli._stdin_event(Tty())  # type: ignore[arg-type]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import kill_and_reap, pid_alive, read_pids
+from helpers import kill_and_reap, pid_alive, read_pids
 from forge_hookd import chain
 from forge_hookd.events import EventType, HookEvent
 from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookResult, HookRun, fire_event
@@ -47,9 +47,10 @@ def binary_output_hook() -> Hook:
     return Hook("*", r"printf 'ok \377\376 done'")
 
 
-def run(hooks: list[Hook], event: HookEvent = EVENT, tmp: Path | None = None, **kw: object) -> HookRun:
-    executor = HookExecutor(HookRegistry(hooks), working_dir=tmp, kill_grace=kw.pop("grace", 0.5))  # type: ignore[arg-type]
-    return executor.run(event, **kw)  # type: ignore[arg-type]
+def run(hooks: list[Hook], event: HookEvent = EVENT, tmp: Path | None = None, *, grace: float = 0.5,
+        stop_on_failure: bool = True, catcher: SignalCatcher | None = None) -> HookRun:
+    executor = HookExecutor(HookRegistry(hooks), working_dir=tmp, kill_grace=grace)
+    return executor.run(event, stop_on_failure=stop_on_failure, catcher=catcher)
 
 
 def test_captures_stdout_and_stderr_separately(tmp_path: Path) -> None:
@@ -78,7 +79,8 @@ def test_hook_gets_every_documented_variable(tmp_path: Path) -> None:
     assert env["FORGE_WORKING_DIR"] == str(sub)
     assert env["FORGE_PROJECT_DIR"] == str(tmp_path)
     assert env["MODE"] == "strict"
-    assert env[CHAIN_VAR].endswith(f"{os.getpid()}.{chain._stat(os.getpid())[1]}:tool:pre_execute")  # type: ignore[index]
+    stat = chain._stat(os.getpid())
+    assert stat is not None and env[CHAIN_VAR].endswith(f"{os.getpid()}.{stat[1]}:tool:pre_execute")
     assert env["FORGE_HOOK_VARS"] == "FORGE_TOOL_ARGS"
     assert env["PWD"] == str(sub) or Path(env.get("PWD", sub)).resolve() == sub
 

@@ -8,12 +8,13 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import LEAK_VAR, Project, installed, kill_and_reap, marked_processes, pid_alive, read_pids
+from helpers import LEAK_VAR, ForgeRun, Project, installed, kill_and_reap, marked_processes, pid_alive, read_pids
 
 EVENT = {"type": "session:start", "session_id": "s1"}
 GRACE = 1.0  # the runner's kill grace
@@ -40,7 +41,7 @@ def wait_for_pids(directory: Path, names: set[str], timeout: float = 5.0) -> dic
         "sh -c 'trap \"\" TERM; echo $$ > {d}/stubborn.pid; while :; do sleep 0.05; done' &",
     ],
 )
-def test_timeout_ends_every_kind_of_descendant(project: Project, forge_run, tmp_path: Path, tree: str) -> None:  # type: ignore[no-untyped-def]
+def test_timeout_ends_every_kind_of_descendant(project: Project, forge_run: ForgeRun, tmp_path: Path, tree: str) -> None:
     project.write_hooks([{"event": "*", "timeout": 0.5, "command": tree.format(d=tmp_path) + "\nsleep 300"}])
     started = time.monotonic()
     run = forge_run(EVENT)
@@ -50,7 +51,7 @@ def test_timeout_ends_every_kind_of_descendant(project: Project, forge_run, tmp_
     assert pids and not [name for name, pid in pids.items() if pid_alive(pid)]
 
 
-def test_hook_ignoring_sigterm_is_killed(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_hook_ignoring_sigterm_is_killed(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "timeout": 0.3, "command": f"trap '' TERM; echo $$ > {tmp_path}/sh.pid; sleep 300"}])
     started = time.monotonic()
     result = forge_run(EVENT).json["results"][0]
@@ -67,7 +68,7 @@ def test_hook_ignoring_sigterm_is_killed(project: Project, forge_run, tmp_path: 
      "(sleep 300 & echo $! > {d}/daemon.pid &)",
      "(setsid sh -c 'sleep 300 >/dev/null 2>&1 </dev/null & echo $! > {d}/daemon.pid' &); sleep 0.2"],
 )
-def test_leftovers_are_ended_when_the_hook_exits(project: Project, forge_run, tmp_path: Path, leftover: str) -> None:  # type: ignore[no-untyped-def]
+def test_leftovers_are_ended_when_the_hook_exits(project: Project, forge_run: ForgeRun, tmp_path: Path, leftover: str) -> None:
     project.write_hooks([{"event": "*", "command": leftover.format(d=tmp_path) + "; echo done"}])
     started = time.monotonic()
     run = forge_run(EVENT)
@@ -77,7 +78,7 @@ def test_leftovers_are_ended_when_the_hook_exits(project: Project, forge_run, tm
     assert pids and not [n for n, p in pids.items() if pid_alive(p)]
 
 
-def test_leftovers_caught_mid_exec_are_ended(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_leftovers_caught_mid_exec_are_ended(project: Project, forge_run: ForgeRun) -> None:
     # setsid exec's sleep just as the runner looks at it; for a moment its environment
     # reads as empty. Found by bench/soak.py: about one run in four leaked a sleep.
     project.write_hooks([{"event": "*", "command": "(sleep 300 &); setsid sleep 300 & echo x"}] * 50)
@@ -90,7 +91,7 @@ def test_leftovers_caught_mid_exec_are_ended(project: Project, forge_run) -> Non
     assert escaped == []
 
 
-def test_detached_hook_keeps_its_background(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_detached_hook_keeps_its_background(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "detach": True,
                           "command": f"sleep 300 >/dev/null 2>&1 & echo $! > {tmp_path}/bg.pid; echo started"}])
     run = forge_run(EVENT)
@@ -182,7 +183,7 @@ def test_endless_stdin_is_refused_at_64_mib(project: Project, tmp_path: Path) ->
     assert not (tmp_path / "ran").exists()
 
 
-def test_5_mb_argument_reaches_stdin_in_full_and_env_is_cut(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_5_mb_argument_reaches_stdin_in_full_and_env_is_cut(project: Project, forge_run: ForgeRun) -> None:
     command = "x" * 5_000_000
     many = {f"k{i}": "v" * 9000 for i in range(400)}  # 3.6 MB of would-be variables: no E2BIG
     project.write_hooks([{"event": "*", "command": 'printf "%s" "$FORGE_TOOL_ARGS" | wc -c; wc -c'}])
@@ -196,14 +197,14 @@ def test_5_mb_argument_reaches_stdin_in_full_and_env_is_cut(project: Project, fo
 
 @pytest.mark.parametrize("command", ["exec 0<&-; head -c 2000000 /dev/zero", "true",
                                      "head -c 1 >/dev/null; head -c 3000000 /dev/zero >&2"])
-def test_hooks_that_ignore_or_close_stdin(project: Project, forge_run, command: str) -> None:  # type: ignore[no-untyped-def]
+def test_hooks_that_ignore_or_close_stdin(project: Project, forge_run: ForgeRun, command: str) -> None:
     project.write_hooks([{"event": "*", "command": command}])
     run = forge_run({"type": "user:prompt_submit", "data": {"user_input": "z" * 4_000_000}})
     assert run.exit_status == 0 and run.json["results"][0]["success"]
 
 
 # -- 6. descriptors and zombies ---------------------------------------------------------------
-def test_only_stdio_reaches_a_hook(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_only_stdio_reaches_a_hook(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "ls /proc/$$/fd"}])
     assert sorted(forge_run(EVENT).json["results"][0]["stdout"].split()) == ["0", "1", "2"]
 
@@ -225,7 +226,7 @@ def test_24_concurrent_runs_see_only_their_own_event(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "sleep 0.2; echo $FORGE_SESSION_ID"},
                          {"event": "*", "command": 'test "$FORGE_SESSION_ID" != s7 || { echo no7; exit 1; }'}])
 
-    def one(i: int) -> tuple[int, int, dict[str, object]]:
+    def one(i: int) -> tuple[int, int, dict[str, Any]]:
         proc = subprocess.run([installed("forge-hook-run")], cwd=project.root, capture_output=True, timeout=120,
                               input=json.dumps({"type": "session:start", "session_id": f"s{i}"}).encode())
         return i, proc.returncode, json.loads(proc.stdout)
@@ -239,7 +240,7 @@ def test_24_concurrent_runs_see_only_their_own_event(project: Project) -> None:
 
 
 # -- parallel hooks: --jobs -------------------------------------------------------------------
-def test_jobs_run_hooks_at_once_in_config_order(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_run_hooks_at_once_in_config_order(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "command": f"sleep 0.6; echo {i}"} for i in range(4)]
                         + [{"event": "*", "command": "exit 1"}, {"event": "*", "command": "echo last"}])
     started = time.monotonic()
@@ -252,7 +253,7 @@ def test_jobs_run_hooks_at_once_in_config_order(project: Project, forge_run, tmp
     assert run.json["skipped"] == []
 
 
-def test_jobs_keep_timeouts_and_tree_kills_per_hook(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_keep_timeouts_and_tree_kills_per_hook(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "timeout": 0.4, "command": f"sleep 300 & echo $! > {tmp_path}/a.pid; sleep 300"},
                          {"event": "*", "command": f"sleep 300 & echo $! > {tmp_path}/b.pid; sleep 0.8; echo b"},
                          {"event": "*", "timeout": 0.6, "command": f"(setsid sleep 300 & echo $! > {tmp_path}/c.pid &); sleep 300"}])
@@ -277,7 +278,7 @@ def test_interrupting_parallel_hooks_ends_them_all(project: Project, tmp_path: P
     assert not [n for n, p in pids.items() if pid_alive(p)]
 
 
-def test_jobs_must_be_positive(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_must_be_positive(project: Project, forge_run: ForgeRun) -> None:
     run = forge_run(EVENT, "--jobs", "0")
     assert run.exit_status == 2 and run.json["error"]["kind"] == "usage"
 
@@ -317,7 +318,7 @@ def assert_ended(pids: dict[str, int]) -> None:
 
 @pytest.mark.parametrize("prefix", ["env -u FORGE_HOOK_TOKEN", "env -i PATH=/usr/bin:/bin",
                                     "FORGE_HOOK_TOKEN=x"])
-def test_an_orphan_that_drops_the_token_is_still_ended(project: Project, forge_run, tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_an_orphan_that_drops_the_token_is_still_ended(project: Project, forge_run: ForgeRun, tmp_path: Path,
                                                       prefix: str) -> None:
     project.write_hooks([{"event": "*", "command": escapee(tmp_path, prefix) + "; echo done"}])
     run = forge_run(EVENT)
@@ -325,7 +326,7 @@ def test_an_orphan_that_drops_the_token_is_still_ended(project: Project, forge_r
     assert_ended(read_pids(tmp_path))
 
 
-def test_an_orphan_without_the_token_of_a_timed_out_hook_is_ended(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_an_orphan_without_the_token_of_a_timed_out_hook_is_ended(project: Project, forge_run: ForgeRun,
                                                                   tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "timeout": 0.5,
                           "command": escapee(tmp_path, "env -u FORGE_HOOK_TOKEN") + "; sleep 300"}])
@@ -334,7 +335,7 @@ def test_an_orphan_without_the_token_of_a_timed_out_hook_is_ended(project: Proje
     assert_ended(read_pids(tmp_path))
 
 
-def test_an_unattributable_orphan_under_jobs_is_ended_by_the_end_of_the_run(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_an_unattributable_orphan_under_jobs_is_ended_by_the_end_of_the_run(project: Project, forge_run: ForgeRun,
                                                                             tmp_path: Path) -> None:
     # The second hook outlives the first's end, so two hooks run when the orphan is
     # found: no rule says whose it is, and it is ended with the run.
@@ -348,7 +349,7 @@ def test_an_unattributable_orphan_under_jobs_is_ended_by_the_end_of_the_run(proj
     assert_ended(read_pids(tmp_path))
 
 
-def test_a_detached_orphan_survives_the_next_hook_and_the_run(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_a_detached_orphan_survives_the_next_hook_and_the_run(project: Project, forge_run: ForgeRun,
                                                               tmp_path: Path) -> None:
     project.write_hooks([
         {"event": "*", "detach": True,
@@ -378,7 +379,7 @@ def side_by_side_hooks(tmp: Path, n: int, timeout: float = 300) -> list[dict[str
             for i in range(n)]
 
 
-def test_jobs_timeouts_end_side_by_side(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_timeouts_end_side_by_side(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks(side_by_side_hooks(tmp_path, 6, timeout=1.5))
     run = forge_run(EVENT, "--jobs", "6")
     assert run.exit_status == 1
@@ -414,7 +415,7 @@ def test_jobs_beyond_the_descriptor_limit_still_run_every_hook(project: Project)
 
 
 # -- the document: bounded, always writable, and the terminal left alone (issue 9) --------------
-def test_output_kept_across_hooks_is_bounded(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_output_kept_across_hooks_is_bounded(project: Project, forge_run: ForgeRun) -> None:
     # 12 hooks x (2 MB + 2 MB): 24 MiB would be kept at 1 MiB per stream; the run keeps 16.
     project.write_hooks([{"event": "*", "command": "head -c 2000000 /dev/zero | tr '\\0' o; "
                                                    "head -c 2000000 /dev/zero | tr '\\0' e >&2"}] * 12)
@@ -428,7 +429,7 @@ def test_output_kept_across_hooks_is_bounded(project: Project, forge_run) -> Non
 
 
 @pytest.mark.parametrize("where", ["option", "stdin"])
-def test_an_event_nested_deeper_than_the_writer_can_write_is_refused(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_an_event_nested_deeper_than_the_writer_can_write_is_refused(project: Project, forge_run: ForgeRun,
                                                                      tmp_path: Path, where: str) -> None:
     project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran; exit 1"}])
     data = "[" * 300 + "]" * 300
@@ -463,7 +464,7 @@ def test_a_reader_that_closes_stdout_early_is_141_with_no_hook_too(project: Proj
     assert (proc.returncode, err) == (141, b"")
 
 
-def test_terminal_escapes_from_a_hook_are_made_visible_on_stderr(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_terminal_escapes_from_a_hook_are_made_visible_on_stderr(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": r"printf '\033[2J\033]0;owned\007no\rpe'; exit 1"}])
     run = forge_run(EVENT)
     assert run.exit_status == 1

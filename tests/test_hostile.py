@@ -13,7 +13,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import Project, installed
+from helpers import Project, installed
 from forge_hookd.errors import EventError
 from forge_hookd.events import EVENT_TYPES, HookEvent
 
