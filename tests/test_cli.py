@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
-from helpers import SUDO, Project
+from helpers import SUDO, Project, installed
 from forge_hookd import cli
 from forge_hookd.cli import forge_hook_run
-from forge_hookd.errors import UsageError
 
 
 
@@ -204,13 +204,18 @@ def test_circular_trigger_is_exit_0_with_warning(project: Project, monkeypatch: 
     assert "circular trigger" in result.stderr
 
 
-def test_terminal_stdin_without_event_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Tty:
-        def isatty(self) -> bool:
-            return True
-
-    with pytest.raises(UsageError, match="pipe one JSON event"):
-        cli._stdin_event(Tty())  # type: ignore[arg-type]
+def test_terminal_stdin_without_event_is_a_usage_error(project: Project) -> None:
+    # a real terminal (a pty), so the installed executable's own isatty() decides
+    controller, terminal = os.openpty()
+    try:
+        proc = subprocess.run([installed("forge-hook-run")], cwd=project.root, stdin=terminal,
+                              capture_output=True, timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith("forge-hook-run: error: no event: pipe one JSON event on stdin")
+    assert "pipe one JSON event" in json.loads(proc.stdout)["error"]["message"]
 
 
 def test_a_missing_config_file_named_on_purpose_is_an_error(project: Project, tmp_path: Path) -> None:
