@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -67,13 +68,16 @@ def test_mutated_events_are_refused_or_accepted_never_crash(obj: dict[str, Any],
         pass
 
 
-def test_pathological_json_is_refused() -> None:
-    for raw in (b"[" * 100_000, b'{"type": "session:start", "timestamp": 1' + b"0" * 5000 + b"}",
-                b'{"type": "session:start", "data": {"a": "\\ud800"}}', b"\x00", b'{"type":"session:start"}\x00'):
-        try:
-            HookEvent.from_json(raw)
-        except EventError:
-            continue
+@pytest.mark.parametrize(("raw", "why"), [
+    (b"[" * 100_000, "depth limit exceeded"),
+    (b'{"type": "session:start", "timestamp": 1' + b"0" * 5000 + b"}", "number is infinity"),
+    (b'{"type": "session:start", "data": {"a": "\\ud800"}}', "no low surrogate"),
+    (b"\x00", "unexpected character"),
+    (b'{"type":"session:start"}\x00', "unexpected content after document"),
+], ids=["deep", "huge-number", "lone-surrogate", "nul", "trailing-nul"])
+def test_pathological_json_is_refused(raw: bytes, why: str) -> None:
+    with pytest.raises(EventError, match=f"^invalid event JSON: {why}"):
+        HookEvent.from_json(raw)
 
 
 def _mutate(rng: random.Random, seed_docs: list[bytes]) -> bytes:
