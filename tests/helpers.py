@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -85,6 +86,21 @@ def pid_alive(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def gone(*pids: int, within: float = 30.0) -> bool:
+    """Whether every one of ``pids`` is dead (or a zombie), waiting up to ``within`` s.
+
+    A SIGKILLed process dies when the kernel next schedules it, which under load can be
+    after the runner stopped waiting ("in the kernel's hands", tree.TreeEnd.step). So a
+    test waits for the evidence, the pid gone; the bound only lets a real survivor fail.
+    """
+    deadline = time.monotonic() + within
+    while any(pid_alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def read_pids(directory: Path) -> dict[str, int]:

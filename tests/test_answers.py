@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from helpers import ForgeRun, Project, pid_alive, read_pids
+from helpers import ForgeRun, Project, gone, read_pids
 from forge_hookd.answers import (
     Answer,
     MalformedAnswer,
@@ -318,7 +318,7 @@ def test_observers_failures_are_recorded_never_obeyed(project: Project, forge_ru
     doc = run.json
     assert run.exit_status == 0 and (doc["decision"], doc["blocked"], doc["skipped"]) == ("allow", False, [])
     timed_out, missing, denied, asked, guard = doc["results"]
-    assert timed_out["timed_out"] is True and not pid_alive(read_pids(pids)["slow"])
+    assert timed_out["timed_out"] is True and gone(read_pids(pids)["slow"])
     assert missing["exit_code"] == 127 and denied["decision"] == "deny" and asked["decision"] == "ask"
     assert all(r["should_continue"] for r in doc["results"])
     assert doc["context"] == ["oc", "guard ran"] and doc["messages"] == ["om"]
