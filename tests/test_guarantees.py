@@ -78,6 +78,7 @@ def test_timeout_ends_every_kind_of_descendant(project: Project, forge_run: Forg
     project.write_hooks([{"event": "*", "timeout": 0.5, "command": tree.format(d=tmp_path) + "\nsleep 300"}])
     run = forge_run(EVENT)
     assert run.exit_status == 1 and run.json["results"][0]["timed_out"]
+    assert run.json["blocked_by"]["reason"] == "timed out after 0.5s"
     pids = read_pids(tmp_path)
     assert pids and gone(*pids.values())
 
