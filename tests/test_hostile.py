@@ -34,9 +34,11 @@ events = st.fixed_dictionaries(
 @given(st.binary(max_size=300))
 def test_random_bytes_are_an_event_or_an_event_error(raw: bytes) -> None:
     try:
-        HookEvent.from_json(raw)
+        event = HookEvent.from_json(raw)
     except EventError as exc:
         assert exc.message
+    else:  # whatever is accepted is an event that writes and reads back the same
+        assert HookEvent.from_json(event.to_json()) == event
 
 
 @given(events)
@@ -63,9 +65,11 @@ def test_mutated_events_are_refused_or_accepted_never_crash(obj: dict[str, Any],
     else:
         obj["data"] = {"deep": json.loads("[" * 200 + "]" * 200)}
     try:
-        HookEvent.from_dict(obj)
-    except EventError:
-        pass
+        event = HookEvent.from_dict(obj)
+    except EventError as exc:
+        assert exc.message
+    else:  # accepted: a well-formed event, whatever the mutation left
+        assert HookEvent.from_json(event.to_json()) == event
 
 
 @pytest.mark.parametrize(("raw", "why"), [
