@@ -22,7 +22,7 @@ from helpers import LEAK_VAR, ForgeRun, Project, gone, installed, kill_and_reap,
 EVENT = {"type": "session:start", "session_id": "s1"}
 
 
-def wait_for_pids(directory: Path, names: set[str], timeout: float = 5.0) -> dict[str, int]:
+def wait_for_pids(directory: Path, names: set[str], timeout: float = 60.0) -> dict[str, int]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         pids = read_pids(directory)
@@ -147,7 +147,7 @@ def test_runner_signal_ends_trees_and_prints_partial_results(project: Project, t
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     pids = wait_for_pids(tmp_path, {"bg", "escapee", "sh"})
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == code
     doc = json.loads(out)
     assert doc["interrupted"] == signal.Signals(sig).name
@@ -168,7 +168,7 @@ def test_runner_blocked_on_stdin_still_answers_a_signal(project: Project, sig: i
     proc.stdin.flush()
     wait_for_handlers(proc.pid)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == code
     name = signal.Signals(sig).name
     assert json.loads(out) == {"version": 1, "error": {"kind": "interrupted", "message": f"interrupted by {name}"}}
@@ -301,7 +301,7 @@ def test_interrupting_parallel_hooks_ends_them_all(project: Project, tmp_path: P
                             cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     pids = wait_for_pids(tmp_path, {"bg0", "bg1", "bg2"})
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=10)
+    out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 143
     doc = json.loads(out)
     assert [r["error"] for r in doc["results"]] == ["interrupted: the runner received SIGTERM"] * 3
