@@ -23,7 +23,7 @@ from tests.agents import answer_probe, codex_schema, harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 from tests.agents.hooks import recorded_calls, scripted_hook
 from tests.agents.model_server import FINAL_TEXT, ModelServer, Script
-from tests.conftest import Project, pid_alive
+from helpers import Project, gone
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
@@ -81,7 +81,7 @@ def test_a_run_past_its_timeout_is_killed_with_its_whole_group(tmp_path: Path, a
     script = f"sleep 300 & echo $! > {pid_file}; wait"
     done = harness._run_bounded(["sh", "-c", script], cwd=tmp_path, env=os.environ, timeout=1)
     assert done.timed_out and done.exit_status == -9
-    assert not pid_alive(int(pid_file.read_text()))
+    assert gone(int(pid_file.read_text()))
 
 
 def strace_usable() -> bool:

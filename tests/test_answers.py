@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Project, pid_alive, read_pids
+from helpers import ForgeRun, Project, gone, read_pids
 from forge_hookd.answers import (
     Answer,
     MalformedAnswer,
@@ -26,8 +26,8 @@ from forge_hookd.answers import (
 from forge_hookd.registry import Hook
 from forge_hookd.results import HookResult
 
-BASH = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",
-        "data": {"tool_args": {"command": "ls", "cwd": "/tmp"}, "keep": 1}}
+BASH: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",
+                        "data": {"tool_args": {"command": "ls", "cwd": "/tmp"}, "keep": 1}}
 
 
 def says(obj: Any, *, exit_code: int = 0) -> str:
@@ -185,7 +185,7 @@ def test_deleting_a_key_another_hook_rewrites_inside_is_a_conflict() -> None:
 
 
 # -- through the installed executable ----------------------------------------------------------
-def test_an_answer_allows_with_context_and_messages(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_an_answer_allows_with_context_and_messages(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"decision": "allow", "context": "c0", "message": "m0"})),
                          hook("echo plain"),
                          hook(says({"context": "c2"}))])
@@ -200,7 +200,7 @@ def test_an_answer_allows_with_context_and_messages(project: Project, forge_run)
     assert [r["decision"] for r in doc["results"]] == ["allow"] * 3
 
 
-def test_plain_json_output_is_not_an_answer(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_plain_json_output_is_not_an_answer(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"status": "deny", "files": 3}))])
     run = forge_run(BASH)
     assert run.exit_status == 0 and run.json["decision"] == "allow"
@@ -208,7 +208,7 @@ def test_plain_json_output_is_not_an_answer(project: Project, forge_run) -> None
     assert json.loads(run.json["results"][0]["stdout"]) == {"status": "deny", "files": 3}
 
 
-def test_a_deny_answer_blocks_with_its_reason_and_stops_the_chain(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_deny_answer_blocks_with_its_reason_and_stops_the_chain(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"decision": "deny", "reason": "not on main"}), description="policy"),
                          hook("echo never")])
     run = forge_run(BASH)
@@ -220,7 +220,7 @@ def test_a_deny_answer_blocks_with_its_reason_and_stops_the_chain(project: Proje
     assert "blocked by project hook 0 (*): not on main" in run.stderr
 
 
-def test_a_failing_hook_denies_whatever_it_answered(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_failing_hook_denies_whatever_it_answered(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"decision": "allow", "reason": "looked fine"}, exit_code=3))])
     run = forge_run(BASH)
     assert run.exit_status == 1
@@ -233,7 +233,7 @@ def test_a_failing_hook_denies_whatever_it_answered(project: Project, forge_run)
      ('{"reason": 1}', "reason"), ('{"decision": "block"}', "decision"), ('{"decision": "Deny"}', "decision"),
      ('{"decision": "deny", "decision": "allow"}', "decision")],
 )
-def test_a_malformed_answer_fails_closed(project: Project, forge_run, answer: str, key: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_malformed_answer_fails_closed(project: Project, forge_run: ForgeRun, answer: str, key: str) -> None:
     project.write_hooks([hook(says(answer)), hook("echo never")])
     run = forge_run(BASH)
     first = run.json["results"][0]
@@ -243,7 +243,7 @@ def test_a_malformed_answer_fails_closed(project: Project, forge_run, answer: st
     assert run.json["reason"] == first["error"]
 
 
-def test_an_answer_cut_at_the_output_bound_fails_closed(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_an_answer_cut_at_the_output_bound_fails_closed(project: Project, forge_run: ForgeRun) -> None:
     # A deny whose reason is past the 1 MiB bound: what is kept is no JSON, yet it must
     # not pass as plain output (which allows).
     script = project.root / "big-deny.py"
@@ -256,8 +256,8 @@ def test_an_answer_cut_at_the_output_bound_fails_closed(project: Project, forge_
     assert first["error"].startswith("the hook's answer is larger than the output bound")
 
 
-def test_an_answer_nested_deeper_than_the_json_module_reads_fails_closed(  # type: ignore[no-untyped-def]
-        project: Project, forge_run, tmp_path: Path) -> None:
+def test_an_answer_nested_deeper_than_the_json_module_reads_fails_closed(
+        project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}")
     project.write_hooks([hook(f"cat {deep}")])
@@ -266,7 +266,7 @@ def test_an_answer_nested_deeper_than_the_json_module_reads_fails_closed(  # typ
     assert run.json["reason"] == "malformed answer: nested too deeply to be read"
 
 
-def test_a_merge_patch_with_null_and_every_hook_sees_the_original(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_merge_patch_with_null_and_every_hook_sees_the_original(project: Project, forge_run: ForgeRun) -> None:
     seen = "printf '%s|' \"$FORGE_TOOL_ARGS\"; cat"  # what the hook got: variable and stdin
     project.write_hooks([hook(says({"data": {"tool_args": {"command": "ls --color=never", "cwd": None},
                                              "keep": None, "new": [1]}})),
@@ -279,7 +279,7 @@ def test_a_merge_patch_with_null_and_every_hook_sees_the_original(project: Proje
     assert json.loads(stdin)["data"] == BASH["data"]
 
 
-def test_two_conflicting_rewrites_the_later_wins_and_warnings_name_both(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_two_conflicting_rewrites_the_later_wins_and_warnings_name_both(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"data": {"tool_args": {"command": "ls -l"}}})),
                          hook(says({"data": {"extra": 1}})),
                          hook(says({"data": {"tool_args": {"command": "ls -a"}}}), event="tool:*")])
@@ -290,14 +290,14 @@ def test_two_conflicting_rewrites_the_later_wins_and_warnings_name_both(project:
     assert f"warning: {warning}" in run.stderr
 
 
-def test_a_denying_hooks_patch_is_not_applied(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_denying_hooks_patch_is_not_applied(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"decision": "deny", "data": {"denied": 1}})),
                          hook(says({"data": {"kept": 1}}))])
     doc = forge_run(BASH, "--keep-going").json
     assert doc["decision"] == "deny" and doc["data"] == {**BASH["data"], "kept": 1}
 
 
-def test_ask_exits_4_and_later_hooks_still_run(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_ask_exits_4_and_later_hooks_still_run(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"decision": "ask", "reason": "force push?"})),
                          hook("echo after"),
                          hook(says({"decision": "ask", "reason": "and to main?", "message": "m"}))])
@@ -310,13 +310,13 @@ def test_ask_exits_4_and_later_hooks_still_run(project: Project, forge_run) -> N
     assert "forge-hook-run: ask (exit status 4): a person must decide: force push? and to main?" in run.stderr
 
 
-def test_a_deny_after_an_ask_denies(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_deny_after_an_ask_denies(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook(says({"decision": "ask", "reason": "sure?"})), hook("echo no; exit 1")])
     run = forge_run(BASH)
     assert run.exit_status == 1 and (run.json["decision"], run.json["reason"]) == ("deny", "no")
 
 
-def test_observers_failures_are_recorded_never_obeyed(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_observers_failures_are_recorded_never_obeyed(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()
     project.write_hooks([
@@ -331,7 +331,7 @@ def test_observers_failures_are_recorded_never_obeyed(project: Project, forge_ru
     doc = run.json
     assert run.exit_status == 0 and (doc["decision"], doc["blocked"], doc["skipped"]) == ("allow", False, [])
     timed_out, missing, denied, asked, guard = doc["results"]
-    assert timed_out["timed_out"] is True and not pid_alive(read_pids(pids)["slow"])
+    assert timed_out["timed_out"] is True and gone(read_pids(pids)["slow"])
     assert missing["exit_code"] == 127 and denied["decision"] == "deny" and asked["decision"] == "ask"
     assert all(r["should_continue"] for r in doc["results"])
     assert doc["context"] == ["oc", "guard ran"] and doc["messages"] == ["om"]
@@ -348,25 +348,25 @@ def test_observers_failures_are_recorded_never_obeyed(project: Project, forge_ru
     assert run.stderr.count("warning: observer hook") == 5
 
 
-def test_a_blocking_hook_still_blocks_beside_observers(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_blocking_hook_still_blocks_beside_observers(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook("exit 1", blocking=False), hook("echo stop; exit 1"), hook("echo never")])
     run = forge_run(BASH)
     assert run.exit_status == 1 and run.json["blocked_by"]["index"] == 1 and run.json["skipped"] == [2]
 
 
-def test_dry_run_shows_observers(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_dry_run_shows_observers(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook("true", blocking=False), hook("true")])
     hooks = forge_run(BASH, "--dry-run").json["hooks"]
     assert [h["hook"].get("blocking", True) for h in hooks] == [False, True]
 
 
-def test_blocking_must_be_a_boolean(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_blocking_must_be_a_boolean(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([hook("true", blocking="no")])
     run = forge_run(BASH, "--strict")
     assert run.exit_status == 2 and "'blocking' must be true or false" in run.stderr
 
 
-def test_help_documents_exit_status_4(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_help_documents_exit_status_4(project: Project, forge_run: ForgeRun) -> None:
     out = forge_run(None, "--help").stdout
     assert "4 a hook asks a person" in out and '"blocking": false' in out
 
@@ -379,7 +379,7 @@ def readme_hook() -> str:
     return found.group(1)
 
 
-def test_the_readme_example_adds_dry_run_to_terraform_apply(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_the_readme_example_adds_dry_run_to_terraform_apply(project: Project, forge_run: ForgeRun) -> None:
     script = project.root / ".forge" / "terraform-dry-run"
     script.parent.mkdir(parents=True)
     script.write_text(readme_hook())

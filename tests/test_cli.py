@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
-from conftest import Project
+from helpers import SUDO, Project, installed
 from forge_hookd import cli
 from forge_hookd.cli import forge_hook_run
 
-SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": "sudo ls"}}}
 
 
 def invoke(project: Project, args: list[str], stdin: Any = None) -> Result:
@@ -133,7 +133,10 @@ def test_no_global_no_project_and_extra_config(project: Project, tmp_path: Path)
     extra = tmp_path / "extra.json"
     extra.write_text(json.dumps({"hooks": [{"event": "*", "command": "echo x"}]}))
     ev = {"type": "session:start"}
-    outs = lambda r: [x["stdout"].strip() for x in doc(r)["results"]]  # noqa: E731
+
+    def outs(result: Result) -> list[str]:
+        return [x["stdout"].strip() for x in doc(result)["results"]]
+
     assert outs(invoke(project, ["--config", str(extra)], ev)) == ["g", "p", "x"]
     assert outs(invoke(project, ["--no-global"], ev)) == ["p"]
     assert outs(invoke(project, ["--no-project"], ev)) == ["g"]
@@ -201,13 +204,18 @@ def test_circular_trigger_is_exit_0_with_warning(project: Project, monkeypatch: 
     assert "circular trigger" in result.stderr
 
 
-def test_terminal_stdin_without_event_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Tty:
-        def isatty(self) -> bool:
-            return True
-
-    with pytest.raises(cli.UsageError, match="pipe one JSON event"):
-        cli._stdin_event(Tty())  # type: ignore[arg-type]
+def test_terminal_stdin_without_event_is_a_usage_error(project: Project) -> None:
+    # a real terminal (a pty), so the installed executable's own isatty() decides
+    controller, terminal = os.openpty()
+    try:
+        proc = subprocess.run([installed("forge-hook-run")], cwd=project.root, stdin=terminal,
+                              capture_output=True, timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith("forge-hook-run: error: no event: pipe one JSON event on stdin")
+    assert "pipe one JSON event" in json.loads(proc.stdout)["error"]["message"]
 
 
 def test_a_missing_config_file_named_on_purpose_is_an_error(project: Project, tmp_path: Path) -> None:

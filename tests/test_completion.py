@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN_DIR
+from helpers import BIN_DIR
 from forge_hookd import completion
 
 # Generous: the deadline only ends a test that has already failed (a shell that never

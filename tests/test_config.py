@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Project
+from helpers import Project
 from forge_hookd.config import (
     HookConfig,
     find_project_root,
@@ -14,10 +14,10 @@ from forge_hookd.config import (
     load_file,
     load_sources,
     update_file,
-    write_atomically,
 )
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import MAX_CONFIG_BYTES
+from forge_hookd.safefile import write_atomically
 from forge_hookd.registry import Hook
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import LEAK_VAR, Project, installed, marked_processes
+from helpers import LEAK_VAR, Project, installed, marked_processes
 from tests.agents import harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Project, Run, run_installed
+from helpers import Project, Run, run_installed
 
 HERE = Path(__file__).parent
 PAYLOADS = HERE / "dialects" / "payloads"

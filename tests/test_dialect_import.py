@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Project, run_installed
+from helpers import Project, run_installed
 from forge_hookd.dialects import get
 from forge_hookd.dialects.importing import matcher_patterns
 

@@ -6,19 +6,16 @@ import json
 import os
 import re
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import Project, installed, pid_alive, read_pids
+from helpers import SUDO, ForgeRun, Project, gone, installed, read_pids
 from forge_hookd import trust
 
-SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_abc123",
-        "data": {"tool_args": {"command": "sudo ls"}}}
 
 
-def test_block_sudo_template_blocks_with_reason(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_block_sudo_template_blocks_with_reason(project: Project, forge_run: ForgeRun) -> None:
     from forge_hookd.templates import HOOK_TEMPLATES
 
     project.write_hooks([HOOK_TEMPLATES["block_sudo"].to_dict()])
@@ -30,7 +27,7 @@ def test_block_sudo_template_blocks_with_reason(project: Project, forge_run) -> 
     assert allowed.exit_status == 0 and allowed.json["blocked"] is False
 
 
-def test_merge_order_global_then_project_then_extra(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_merge_order_global_then_project_then_extra(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "command": "echo g1"}, {"event": "*", "command": "echo g2"}],
                         where="global")
     project.write_hooks([{"event": "*", "command": "echo p1"}])
@@ -41,7 +38,7 @@ def test_merge_order_global_then_project_then_extra(project: Project, forge_run,
     assert [r["index"] for r in run.json["results"]] == [0, 1, 2, 3]
 
 
-def test_project_root_is_found_upwards_and_hooks_run_there(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_project_root_is_found_upwards_and_hooks_run_there(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "pwd; echo $FORGE_PROJECT_DIR"}])
     deep = project.root / "src" / "deep"
     deep.mkdir(parents=True)
@@ -49,7 +46,7 @@ def test_project_root_is_found_upwards_and_hooks_run_there(project: Project, for
     assert run.json["results"][0]["stdout"] == f"{project.root}\n{project.root}\n"
 
 
-def test_forge_config_dir_and_project_dir_variables(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_forge_config_dir_and_project_dir_variables(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     cfg = tmp_path / "cfg"
     cfg.mkdir()
     (cfg / "hooks.json").write_text(json.dumps({"hooks": [{"event": "*", "command": "echo cfgdir"}]}))
@@ -68,12 +65,12 @@ def test_forge_config_dir_and_project_dir_variables(project: Project, forge_run,
      ("tool:post_execute", False), ("session:*", False), ("session:start, *:bash", True),
      ("TOOL:*", False)],
 )
-def test_every_matching_form(project: Project, forge_run, pattern: str, runs: bool) -> None:  # type: ignore[no-untyped-def]
+def test_every_matching_form(project: Project, forge_run: ForgeRun, pattern: str, runs: bool) -> None:
     project.write_hooks([{"event": pattern, "command": "echo ran"}])
     assert len(forge_run(SUDO).json["results"]) == (1 if runs else 0)
 
 
-def test_every_environment_variable_and_stdin(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_every_environment_variable_and_stdin(project: Project, forge_run: ForgeRun) -> None:
     (project.root / "work").mkdir()
     project.write_hooks([{"event": "*", "command": "env; printf 'STDIN=%s\\n' \"$(cat)\"", "working_dir": "work",
                           "env": {"MODE": "strict"}}])
@@ -96,20 +93,7 @@ def test_every_environment_variable_and_stdin(project: Project, forge_run) -> No
     assert json.loads(env["STDIN"]) == event
 
 
-def test_timeout_kills_the_grandchild(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    project.write_hooks([{"event": "*", "timeout": 0.5,
-                          "command": f"sleep 300 & echo $! > {tmp_path}/gc.pid; sleep 300"}])
-    started = time.monotonic()
-    run = forge_run({"type": "session:start"})
-    assert time.monotonic() - started < 0.5 + 1.0 + 2.0
-    assert run.exit_status == 1
-    result = run.json["results"][0]
-    assert result["timed_out"] is True and result["signal"] == "SIGTERM"
-    assert run.json["blocked_by"]["reason"] == "timed out after 0.5s"
-    assert not pid_alive(read_pids(tmp_path)["gc"])
-
-
-def test_stop_on_failure_and_keep_going(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_stop_on_failure_and_keep_going(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "command": "exit 2"}, {"event": "*", "command": f"touch {tmp_path}/second"}])
     stopped = forge_run({"type": "session:start"})
     assert (stopped.exit_status, stopped.json["skipped"]) == (1, [1])
@@ -122,7 +106,7 @@ def test_stop_on_failure_and_keep_going(project: Project, forge_run, tmp_path: P
 @pytest.mark.parametrize("stdin", [b"", b"{", b"[]", b'{"type":"x"}', b'{"type":"session:start","tool":"b"}',
                                    b'{"type":"session:start","data":"s"}', b"\xff\xfe",
                                    b'{"type":"session:start"}{"type":"session:start"}'])
-def test_bad_inputs_exit_2_with_json(project: Project, forge_run, stdin: bytes, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_bad_inputs_exit_2_with_json(project: Project, forge_run: ForgeRun, stdin: bytes, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
     run = forge_run(stdin)
     assert run.exit_status == 2
@@ -131,7 +115,7 @@ def test_bad_inputs_exit_2_with_json(project: Project, forge_run, stdin: bytes, 
     assert not (tmp_path / "ran").exists()
 
 
-def test_corrupt_config_is_a_warning_and_strict_an_error(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_corrupt_config_is_a_warning_and_strict_an_error(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.hooks_file.parent.mkdir(parents=True, exist_ok=True)
     project.hooks_file.write_text('{"hooks": [\n  {"event": "*" "command": "x"}\n]}')
@@ -144,20 +128,20 @@ def test_corrupt_config_is_a_warning_and_strict_an_error(project: Project, forge
     assert strict.exit_status == 2 and strict.json["error"]["kind"] == "invalid_config"
 
 
-def test_dry_run(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_dry_run(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
     run = forge_run({"type": "session:start"}, "--dry-run")
     assert run.exit_status == 0 and run.json["hooks"][0]["hook"]["command"] == f"touch {tmp_path}/ran"
     assert not (tmp_path / "ran").exists()
 
 
-def test_non_utf8_output(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_non_utf8_output(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": r"printf 'a\377b'; printf '\300' >&2"}])
     result = forge_run({"type": "session:start"}).json["results"][0]
     assert (result["stdout"], result["stderr"]) == ("a\ufffdb", "\ufffd")
 
 
-def test_circular_guard_with_a_real_nested_call(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_circular_guard_with_a_real_nested_call(project: Project, forge_run: ForgeRun) -> None:
     nested = "forge-hook-run --event session:start; echo nested-exit=$?"
     project.write_hooks([{"event": "session:start", "command": nested}])
     run = forge_run({"type": "session:start"}, env={"PATH": f"{Path(__file__).parent}:{_bin_path()}"})
@@ -168,7 +152,7 @@ def test_circular_guard_with_a_real_nested_call(project: Project, forge_run) -> 
     assert inner[1] == "nested-exit=0"
 
 
-def test_nested_call_of_another_type_runs(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_nested_call_of_another_type_runs(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "session:start", "command": "forge-hook-run --event session:end"},
                          {"event": "session:end", "command": "echo $FORGE_HOOK_CHAIN"}])
     run = forge_run({"type": "session:start"}, env={"PATH": _bin_path()})
@@ -195,7 +179,7 @@ def _bin_path() -> str:
 def test_closed_stdin_is_empty_input_not_a_crash(project: Project) -> None:
     import subprocess
 
-    from conftest import installed
+    from helpers import installed
 
     proc = subprocess.run(f"exec {installed('forge-hook-run')} <&-", shell=True, cwd=project.root,
                           capture_output=True, text=True)
@@ -206,7 +190,7 @@ def test_closed_stdin_is_empty_input_not_a_crash(project: Project) -> None:
 def test_closed_stdout_still_gives_the_verdict(project: Project, tmp_path: Path) -> None:
     import subprocess
 
-    from conftest import installed
+    from helpers import installed
 
     # The hook's own 0-2 must be its pipes: none of the runner's fds landed on 1.
     check = "for fd in 0 1 2; do case $(readlink /proc/$$/fd/$fd) in pipe:*) ;; *) exit 3;; esac; done"
@@ -217,17 +201,17 @@ def test_closed_stdout_still_gives_the_verdict(project: Project, tmp_path: Path)
     assert (tmp_path / "pipes_ok").exists()
 
 
-def test_a_project_root_that_is_not_a_directory_is_a_usage_error(project: Project, forge_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_project_root_that_is_not_a_directory_is_a_usage_error(project: Project, forge_run: ForgeRun, tmp_path: Path) -> None:
     run = forge_run(None, "--project-root", str(tmp_path / "typo"), "--event", "session:start")
     assert run.exit_status == 2
     assert run.json["error"] == {"kind": "usage", "message": f"the project root is not a directory: {tmp_path / 'typo'}"}
-    from conftest import run_installed
+    from helpers import run_installed
 
     listed = run_installed(["--project-root", str(tmp_path / "typo"), "list"], cwd=project.root, prog="forge-hook")
     assert listed.exit_status == 2 and "the project root is not a directory" in listed.stderr
 
 
-def test_a_nul_byte_in_a_command_is_a_config_warning(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_nul_byte_in_a_command_is_a_config_warning(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "echo a\u0000b"}, {"event": "*", "command": "echo ok"}])
     run = forge_run({"type": "session:start"})
     assert run.exit_status == 0 and [r["stdout"] for r in run.json["results"]] == ["ok\n"]

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from conftest import Project
+from helpers import Project
 from forge_hookd import editing, trust
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import HookEvent

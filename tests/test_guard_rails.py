@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from conftest import Project, Run, installed, run_installed
+from helpers import SUDO, Project, Run, installed, run_installed
 
-SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": "sudo ls"}}}
 BLOCK = {"event": "tool:pre_execute:bash", "command": "echo 'Blocked: no'; exit 1"}
 BIN_PATH = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
 

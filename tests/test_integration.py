@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import importlib.metadata
 import json
 import shlex
 from pathlib import Path
@@ -58,10 +60,14 @@ def test_error_hooks_see_the_error_which_is_re_raised(tmp_path: Path) -> None:
 
 
 def test_package_exports_the_public_api() -> None:
-    for name in ("EventType", "HookEvent", "Hook", "HookRegistry", "HookExecutor", "HookResult",
-                 "HookBlockedError", "fire_event", "HookConfig", "HOOK_TEMPLATES", "ToolExecutor"):
-        assert getattr(forge_hookd, name).__name__ if name != "HOOK_TEMPLATES" else forge_hookd.HOOK_TEMPLATES
-    assert forge_hookd.__version__ == "0.1.0"
+    # each public name is the object its home module defines, not a stand-in
+    homes = {"EventType": "events", "HookEvent": "events", "Hook": "registry", "HookRegistry": "registry",
+             "HookExecutor": "executor", "HookResult": "results", "HookBlockedError": "results",
+             "fire_event": "executor", "HookConfig": "config", "HOOK_TEMPLATES": "templates",
+             "ToolExecutor": "integration"}
+    for name, home in homes.items():
+        assert getattr(forge_hookd, name) is getattr(importlib.import_module(f"forge_hookd.{home}"), name), name
+    assert forge_hookd.__version__ == importlib.metadata.version("forge-hookd")
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         forge_hookd.nope  # noqa: B018
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Project, Run, installed, run_installed
+from helpers import ForgeRun, Project, Run, installed, run_installed
 from forge_hookd.errors import UsageError
 from forge_hookd.logview import parse_since
 
@@ -30,7 +30,7 @@ def json_lines(run: Run) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def history(project: Project, forge_run) -> Project:  # type: ignore[no-untyped-def]
+def history(project: Project, forge_run: ForgeRun) -> Project:
     """Four runs: allowed bash (s1), blocked bash (s1), session start (s2), an error."""
     project.write_hooks([{"event": "tool:pre_execute", "command":
                           'case "$FORGE_TOOL_ARGS" in *force*) echo "no force pushing"; exit 1;; esac'}])
@@ -120,7 +120,7 @@ def _read_line(proc: subprocess.Popen[bytes]) -> dict[str, Any]:
     return dict(json.loads(proc.stdout.readline()))
 
 
-def test_follow_prints_runs_as_they_come(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_follow_prints_runs_as_they_come(project: Project, forge_run: ForgeRun) -> None:
     assert forge_run({"type": "session:start", "session_id": "before"}).exit_status == 0
     follower = subprocess.Popen([installed("forge-hook"), "log", "--follow", "--json", "-n", "1"],
                                 cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

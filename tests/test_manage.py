@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from conftest import Project, run_installed
+from helpers import SUDO, Project, run_installed
 from forge_hookd import trust
 from forge_hookd.manage import forge_hook
 from forge_hookd.templates import HOOK_TEMPLATES
 
-SUDO = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": "sudo ls"}}}
 
 
 def hook(project: Project, *args: str) -> Result:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 import pytest
 
-from conftest import LEAK_VAR, Project, run_installed
+from helpers import LEAK_VAR, Project, run_installed
 from man import generate, sections
 
 MAN = Path(generate.__file__).parent

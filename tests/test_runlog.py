@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Project, installed
+from helpers import ForgeRun, Project, installed
 from forge_hookd import runlog
 from forge_hookd.redact import MASK
 from test_redact import PEM, SECRET_PARTS, SHAPES
@@ -31,7 +31,7 @@ def records(path: Path) -> list[dict[str, Any]]:
 
 
 # -- what a run records ------------------------------------------------------------------
-def test_a_blocked_run_records_what_happened_and_why(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_blocked_run_records_what_happened_and_why(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "echo fine"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute", "command": "echo no pushing; echo oops >&2; exit 1",
                           "description": "guard"}])
@@ -51,7 +51,7 @@ def test_a_blocked_run_records_what_happened_and_why(project: Project, forge_run
     assert rec["exit_status"] == 1 and rec["warnings"] == []
 
 
-def test_untrusted_project_and_error_runs_are_recorded(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_untrusted_project_and_error_runs_are_recorded(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "true"}], trusted=False)
     assert forge_run({"type": "session:start"}).exit_status == 0
     assert forge_run("{not json").exit_status == 2
@@ -63,7 +63,7 @@ def test_untrusted_project_and_error_runs_are_recorded(project: Project, forge_r
     assert error["error"]["kind"] == "invalid_event"
 
 
-def test_forge_log_0_turns_it_off_and_forge_log_file_moves_it(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_forge_log_0_turns_it_off_and_forge_log_file_moves_it(project: Project, forge_run: ForgeRun,
                                                               tmp_path: Path) -> None:
     assert forge_run({"type": "session:start"}, env={"FORGE_LOG": "0"}).exit_status == 0
     assert not log_file(project).exists()
@@ -74,7 +74,7 @@ def test_forge_log_0_turns_it_off_and_forge_log_file_moves_it(project: Project, 
 
 
 # -- secrets never reach the file ---------------------------------------------------------
-def test_no_secret_reaches_the_file_from_data_output_or_env(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_no_secret_reaches_the_file_from_data_output_or_env(project: Project, forge_run: ForgeRun) -> None:
     secret_env = {f"MY_{m}": f"hunter2-{m.lower()}" for m in
                   ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH", "COOKIE")}
     text = " ".join(SHAPES.values())
@@ -157,7 +157,7 @@ def test_append_rotates_at_the_size_given(tmp_path: Path) -> None:
 
 # -- a log that cannot be written ----------------------------------------------------------------
 @pytest.mark.parametrize("where", ["file where the directory should be", "full disk", "read-only directory"])
-def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Project, forge_run: ForgeRun,
                                                                   tmp_path: Path, where: str) -> None:
     (tmp_path / "a-file").write_text("")
     target = {"file where the directory should be": tmp_path / "a-file" / "runs.jsonl",

@@ -3,6 +3,8 @@ answers and dialects add to the document."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import json
 
 from forge_hookd import runlog, runrecord
@@ -51,7 +53,7 @@ def test_answers_and_dialect_fields_are_taken_when_present() -> None:
     assert rec["dialect"] == "claude" and rec["exit_status"] == 4
 
 
-def test_file_entry_states_and_trust(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_file_entry_states_and_trust(tmp_path: Path) -> None:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.errors import ConfigError
     from forge_hookd.registry import Hook

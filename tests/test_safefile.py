@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Project, installed, run_installed
+from helpers import Project, installed, run_installed
 from forge_hookd import trust
 from forge_hookd.safefile import locked, write_atomically
 
@@ -353,7 +353,7 @@ def test_the_library_raises_lock_timeout_and_notes_the_wait(
         holder.stdin.close()
         holder.wait()
     assert raised.value.errno == errno.ETIMEDOUT and raised.value.filename == str(path)
-    assert f"held by another process (pid {holder.pid})" in raised.value.strerror
+    assert f"held by another process (pid {holder.pid})" in str(raised.value.strerror)
     assert caplog.messages == [f"waiting for the lock on {path}, held by another process "
                                f"(pid {holder.pid}) (giving up in 0.2 s)"]
     assert not path.exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Project, installed
+from helpers import Project, installed
 
 SYSTEM_ERROR = 5
 LONG = "d" * 5000

@@ -9,7 +9,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import Project, installed
+from helpers import ForgeRun, Project, installed
 
 BASH = {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": "ls"}}}
 
@@ -19,7 +19,7 @@ def trace_lines(stderr: str) -> list[str]:
             if line.startswith("forge-hook-run: trace: ")]
 
 
-def test_trace_tells_files_matches_starts_ends_and_the_decision(project: Project, forge_run,  # type: ignore[no-untyped-def]
+def test_trace_tells_files_matches_starts_ends_and_the_decision(project: Project, forge_run: ForgeRun,
                                                                 tmp_path: Path) -> None:
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo checked"},
                          {"event": "session:*", "command": "true"},
@@ -54,7 +54,7 @@ def test_trace_tells_files_matches_starts_ends_and_the_decision(project: Project
     assert run.json["blocked"] is True  # stdout is the document, as ever
 
 
-def test_files_not_read_and_why(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_files_not_read_and_why(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "true"}], trusted=False)
     run = forge_run({"type": "session:start"}, "--no-global", env={"FORGE_TRACE": "1"})
     lines = trace_lines(run.stderr)
@@ -73,7 +73,7 @@ def test_files_not_read_and_why(project: Project, forge_run) -> None:  # type: i
     assert "event session:start: no hooks loaded" in odd
 
 
-def test_no_trace_without_the_flag_and_secrets_masked_with_it(project: Project, forge_run) -> None:  # type: ignore[no-untyped-def]
+def test_no_trace_without_the_flag_and_secrets_masked_with_it(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "curl -H 'Authorization: Bearer abcdef0123456789abcdef' x"}])
     assert trace_lines(forge_run({"type": "session:start"}).stderr) == []
     traced = forge_run({"type": "session:start"}, "--trace")

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -11,10 +12,10 @@ from forge_hookd import trust
 from forge_hookd.errors import ConfigError
 
 if TYPE_CHECKING:
-    from conftest import Project
+    from helpers import Project
 
 
-def hooks_file(root: Path, hooks: list[dict[str, object]] | None = None) -> Path:
+def hooks_file(root: Path, hooks: Sequence[Mapping[str, object]] | None = None) -> Path:
     path = root / ".forge" / "hooks.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"hooks": hooks or []}))

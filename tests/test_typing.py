@@ -1,7 +1,8 @@
-"""The package is mypy-clean under --strict (pyproject [tool.mypy])."""
+"""The package and its tests are mypy-clean under --strict (pyproject [tool.mypy])."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_package_is_mypy_strict_clean() -> None:
     proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_tests_are_mypy_strict_clean() -> None:
+    # The same --strict as the package, no relaxation. The test files are top-level
+    # modules (pytest puts tests/ on sys.path, so they import helpers and conftest by
+    # name): MYPYPATH says so, and tests/agents is checked through the imports of it.
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("*.py"))
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", *files], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "MYPYPATH": "tests"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

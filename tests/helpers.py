@@ -1,0 +1,171 @@
+"""Plain helpers shared by the tests: the installed executables, pid checks, projects.
+
+Fixtures live in conftest.py; everything here is an ordinary name to import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import psutil
+import pytest
+
+LEAK_VAR = "FORGE_TEST_LEAK_MARK"
+BIN_DIR = Path(sys.executable).parent
+
+# The event most end-to-end tests send: block_sudo's target.
+SUDO: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_abc123",
+                        "data": {"tool_args": {"command": "sudo ls"}}}
+
+
+def installed(name: str) -> str:
+    """The console script installed beside this interpreter (the real executable)."""
+    path = shutil.which(name, path=str(BIN_DIR))
+    if path is None:
+        pytest.fail(f"{name} is not installed in {BIN_DIR}: run pip install -e '.[test]'")
+    return path
+
+
+def marked_processes(mark: str) -> list[psutil.Process]:
+    """Every process on the machine whose environment carries ``mark``."""
+    found = []
+    for proc in psutil.process_iter():
+        if proc.pid == os.getpid():
+            continue
+        try:
+            if proc.environ().get(LEAK_VAR) == mark:
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+def is_alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def is_zombie(proc: psutil.Process) -> bool:
+    try:
+        return proc.status() == psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def cmdline(proc: psutil.Process) -> str:
+    try:
+        return " ".join(proc.cmdline())
+    except psutil.Error:
+        return "?"
+
+
+def kill_and_reap(pid: int) -> None:
+    """SIGKILL ``pid`` and, when it is our child (we may be a subreaper), reap it."""
+    try:
+        os.kill(pid, 9)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def gone(*pids: int, within: float = 30.0) -> bool:
+    """Whether every one of ``pids`` is dead (or a zombie), waiting up to ``within`` s.
+
+    A SIGKILLed process dies when the kernel next schedules it, which under load can be
+    after the runner stopped waiting ("in the kernel's hands", tree.TreeEnd.step). So a
+    test waits for the evidence, the pid gone; the bound only lets a real survivor fail.
+    """
+    deadline = time.monotonic() + within
+    while any(pid_alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def read_pids(directory: Path) -> dict[str, int]:
+    """The pid files hooks wrote (``NAME.pid``): those with content, by name."""
+    return {p.stem: int(p.read_text().split()[0]) for p in sorted(directory.glob("*.pid"))
+            if p.read_text().strip()}
+
+
+@dataclass
+class Project:
+    """A throwaway project with a .forge/hooks.json of our choosing."""
+
+    root: Path
+    home: Path
+
+    @property
+    def hooks_file(self) -> Path:
+        return self.root / ".forge" / "hooks.json"
+
+    @property
+    def global_file(self) -> Path:
+        return self.home / ".config" / "forge" / "hooks.json"
+
+    def trust(self) -> None:
+        from forge_hookd import trust
+
+        trust.trust(self.hooks_file, self.hooks_file.read_bytes())
+
+    def write_hooks(self, hooks: list[dict[str, Any]], *, where: str = "project", trusted: bool = True) -> Path:
+        """Write a hooks file; a project file is also trusted unless ``trusted=False``."""
+        from forge_hookd import trust
+
+        path = self.hooks_file if where == "project" else self.global_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"hooks": hooks}))
+        if where == "project" and trusted:
+            trust.trust(path, path.read_bytes())
+        return path
+
+
+@dataclass
+class Run:
+    exit_status: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        assert self.stdout.count("\n") == 1, f"expected one JSON line, got {self.stdout!r}"
+        return json.loads(self.stdout)
+
+
+def run_installed(args: list[str], *, cwd: Path, stdin: bytes | str | None = None,
+                  env: dict[str, str] | None = None, timeout: float = 60,
+                  prog: str = "forge-hook-run") -> Run:
+    """Run the installed executable for real and capture its streams."""
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    proc = subprocess.run([installed(prog), *args], cwd=cwd, input=data if data is not None else b"",
+                          capture_output=True, timeout=timeout, env={**os.environ, **(env or {})})
+    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"),
+               proc.stderr.decode("utf-8", "replace"))
+
+
+class ForgeRun(Protocol):
+    """The type of the ``forge_run`` fixture: the installed forge-hook-run in the project."""
+
+    def __call__(self, event: dict[str, Any] | str | bytes | None, *args: str, cwd: Path | None = None,
+                 env: dict[str, str] | None = None, timeout: float = 60) -> Run: ...
