@@ -43,8 +43,9 @@ def say(prog: str, message: str) -> None:
     click.echo(f"{prog}: {visible(message)}", err=True)
 
 
-# C0 (but tab and newline), DEL and C1: a hook's output must not drive the terminal.
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
+# C0 (but tab), DEL and C1: a hook's output must not drive the terminal, and a line for
+# people stays one line (a newline in an event's key must not split the message).
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c != 0x09} | {0x0A: "\\n", 0x0D: "\\r"}
 
 
 def visible(text: str) -> str:

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import Project, installed
+from helpers import Project, installed
 from forge_hookd.errors import EventError
 from forge_hookd.events import EVENT_TYPES, HookEvent
 
@@ -33,9 +34,11 @@ events = st.fixed_dictionaries(
 @given(st.binary(max_size=300))
 def test_random_bytes_are_an_event_or_an_event_error(raw: bytes) -> None:
     try:
-        HookEvent.from_json(raw)
+        event = HookEvent.from_json(raw)
     except EventError as exc:
         assert exc.message
+    else:  # whatever is accepted is an event that writes and reads back the same
+        assert HookEvent.from_json(event.to_json()) == event
 
 
 @given(events)
@@ -62,18 +65,23 @@ def test_mutated_events_are_refused_or_accepted_never_crash(obj: dict[str, Any],
     else:
         obj["data"] = {"deep": json.loads("[" * 200 + "]" * 200)}
     try:
-        HookEvent.from_dict(obj)
-    except EventError:
-        pass
+        event = HookEvent.from_dict(obj)
+    except EventError as exc:
+        assert exc.message
+    else:  # accepted: a well-formed event, whatever the mutation left
+        assert HookEvent.from_json(event.to_json()) == event
 
 
-def test_pathological_json_is_refused() -> None:
-    for raw in (b"[" * 100_000, b'{"type": "session:start", "timestamp": 1' + b"0" * 5000 + b"}",
-                b'{"type": "session:start", "data": {"a": "\\ud800"}}', b"\x00", b'{"type":"session:start"}\x00'):
-        try:
-            HookEvent.from_json(raw)
-        except EventError:
-            continue
+@pytest.mark.parametrize(("raw", "why"), [
+    (b"[" * 100_000, "depth limit exceeded"),
+    (b'{"type": "session:start", "timestamp": 1' + b"0" * 5000 + b"}", "number is infinity"),
+    (b'{"type": "session:start", "data": {"a": "\\ud800"}}', "no low surrogate"),
+    (b"\x00", "unexpected character"),
+    (b'{"type":"session:start"}\x00', "unexpected content after document"),
+], ids=["deep", "huge-number", "lone-surrogate", "nul", "trailing-nul"])
+def test_pathological_json_is_refused(raw: bytes, why: str) -> None:
+    with pytest.raises(EventError, match=f"^invalid event JSON: {why}"):
+        HookEvent.from_json(raw)
 
 
 def _mutate(rng: random.Random, seed_docs: list[bytes]) -> bytes:
@@ -137,3 +145,12 @@ def test_any_config_loads_or_warns_never_raises(hooks: list[object], wrap: bool)
         loaded = load_file(path)
     assert all(h.command and "\0" not in h.command for h in loaded.hooks)
     assert len(loaded.hooks) <= len(hooks)
+
+
+def test_a_key_with_a_newline_is_still_one_line_on_stderr(project: Project) -> None:
+    done = subprocess.run([installed("forge-hook-run")], input=b'{"type": "session:start", "a\\nb\\rc": 1}',
+                          capture_output=True, cwd=project.root, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.decode() == ("forge-hook-run: error: unknown key 'a\\nb\\rc' in event; "
+                                    "allowed keys: type, timestamp, data, tool_name, session_id\n")
+    assert json.loads(done.stdout)["error"]["message"].startswith("unknown key 'a\nb\rc'")  # the document keeps it
