@@ -16,6 +16,7 @@ import orjson
 
 from . import completion
 from .boundary import RUNNER_PROG, JsonCommand, say, write_document
+from .dialects import NAMES as DIALECTS
 from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
@@ -153,8 +154,8 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 @click.option("--trace", is_flag=True,
               help="Tell on stderr what the run does and why: files read, hooks matched or "
                    "not, each start, end and decision (also FORGE_TRACE=1).")
-@click.option("--dialect", metavar="NAME",
-              help="Speak an agent's own hook protocol (claude, codex, gemini, cursor, copilot): read "
+@click.option("--dialect", metavar="NAME", shell_complete=completion.values(completion.dialect_names),
+              help=f"Speak an agent's own hook protocol ({', '.join(DIALECTS)}): read "
                    "its payload, answer in its form on stdout, stderr and exit status. NAME:EVENT "
                    "names the event for a payload that does not (copilot:preToolUse).")
 @click.option("--report", metavar="FILE",

@@ -56,6 +56,12 @@ def event_types() -> list[str]:
     return sorted(EVENT_TYPES)
 
 
+def dialect_names() -> list[str]:
+    from .dialects import NAMES
+
+    return list(NAMES)
+
+
 def template_names() -> list[str]:
     from .templates import HOOK_TEMPLATES
 

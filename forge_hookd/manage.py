@@ -17,6 +17,7 @@ import orjson
 
 from . import completion, editing, trust
 from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
+from .dialects import NAMES as DIALECTS
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
@@ -371,7 +372,8 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
 # -- import (dialects) --------------------------------------------------------------------
 @forge_hook.command("import", short_help="Convert an agent's hooks into forge hooks.")
 @click.option("--from", "agent", required=True, metavar="AGENT",
-              help="Whose hooks: claude, codex, gemini, cursor or copilot.")
+              shell_complete=completion.values(completion.dialect_names),
+              help=f"Whose hooks: {', '.join(DIALECTS[:-1])} or {DIALECTS[-1]}.")
 @click.argument("file", required=False)
 @scope_options
 @click.option("--dry-run", is_flag=True, help="Print the converted hooks as JSON; write nothing.")

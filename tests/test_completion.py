@@ -96,6 +96,8 @@ CASES = [
     ("forge-hook-run --event llm:stream_e", "forge-hook-run --event llm:stream_end"),
     ("forge-hook add --template block", "forge-hook add --template block_sudo"),
     ("forge-hook add --event tool:error,user:int", "forge-hook add --event tool:error,user:interrupt"),
+    ("forge-hook-run --dialect cop", "forge-hook-run --dialect copilot"),
+    ("forge-hook import --from gem", "forge-hook import --from gemini"),
     # click's own: subcommands and option names.
     ("forge-hook tr", "forge-hook trust"),
     ("forge-hook-run --no-g", "forge-hook-run --no-global"),
