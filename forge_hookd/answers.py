@@ -290,14 +290,15 @@ def _observer_warnings(results: Iterable[HookResult]) -> Iterator[str]:
         decision = decision_of(r)
         if not r.success and decision == DENY:
             how = r.error or (f"killed by {r.signal}" if r.signal else f"exit status {r.exit_code}")
-            why = _summary(r.reason)
+            why = one_line(r.reason)
             yield f"{name} failed ({how}){f': {why}' if why and why != how else ''}; observers never block"
         elif decision != ALLOW:
-            yield f"{name} answered {decision}: {_summary(r.reason) or 'no reason given'}; observers never block"
+            yield f"{name} answered {decision}: {one_line(r.reason) or 'no reason given'}; observers never block"
         if r.answer is not None and r.answer.data is not None:
             yield f"{name} answered a data rewrite, which is ignored: observers cannot rewrite"
 
 
-def _summary(text: str, limit: int = 300) -> str:
+def one_line(text: str, limit: int = 300) -> str:
+    """A reason as one line for people: white space folded, cut at ``limit`` with ``...``."""
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 3] + "..."

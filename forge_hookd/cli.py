@@ -266,6 +266,7 @@ def run_hooks(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: l
 
 
 def _say_verdict(run: HookRun) -> None:
+    from .answers import one_line
     from .results import describe_hook
     from .signals import signal_name
 
@@ -274,9 +275,9 @@ def _say_verdict(run: HookRun) -> None:
         say(PROG, f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended")
     elif blocker is not None:
         say(PROG, f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
-                  f"{_one_line(blocker.reason) or 'no reason given'}")
+                  f"{one_line(blocker.reason) or 'no reason given'}")
     elif run.decision == "ask":
-        say(PROG, f"ask (exit status 4): a person must decide: {_one_line(run.reason or '') or 'no reason given'}")
+        say(PROG, f"ask (exit status 4): a person must decide: {one_line(run.reason or '') or 'no reason given'}")
 
 
 _EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
@@ -293,11 +294,6 @@ def _dialect_path(dialect: str | None, report: str | None, print_config: bool, n
     if native_only:
         raise UsageError("--event, --dry-run and --pretty do not go with --dialect")
     return dialect_cli.run_dialect(dialect, report=report, **options)
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def main() -> int:

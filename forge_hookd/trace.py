@@ -106,7 +106,7 @@ def _tone(decision: str) -> str:
 
 def _short(text: str, limit: int = 80) -> str:
     """One line, cut, secrets masked (stderr may end up in an agent's transcript)."""
+    from .answers import one_line
     from .redact import redact_text
 
-    line = redact_text(" ".join(text.split()))
-    return line if len(line) <= limit else line[: limit - 3] + "..."
+    return one_line(redact_text(" ".join(text.split())), limit)  # masked as the line reads
