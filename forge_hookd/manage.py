@@ -23,6 +23,7 @@ from .errors import ConfigError, ExitStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, pattern_can_match
 from .log_cli import log_command
+from .warm_cli import warm_command
 from .templates import HOOK_TEMPLATES
 
 PROG = MANAGER_PROG
@@ -421,6 +422,7 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
 
 
 forge_hook.add_command(log_command)
+forge_hook.add_command(warm_command)
 
 
 def main() -> int:
