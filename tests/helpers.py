@@ -169,3 +169,81 @@ class ForgeRun(Protocol):
 
     def __call__(self, event: dict[str, Any] | str | bytes | None, *args: str, cwd: Path | None = None,
                  env: dict[str, str] | None = None, timeout: float = 60) -> Run: ...
+
+
+# -- the resident runner (forge-hook warm) -----------------------------------------------
+def short_private_dir(prefix: str) -> Path:
+    """A 0700 directory with a path short enough for a Unix socket (tmp_path may not be)."""
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+
+
+@dataclass
+class WarmRunner:
+    """A resident runner started for a test (or the session) in its own directory."""
+
+    directory: Path
+    proc: subprocess.Popen[bytes]
+
+    @classmethod
+    def start(cls, directory: Path, env: dict[str, str] | None = None) -> WarmRunner:
+        """``python -m forge_hookd.warmd`` serving ``directory``; returns once it answers."""
+        full = {**os.environ, **(env or {}), "FORGE_WARM_DIR": str(directory)}
+        full.pop(LEAK_VAR, None)  # it outlives the test that starts it only when the session owns it
+        proc = subprocess.Popen([sys.executable, "-m", "forge_hookd.warmd"], env=full, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                                cwd="/")
+        runner = cls(directory, proc)
+        deadline = time.monotonic() + 60
+        while runner.status() is None:
+            if proc.poll() is not None:
+                raise AssertionError(f"the runner exited {proc.returncode}: {proc.stderr.read()!r}")  # type: ignore[union-attr]
+            if time.monotonic() > deadline:
+                runner.kill()
+                raise AssertionError("the runner did not answer within 60 s")
+            time.sleep(0.02)
+        return runner
+
+    def status(self) -> dict[str, Any] | None:
+        """The runner's answer on its control socket, None when none answers."""
+        import socket
+
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(10)
+                sock.connect(str(self.directory / "control.sock"))
+                sock.sendall(b"status\n")
+                data = b""
+                while not data.endswith(b"\n"):
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+            answer: dict[str, Any] = json.loads(data)
+        except (OSError, ValueError):
+            return None
+        return answer
+
+    @property
+    def served(self) -> int:
+        status = self.status()
+        assert status is not None, "the runner does not answer"
+        return int(status["served"])
+
+    def stop(self) -> None:
+        """Ask it to stop (it lets its runs finish) and reap it."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+    def kill(self) -> None:
+        kill_and_reap(self.proc.pid)
+        self.proc.wait()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
