@@ -28,32 +28,24 @@ import os
 import selectors
 import signal
 import socket
-import struct
 import sys
-import threading
 import time
-from collections.abc import Mapping
 from typing import NoReturn
 
 from . import warmclient as wire
 from .tree import TreeEnd, _direct_children, become_subreaper, tree_members
+from .warmworker import REFUSED, Spare, default_signals, peer_of, stdio_key
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
 #: the client starts it again on the next event while ``forge-hook warm on`` holds.
 DEFAULT_IDLE = 3600.0
-#: Exit status of a worker that refused a request (stale client, other settings): never
-#: one of a run's (0-5, 128+n), and not counted as served.
-REFUSED = 254
-_REQUEST_TIMEOUT = 10.0  # a client that connects and sends nothing does not hold a worker
+#: Spare workers kept forked and warmed up (warmworker.py): two, so that two events at
+#: once (an agent running hooks in parallel) both find one ready.
+SPARES = 2
 _CONTROL_TIMEOUT = 2.0
 _STEP = 0.05
 _LOG_LIMIT = 1024 * 1024
-_GONE_CLIENT_BACKSTOP = 30.0
-#: The signals this process handles itself; a worker puts them back as a fresh Python has them.
-_OWN_SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-#: What decides Python's stdio encoding: a client whose settings would give another
-#: one than the runner's is refused (it runs cold) instead of answered in the wrong one.
-_STDIO_VARS = (b"LC_ALL", b"LC_CTYPE", b"LANG", b"PYTHONIOENCODING", b"PYTHONUTF8")
+_RESPAWN_PAUSE = 1.0  # after a spare died unused: a crash loop must not be a fork loop
 
 
 def main() -> int:
@@ -88,20 +80,6 @@ def preload() -> None:
     become_subreaper()  # also loads the prctl symbol
 
 
-def stdio_key(environ: Mapping[bytes, bytes]) -> tuple[bytes, ...]:
-    """What in ``environ`` decides Python's stdio encoding, normalised: every UTF-8
-    locale (and C, POSIX or none, which Python coerces to UTF-8) is one."""
-    for name in (b"LC_ALL", b"LC_CTYPE", b"LANG"):
-        value = environ.get(name)
-        if value:
-            break
-    else:
-        value = b""
-    utf8 = value in (b"", b"C", b"POSIX") or value.lower().replace(b"-", b"").endswith(b"utf8")
-    extra = tuple(environ.get(n, b"") for n in _STDIO_VARS[3:])
-    return (b"utf-8" if utf8 else value, *extra)
-
-
 class Runner:
     """The resident runner of one directory (its sockets, lock and workers)."""
 
@@ -112,7 +90,9 @@ class Runner:
         self.key = b""
         self.started = time.time()
         self.served = 0
-        self.workers: dict[int, socket.socket] = {}
+        self.workers: dict[int, socket.socket] = {}  # pid -> the client's connection
+        self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
+        self.next_spare = 0.0
         self.spared: set[int] = set()  # what clean workers' detach hooks left: theirs to keep
         self.ending: list[TreeEnd] = []
         self.stopping = ""
@@ -144,7 +124,7 @@ class Runner:
         self.log.write(f"started: pid {os.getpid()}, version {_version()}, socket {self.runner_path}, "
                        f"idle exit after {self.idle:g} s")
         try:
-            while not (self.stopping and not self.workers and not self.ending):
+            while not (self.stopping and not self.workers and not self.spares and not self.ending):
                 self._turn()
         finally:
             self._close_listeners()
@@ -160,7 +140,6 @@ class Runner:
                 pass
         self.listener = _bound(self.runner_path)
         self.control = _bound(self.control_path)
-        self.selector.register(self.listener, selectors.EVENT_READ, self._accept_runs)
         self.selector.register(self.control, selectors.EVENT_READ, self._accept_control)
         self.selector.register(self.wake_r, selectors.EVENT_READ, self._on_signal)
 
@@ -174,6 +153,7 @@ class Runner:
         self.stopping = self.stopping or f"received {signal.Signals(signum).name}"
 
     def _turn(self) -> None:
+        self._keep_spares()
         for key, _ in self.selector.select(self._timeout()):
             key.data()
         self._reap()
@@ -186,7 +166,7 @@ class Runner:
             self.stopping = "stale: the installed forge changed"
 
     def _timeout(self) -> float:
-        if self.ending or self.stopping:
+        if self.ending or self.stopping or len(self.spares) < SPARES:
             return _STEP
         return max(_STEP, self.idle - (time.monotonic() - self.last_active))
 
@@ -194,13 +174,16 @@ class Runner:
         for sock, path in ((self.listener, self.runner_path), (self.control, self.control_path)):
             if sock is None:
                 continue
-            self.selector.unregister(sock)
+            if sock is self.control:  # the runner socket is the spares' to watch, not ours
+                self.selector.unregister(sock)
             sock.close()
             try:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
         self.listener = self.control = None
+        for pid in list(self.spares):  # end of file on their line: they exit
+            self._drop_spare(pid)
 
     def _on_signal(self) -> None:
         try:
@@ -209,53 +192,81 @@ class Runner:
         except BlockingIOError:
             pass
 
-    # -- runs ----------------------------------------------------------------------
-    def _accept_runs(self) -> None:
-        assert self.listener is not None
-        try:
-            conn, _ = self.listener.accept()
-        except (BlockingIOError, InterruptedError):
-            return
-        self.last_active = time.monotonic()
-        peer = _peer(conn)
-        if peer is None or peer[1] != os.getuid():
-            self._refuse_peer(conn, peer)
-            return
+    # -- spares and runs --------------------------------------------------------------
+    def _keep_spares(self) -> None:
+        while (len(self.spares) < SPARES and self.listener is not None and not self.stopping
+               and time.monotonic() >= self.next_spare):
+            if not self._fork_spare():
+                self.next_spare = time.monotonic() + _RESPAWN_PAUSE
+                return
+
+    def _fork_spare(self) -> bool:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET | socket.SOCK_CLOEXEC)
         try:
             pid = os.fork()
-        except OSError as exc:  # the client sees the connection close and runs cold
+        except OSError as exc:  # clients wait in the backlog until a spare is there
             self.log.write(f"cannot fork a worker: {exc.strerror}")
-            conn.close()
-            return
+            ours.close()
+            theirs.close()
+            return False
         if pid == 0:
-            self._become_worker(conn, peer[0])
-        self.workers[pid] = conn
+            ours.close()
+            self._become_spare(theirs)
+        theirs.close()
+        self.spares[pid] = ours
+        self.selector.register(ours, selectors.EVENT_READ, lambda: self._from_spare(pid, ours))
+        return True
 
-    def _refuse_peer(self, conn: socket.socket, peer: tuple[int, int] | None) -> None:
-        who = f"uid {peer[1]} (pid {peer[0]})" if peer else "an unknown peer"
-        self.log.write(f"refused a connection from {who}: this runner serves uid {os.getuid()} only")
-        conn.close()
-
-    def _become_worker(self, conn: socket.socket, client_pid: int) -> NoReturn:
+    def _become_spare(self, pair: socket.socket) -> NoReturn:
         status = REFUSED
         try:
-            self._leave_the_runner(conn)
-            status = Worker(conn, client_pid, self.key, self.stdio).serve()
+            assert self.listener is not None
+            listener = self.listener
+            self.listener = None  # kept open: the spare accepts on it
+            self._leave_the_runner()
+            status = Spare(listener, pair, self.key, self.stdio).serve()
         finally:
             os._exit(status)
 
-    def _leave_the_runner(self, conn: socket.socket) -> None:
-        """In a new worker: drop every descriptor and handler that is the runner's."""
+    def _leave_the_runner(self) -> None:
+        """In a new spare: drop every descriptor and handler that is the runner's."""
         signal.set_wakeup_fd(-1)
-        for signum in _OWN_SIGNALS:
-            signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+        default_signals()
         self.selector.close()
-        for sock in (self.listener, self.control, *self.workers.values()):
+        for sock in (self.listener, self.control, *self.workers.values(), *self.spares.values()):
             if sock is not None:
                 sock.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
         self.log.close()
+
+    def _from_spare(self, pid: int, ours: socket.socket) -> None:
+        """A spare's message: it took a connection (``T`` and the connection, which we
+        keep to report how the run ended), or refused a peer of another uid."""
+        try:
+            message, ancillary, _, _ = ours.recvmsg(64, socket.CMSG_SPACE(4))
+        except OSError:
+            message, ancillary = b"", []
+        fds = [int.from_bytes(blob[:4], sys.byteorder) for level, kind, blob in ancillary
+               if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS and len(blob) >= 4]
+        if message.startswith(b"R "):
+            client, uid = message[2:].split()[:2]
+            self.log.write(f"refused a connection from uid {int(uid)} (pid {int(client)}): "
+                           f"this runner serves uid {os.getuid()} only")
+        elif message == b"T" and fds:
+            self.last_active = time.monotonic()
+            self.workers[pid] = socket.socket(fileno=fds.pop())
+            self._drop_spare(pid)
+        elif not message:
+            self._drop_spare(pid)  # it died, or ended: reaped below
+        for fd in fds:
+            os.close(fd)
+
+    def _drop_spare(self, pid: int) -> None:
+        ours = self.spares.pop(pid, None)
+        if ours is not None:
+            self.selector.unregister(ours)
+            ours.close()
 
     def _reap(self) -> None:
         while True:
@@ -268,6 +279,11 @@ class Runner:
             conn = self.workers.pop(pid, None)
             if conn is not None:
                 self._report(pid, conn, os.waitstatus_to_exitcode(status))
+            elif pid in self.spares:  # died unused (a worker that took a run is in workers)
+                self._drop_spare(pid)
+                if not self.stopping:
+                    self.log.write(f"a spare worker ended unused ({os.waitstatus_to_exitcode(status)})")
+                    self.next_spare = time.monotonic() + _RESPAWN_PAUSE
 
     def _report(self, pid: int, conn: socket.socket, code: int) -> None:
         """Tell the client how its worker ended; end what a worker that died left."""
@@ -279,7 +295,7 @@ class Runner:
         except OSError:
             pass  # the client went away: nobody to tell
         conn.close()
-        left = _direct_children() - self.workers.keys() - self.spared
+        left = _direct_children() - self.workers.keys() - self.spares.keys() - self.spared
         if code >= 0:
             self.spared |= left  # a clean worker ended all but its detach hooks' processes
         elif left:
@@ -298,9 +314,9 @@ class Runner:
         except (BlockingIOError, InterruptedError):
             return
         with conn:
-            peer = _peer(conn)
+            peer = peer_of(conn)
             if peer is None or peer[1] != os.getuid():
-                self._refuse_peer(conn, peer)
+                self.log.write(f"refused a control connection from uid {peer[1] if peer else '?'}")
                 return
             conn.settimeout(_CONTROL_TIMEOUT)
             try:
@@ -317,188 +333,17 @@ class Runner:
         return orjson.dumps(self.status()) + b"\n"
 
     def status(self) -> dict[str, object]:
+        import resource
+
+        # CPU seconds of the runner and of its reaped workers (with their hooks): what
+        # the runs it served cost besides their clients (bench/warm.py reads it).
+        cpu = {who: round(usage.ru_utime + usage.ru_stime, 6) for who, usage in
+               (("runner", resource.getrusage(resource.RUSAGE_SELF)),
+                ("workers", resource.getrusage(resource.RUSAGE_CHILDREN)))}
         return {"state": "stopping" if self.stopping else "up", "pid": os.getpid(),
                 "since": self.started, "served": self.served, "running": len(self.workers),
                 "version": _version(), "key": self.key.decode(errors="replace"),
-                "socket": self.runner_path, "idle_exit": self.idle}
-
-
-class Worker:
-    """One request, in a forked child of the runner: take the run over, run it cold."""
-
-    def __init__(self, conn: socket.socket, client_pid: int, key: bytes, stdio: tuple[bytes, ...]) -> None:
-        self.conn, self.client_pid, self.key, self.stdio = conn, client_pid, key, stdio
-
-    def serve(self) -> int:
-        self.conn.settimeout(_REQUEST_TIMEOUT)
-        fds, payload = _receive(self.conn)
-        try:
-            why = self._refusal(fds, payload)
-        except ValueError as exc:
-            why = f"a malformed request ({exc})"
-        if why is not None:
-            for fd in fds:
-                os.close(fd)
-            self._send(b"R " + why.encode() + b"\n")
-            return REFUSED
-        _, _, _, umask, argv, environ = wire.decode_request(payload)
-        self._take_over(fds, umask, argv, environ)
-        self.conn.settimeout(None)
-        self._send(b"A %d\n" % os.getpid())  # from here on stdin is ours: no going back
-        _watch_client(self.conn)
-        return _run()
-
-    def _refusal(self, fds: list[int], payload: bytes) -> str | None:
-        protocol, key, verb, _, _, environ = wire.decode_request(payload)
-        if verb != b"run" or len(fds) != wire.PASSED_FDS:
-            return "not a run request"
-        if key != self.key:
-            return "stale: the resident runner is another version of forge (forge-hook warm on restarts it)"
-        if stdio_key(environ) != self.stdio:
-            return "the locale or PYTHONIOENCODING differs from the resident runner's"
-        return None
-
-    def _send(self, line: bytes) -> None:
-        try:
-            self.conn.sendall(line)
-        except OSError:
-            pass
-
-    def _take_over(self, fds: list[int], umask: int, argv: list[str], environ: dict[bytes, bytes]) -> None:
-        """Become the client's run: its streams, directory, umask, environment, argv;
-        and put back what the runner's own state would leak into the run."""
-        for target, fd in enumerate(fds[:3]):
-            os.dup2(fd, target)
-        os.fchdir(fds[3])
-        for fd in fds:
-            os.close(fd)
-        os.umask(umask)
-        os.environb.clear()
-        os.environb.update(environ)
-        sys.argv = argv
-        _fresh_standard_streams()
-        _fresh_caches(self.client_pid)
-        become_subreaper()
-
-
-def _run() -> int:
-    """The cold run's entry point, here; the status it returns, its streams flushed."""
-    from .__main__ import run_cold
-
-    try:
-        status = run_cold()
-    except SystemExit as exc:  # as the interpreter would turn it into a status
-        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    return status
-
-
-def _fresh_standard_streams() -> None:
-    """sys.stdin, stdout and stderr over the client's descriptors, made as Python makes
-    them at start-up: stdout line-buffered only on a terminal (the runner's own are
-    /dev/null); the encoding is the runner's, which the client's settings match."""
-    import io
-
-    def stream(fd: int, mode: str, errors: str | None, line_buffering: bool) -> io.TextIOWrapper:
-        raw = io.FileIO(fd, mode, closefd=False)
-        buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
-        return io.TextIOWrapper(buffered, encoding=sys.stdout.encoding, errors=errors,
-                                line_buffering=line_buffering)
-
-    sys.stdin = stream(0, "r", sys.stdin.errors, False)
-    sys.stdout = stream(1, "w", sys.stdout.errors, os.isatty(1))
-    sys.stderr = stream(2, "w", "backslashreplace", True)
-
-
-def _fresh_caches(client_pid: int) -> None:
-    """What the runner's process cached that a cold run would compute from its own
-    environment and place: the temporary directory, the subreaper flag (not inherited
-    by fork), and whose ancestry the circular-trigger guard walks (the client's: the
-    worker's parent is the runner)."""
-    import tempfile
-
-    from . import chain, tree
-
-    tempfile.tempdir = None
-    tree._subreaper = False
-    chain.origin_pid = client_pid
-
-
-def _watch_client(conn: socket.socket) -> None:
-    """Relay the client's signals into this worker; when the client goes away, end the
-    run at once (nobody reads its answer): as SIGTERM would, its output to /dev/null."""
-
-    def watch() -> None:
-        buffer = b""
-        while True:
-            try:
-                data = conn.recv(64)
-            except OSError:
-                data = b""
-            if not data:
-                _client_gone()
-                return
-            buffer += data
-            while b"\n" in buffer:
-                line, _, buffer = buffer.partition(b"\n")
-                signum = int(line[2:]) if line.startswith(b"K ") and line[2:].isdigit() else 0
-                if signum in wire.RELAYED:
-                    os.kill(os.getpid(), signum)
-
-    threading.Thread(target=watch, name="forge-warm-client", daemon=True).start()
-
-
-def _client_gone() -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    os.close(devnull)
-    os.kill(os.getpid(), signal.SIGTERM)
-    # The run ends its trees (SIGTERM, a grace, SIGKILL: seconds) and exits; should it
-    # hang anyway, this bounds it. A daemon thread: it dies with a run that ended.
-    time.sleep(_GONE_CLIENT_BACKSTOP)
-    os._exit(128 + signal.SIGTERM)
-
-
-# -- helpers ---------------------------------------------------------------------------
-def _receive(conn: socket.socket) -> tuple[list[int], bytes]:
-    """The request's descriptors and payload ([] and b"" when the client sent none)."""
-    fds: list[int] = []
-    try:
-        data, ancillary, flags, _ = conn.recvmsg(65536, socket.CMSG_SPACE(4 * wire.PASSED_FDS))
-    except OSError:
-        return fds, b""
-    for level, kind, blob in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            fds += [int.from_bytes(blob[i:i + 4], sys.byteorder) for i in range(0, len(blob) - len(blob) % 4, 4)]
-    if flags & socket.MSG_CTRUNC or len(data) < 4:
-        return fds, b""
-    size = int.from_bytes(data[:4], "big")
-    if size > wire.MAX_REQUEST:
-        return fds, b""
-    payload = bytearray(data[4:])
-    try:
-        while len(payload) < size:
-            chunk = conn.recv(min(1 << 20, size - len(payload)))
-            if not chunk:
-                return fds, b""
-            payload += chunk
-    except OSError:
-        return fds, b""
-    return fds, bytes(payload)
-
-
-def _peer(conn: socket.socket) -> tuple[int, int] | None:
-    """(pid, uid) of the process at the other end, from the kernel (SO_PEERCRED)."""
-    try:
-        pid, uid, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
-    except OSError:
-        return None
-    return pid, uid
+                "socket": self.runner_path, "idle_exit": self.idle, "cpu": cpu}
 
 
 def _bound(path: str) -> socket.socket:

@@ -117,12 +117,18 @@ forge-hook-run reads:
 * FORGE_LOG: 0 turns the run log off
 * FORGE_LOG_FILE: where the run log is, instead of ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl
 * NO_COLOR: no colour in --trace, even on a terminal
+* FORGE_WARM: 0 runs cold even when the resident runner is up
+* FORGE_WARM_DIR: the resident runner's directory (its socket), instead of $XDG_RUNTIME_DIR/forge
+* FORGE_WARM_REQUIRED: 1 makes a run that cannot be served warm fail (exit 3, saying why) instead of running cold: for checking that runs are warm (the test suite's --warm)
+* FORGE_WARM_IDLE: seconds without a request after which the resident runner exits (3600)
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
 * PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
 * ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
+* $XDG_RUNTIME_DIR/forge/runner.sock, control.sock, runner.lock: the resident runner's (see WARM RUNNER)
+* ${XDG_STATE_HOME:-~/.local/state}/forge/warm.on: present while forge-hook warm on holds; warm.log: the resident runner's starts and stops
 """,
     "RUN LOG": """
 Every run appends one JSON line to the run log: time, duration, version, the event (type, tool, session, data), the project root, each config file read with its state and trust, every hook that ran (source, pattern, command, exit code, signal, duration, timed_out, decision, reason, error, the last 1 KiB of stdout and stderr), the run's decision (allow, deny, ask, or error for a run that ended in an error document), the deciding hook and its reason, the exit status and the warnings. --dry-run is not logged.
@@ -133,6 +139,13 @@ Secrets are redacted before anything is written: the values of keys and variable
 A repository you clone must not run commands on your machine just because an agent fired an event in it. So project hooks run only when the project's .forge/hooks.json is trusted: forge-hook trust records its path and the SHA-256 of its content, and any change to the file makes it untrusted until trusted anew. An untrusted file is not even parsed: forge-hook-run runs the global hooks only and puts a warning in warnings (and on stderr) naming the file and the command to trust it. The global file and --config files are the caller's own and always run.
 
 In CI and headless agents, where nobody can review a prompt, say so explicitly: --trust-project or FORGE_TRUST_PROJECT=1.
+""",
+    "WARM RUNNER": """
+forge-hook warm on starts a per-user resident runner that holds forge imported, and makes forge-hook-run start it again when it is needed (after a reboot, an idle exit, a crash; the event that finds it down runs cold and starts it in the background for the next one). While it is up, forge-hook-run is a thin client: before importing anything but the interpreter's built-in modules it connects to the runner's socket and hands it the run: its arguments, environment, umask, and its stdin, stdout, stderr and working directory as descriptors, so a terminal, a closed pipe and a deleted directory are exactly the client's. The runner forks a worker that does the cold run, word for word: config and trust read on every event, each hook tree ended on its own clock, the same document, messages and exit status. A signal to the client (SIGINT, SIGTERM, SIGHUP and the other ones that end a process) is relayed, so the run answers it as a cold run does (the document, 130, 143, 129; SIGUSR1 and its kind end it); a client that is killed (an agent's own hook timeout) ends its run's trees at once.
+
+The run is cold, with a note on stderr only under --trace, when no runner is up, when its directory is not the user's own with mode 700, when it is another version of forge (stale: after an upgrade it retires and the next event starts the new one), when the locale or PYTHONIOENCODING differ from the runner's, or when the connection breaks before the worker took stdin. Once the worker has taken stdin, the event cannot be read again: if the worker dies then (killed, out of memory), forge-hook-run answers as for an internal error (the error document, exit 3; under --dialect the agent's failure answer, a deny where the agent waits for permission) and does not run the hooks again, since they may have run, and their effects with them.
+
+The socket lives in $FORGE_WARM_DIR, else $XDG_RUNTIME_DIR/forge, else $TMPDIR/forge-UID (or /tmp/forge-UID): a directory the runner makes with mode 700 and both ends check for owner and mode before use. The runner checks each peer's uid (SO_PEERCRED) and serves no other user. It exits after an hour without a request (FORGE_WARM_IDLE seconds). Differences that remain: the runner's resource limits, not the client's, apply to the run; the run log's pid is the worker's.
 """,
     "EXIT STATUS": """
 * 0: proceed (decision allow): no matching hook, or every hook that ran said continue
@@ -199,6 +212,9 @@ When the machine refuses a write (a full disk, a read-only directory), the comma
     "IMPORT": """
 forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json and .claude/settings.local.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json or every .github/hooks/*.json of the project, or the user's file in the home directory for --global; Codex's inline [hooks] tables in config.toml are not read) into forge hooks with "format" set. Event names become forge event types; a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob; Gemini's timeouts (milliseconds) become seconds; Copilot's bash, timeoutSec, cwd and env become command, timeout, working_dir and env; a Cursor matcher on beforeShellExecution (a regex over the command text) has no pattern form. A regular expression with no pattern form, a non-command hook and an event with no forge type are named on stderr and skipped. --dry-run prints {"hooks": [...], "skipped": [...]} and writes nothing.
 """,
+    "WARM": """
+forge-hook warm on starts the per-user resident runner (see forge-hook-run(1), WARM RUNNER) and leaves ${XDG_STATE_HOME:-~/.local/state}/forge/warm.on, by which forge-hook-run starts it again when needed; a runner of another version is stopped and a new one started. forge-hook warm off removes the mark and stops the runner; runs in progress finish first. forge-hook warm status says whether it is up, since when, the runs it served and is serving, its pid, version and socket, whether it is stale, and whether restarts are on (--json for all of it, with the CPU time it and its workers used); it exits 0 when a runner of this version is up, 1 otherwise. The runner logs its starts and stops (never hook output) to ${XDG_STATE_HOME:-~/.local/state}/forge/warm.log.
+""",
     "EXIT STATUS": """
 * 0: done; for check, no problems
 * 1: check found problems; remove matched no hook
@@ -213,6 +229,8 @@ forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--g
 * FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) makes list --event count untrusted project hooks as running
 * FORGE_LOG_FILE, XDG_STATE_HOME: where the run log is (log reads it); FORGE_LOG=0: it is off
+* FORGE_WARM_DIR, XDG_RUNTIME_DIR, TMPDIR: where the resident runner's socket is (warm)
+* FORGE_WARM_IDLE: seconds without a request after which the resident runner exits (3600)
 """,
     "EXAMPLES": """
   forge-hook add --project --template block_sudo

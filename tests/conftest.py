@@ -17,6 +17,7 @@ import pytest
 
 from helpers import (
     LEAK_VAR,
+    WARM_VARS,
     ForgeRun,
     Project,
     Run,
@@ -37,7 +38,7 @@ from helpers import (
 #: passing for warm; at the end the runner must still be the one started, having served.
 WARM_VAR = "FORGE_TEST_WARM"
 #: What the warm session keeps in every test's environment (isolated_home drops FORGE_*).
-_WARM_KEPT = ("FORGE_WARM_DIR", "FORGE_WARM_REQUIRED")
+_WARM_KEPT = WARM_VARS
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

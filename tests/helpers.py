@@ -19,6 +19,9 @@ import psutil
 import pytest
 
 LEAK_VAR = "FORGE_TEST_LEAK_MARK"
+#: What the warm session (conftest.py, --warm) puts in every run's environment: the
+#: caller's, so a hook sees them too.
+WARM_VARS = ("FORGE_WARM_DIR", "FORGE_WARM_REQUIRED")
 BIN_DIR = Path(sys.executable).parent
 
 # The event most end-to-end tests send: block_sudo's target.
@@ -77,6 +80,15 @@ def kill_and_reap(pid: int) -> None:
         pass
     try:
         os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def reap_if_ours(pid: int) -> None:
+    """Reap ``pid`` if it became our child: a daemon whose starter exited reparents to
+    the test process once an in-process test made it a subreaper."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
 

@@ -19,6 +19,8 @@ from typing import Any
 import psutil
 import pytest
 
+from forge_hookd import warmd
+
 from helpers import (
     Project,
     WarmRunner,
@@ -27,6 +29,7 @@ from helpers import (
     kill_and_reap,
     pid_alive,
     read_pids,
+    reap_if_ours,
     run_installed,
     short_private_dir,
 )
@@ -103,6 +106,7 @@ def test_warm_on_status_off_through_forge_hook(project: Project, warm_dir: Path,
         off = run_installed(["warm", "off"], cwd=project.root, env=env, prog="forge-hook")
     assert off.exit_status == 0 and f"stopped the resident runner (pid {up['pid']}, served 1)" in off.stdout
     assert gone(up["pid"])
+    reap_if_ours(up["pid"])
     after = json.loads(run_installed(["warm", "status", "--json"], cwd=project.root, env=env,
                                      prog="forge-hook").stdout)
     assert after["state"] == "down" and not after["enabled"]
@@ -126,7 +130,10 @@ def test_client_starts_the_runner_again_when_on(project: Project, warm_dir: Path
             time.sleep(0.05)
         assert now["pid"] != first["pid"] and now["served"] == 0
     finally:
-        run_installed(["warm", "off"], cwd=project.root, env=env, prog="forge-hook")
+        last = json.loads(run_installed(["warm", "off", "--json"], cwd=project.root, env=env, prog="forge-hook").stdout)
+        if "pid" in last:
+            assert gone(last["pid"])
+            reap_if_ours(last["pid"])
 
 
 # -- exactly the cold run -------------------------------------------------------------------
@@ -337,7 +344,8 @@ def test_the_runner_leaks_no_descriptor_over_100_runs(project: Project, runner: 
                              env=warm_env(runner.directory)).exit_status == 0
     assert fds() == before
     assert runner.served == 101
-    assert not psutil.Process(runner.proc.pid).children()
+    spares = psutil.Process(runner.proc.pid).children()  # forked ahead, waiting: nothing else
+    assert len(spares) == warmd.SPARES and not any(p.children() for p in spares)
 
 
 # -- the client's budget ---------------------------------------------------------------------------
