@@ -235,7 +235,7 @@ def paired(a: Runner, sa: str, b: Runner, sb: str, kind: str = "wall") -> float:
     return median([x / y for x, y in zip(xs[sa], ys[sb], strict=True)])
 
 
-def report(runners: list[Runner], rounds: int, mem: dict[str, float]) -> dict[str, object]:
+def report(runners: list[Runner], rounds: int) -> dict[str, object]:
     by = {r.name: r for r in runners}
     print(f"\nforge-hook warm benchmark, {time.strftime('%Y-%m-%d')}: {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}, {rounds} alternating rounds, load average "
@@ -269,11 +269,8 @@ def report(runners: list[Runner], rounds: int, mem: dict[str, float]) -> dict[st
     print("\nMarginal cost per hook, (100 hooks - 0 hooks) / 100, wall ms:\n")
     for name, value in marginal.items():
         print(f"  {name:26}{value:7.3f}")
-    print("\nThe resident runner's RSS (MiB):\n")
-    for name, value in mem.items():
-        print(f"  {name:26}{value:7.1f}")
     return {"date": time.strftime("%Y-%m-%d"), "rounds": rounds, "goals": goals, "marginal_ms": marginal,
-            "rss_mib": mem, "median_wall_ms": {r.name: {s: median(x) for s, x in r.wall.items()} for r in runners},
+            "median_wall_ms": {r.name: {s: median(x) for s, x in r.wall.items()} for r in runners},
             "median_cpu_ms": {r.name: {s: median(x) for s, x in r.cpu.items()} for r in runners}}
 
 
@@ -298,10 +295,16 @@ def main() -> None:
         resident = Resident(prefix, env)
         mem_idle = resident.rss_mib()
         measure(runners, args.rounds, env, resident)
+        figures = report(runners, args.rounds)  # before the memory runs, which take minutes
+        sys.stdout.flush()
         mem = {"idle, just started": mem_idle, **memory(resident, runners[0], args.events, env)}
-        figures = report(runners, args.rounds, mem)
+        print("\nThe resident runner's RSS (MiB):\n")
+        for name, value in mem.items():
+            print(f"  {name:26}{value:7.1f}")
+        figures["rss_mib"] = mem
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))
+        sys.stdout.flush()
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], env=env, capture_output=True)
         if not args.keep:

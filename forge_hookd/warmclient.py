@@ -215,8 +215,10 @@ class _Client:
             fds = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2, cwd))
             sent = self.sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
             self.sock.sendall(request[sent:])
-        except OSError as exc:
-            raise _Cold(f"the resident runner went away ({exc.strerror or exc})") from None
+        except OSError as exc:  # it may have said why before it closed
+            said = self._line()
+            why = said[2:].decode("utf-8", "replace") if said.startswith(b"R ") else exc.strerror or str(exc)
+            raise _Cold(f"the resident runner went away ({why})") from None
         finally:
             posix.close(cwd)
 

@@ -92,6 +92,7 @@ class Runner:
         self.served = 0
         self.workers: dict[int, socket.socket] = {}  # pid -> the client's connection
         self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
+        self.retiring: set[int] = set()  # spares told to go, not reaped yet: we wait for them
         self.next_spare = 0.0
         self.spared: set[int] = set()  # what clean workers' detach hooks left: theirs to keep
         self.ending: list[TreeEnd] = []
@@ -124,7 +125,8 @@ class Runner:
         self.log.write(f"started: pid {os.getpid()}, version {_version()}, socket {self.runner_path}, "
                        f"idle exit after {self.idle:g} s")
         try:
-            while not (self.stopping and not self.workers and not self.spares and not self.ending):
+            while not (self.stopping and not self.workers and not self.spares and not self.retiring
+                       and not self.ending):
                 self._turn()
         finally:
             self._close_listeners()
@@ -256,17 +258,27 @@ class Runner:
         elif message == b"T" and fds:
             self.last_active = time.monotonic()
             self.workers[pid] = socket.socket(fileno=fds.pop())
-            self._drop_spare(pid)
-        elif not message:
-            self._drop_spare(pid)  # it died, or ended: reaped below
+            self._drop_spare(pid, retire=False)
+        elif not message:  # it died unused: reaped below
+            self._spare_died(pid)
         for fd in fds:
             os.close(fd)
 
-    def _drop_spare(self, pid: int) -> None:
+    def _spare_died(self, pid: int) -> None:
+        self._drop_spare(pid)
+        if not self.stopping:
+            self.log.write(f"a spare worker (pid {pid}) ended unused; another in {_RESPAWN_PAUSE:g} s")
+            self.next_spare = time.monotonic() + _RESPAWN_PAUSE
+
+    def _drop_spare(self, pid: int, *, retire: bool = True) -> None:
+        """Close our line to a spare (it then exits); ``retire``: it is not a worker, and
+        is waited for like one (an orphan of ours would be someone else's to reap)."""
         ours = self.spares.pop(pid, None)
         if ours is not None:
             self.selector.unregister(ours)
             ours.close()
+            if retire:
+                self.retiring.add(pid)
 
     def _reap(self) -> None:
         while True:
@@ -279,11 +291,11 @@ class Runner:
             conn = self.workers.pop(pid, None)
             if conn is not None:
                 self._report(pid, conn, os.waitstatus_to_exitcode(status))
+            elif pid in self.retiring:
+                self.retiring.discard(pid)
             elif pid in self.spares:  # died unused (a worker that took a run is in workers)
-                self._drop_spare(pid)
-                if not self.stopping:
-                    self.log.write(f"a spare worker ended unused ({os.waitstatus_to_exitcode(status)})")
-                    self.next_spare = time.monotonic() + _RESPAWN_PAUSE
+                self._spare_died(pid)
+                self.retiring.discard(pid)
 
     def _report(self, pid: int, conn: socket.socket, code: int) -> None:
         """Tell the client how its worker ended; end what a worker that died left."""
@@ -295,7 +307,7 @@ class Runner:
         except OSError:
             pass  # the client went away: nobody to tell
         conn.close()
-        left = _direct_children() - self.workers.keys() - self.spares.keys() - self.spared
+        left = _direct_children() - self.workers.keys() - self.spares.keys() - self.retiring - self.spared
         if code >= 0:
             self.spared |= left  # a clean worker ended all but its detach hooks' processes
         elif left:

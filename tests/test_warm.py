@@ -119,8 +119,11 @@ def test_client_starts_the_runner_again_when_on(project: Project, warm_dir: Path
     env = warm_env(warm_dir)
     first = json.loads(run_installed(["warm", "on", "--json"], cwd=project.root, env=env, prog="forge-hook").stdout)
     try:
+        spares = [p.pid for p in psutil.Process(first["pid"]).children()]
         kill_and_reap(first["pid"])  # a crash
-        assert gone(first["pid"])
+        assert gone(first["pid"], *spares)
+        for pid in [first["pid"], *spares]:
+            reap_if_ours(pid)
         cold = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=env)
         assert cold.exit_status == 0 and "warm: no resident runner" in cold.stderr
         deadline = time.monotonic() + 60  # started in the background by that client
@@ -244,7 +247,11 @@ def test_a_peer_of_another_uid_is_refused(runner: WarmRunner, isolated_home: Pat
 
 
 def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> None:
+    spares = [p.pid for p in psutil.Process(runner.proc.pid).children()]
     runner.kill()  # the socket file stays behind, nobody listening
+    assert gone(*spares)  # a spare sees its line to the runner close, and exits
+    for pid in spares:
+        reap_if_ours(pid)
     assert (runner.directory / "runner.sock").exists()
     run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
     assert run.exit_status == 0 and run.json["decision"] == "allow"
