@@ -163,7 +163,11 @@ class Resident:
         return dict(json.loads(sh(self.forge_hook, "warm", "status", "--json", env=self.env)))
 
     def cpu_ms(self) -> float:
-        cpu = self.status()["cpu"]
+        """The runner's and its reaped workers' CPU, once the last worker is reaped (a
+        worker answers its client before it exits)."""
+        while (status := self.status())["running"]:
+            time.sleep(0.001)
+        cpu = status["cpu"]
         assert isinstance(cpu, dict)
         return float(sum(cpu.values())) * 1000
 

@@ -55,9 +55,10 @@ _FS = sys.getfilesystemencoding()
 # -- where -------------------------------------------------------------------------------
 def runtime_dir(environ: "Mapping[bytes, bytes]") -> bytes:
     """``$FORGE_WARM_DIR``, else ``$XDG_RUNTIME_DIR/forge``, else ``forge-UID`` in the
-    system's temporary directory (``$TMPDIR``, else ``/tmp``)."""
+    system's temporary directory (``$TMPDIR``, else ``/tmp``); each only when absolute
+    (a relative one would name another directory for each working directory)."""
     named = environ.get(b"FORGE_WARM_DIR")
-    if named:
+    if named and named.startswith(b"/"):
         return named
     run = environ.get(b"XDG_RUNTIME_DIR")
     if run and run.startswith(b"/"):

@@ -302,7 +302,7 @@ class Runner:
         self.last_active = time.monotonic()
         if code != REFUSED:
             self.served += 1
-        try:
+        try:  # a worker that finished said so itself: then this line is never read
             conn.sendall(b"X %d\n" % code if code >= 0 else b"S %d\n" % -code)
         except OSError:
             pass  # the client went away: nobody to tell

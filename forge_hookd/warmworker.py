@@ -154,7 +154,14 @@ class Worker:
         self.conn.settimeout(None)
         self._send(b"A %d\n" % os.getpid())  # from here on stdin is ours: no going back
         _watch_client(self.conn)
-        return _run()
+        status = _run()
+        # Said here, the client is released as soon as the run is done, not after this
+        # process is gone and the runner has reaped it (two wake-ups fewer on a busy
+        # machine); the runner's report of the exit that follows is then one line too many,
+        # which the client never reads. A worker that dies instead says nothing: the
+        # runner's report is the client's answer.
+        self._send(b"X %d\n" % status)
+        return status
 
     def _refusal(self, fds: list[int], payload: bytes) -> str | None:
         protocol, key, verb, _, _, environ = wire.decode_request(payload)

@@ -218,30 +218,12 @@ class WarmRunner:
         return runner
 
     def status(self) -> dict[str, Any] | None:
-        """The runner's answer on its control socket, None when none answers."""
-        import socket
-
-        try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(10)
-                sock.connect(str(self.directory / "control.sock"))
-                sock.sendall(b"status\n")
-                data = b""
-                while not data.endswith(b"\n"):
-                    chunk = sock.recv(65536)
-                    if not chunk:
-                        break
-                    data += chunk
-            answer: dict[str, Any] = json.loads(data)
-        except (OSError, ValueError):
-            return None
-        return answer
+        return runner_status(self.directory)
 
     @property
     def served(self) -> int:
-        status = self.status()
-        assert status is not None, "the runner does not answer"
-        return int(status["served"])
+        return int(idle_runner_status(self.directory)["served"])
+
 
     def stop(self) -> None:
         """Ask it to stop (it lets its runs finish) and reap it."""
@@ -259,3 +241,36 @@ class WarmRunner:
         self.proc.wait()
         if self.proc.stderr is not None:
             self.proc.stderr.close()
+
+
+def runner_status(directory: Path) -> dict[str, Any] | None:
+    """The answer of the runner in ``directory`` on its control socket, None when none answers."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(str(directory / "control.sock"))
+            sock.sendall(b"status\n")
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        answer: dict[str, Any] = json.loads(data)
+    except (OSError, ValueError):
+        return None
+    return answer
+
+
+def idle_runner_status(directory: Path) -> dict[str, Any]:
+    """The runner's status once no run is going: a worker tells its client how the run
+    ended before it exits, and the runner counts the run when it has reaped it."""
+    deadline = time.monotonic() + 60
+    while True:
+        status = runner_status(directory)
+        assert status is not None, "the runner does not answer"
+        if not status["running"] or time.monotonic() > deadline:
+            return status
+        time.sleep(0.02)

@@ -149,7 +149,7 @@ def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_hom
 
 
 def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path: Path, isolated_home: Path) -> None:
-    from helpers import short_private_dir
+    from helpers import idle_runner_status, short_private_dir
 
     prefix = tmp_path / "prefix"
     assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
@@ -173,9 +173,7 @@ def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path
                                   env={**env, "FORGE_WARM_REQUIRED": "1"})
             assert warm.returncode == 0 and json.loads(warm.stdout)["decision"] == "allow", warm.stderr
             assert "warm:" not in warm.stderr
-        status = json.loads(subprocess.run([str(prefix / "bin/forge-hook"), "warm", "status", "--json"],
-                                           capture_output=True, text=True, env=env).stdout)
-        assert status["served"] == 2
+        assert idle_runner_status(directory)["served"] == 2
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
         shutil.rmtree(directory)

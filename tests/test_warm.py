@@ -25,6 +25,7 @@ from helpers import (
     Project,
     WarmRunner,
     gone,
+    idle_runner_status,
     installed,
     kill_and_reap,
     pid_alive,
@@ -98,6 +99,7 @@ def test_warm_on_status_off_through_forge_hook(project: Project, warm_dir: Path,
         assert up["state"] == "up" and up["enabled"] and not up["stale"] and pid_alive(up["pid"])
         assert up["socket"] == str(warm_dir / "runner.sock")
         assert run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=env).exit_status == 0
+        assert idle_runner_status(warm_dir)["served"] == 1
         status = run_installed(["warm", "status"], cwd=project.root, env=env, prog="forge-hook")
         assert status.exit_status == 0
         assert "warm: up" in status.stdout and "served:   1 run " in status.stdout, status.stdout
@@ -342,6 +344,7 @@ def test_the_runner_leaks_no_descriptor_over_100_runs(project: Project, runner: 
     project.write_hooks([{"event": "tool:pre_execute", "command": "echo hi; echo there >&2"}])
 
     def fds() -> int:
+        assert runner.served >= 0  # waits until no run is going: its connection is closed then
         return len(os.listdir(f"/proc/{runner.proc.pid}/fd"))
 
     run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
