@@ -231,8 +231,13 @@ class Resident:
         if fds != self.fds:
             problems.append(f"{fds} descriptors open, {self.fds} at the start")
         with open(f"/proc/{pid}/task/{pid}/children") as fh:
-            if fh.read().split():
-                problems.append("children left")
+            children = fh.read().split()
+        busy = []  # its spare workers wait, forked ahead: anything else, or a spare with a child, is left over
+        for child in children:
+            with open(f"/proc/{child}/task/{child}/children") as fh:
+                busy += fh.read().split()
+        if len(children) > 2 or busy:
+            problems.append(f"children left: {children}, below them {busy}")
         served = self.status().get("served")
         if not isinstance(served, int) or served < at_least:  # an interrupted one may end before it connects
             problems.append(f"served {served} runs warm, fewer than the {at_least} not interrupted")

@@ -194,6 +194,11 @@ class Worker:
         _fresh_standard_streams()
         _fresh_caches(self.client_pid)
         become_subreaper()
+        # From the moment the client relays signals (once it reads "A"), they are answered
+        # as a cold run answers them before its command starts: the document and 128+n.
+        from .__main__ import answer_signals_during_startup
+
+        answer_signals_during_startup()
 
 
 def _run() -> int:
