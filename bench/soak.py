@@ -67,11 +67,26 @@ def one(runner: str, root: Path, rng: random.Random, env: dict[str, str], rate: 
     result["hooks"] = [h["command"] for h in hooks]
     if compare and not interrupt:  # the same hooks, cold: the same document
         cold = run_one(runner, root, config, {**env, "FORGE_WARM": "0"}, False, rng)
-        result["same_as_cold"] = (cold["code"] == result["code"]
-                                  and comparable(cold.pop("doc")) == comparable(result["doc"]))
+        warm_doc, cold_doc = comparable(result["doc"]), comparable(cold.pop("doc"))
+        result["same_as_cold"] = cold["code"] == result["code"] and warm_doc == cold_doc
+        if not result["same_as_cold"]:
+            result["difference"] = difference(warm_doc, cold_doc, f"exit {result['code']}/{cold['code']}")
     result.pop("doc")
     config.unlink()
     return result
+
+
+def difference(warm: object, cold: object, where: str) -> str:
+    """The first place two comparable documents differ, for the report."""
+    if isinstance(warm, dict) and isinstance(cold, dict):
+        for key in sorted(set(warm) | set(cold)):
+            if warm.get(key) != cold.get(key):
+                return difference(warm.get(key), cold.get(key), f"{where}: {key}")
+    if isinstance(warm, list) and isinstance(cold, list) and len(warm) == len(cold):
+        for i, (a, b) in enumerate(zip(warm, cold)):
+            if a != b:
+                return difference(a, b, f"{where}[{i}]")
+    return f"{where}: warm {str(warm)[:80]!r}, cold {str(cold)[:80]!r}"
 
 
 def comparable(doc: object) -> object:
@@ -188,7 +203,7 @@ def main() -> int:
     if resident is not None:
         print(f"  warm documents unlike the cold run's: {len(differ)} of {len(compared)} compared")
         for r in differ[:3]:
-            print(f"    differs: hooks {r['hooks']}")
+            print(f"    differs: hooks {r['hooks']}\n      {r['difference']}")
         for problem in warm_problems:
             print(f"  resident runner: {problem}")
     return 1 if left or bad_codes or broken or len(fds) > 1 or children != [1] or differ or warm_problems else 0

@@ -149,7 +149,7 @@ def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_hom
 
 
 def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path: Path, isolated_home: Path) -> None:
-    from helpers import idle_runner_status, short_private_dir
+    from helpers import gone, idle_runner_status, reap_if_ours, short_private_dir
 
     prefix = tmp_path / "prefix"
     assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
@@ -168,6 +168,7 @@ def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path
         on = subprocess.run([str(prefix / "bin/forge-hook"), "warm", "on", "--json"], capture_output=True, text=True,
                             env=env)
         assert on.returncode == 0, on.stderr
+        runner = json.loads(on.stdout)["pid"]
         for exe in (prefix / "bin/forge-hook-run", venv / "bin/forge-hook-run"):  # the launcher, pip's script
             warm = subprocess.run([str(exe), "--trace"], input=event, capture_output=True, text=True, cwd=tmp_path,
                                   env={**env, "FORGE_WARM_REQUIRED": "1"})
@@ -177,3 +178,5 @@ def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
         shutil.rmtree(directory)
+    assert gone(runner)
+    reap_if_ours(runner)  # once an in-process test made this process a subreaper, it is ours
