@@ -65,17 +65,21 @@ def _fd_limit() -> int:
 
 
 def preload() -> None:
-    """Import everything a run may import, and fill the caches a run would fill."""
-    import psutil  # noqa: F401 - ending trees
+    """Import every module of the package (whatever a run may import, under whatever name
+    it has) and psutil, and fill the caches a run would fill."""
+    import importlib
+    import pkgutil
     import re
 
-    from . import cli, dialect_cli, executor, observer, process, redact, runlog, runrecord, trace, trust  # noqa: F401
-    from .dialects import NAMES, get
+    import psutil  # noqa: F401 - ending trees
 
-    for name in NAMES:
-        get(name)
+    from . import redact, runrecord
+
+    package = sys.modules[__package__]
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{__package__}."):
+        importlib.import_module(info.name)
     runrecord.forge_version()
-    for rule in redact._RULES:  # compiled lazily per process; here once for every worker
+    for rule in getattr(redact, "_RULES", ()):  # compiled lazily per process; here once for every worker
         rule.compiled = re.compile(rule.pattern, re.VERBOSE | re.DOTALL)
     become_subreaper()  # also loads the prctl symbol
 
