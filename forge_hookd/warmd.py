@@ -65,19 +65,23 @@ def _fd_limit() -> int:
 
 
 def preload() -> None:
-    """Import every module of the package (whatever a run may import, under whatever name
-    it has) and psutil, and fill the caches a run would fill."""
+    """Import every module of the package and its subpackages (whatever a run may import,
+    under whatever name it has), psutil, and fill the caches a run would fill."""
     import importlib
-    import pkgutil
     import re
 
     import psutil  # noqa: F401 - ending trees
 
     from . import redact, runrecord
 
-    package = sys.modules[__package__]
-    for info in pkgutil.walk_packages(package.__path__, prefix=f"{__package__}."):
-        importlib.import_module(info.name)
+    top = os.path.dirname(__file__)
+    for directory, subdirectories, files in os.walk(top):
+        subdirectories[:] = sorted(d for d in subdirectories if os.path.exists(os.path.join(directory, d, "__init__.py")))
+        relative = os.path.relpath(directory, top)
+        prefix = ".".join([__package__, *([] if relative == "." else relative.split(os.sep))])
+        for name in sorted(files):
+            if name.endswith(".py") and name != "__main__.py":
+                importlib.import_module(prefix if name == "__init__.py" else f"{prefix}.{name[:-3]}")
     runrecord.forge_version()
     for rule in getattr(redact, "_RULES", ()):  # compiled lazily per process; here once for every worker
         rule.compiled = re.compile(rule.pattern, re.VERBOSE | re.DOTALL)
