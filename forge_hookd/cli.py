@@ -21,7 +21,7 @@ from .errors import ConfigError, EventError, ExitStatus, UsageError
 from .events import EVENT_TYPES, HookEvent
 
 if TYPE_CHECKING:
-    from .observer import RunObserver
+    from .witness import Witness
     from .registry import Hook
     from .results import HookRun
 
@@ -211,11 +211,11 @@ def forge_hook_run(
 
 # -- the steps both the native and the dialect path take (dialect_cli.py) ----------------
 def new_observer(root: str, *, trace: bool, trust_project: bool, no_global: bool, no_project: bool,
-                 dialect: str | None = None) -> RunObserver:
-    """What the run log and --trace learn of this run (observer.py)."""
-    from .observer import RunObserver
+                 dialect: str | None = None) -> Witness:
+    """What the run log and --trace learn of this run (witness.py)."""
+    from .witness import Witness
 
-    observer = RunObserver(lambda line: say(PROG, line),
+    observer = Witness(lambda line: say(PROG, line),
                            trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True),
                            root=root, trace=trace, trust_override=trust_project,
                            no_global=no_global, no_project=no_project)
@@ -224,7 +224,7 @@ def new_observer(root: str, *, trace: bool, trust_project: bool, no_global: bool
 
 
 def load_hooks(event: HookEvent, *, root: str, extra_configs: tuple[str, ...], trust_project: bool,
-               no_global: bool, no_project: bool, strict: bool, observer: RunObserver
+               no_global: bool, no_project: bool, strict: bool, observer: Witness
                ) -> tuple[list[Hook], list[str]]:
     """The hooks ``event`` runs, in order, and the config warnings (said on stderr;
     under ``strict`` the first is a ConfigError and the others are said as errors)."""
@@ -250,7 +250,7 @@ def load_hooks(event: HookEvent, *, root: str, extra_configs: tuple[str, ...], t
 
 
 def run_hooks(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: list[str],
-              keep_going: bool, jobs: int, observer: RunObserver) -> HookRun:
+              keep_going: bool, jobs: int, observer: Witness) -> HookRun:
     """Run ``hooks``; from here on a signal ends the running hooks (signals.py)."""
     from .executor import HookExecutor
 

@@ -29,20 +29,20 @@ class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
     ``untrusted_path`` is the project file when it exists but is not trusted (its hooks were
-    not loaded), ``untrusted_verdict`` why. A plain class: a dataclass would cost 0.45 ms
+    not loaded), ``untrusted_check`` why. A plain class: a dataclass would cost 0.45 ms
     of every run's start-up (bench/README.md, "tricks.py").
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
-                 untrusted_path: str | None = None, untrusted_verdict: trust.Verdict | None = None) -> None:
+                 untrusted_path: str | None = None, untrusted_check: trust.TrustCheck | None = None) -> None:
         self.hooks = hooks if hooks is not None else []
         self.warnings = warnings if warnings is not None else []
         self.untrusted_path = untrusted_path
-        self.untrusted_verdict = untrusted_verdict
+        self.untrusted_check = untrusted_check
 
     @property
     def untrusted_state(self) -> trust.TrustState | None:
-        return None if self.untrusted_verdict is None else self.untrusted_verdict.state
+        return None if self.untrusted_check is None else self.untrusted_check.state
 
     def extend(self, other: LoadedConfig) -> None:
         self.hooks.extend(other.hooks)
@@ -292,9 +292,9 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
     unclear = trust.override_warning() if trust_project is None else None
     warnings = [ConfigError(unclear)] if unclear else []
     if not override:
-        verdict = trust.verdict(path, raw, doc if doc is not None else {})
-        if verdict.state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_verdict=verdict)
+        check = trust.check(path, raw, doc if doc is not None else {})
+        if check.state is not trust.TrustState.TRUSTED:
+            return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_check=check)
     if doc is None:
         return LoadedConfig(warnings=[*warnings, problem])
     root = trust.project_root_of(path)
@@ -331,7 +331,7 @@ def load_sources(
         project_path = project_file(project_root)
         project = load_project_file(project_path, trust_project=trust_project)
         loaded.extend(_noted(note, "project", project_path, project))
-        loaded.untrusted_path, loaded.untrusted_verdict = project.untrusted_path, project.untrusted_verdict
+        loaded.untrusted_path, loaded.untrusted_check = project.untrusted_path, project.untrusted_check
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
@@ -345,12 +345,12 @@ def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str
 
 def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None:
     """What to tell the user when the project's hooks did not run for lack of trust."""
-    verdict = loaded.untrusted_verdict
-    if loaded.untrusted_path is None or verdict is None:
+    check = loaded.untrusted_check
+    if loaded.untrusted_path is None or check is None:
         return None
-    if not verdict.trustable:
-        return f"project hooks in {loaded.untrusted_path} did not run: {verdict.detail}"
-    why = verdict.detail or ("it changed since it was trusted" if verdict.state is trust.TrustState.CHANGED
+    if not check.trustable:
+        return f"project hooks in {loaded.untrusted_path} did not run: {check.detail}"
+    why = check.detail or ("it changed since it was trusted" if check.state is trust.TrustState.CHANGED
                              else "the project is not trusted")
     return (f"project hooks in {loaded.untrusted_path} did not run: {why}; "
             f"review it, then run: forge-hook trust {project_root}")

@@ -81,8 +81,8 @@ def list_hooks(project_root: Path, problems: list[ConfigError] | None = None) ->
             continue
         if raw is None or doc is None:
             continue
-        verdict = trust.Verdict(trust.TrustState.TRUSTED) if scope == "global" else trust.verdict(path, raw, doc)
-        listed += [ListedHook(hook, scope, path, index, verdict.state, verdict.detail)
+        checked = trust.TrustCheck(trust.TrustState.TRUSTED) if scope == "global" else trust.check(path, raw, doc)
+        listed += [ListedHook(hook, scope, path, index, checked.state, checked.detail)
                    for index, hook, _ in iter_entries(doc, path=path, source=scope,
                                                       duplicates=duplicate_keys(raw, doc)) if hook is not None]
     return listed

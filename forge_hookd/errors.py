@@ -7,15 +7,15 @@ A hook that fails or times out is *not* an exception: it is a ``HookResult``.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, unique
 
 
+@unique  # two names for one status read as two meanings (httpie does the same)
 class ExitStatus(IntEnum):
     """Exit codes of the executables (DESIGN.md, "Exit codes"), the one owner of them."""
 
     PROCEED = 0  # decision allow
     BLOCKED = 1  # decision deny: a hook said do not continue (forge-hook-run only)
-    PROBLEMS_FOUND = 1  # forge-hook: check found problems, remove found nothing
     BAD_INPUT = 2
     INTERNAL_ERROR = 3  # a bug
     ASK = 4  # decision ask: a person must decide
@@ -24,6 +24,15 @@ class ExitStatus(IntEnum):
     SIGINT = 130
     READER_CLOSED = 141  # whoever read our stdout went away (as a shell's SIGPIPE)
     SIGTERM = 143
+
+
+@unique
+class ManagerStatus(IntEnum):
+    """forge-hook's own statuses beside the shared ones (BAD_INPUT ...): its word for 1,
+    which forge-hook-run spends on "blocked"."""
+
+    OK = 0
+    PROBLEMS = 1  # check or doctor found problems; remove found no such hook
 
 
 class ForgeError(Exception):

@@ -228,5 +228,5 @@ async def fire_event(
 ) -> list[HookResult]:
     """Run the hooks for ``event`` and return their results, as the seed shows: the
     caller checks ``should_continue`` and raises :class:`HookBlockedError` itself (a
-    :class:`~forge_hookd.integration.ToolExecutor` does)."""
+    :class:`~forge_hookd.toolexecutor.ToolExecutor` does)."""
     return await (executor or HookExecutor()).execute_hooks(event, stop_on_failure=stop_on_failure)

@@ -19,7 +19,7 @@ from . import completion, editing, trust
 from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
 from .dialects import NAMES as DIALECTS
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
-from .errors import ConfigError, ExitStatus, UsageError
+from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, pattern_can_match
 from .log_cli import log_command
@@ -164,7 +164,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     else:
         for problem in problems:
             click.echo(str(problem))
-    return ExitStatus.PROBLEMS_FOUND if problems else ExitStatus.PROCEED
+    return ManagerStatus.PROBLEMS if problems else ManagerStatus.OK
 
 
 @forge_hook.command("add", short_help="Append a hook, from a template or options.")
@@ -271,9 +271,9 @@ def remove_command(ctx: click.Context, global_: bool, project: bool, pattern: st
     removed = editing.remove_hooks(path, pattern, retrust=scope == "project")
     if not removed:
         say(PROG, f"error: no hook with pattern '{pattern}' in {path}")
-        return ExitStatus.PROBLEMS_FOUND
+        return ManagerStatus.PROBLEMS
     _edited(ctx, scope, f"removed {removed} hook{'s' if removed > 1 else ''} ({pattern})")
-    return ExitStatus.PROCEED
+    return ManagerStatus.OK
 
 
 def _toggle(ctx: click.Context, global_: bool, project: bool, index: int, enabled: bool) -> None:

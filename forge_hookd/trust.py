@@ -50,7 +50,7 @@ class TrustState(str, Enum):
     CHANGED = "changed"  # trusted once, something it covers changed since
 
 
-class Verdict:
+class TrustCheck:
     """A trust state and, when it is not "trusted", why: the file that changed, the
     symlink that leaves the project, the store that cannot be read. ``trustable`` is
     False when ``forge-hook trust`` would refuse the project as it is."""
@@ -294,7 +294,7 @@ def _difference(recorded: dict[str, str], current: dict[str, str]) -> str | None
     return None if new is None else f"{new} is new since the project was trusted"
 
 
-def verdict(hooks_file: StrPath, content: bytes, doc: Any = None) -> Verdict:
+def check(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustCheck:
     """Whether ``content``, read from ``hooks_file``, and everything its hooks run in the
     project are what the user trusted. Never raises: a store that cannot be read makes
     the project untrusted, with the reason in ``detail``."""
@@ -303,19 +303,19 @@ def verdict(hooks_file: StrPath, content: bytes, doc: Any = None) -> Verdict:
         hooks_real = _refuse_escapes(hooks_file, real_root)
         store = _load_store(trust_store_path())
     except ConfigError as exc:
-        return Verdict(TrustState.UNTRUSTED, str(exc), trustable=False)
+        return TrustCheck(TrustState.UNTRUSTED, str(exc), trustable=False)
     recorded = _recorded(store, real_root)
     if recorded is None:
         if hooks_real in store.get("trusted", {}):
-            return Verdict(TrustState.CHANGED, "it was trusted by an older forge-hook, whose trust covered "
+            return TrustCheck(TrustState.CHANGED, "it was trusted by an older forge-hook, whose trust covered "
                                                "the hooks file only")
-        return Verdict(TrustState.UNTRUSTED)
+        return TrustCheck(TrustState.UNTRUSTED)
     try:
         current = _coverage(hooks_file, real_root, hooks_real, content, doc)
     except (ConfigError, OSError) as exc:
-        return Verdict(TrustState.UNTRUSTED, str(exc), trustable=False)
+        return TrustCheck(TrustState.UNTRUSTED, str(exc), trustable=False)
     difference = _difference(recorded, current)
-    return Verdict(TrustState.TRUSTED) if difference is None else Verdict(TrustState.CHANGED, difference)
+    return TrustCheck(TrustState.TRUSTED) if difference is None else TrustCheck(TrustState.CHANGED, difference)
 
 
 def _v1_key(hooks_file: StrPath) -> str:
@@ -323,7 +323,7 @@ def _v1_key(hooks_file: StrPath) -> str:
 
 
 def state(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustState:
-    return verdict(hooks_file, content, doc).state
+    return check(hooks_file, content, doc).state
 
 
 def is_trusted(hooks_file: StrPath, content: bytes, doc: Any = None) -> bool:

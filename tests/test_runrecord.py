@@ -57,7 +57,7 @@ def test_file_entry_states_and_trust(tmp_path: Path) -> None:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.errors import ConfigError
     from forge_hookd.registry import Hook
-    from forge_hookd.trust import TrustState, Verdict
+    from forge_hookd.trust import TrustCheck, TrustState
 
     hooks_file = tmp_path / "hooks.json"
     hooks_file.write_text("{}")
@@ -65,7 +65,7 @@ def test_file_entry_states_and_trust(tmp_path: Path) -> None:
     entry = runrecord.file_entry("project", str(hooks_file), loaded, trust_override=True)
     assert entry == {"scope": "project", "path": str(hooks_file), "state": "loaded", "trust": "overridden",
                      "hooks": 1, "warnings": 0}
-    changed = LoadedConfig(untrusted_path=str(hooks_file), untrusted_verdict=Verdict(TrustState.CHANGED))
+    changed = LoadedConfig(untrusted_path=str(hooks_file), untrusted_check=TrustCheck(TrustState.CHANGED))
     assert runrecord.file_entry("project", str(hooks_file), changed, trust_override=False)["state"] == "not run"
     unreadable = LoadedConfig(warnings=[ConfigError("cannot read: Permission denied", path=str(hooks_file))])
     assert runrecord.file_entry("global", str(hooks_file), unreadable, trust_override=False)["state"] == "unreadable"

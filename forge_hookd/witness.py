@@ -1,4 +1,4 @@
-"""What the run log and ``--trace`` learn of a forge-hook-run run as it goes: the config
+"""What the run log and ``--trace`` witness of a forge-hook-run run as it goes: the config
 files read, the hooks matched and started, the final document. The one place where
 :mod:`forge_hookd.runlog` and :mod:`forge_hookd.trace` meet the run."""
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .trace import Tracer
 
 
-class RunObserver:
+class Witness:
     """Collects the run log's context; says warnings through ``say(line)`` and narrates
     ``--trace`` through ``trace_to(line)`` (a line written as it is: it may hold colour)."""
 
