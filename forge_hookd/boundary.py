@@ -16,6 +16,7 @@ import orjson
 
 from .errors import ExitStatus, ForgeError, UsageError
 from .signals import Interrupted, SignalCatcher
+from .text import visible
 
 
 def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
@@ -41,16 +42,6 @@ def print_json(value: Any) -> None:
 def say(prog: str, message: str) -> None:
     """One line for people on stderr, control characters made visible."""
     click.echo(f"{prog}: {visible(message)}", err=True)
-
-
-# C0 (but tab), DEL and C1: a hook's output must not drive the terminal, and a line for
-# people stays one line (a newline in an event's key must not split the message).
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c != 0x09} | {0x0A: "\\n", 0x0D: "\\r"}
-
-
-def visible(text: str) -> str:
-    """``text`` with terminal control characters written out (ESC as ``\\x1b``)."""
-    return text.translate(_CONTROL)
 
 
 class ReaderClosed(Exception):

@@ -266,7 +266,7 @@ def run_hooks(event: HookEvent, hooks: Sequence[Hook], *, root: str, warnings: l
 
 
 def _say_verdict(run: HookRun) -> None:
-    from .answers import one_line
+    from .text import one_line
     from .results import describe_hook
     from .signals import signal_name
 

@@ -16,6 +16,7 @@ from .events import PROJECT_DIR_VAR, is_event_var
 from .readfile import read_regular
 from .registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
 from .safefile import StrPath, locked, write_atomically
+from .text import did_you_mean
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -174,7 +175,7 @@ def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | 
                   ) -> list[ConfigError]:
     """What is wrong outside the entries: a misspelt top-level key, no ``hooks`` at all."""
     where = os.fspath(path)
-    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{_hint(key, TOP_LEVEL_KEYS)}", path=where)
+    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{did_you_mean(key, TOP_LEVEL_KEYS)}", path=where)
                 for key in doc if key not in TOP_LEVEL_KEYS]
     warnings += [ConfigError(f"duplicate key '{key}'; the last one counts", path=where)
                  for key in duplicates.get(None, [])]
@@ -183,16 +184,9 @@ def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | 
     return warnings
 
 
-def _hint(key: str, known: Iterable[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def _entry_warnings(entry: dict[str, Any], hook: Hook, project_root: StrPath | None) -> list[str]:
     """What makes a well-formed entry run otherwise than it reads."""
-    problems = [f"unknown key '{key}' ignored{_hint(key, HOOK_KEYS)}" for key in unknown_keys(entry)]
+    problems = [f"unknown key '{key}' ignored{did_you_mean(key, HOOK_KEYS)}" for key in unknown_keys(entry)]
     problems += [f"pattern '{p}' can match no event type"
                  for p in hook.patterns or [hook.event_pattern] if not pattern_can_match(p)]
     problems += [f"env.{name} is an event variable; a hook cannot set it (ignored)"

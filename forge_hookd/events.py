@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from .errors import EventError
+from .text import did_you_mean
 
 
 class EventType(str, Enum):
@@ -388,7 +389,7 @@ def _refuse_unknown_keys(obj: dict[str, Any]) -> None:
     if not unknown:
         return
     key = unknown[0]
-    hint = f" (did you mean '{_KEY_HINTS[key]}'?)" if key in _KEY_HINTS else ""
+    hint = did_you_mean(key, (), aliases=_KEY_HINTS)
     allowed = ", ".join(_KEYS)
     raise EventError(f"unknown key '{key}' in event{hint}; allowed keys: {allowed}")
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from .answers import blocks, conclude, judge_for
+from . import answers, dialects
 from .chain import active_chain, chain_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
@@ -107,7 +107,7 @@ class HookExecutor:
             run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
-            conclude(run)
+            run.conclude()
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -143,16 +143,16 @@ class HookExecutor:
                             self.on_start(index, hook)
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = _judged(failed, run.event)
-                            stopped = stop_on_failure and blocks(failed)
-                    for result in processes.wait():
-                        results[result.index] = _judged(result, run.event)
-                        stopped = stopped or (stop_on_failure and blocks(result))
+                            results[index] = failed.judged(_judge_for(hook, run.event))
+                            stopped = stop_on_failure and results[index].blocks
+                    for done in processes.wait():
+                        result = results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                        stopped = stopped or (stop_on_failure and result.blocks)
             except Interrupted as exc:
                 run.interrupted = exc.signum
-                for result in processes.close():
-                    result.error = f"interrupted: the runner received {exc}"
-                    results[result.index] = _judged(result, run.event)
+                for done in processes.close():
+                    done.error = f"interrupted: the runner received {exc}"
+                    results[done.index] = done.judged(_judge_for(done.hook, run.event))
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -175,9 +175,7 @@ class HookExecutor:
     def _formatted(self, name: str, event: HookEvent) -> tuple[bytes, dict[bytes, bytes]]:
         """The payload and variables a hook written for agent ``name`` gets: built once
         per run and format, however many such hooks run."""
-        from .dialects import get
-
-        speaker = get(name)
+        speaker = dialects.get(name)
         return speaker.hook_stdin(event, self.project_dir), _encoded(speaker.hook_env(event, self.project_dir))
 
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
@@ -196,12 +194,12 @@ class HookExecutor:
         return Spec(hook, cwd, env, stdin, timeout)
 
 
-def _judged(result: HookResult, event: HookEvent) -> HookResult:
-    """The result of a finished hook with its answer read by the hook's judge."""
-    result.answer, error, result.decided = judge_for(result.hook, event)(result)
-    if error is not None:
-        result.error = error
-    return result
+def _judge_for(hook: Hook, event: HookEvent) -> answers.Judge:
+    """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
+    agent's rules for a hook with a ``format`` (dialects/)."""
+    if hook.format is not None:
+        return dialects.get(hook.format).judge(event)
+    return answers.judge
 
 
 def _inherited_event_vars() -> frozenset[bytes]:

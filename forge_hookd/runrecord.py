@@ -126,8 +126,6 @@ def _event(event: object) -> dict[str, Any]:
 def _hook(result: dict[str, Any]) -> dict[str, Any]:
     hook = result.get("hook") or {}
     answer = result.get("answer") if isinstance(result.get("answer"), dict) else None
-    decision = result.get("decision") or (answer or {}).get("decision") or (
-        "allow" if result.get("should_continue", True) else "deny")
     entry: dict[str, Any] = {
         "index": result.get("index"),
         "source": hook.get("source"),
@@ -138,8 +136,9 @@ def _hook(result: dict[str, Any]) -> dict[str, Any]:
         "signal": result.get("signal"),
         "duration": result.get("duration"),
         "timed_out": result.get("timed_out"),
-        "decision": decision,
-        "reason": _head(_reason(result, answer, decision), TEXT_LIMIT) or None,
+        # the run's own decision and reason for the hook, never derived again here
+        "decision": result.get("decision"),
+        "reason": _head(str(result.get("reason") or ""), TEXT_LIMIT) or None,
         "error": result.get("error"),
         "stdout": _tail(str(result.get("stdout") or ""), OUTPUT_TAIL),
         "stderr": _tail(str(result.get("stderr") or ""), OUTPUT_TAIL),
@@ -151,29 +150,15 @@ def _hook(result: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def _reason(result: dict[str, Any], answer: dict[str, Any] | None, decision: str) -> str:
-    if result.get("reason"):
-        return str(result["reason"])
-    if answer and isinstance(answer.get("reason"), str):
-        return str(answer["reason"])
-    if decision == "allow":
-        return ""
-    return str(result.get("error") or str(result.get("stdout") or "").strip()
-               or str(result.get("stderr") or "").strip())
-
-
 def _decision(doc: dict[str, Any], hooks: list[dict[str, Any]]) -> dict[str, Any]:
-    """The run's decision (the document's, else blocked -> deny, else allow), the hook
-    that made it and why."""
-    decision = doc.get("decision") or ("deny" if doc.get("blocked") else "allow")
+    """The run's decision and reason as the document says them, and the hook that made
+    it: the blocker, or for an ask the first hook that asked."""
+    decision = doc.get("decision") or "allow"
     found = doc.get("blocked_by")
-    blocker: dict[str, Any] = found if isinstance(found, dict) else {}
-    decided_by = blocker.get("index")
+    decided_by = found.get("index") if isinstance(found, dict) else None
     if decided_by is None and decision != "allow":
         decided_by = next((h["index"] for h in hooks if h["decision"] == decision), None)
-    reason = doc.get("reason") or blocker.get("reason")
-    if reason is None and decided_by is not None:
-        reason = next((h["reason"] for h in hooks if h["index"] == decided_by), None)
+    reason = doc.get("reason")
     return {"decision": decision, "decided_by": decided_by,
             "reason": _head(str(reason), TEXT_LIMIT) if reason else None}
 

@@ -14,6 +14,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .text import one_line, visible
+
 if TYPE_CHECKING:
     from .events import HookEvent
     from .registry import Hook
@@ -32,9 +34,7 @@ class Tracer:
         return f"\033[{_COLOURS[tone]}m{text}\033[0m" if self.colour else text
 
     def say(self, text: str, tone: str | None = None) -> None:
-        from .boundary import visible  # a hook's command or output must not drive the terminal
-
-        text = visible(text)
+        text = visible(text)  # a hook's command or output must not drive the terminal
         self.write("trace: " + (self._paint(text, tone) if tone else text))
 
     # -- config ----------------------------------------------------------------------
@@ -81,17 +81,16 @@ class Tracer:
             self._result(result)
         for index in doc.get("skipped") or []:
             self.say(f"hook {index} did not run: an earlier hook stopped the chain", "dim")
-        decision = doc.get("decision") or ("deny" if doc.get("blocked") else "allow")
+        decision = doc.get("decision") or "allow"
         blocker: dict[str, Any] = doc.get("blocked_by") or next(  # an ask has no blocker: the first asking hook
             (r for r in doc.get("results") or [] if decision != "allow" and r.get("decision") == decision), {})
-        reason = doc.get("reason") or blocker.get("reason") or ""
+        reason = doc.get("reason") or ""
         by = f" by hook {blocker['index']}" + (f": {_short(reason)}" if reason else "") if blocker else ""
         self.say(f"decision {decision}{by}; exit {exit_status}; {doc.get('duration', 0):.3f} s",
                  _tone(decision))
 
     def _result(self, result: dict[str, Any]) -> None:
-        ok = result.get("should_continue", True)
-        decision = result.get("decision") or ("allow" if ok else "deny")
+        decision = result.get("decision") or "allow"
         how = (f"timed out ({result.get('error')})" if result.get("timed_out")
                else f"killed by {result['signal']}" if result.get("signal")
                else f"could not start: {result.get('error')}" if result.get("exit_code") is None
@@ -106,7 +105,6 @@ def _tone(decision: str) -> str:
 
 def _short(text: str, limit: int = 80) -> str:
     """One line, cut, secrets masked (stderr may end up in an agent's transcript)."""
-    from .answers import one_line
     from .redact import redact_text
 
     return one_line(redact_text(" ".join(text.split())), limit)  # masked as the line reads

@@ -27,9 +27,11 @@ def test_output_is_cut_to_a_tail_from_a_word_start() -> None:
 
 def test_a_record_is_bounded_however_many_hooks_and_however_large_the_data() -> None:
     results = [{"index": i, "hook": {"event": "*", "command": "y " * 5000}, "stdout": "z " * 100_000,
-                "stderr": "w " * 100_000, "should_continue": i != 700} for i in range(1000)]
+                "stderr": "w " * 100_000, "should_continue": i != 700,
+                "decision": "deny" if i == 700 else "allow", "reason": "stop" if i == 700 else ""}
+               for i in range(1000)]
     data = {f"k{i}": {"nested": ["v " * 1000] * 50} for i in range(500)}
-    doc = {"event": {**EVENT, "data": data}, "results": results, "blocked": True,
+    doc = {"event": {**EVENT, "data": data}, "results": results, "blocked": True, "decision": "deny", "reason": "stop",
            "blocked_by": {"index": 700, "reason": "stop"}, "warnings": ["w" * 10_000] * 100}
     line = runlog.encode(runrecord.build_record(doc, runrecord.RunContext(exit_status=1)))
     assert len(line) <= runlog.RECORD_LIMIT
@@ -44,7 +46,8 @@ def test_answers_and_dialect_fields_are_taken_when_present() -> None:
                                                          "tool": "Bash", "payload": {"big": "x"}}}},
            "decision": "ask", "reason": "a person decides", "blocked": False,
            "results": [{"index": 0, "hook": {"event": "*", "command": "c"}, "exit_code": 0,
-                        "should_continue": True, "answer": {"decision": "ask", "reason": "a person decides"}}]}
+                        "should_continue": True, "decision": "ask", "reason": "a person decides",
+                        "answer": {"decision": "ask", "reason": "a person decides"}}]}
     rec = runrecord.build_record(doc, runrecord.RunContext(exit_status=4, dialect="claude"))
     assert rec["event"]["agent"] == {"name": "claude", "event": "PreToolUse", "tool": "Bash"}
     assert "agent" not in rec["event"]["data"]

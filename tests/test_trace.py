@@ -129,9 +129,9 @@ def test_tracer_words_each_ending_and_paints_only_when_asked() -> None:
     said: list[str] = []
     tracer = Tracer(said.append, colour=True)
     tracer.finished({"results": [
-        {"index": 0, "timed_out": True, "error": "timed out after 1s", "duration": 1.0, "should_continue": False},
-        {"index": 1, "signal": "SIGKILL", "exit_code": -9, "duration": 0.1, "should_continue": False},
-        {"index": 2, "exit_code": None, "error": "cannot start", "duration": 0.0, "should_continue": False},
+        {"index": 0, "timed_out": True, "error": "timed out after 1s", "duration": 1.0, "decision": "deny"},
+        {"index": 1, "signal": "SIGKILL", "exit_code": -9, "duration": 0.1, "decision": "deny"},
+        {"index": 2, "exit_code": None, "error": "cannot start", "duration": 0.0, "decision": "deny"},
         {"index": 3, "exit_code": 0, "decision": "ask", "duration": 0.0}],
         "decision": "ask", "duration": 1.2}, 4)
     assert said == [

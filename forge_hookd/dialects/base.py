@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
+from ..answers import ALLOW, Answer, Finished, Judge, Judgement
 from ..errors import EventError
 from ..events import TOOL_EVENT_TYPES, EventType, HookEvent
-
-if TYPE_CHECKING:
-    from ..answers import Judge
-    from ..results import HookResult
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
@@ -305,9 +302,7 @@ class Dialect:
         could not start (126, 127) is left to forge's rule, which denies (unless it is
         an observer): a policy hook whose script was deleted is not silently off.
         """
-        from ..answers import ALLOW, Answer, Judgement
-
-        def judged(result: HookResult) -> Judgement:
+        def judged(result: Finished) -> Judgement:
             code = result.exit_code
             if result.error is not None or result.timed_out or code is None or code < 0 or code in (126, 127):
                 return Judgement(None)

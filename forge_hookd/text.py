@@ -1,0 +1,35 @@
+"""Text for people: control characters written out, a reason on one line, a did-you-mean.
+
+Every line forge writes for a person goes through :func:`visible`, so that what it
+quotes (a hook's command or output, an event's key) can never drive the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+# C0 (but tab), DEL and C1: a hook's output must not drive the terminal, and a line for
+# people stays one line (a newline in an event's key must not split the message).
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c != 0x09} | {0x0A: "\\n", 0x0D: "\\r"}
+
+
+def visible(text: str) -> str:
+    """``text`` with terminal control characters written out (ESC as ``\\x1b``)."""
+    return text.translate(_CONTROL)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A reason as one line for people: white space folded, cut at ``limit`` with ``...``."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def did_you_mean(word: str, known: Iterable[str], *, aliases: Mapping[str, str] | None = None) -> str:
+    """`` (did you mean 'X'?)`` for a misspelt ``word``, or ``""``: a known alias first
+    (``tool`` for ``tool_name``), else the closest of ``known``."""
+    if aliases and word in aliases:
+        return f" (did you mean '{aliases[word]}'?)"
+    import difflib  # only on the way to an error message
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
