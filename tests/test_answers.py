@@ -81,7 +81,8 @@ def result(stdout: str = "", exit_code: int | None = 0, *, blocking: bool = True
 
 def concluded(results: list[HookResult], data: dict[str, Any] | None = None) -> HookRun:
     """A run of ``results``, concluded as the executor concludes it."""
-    run = HookRun(event=HookEvent(type="tool:pre_execute", data=data or {}), results=results)
+    run = HookRun(event=HookEvent.tool_pre_execute("bash", {}), results=results)
+    run.event.data.update(data or {})
     run.conclude()
     return run
 
