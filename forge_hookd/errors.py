@@ -35,6 +35,13 @@ class ManagerStatus(IntEnum):
     PROBLEMS = 1  # check or doctor found problems; remove found no such hook
 
 
+def error_document(kind: str, message: str) -> dict[str, object]:
+    """forge-hook-run's document for a run that failed before any hook ran: the JSON
+    form of an error of ``kind`` (a :attr:`ForgeError.kind`, ``interrupted``, ``internal``,
+    ``system``)."""
+    return {"version": 1, "error": {"kind": kind, "message": message}}
+
+
 class ForgeError(Exception):
     """Base class of the errors this package raises on bad input."""
 

@@ -97,6 +97,8 @@ class HookExecutor:
         ends every running tree and returns what finished.
         """
         started = time.monotonic()
+        if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
+            catcher.deferred = True
         run = HookRun(event=event)
         if event.type.value in active_chain():
             run.warnings.append(

@@ -69,16 +69,21 @@ class HookResult:
         return answer.decision if answer is not None and answer.decision is not None else ALLOW
 
     def _reason(self) -> str:
-        """Its answer's reason; else its error (it timed out, was killed or never
-        started, or answered malformed: what it printed before says nothing of why it
-        stopped); else, for a signal death, the signal; else its stdout, else its stderr."""
+        """Its answer's reason; else, for a hook that did not allow, its error (it timed
+        out, was killed or never started, or answered malformed: what it printed before
+        says nothing of why it stopped); else, for a signal death, the signal; else its
+        stdout, else its stderr, cut at REASON_LIMIT (the whole output is in the result:
+        a reason is not a second copy of it, which would double the document's bound)."""
+        answered = (self.answer.reason or "").strip() if self.answer is not None else ""
+        if answered or self.decision == ALLOW:
+            return answered
         if self.answer is not None:
-            return (self.answer.reason or "").strip() or self.stderr.strip()
+            return _cut(self.stderr.strip())
         if self.error:
             return self.error.strip()
         if self.exit_code is not None and self.exit_code < 0:
             return f"killed by {self.signal}"
-        return self.stdout.strip() or self.stderr.strip()
+        return _cut(self.stdout.strip() or self.stderr.strip())
 
     @property
     def signal(self) -> str | None:
@@ -119,6 +124,16 @@ class HookResult:
             "reason": self.reason,
             "answer": None if self.answer is None else self.answer.to_dict(),
         }
+
+
+#: characters of a hook's output that its reason keeps (the result keeps the whole output)
+REASON_LIMIT = 64 * 1024
+
+
+def _cut(text: str) -> str:
+    if len(text) <= REASON_LIMIT:
+        return text
+    return f"{text[:REASON_LIMIT]}...[cut: {len(text) - REASON_LIMIT} more characters in the hook's output]"
 
 
 def hook_document(hook: Hook) -> dict[str, Any]:

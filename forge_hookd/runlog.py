@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from .runrecord import RunContext, build_record
+from .safefile import write_all
 
 __all__ = ["RunContext", "append", "encode", "log_files", "log_path", "record"]
 
@@ -104,10 +105,10 @@ def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:
             _rotate(path, len(line), rotate_bytes)
             fd = _open_for_append(path)
         if len(line) <= ATOMIC_APPEND:
-            _write_all(fd, line)
+            write_all(lambda view: os.write(fd, view), line)
         else:
             with _Locked(path):
-                _write_all(fd, line)
+                write_all(lambda view: os.write(fd, view), line)
     finally:
         if fd >= 0:
             os.close(fd)
@@ -120,12 +121,6 @@ def _open_for_append(path: str) -> int:
     except FileNotFoundError:
         os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
         return os.open(path, flags, 0o600)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:  # one write unless the disk fills up mid-line
-        view = view[os.write(fd, view):]
 
 
 def _rotate(path: str, pending: int, rotate_bytes: int) -> None:

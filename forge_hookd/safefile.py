@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 StrPath = str | os.PathLike[str]
@@ -35,6 +35,15 @@ _LEGACY_TEMP_AGE = 60.0  # seconds; temporaries of old versions carry no writer 
 # open file description, so a second open of the same directory in the same thread would
 # wait for itself (update_file locks, then write_atomically locks again).
 _held: dict[tuple[int, int, int], int] = {}
+
+
+def write_all(write: Callable[[memoryview], int], data: bytes) -> None:
+    """Every byte of ``data`` through ``write`` (``os.write`` on a descriptor, a binary
+    stream's ``write``): a signal during a large write, or a disk filling up mid-line,
+    returns a short count, and the rest must still go (found by soak.py)."""
+    view = memoryview(data)
+    while view:
+        view = view[write(view):]
 
 
 class LockTimeout(TimeoutError):
@@ -194,9 +203,7 @@ def write_atomically(path: StrPath, content: bytes) -> None:
 
 def _fill(fd: int, tmp: str, content: bytes, target: str) -> None:
     try:
-        view = memoryview(content)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(lambda view: os.write(fd, view), content)
         os.fsync(fd)
         if os.path.exists(target):
             os.fchmod(fd, os.stat(target).st_mode & 0o7777)

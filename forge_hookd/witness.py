@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from .runlog import record
 from .runrecord import RunContext, file_entry
-from .trust import override_from_env
 
 if TYPE_CHECKING:
     from .config import LoadedConfig
@@ -24,11 +23,11 @@ class Witness:
     ``--trace`` through ``trace_to(line)`` (a line written as it is: it may hold colour)."""
 
     def __init__(self, say: Callable[[str], None], *, trace_to: Callable[[str], None], root: str, trace: bool,
-                 trust_override: bool, no_global: bool, no_project: bool,
+                 trust_override: bool, no_global: bool, no_project: bool, dialect: str | None = None,
                  colour: bool | None = None) -> None:
         self.say = say
-        self.context = RunContext(project_root=root)
-        self.trust_override = trust_override or override_from_env()
+        self.context = RunContext(project_root=root, dialect=dialect)
+        self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
             import sys

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from helpers import SUDO, Project, installed
-from forge_hookd import cli
+from forge_hookd import codec
 from forge_hookd.cli import forge_hook_run
 
 
@@ -85,7 +85,7 @@ def test_bad_input_is_exit_2_with_json_and_one_line(project: Project, args: list
 
 
 def test_oversized_event_is_refused_without_reading_on(monkeypatch: pytest.MonkeyPatch, project: Project) -> None:
-    monkeypatch.setattr(cli, "MAX_EVENT_BYTES", 100)
+    monkeypatch.setattr(codec, "MAX_EVENT_BYTES", 100)
     result = invoke(project, [], json.dumps({"type": "session:start", "data": {"x": "y" * 200}}))
     assert result.exit_code == 2 and "larger than" in doc(result)["error"]["message"]
 
@@ -172,7 +172,7 @@ def test_unexpected_error_is_exit_3_json(monkeypatch: pytest.MonkeyPatch, projec
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr("forge_hookd.config.load_sources", boom)
+    monkeypatch.setattr("forge_hookd.pipeline.load_sources", boom)
     result = invoke(project, [], {"type": "session:start"})
     assert result.exit_code == 3
     assert doc(result)["error"] == {"kind": "internal", "message":
@@ -186,7 +186,7 @@ def test_keyboard_interrupt_is_130(monkeypatch: pytest.MonkeyPatch, project: Pro
     def interrupt(*a: object, **k: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("forge_hookd.config.load_sources", interrupt)
+    monkeypatch.setattr("forge_hookd.pipeline.load_sources", interrupt)
     result = invoke(project, [], {"type": "session:start"})
     assert result.exit_code == 130
     assert doc(result)["error"] == {"kind": "interrupted", "message": "interrupted by SIGINT"}
