@@ -18,7 +18,7 @@ from . import completion
 from .boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
 from .codec import ForgeCodec, event_from_options
 from .dialects import NAMES as DIALECTS
-from .dialects.codec import DialectCodec, dialect_named, split_dialect
+from .dialectcodec import DialectCodec, dialect_named, split_dialect
 from .errors import ExitStatus, UsageError
 from .events import EVENT_TYPES
 from .pipeline import RunOptions, serve
@@ -213,8 +213,8 @@ def _refuse_extras(ctx: click.Context) -> None:
 def _print_config(value: str) -> int:
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
-    print_json(dialect.config_snippet(f"forge-hook-run --dialect {name}"))
-    say(PROG, f"merge this into {' or '.join(dialect.settings_files)}")
+    print_json(dialect.settings.snippet(f"forge-hook-run --dialect {name}"))
+    say(PROG, f"merge this into {' or '.join(dialect.settings.files)}")
     return ExitStatus.PROCEED
 
 

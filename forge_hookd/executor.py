@@ -177,8 +177,8 @@ class HookExecutor:
     def _formatted(self, name: str, event: HookEvent) -> tuple[bytes, dict[bytes, bytes]]:
         """The payload and variables a hook written for agent ``name`` gets: built once
         per run and format, however many such hooks run."""
-        speaker = dialects.get(name)
-        return speaker.hook_stdin(event, self.project_dir), _encoded(speaker.hook_env(event, self.project_dir))
+        hooks = dialects.get(name).hooks
+        return hooks.stdin(event, self.project_dir), _encoded(hooks.env(event, self.project_dir))
 
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
               formatted: dict[str, tuple[bytes, dict[bytes, bytes]]]) -> Spec:
@@ -200,7 +200,7 @@ def _judge_for(hook: Hook, event: HookEvent) -> answers.Judge:
     """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
     agent's rules for a hook with a ``format`` (dialects/)."""
     if hook.format is not None:
-        return dialects.get(hook.format).judge(event)
+        return dialects.get(hook.format).hooks.judge(event)
     return answers.judge
 
 

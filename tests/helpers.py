@@ -169,3 +169,16 @@ class ForgeRun(Protocol):
 
     def __call__(self, event: dict[str, Any] | str | bytes | None, *args: str, cwd: Path | None = None,
                  env: dict[str, str] | None = None, timeout: float = 60) -> Run: ...
+
+
+def hook_answer(dialect: Any, event: Any, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
+    """What a ``"format": NAME`` hook that exited by itself answers, read by the agent's
+    rules as the executor reads it (the dialect's judge): the answer's keys, and the
+    decision the agent's rules give."""
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookResult
+
+    result = HookResult(Hook("*", "x", format=dialect.name), exit_code, stdout=stdout, stderr=stderr)
+    judgement = dialect.hooks.judge(event)(result)
+    answer: dict[str, Any] = {} if judgement.answer is None else judgement.answer.to_dict()
+    return answer

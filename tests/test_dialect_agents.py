@@ -148,7 +148,7 @@ def test_forge_as_the_hook_of_every_event_print_config_names(agent: str, project
 
     seen, target = tmp_path / "seen.txt", tmp_path / "created"
     project.write_hooks([{"event": "*", "command": f'echo "$FORGE_EVENT" >> {shlex.quote(str(seen))}'}])
-    events = get(agent).config_snippet("forge-hook-run")["hooks"]
+    events = get(agent).settings.snippet("forge-hook-run")["hooks"]
     ws = Workspace(project=project.root, home=project.home)
     # NAME:EVENT, as Copilot's snippet writes it; the other agents' payloads name the event.
     hooks = {event: f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{event} --trust-project"

@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from ..codec import Outcome, Reply, Request
-from ..errors import UsageError, error_document
-from ..signals import signal_name
-from . import NAMES, get
-from .base import Inbound, NativeAnswer, PayloadError, Verdict
+from .codec import Outcome, Reply, Request
+from .errors import UsageError, error_document
+from .signals import signal_name
+from .dialects import NAMES, get
+from .dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
 
 if TYPE_CHECKING:
-    from ..results import HookRun
-    from .base import Dialect
+    from .results import HookRun
+    from .dialects.base import Dialect
 
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 
@@ -64,7 +64,7 @@ class DialectCodec:
         if len(raw) > MAX_PAYLOAD_BYTES:
             raise PayloadError(f"payload larger than the limit of {MAX_PAYLOAD_BYTES} bytes")
         try:
-            inbound = dialect.read(raw, self.native_event)
+            inbound = dialect.reader.read(raw, self.native_event)
         except PayloadError as exc:
             self.native_event = exc.native_event or self.native_event
             raise
@@ -102,7 +102,7 @@ class DialectCodec:
     # -- the agent's form ---------------------------------------------------------------
     def _answer(self, run: HookRun) -> NativeAnswer:
         assert self.inbound is not None
-        answer = get(self.name).answer(self.inbound, verdict_of(run))
+        answer = get(self.name).writer.answer(self.inbound, verdict_of(run))
         for key in _rewritten_beyond_tool_args(run):  # no agent takes a rewrite of these
             answer.dropped.append(f"data.{key}: {self.name}'s answer carries only a tool input rewrite")
             answer.stderr += f"\nforge-hook-run: warning: dropped {answer.dropped[-1]}"
@@ -111,7 +111,7 @@ class DialectCodec:
     def _failure(self, message: str) -> NativeAnswer:
         if self.name not in NAMES:
             return NativeAnswer(stderr=f"forge-hook-run could not check this call: {message}", exit_code=2)
-        return get(self.name).failure(self.native_event, message)
+        return get(self.name).writer.failure(self.native_event, message)
 
     def _write_report(self, doc: dict[str, Any], reply: Reply) -> None:
         """The forge document, plus what the agent was told, to ``--report FILE``. A report
