@@ -31,7 +31,7 @@ from .shellwords import MAX_DEPTH, RawCommand, Sub, Word
 
 __all__ = ["Command", "Parsed", "Redirect", "TrustWords", "Word", "parse", "trust_words"]
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
 PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
 _PYTHON = re.compile(r"(?:python|pypy)[0-9.]*$")
 
@@ -172,7 +172,7 @@ class _Walker:
         find -exec, a one-liner's system()."""
         down = command.depth + 1
         cwd = (command.cwd, command.cwd_unknown)
-        for via, text in _shell_strings(command):
+        for via, text in (*_shell_strings(command), *_fed_commands(command)):
             self.walk(text, depth=down, via=via, cwd=cwd)
         code = command.inline_code
         if code is not None:
@@ -181,7 +181,7 @@ class _Walker:
 
 
 def _after_cd(command: Command, cwd: _Cwd) -> _Cwd:
-    if command.name not in ("cd", "pushd") or command.via in ("$(", "`", "<(", ">("):
+    if command.name not in ("cd", "pushd"):
         return cwd
     args = [a for a in command.words[1:] if not a.text.startswith("-") or a.text == "-"]
     if not args:
@@ -224,12 +224,14 @@ WRAPPERS: dict[str, _Spec] = {
     "pkexec": _spec("", "user"),
     "run0": _spec("uDg", "user chdir group setenv description unit property slice nice"),
     "runuser": _spec("ugGsw", "user group supp-group shell whitelist-environment"),
-    "xargs": _spec("IiaEeLlnPsd", "arg-file delimiter eof replace max-lines max-args max-procs max-chars "
+    "xargs": _spec("IiaEeLlnPsdJ", "arg-file delimiter eof max-lines max-args max-procs max-chars "
                    "process-slot-var"),
     "flock": _spec("wEoc", "timeout wait conflict-exit-code command", positionals=1),
     "strace": _spec("oepsESbIuaXU", "output"),
     "ltrace": _spec("oepsaAnuDlLxXF", "output"),
     "watch": _spec("ndq", "interval differences"),
+    "parallel": _spec("jSaIdNnLE", "jobs sshlogin results joblog arg-file delimiter colsep tmpdir workdir "
+                      "basefile return"),
     "dbus-run-session": _spec(), "proxychains": _spec("f"), "proxychains4": _spec("f"), "torsocks": _spec("uPa"),
 }
 _OPTIONAL_ARG = {"xargs": "ieIl"}  # -i[R] -e[EOF] -l[N]: a value only when attached
@@ -242,12 +244,19 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
     rest = list(words)
     while rest and len(wrappers) < 32:
         name = posixpath.basename(rest[0].text)
+        if name == "busybox" and len(rest) > 1 and not rest[1].text.startswith("-"):
+            wrappers.append(rest[:1])  # a multi-call binary: busybox rm -> rm
+            rest = rest[1:]
+            continue
         spec = WRAPPERS.get(name)
         if spec is None or rest[0].dynamic:
             break
         taken, command = _wrapper_split(name, spec, rest)
         if taken is None:
             break
+        if name == "parallel":  # parallel CMD ::: ARGS: the arguments stay with the wrapper
+            cut = next((k for k, w in enumerate(command) if w.text in (":::", "::::", ":::+")), len(command))
+            taken, command = taken + command[cut:], command[:cut]
         wrappers.append(taken)
         if name == "env" and any(w.text.startswith(("-S", "--split-string")) for w in taken):
             command = _split_string(taken) + command
@@ -271,7 +280,7 @@ def _wrapper_split(name: str, spec: _Spec, words: list[Word]) -> tuple[list[Word
             break
         if text in spec.stop or (name in ("sudo", "doas") and text in ("-s", "-i") and i + 1 >= n):
             return None, []
-        if name == "env" and shellwords.is_assignment(text):
+        if name == "env" and (shellwords.is_assignment(text) or text == "-"):
             i += 1
             continue
         if text.startswith("--") and len(text) > 2:
@@ -341,10 +350,6 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
 def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
     """``sh -c STRING``, ``bash -lc STRING``, ``bash <<EOF``, ``bash -s <<< STRING``."""
     words = command.words[1:]
-    if command.name == "busybox":
-        if not words or words[0].text not in SHELLS:
-            return
-        words = words[1:]
     i, has_c = 0, False
     while i < len(words):
         text = words[i].text
@@ -363,6 +368,62 @@ def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
         yield "sh -c", words[i].text
     elif i >= len(words) and command.stdin is not None:
         yield "heredoc", command.stdin
+
+
+_FED = 16  # commands built from one xargs/parallel input: enough to see, bounded
+
+
+def _fed_commands(command: Command) -> Iterator[tuple[str, str]]:
+    """What ``xargs``/``parallel`` run, when their input is written in the command line:
+    ``echo / | xargs rm -rf`` runs ``rm -rf /``; ``parallel rm {} ::: a b`` runs
+    ``rm a`` and ``rm b``."""
+    for wrapper in command.wrappers:
+        head = posixpath.basename(wrapper[0])
+        if head not in ("xargs", "parallel"):
+            continue
+        items, token = _fed_items(head, wrapper, command.feeders)
+        if items is None:
+            continue
+        template = list(command.argv) or (["echo"] if head == "xargs" else [])
+        for text in _fill(template, items, token, per_item=head == "parallel" or token is not None):
+            yield head, text
+
+
+def _fed_items(head: str, wrapper: tuple[str, ...], feeders: tuple[Command, ...]) -> tuple[list[str] | None, str | None]:
+    token: str | None = "{}" if head == "parallel" else None
+    for k, word in enumerate(wrapper[1:], start=1):
+        if head == "xargs" and word == "-I" and k + 1 < len(wrapper):
+            token = wrapper[k + 1]
+        elif head == "xargs" and word.startswith("--replace"):
+            token = word.partition("=")[2] or "{}"
+        elif head == "xargs" and word.startswith("-i"):
+            token = word[2:] or "{}"
+        elif head == "xargs" and word.startswith(("-I", "-J")) and len(word) > 2:
+            token = word[2:]
+        elif head == "xargs" and word == "-J" and k + 1 < len(wrapper):
+            token = wrapper[k + 1]
+        elif head == "xargs" and word.startswith(("-a", "--arg-file")):
+            return None, token  # the input is a file's: not in the command line
+        elif head == "parallel" and word in (":::", ":::+"):
+            return list(wrapper[k + 1:k + 1 + _FED]), token
+    literal = [f for f in feeders if f.name in ("echo", "printf") and not any(w.dynamic for w in f.words)]
+    if not literal:
+        return None, token
+    text = " ".join(a for a in literal[-1].args if not a.startswith("-") or a == "-")
+    return (text.splitlines() if token is not None else text.split())[:_FED], token
+
+
+def _fill(template: list[str], items: list[str], token: str | None, *, per_item: bool) -> Iterator[str]:
+    if not per_item:
+        yield " ".join(_requote(w) for w in [*template, *items])
+        return
+    for item in items:
+        if token is not None and any(token in w for w in template):
+            yield " ".join(_requote(w.replace(token, item)) for w in template)
+        elif template:
+            yield " ".join(_requote(w) for w in [*template, item])
+        else:
+            yield item
 
 
 def _find_exec(words: tuple[Word, ...]) -> Iterator[tuple[str, str]]:
