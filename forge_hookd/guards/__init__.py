@@ -7,7 +7,7 @@ A hook entry ``{"event": "tool:pre_execute", "guard": "NAME", "with": {...}}`` n
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .base import ALLOW, ASK, DENY, Context, Guard, GuardError, Option, Verdict
@@ -21,7 +21,7 @@ from .rm import DestructiveRm
 from .secrets import HardcodedSecrets, SecretFiles
 
 __all__ = ["ALLOW", "ALIASES", "ASK", "DENY", "GUARDS", "RECOMMENDED", "Context", "Guard", "GuardError", "Option",
-           "Verdict", "lookup", "make", "validate"]
+           "Verdict", "lookup", "make", "validate", "worst"]
 
 GUARDS: dict[str, type[Guard]] = {g.name: g for g in (
     DestructiveRm, ForcePush, DestructiveGit, SecretFiles, HardcodedSecrets, RemoteCode, InfraDestructive,
@@ -62,6 +62,17 @@ def validate(name: str, options: object) -> list[str]:
     if guard is None:
         return [unknown_guard_message(name)]
     return guard.validate(options if options is not None else {})
+
+
+def worst(verdicts: Iterable[Verdict]) -> Verdict:
+    """The verdict that decides: the first deny, else the first ask, else allow."""
+    chosen = Verdict(ALLOW)
+    for verdict in verdicts:
+        if verdict.decision == DENY:
+            return verdict
+        if verdict.decision == ASK and chosen.decision == ALLOW:
+            chosen = verdict
+    return chosen
 
 
 def make(name: str, options: Mapping[str, Any] | None = None) -> Guard:
