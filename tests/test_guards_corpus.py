@@ -61,10 +61,12 @@ def report() -> list[str]:
         total[key] += 1
         hit[key] += decide(case) != "allow"
         unmet[key] += "unmet" in case
+    def share(key: str) -> str:
+        return f"{100 * hit[key] / total[key]:.0f}%" if total[key] else "-"
+
     lines = [f"{'category':22} {'dangerous':>9} {'caught':>7} {'benign':>7} {'refused':>8} {'unmet':>6}"]
     for category in sorted({k.split('/')[0] for k in total}):
         d, b = f"{category}/danger", f"{category}/benign"
-        share = (lambda k: f"{100 * hit[k] / total[k]:.0f}%" if total[k] else "-")
         lines.append(f"{category:22} {total[d]:>9} {share(d):>7} {total[b]:>7} {share(b):>8} {unmet[d] + unmet[b]:>6}")
     return lines
 
