@@ -51,14 +51,14 @@ def _parsers() -> dict[str, Callable[[str], Any]]:
 
     found["forge_hookd.shell"] = ours
     try:
-        import bashlex
+        import bashlex  # type: ignore[import-not-found]
 
         found["bashlex"] = bashlex.parse
     except ImportError:
         pass
     try:
-        import tree_sitter
-        import tree_sitter_bash
+        import tree_sitter  # type: ignore[import-not-found]
+        import tree_sitter_bash  # type: ignore[import-not-found]
 
         parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 

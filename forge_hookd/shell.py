@@ -28,12 +28,13 @@ from typing import NamedTuple
 
 from . import shellwords
 from .shellwords import MAX_DEPTH, RawCommand, Sub, Word
+from .lazyre import Lazy
 
 __all__ = ["Command", "Parsed", "Redirect", "TrustWords", "Word", "parse", "trust_words"]
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
 PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
-_PYTHON = re.compile(r"(?:python|pypy)[0-9.]*$")
+_PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
 
 
 class Redirect(NamedTuple):
@@ -488,10 +489,10 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
 
 
 # system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
-_SYSTEM = re.compile(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
+_SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
                          \bgetoutput|\bgetstatusoutput|%x)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
-_BACKTICK_CODE = re.compile(r"`([^`]{1,4000})`")
+_BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 
 
 def _system_strings(code: str) -> Iterator[str]:
@@ -507,7 +508,7 @@ def _system_strings(code: str) -> Iterator[str]:
 
 
 # -- trust -------------------------------------------------------------------------------------
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _READERS = SHELLS | {"source", ".", "exec"}
 
 

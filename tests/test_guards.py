@@ -51,7 +51,9 @@ def test_an_option_of_the_wrong_kind_is_named() -> None:
 
 def test_an_unknown_guard_is_named_with_a_close_one() -> None:
     assert validate("destructive-rm", {}) == [
-        "unknown guard 'destructive-rm' (did you mean 'destructive_rm'?); `forge-hook guard list` shows them"]
+        "unknown guard 'destructive-rm' (did you mean 'destructive_rm'?); the guards: destructive_rm, force_push, "
+        "destructive_git, secret_files, hardcoded_secrets, remote_code, infra_destructive, package_policy, "
+        "protected_paths, privilege_escalation, no_verify, self_protection"]
     with pytest.raises(GuardError, match="unknown guard 'nope'"):
         make("nope")
     with pytest.raises(GuardError, match="did you mean 'allow_outside'"):
@@ -211,3 +213,51 @@ def test_a_subclass_can_be_a_guard() -> None:
             return self.verdict("deny", " ".join(command.argv), "is refused", "Do not")
 
     assert Never().judge("bash", {"command": "ls"}, CTX).reason == "never: `ls` is refused. Do not"
+
+
+# -- what the executor will call (guards/hook.py) ------------------------------------------------------
+def guard_hook(name: str, **options: Any) -> Any:
+    from forge_hookd.registry import Hook
+
+    return Hook.from_dict({"event": "tool:pre_execute", "guard": name, **({"with": options} if options else {})})
+
+
+def test_judge_hook_answers_deny_with_the_reason() -> None:
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    event = HookEvent.tool_pre_execute("bash", {"command": "git push --force"})
+    answer = judge_hook(guard_hook("force_push"), event, project_root=ROOT, env={"HOME": HOME})
+    assert answer.decision == "deny" and answer.reason is not None and answer.reason.startswith("force_push: ")
+
+
+def test_judge_hook_says_nothing_when_nothing_matched() -> None:
+    """Never an explicit allow: in Claude Code an allow skips the person's own prompt."""
+    from forge_hookd.answers import Answer
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    for event in (HookEvent.tool_pre_execute("bash", {"command": "ls"}), HookEvent.session_start("s"),
+                  HookEvent.tool_pre_execute("Bash", {"command": "ls"})):
+        assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={}) == Answer()
+
+
+def test_judge_hook_denies_when_the_entry_does_not_validate() -> None:
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    event = HookEvent.tool_pre_execute("bash", {"command": "ls"})
+    answer = judge_hook(guard_hook("force_push", protected_branch=["x"]), event, project_root=ROOT, env={})
+    assert answer.decision == "deny" and "did you mean 'protected_branches'" in (answer.reason or "")
+    assert judge_hook(guard_hook("nope"), event, project_root=ROOT, env={}).decision == "deny"
+
+
+def test_judge_hook_reads_the_agents_cwd_and_tool() -> None:
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    event = HookEvent.tool_pre_execute("bash", {"command": "rm -rf .."})
+    event.data["agent"] = {"name": "claude", "tool": "Bash", "payload": {"cwd": f"{ROOT}/a/b"}}
+    assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={"HOME": HOME}).decision is None
+    event.data["agent"]["payload"]["cwd"] = ROOT
+    assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={"HOME": HOME}).decision == "deny"

@@ -53,7 +53,7 @@ def lookup(name: str) -> type[Guard] | None:
 def unknown_guard_message(name: str) -> str:
     close = difflib.get_close_matches(name, [*GUARDS, *ALIASES], n=1, cutoff=0.6)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"unknown guard '{name}'{hint}; `forge-hook guard list` shows them"
+    return f"unknown guard '{name}'{hint}; the guards: {', '.join(GUARDS)}"
 
 
 def validate(name: str, options: object) -> list[str]:

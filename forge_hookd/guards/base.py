@@ -5,15 +5,16 @@ gives, no process (DESIGN.md, "Built-in guards")."""
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import posixpath
 import re
 import shlex
 from collections.abc import Iterator, Mapping
-from fnmatch import fnmatchcase
 from typing import Any, ClassVar, NamedTuple
 
 from .. import shell
 from ..shell import Command, Parsed
+from ..lazyre import Lazy
 
 ALLOW, ASK, DENY = "allow", "ask", "deny"
 _RANK = {ALLOW: 0, ASK: 1, DENY: 2}
@@ -167,7 +168,7 @@ def _kind_ok(kind: str, value: object) -> bool:
 _PATH_KEYS = ("file_path", "filePath", "path", "absolute_path", "notebook_path", "target_file", "dir_path",
               "directory")
 _CONTENT_KEYS = ("content", "file_text", "new_string", "new_str", "newString", "text", "contents", "insert_text")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
+_PATCH_FILE = Lazy(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
 
 
 def command_of(tool_args: Mapping[str, Any]) -> str | None:
@@ -220,8 +221,8 @@ def _strings(tool_args: Mapping[str, Any]) -> Iterator[str]:
 
 # -- paths -----------------------------------------------------------------------------------------
 _PROJECT_VARS = ("FORGE_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR")
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-_DEFAULTED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`]*)\}")
+_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_DEFAULTED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`]*)\}")
 
 
 def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
@@ -272,30 +273,53 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/") or root == "/"
 
 
-def matches_any(path: str, patterns: list[str], context: Context) -> str | None:
-    """The first glob of ``patterns`` that ``path`` (absolute) matches: a pattern with a
-    slash is matched against the path relative to the project root (``.github/**``) or
-    absolute (``/etc/*``, ``~/.ssh/*``); one without, against the file name and each
-    directory name."""
-    rel = posixpath.relpath(path, context.project_root) if inside(path, context.project_root) else None
-    parts = path.split("/")
-    for pattern in patterns:
-        if pattern.startswith("~/"):
-            pattern = context.home + pattern[1:]
-        if "/" in pattern.rstrip("/"):
-            if _glob(path, pattern) or (rel is not None and _glob(rel, pattern)):
-                return pattern
-        elif any(fnmatchcase(part, pattern.rstrip("/")) for part in parts if part):
-            return pattern
-    return None
+class PathPatterns:
+    """Globs of paths compiled into two regular expressions, for speed: one for the globs
+    with a slash, matched against the whole path (``/etc/*``, ``*/.ssh/*``) and against
+    the path from the project root (``.github/**``), one for the globs without, matched
+    against each name in the path (``*.pem``, ``.env``). ``X/**`` is X and all below it;
+    ``~/`` is the home directory. (45 globs one by one through fnmatch cost 28 ms on a
+    600-character pipeline at load 12; compiled, well under a millisecond.)"""
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.patterns = list(patterns)
+        self._home_compiled: dict[str, tuple[re.Pattern[str] | None, re.Pattern[str] | None]] = {}
+
+    def _compiled(self, home: str) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        found = self._home_compiled.get(home)
+        if found is None:
+            slash, bare = [], []
+            for pattern in self.patterns:
+                if pattern.startswith("~/"):
+                    pattern = home + pattern[1:]
+                if "/" in pattern.rstrip("/"):
+                    slash += [pattern[:-3], pattern[:-3] + "/*"] if pattern.endswith("/**") else [pattern]
+                else:
+                    bare.append(pattern.rstrip("/"))
+            found = (_union(slash), _union(bare))
+            self._home_compiled[home] = found
+        return found
+
+    def match(self, path: str, context: Context) -> bool:
+        """Whether ``path`` (absolute, normalised) matches one of the globs."""
+        slash, bare = self._compiled(context.home)
+        if slash is not None:
+            if slash.match(path):
+                return True
+            root = context.project_root.rstrip("/")
+            if path.startswith(root + "/") and slash.match(path[len(root) + 1:]):
+                return True
+        return bare is not None and any(bare.match(part) for part in path.split("/") if part)
+
+    def which(self, path: str, context: Context) -> str | None:
+        """The first glob that ``path`` matches (for a reason), or None."""
+        if not self.match(path, context):
+            return None
+        return next((p for p in self.patterns if PathPatterns([p]).match(path, context)), None)
 
 
-def _glob(path: str, pattern: str) -> bool:
-    if pattern.endswith("/**"):
-        base = pattern[:-3]
-        return fnmatchcase(path, base) or fnmatchcase(path, base + "/*") or path.startswith(base + "/") or \
-            any(fnmatchcase(path[:i], base) for i in range(len(path)) if path[i] == "/")
-    return fnmatchcase(path, pattern)
+def _union(globs: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs)) if globs else None
 
 
 def git_args(command: Command) -> tuple[str, list[str]] | None:

@@ -8,13 +8,14 @@ import re
 
 from ..shell import Command
 from .base import ALLOWED, ASK, Context, Guard, Option, Verdict, operands
+from ..lazyre import Lazy
 
-_SQL = re.compile(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w|"
+_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w|"
                   r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s)")
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
-_REDIS = re.compile(r"(?i)^(flushall|flushdb)$")
-_MONGO = re.compile(r"dropDatabase\(|\.drop\(\)|deleteMany\(\s*\{\s*\}\s*\)")
+_REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
+_MONGO = Lazy(r"dropDatabase\(|\.drop\(\)|deleteMany\(\s*\{\s*\}\s*\)")
 
 
 def _cloud(name: str, args: list[str]) -> str | None:

@@ -9,8 +9,9 @@ from fnmatch import fnmatchcase
 
 from ..shell import Command
 from .base import ALLOWED, ASK, Context, Guard, Option, Verdict
+from ..lazyre import Lazy
 
-_PYTHON = re.compile(r"(?:python|pypy)[0-9.]*$")
+_PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
 # manager -> (subcommands that add packages, options that take a value)
 _ADDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "npm": (frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta", "instal"}),

@@ -12,8 +12,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..shell import Command
-from .base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Verdict, command_cwd, inside, matches_any, \
+from .base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Verdict, command_cwd, inside, PathPatterns, \
     operands, paths_of, resolve
+from ..lazyre import Lazy
 
 PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "poetry.lock", "uv.lock",
              "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock", "go.sum", "flake.lock", ".git/**",
@@ -57,6 +58,11 @@ class ProtectedPaths(Guard):
     )
     tools = frozenset({"bash", "write", "edit"})
 
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self._paths = PathPatterns(self.opts["paths"])
+        self._allowed = PathPatterns(self.opts["allow"])
+
     def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Verdict:
         for word in paths_of(tool_args):
             verdict = self._path(word, resolve(word, context), context, word)
@@ -76,9 +82,9 @@ class ProtectedPaths(Guard):
     def _path(self, word: str, path: str | None, context: Context, shown: str) -> Verdict:
         if path is None or path.startswith(_ALWAYS_WRITABLE):
             return ALLOWED
-        if matches_any(path, self.opts["allow"], context) is not None:
+        if self._allowed.match(path, context):
             return ALLOWED
-        pattern = matches_any(path, self.opts["paths"], context)
+        pattern = self._paths.which(path, context)
         if pattern is not None and (inside(path, context.project_root) or "/" not in pattern.rstrip("/")):
             return self.verdict(DENY, shown, f"writes {word}, a protected file ({pattern})",
                                 _SAFELY.get(pattern, "Ask the user to change it"))
@@ -95,7 +101,7 @@ _SAFELY[".git/**"] = "Use git commands, not edits of .git/"
 
 
 # -- self-protection ----------------------------------------------------------------------------------
-_FORGE_HOOK = re.compile(r"forge[-_]hook(?:\.py)?$")
+_FORGE_HOOK = Lazy(r"forge[-_]hook(?:\.py)?$")
 _SWITCH_OFF = frozenset({"trust", "untrust", "disable", "remove", "rm", "uninstall"})
 _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ls", "stat", "wc", "diff", "file", "jq",
                       "bat", "view", "test", "[", "[["})

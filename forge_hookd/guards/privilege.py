@@ -9,9 +9,10 @@ import re
 
 from ..shell import PRIVILEGE, Command
 from .base import ALLOWED, DENY, Context, Guard, Option, Verdict, command_cwd, operands, resolve
+from ..lazyre import Lazy
 
-_WORLD_WRITABLE = re.compile(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rwxXst]*w")
-_SETUID = re.compile(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
+_WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rwxXst]*w")
+_SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 
 
 class PrivilegeEscalation(Guard):

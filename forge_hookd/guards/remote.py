@@ -9,6 +9,7 @@ from fnmatch import fnmatchcase
 
 from ..shell import SHELLS, Command
 from .base import ALLOWED, DENY, Context, Guard, Option, Verdict
+from ..lazyre import Lazy
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
                          "socat", "iwr", "irm", "Invoke-WebRequest", "Invoke-RestMethod"})
@@ -17,7 +18,7 @@ RUNNERS = SHELLS | frozenset({"python", "python3", "python2", "perl", "ruby", "n
                               "source", ".", "eval", "pwsh", "powershell", "lua"})
 TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "chisel", "tailscale", "pinggy",
                      "zrok", "localxpose", "loophole", "expose"})
-_URL = re.compile(r"https?://([^/\s:'\"]+)")
+_URL = Lazy(r"https?://([^/\s:'\"]+)")
 
 
 class RemoteCode(Guard):

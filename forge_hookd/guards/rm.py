@@ -10,6 +10,7 @@ import re
 from ..shell import Command
 from .base import ALLOWED, ASK, DENY, Context, Guard, Option, Verdict, command_cwd, inside, operands, \
     resolve, short_flags
+from ..lazyre import Lazy
 
 _SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
                 "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications")
@@ -22,7 +23,7 @@ _FIND_VALUE = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-i
                          "-regextype", "-lname", "-ilname", "-used", "-newermt", "-fprint0"})
 _FIND_FILTERS = _FIND_VALUE - {"-maxdepth", "-mindepth", "-printf", "-fprint", "-fprintf", "-fls", "-regextype",
                                "-fprint0"} | {"-empty"}
-_DELETERS = re.compile(
+_DELETERS = Lazy(
     r"""(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|Path\([^)]*\)\.(?:unlink|rmdir)|
          rmSync|rmdirSync|unlinkSync|fs\.(?:rm|rmdir|unlink)|rimraf(?:\.sync)?|FileUtils\.(?:rm_rf|rm_r|remove_dir|rm)|
          File\.delete|Dir\.rmdir|unlink|rmtree|remove_tree)\s*\(?\s*(?:[frbu]?["']([^"']*)["']|([A-Za-z_.()]+))""",
