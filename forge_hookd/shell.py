@@ -119,7 +119,7 @@ class TrustWords(NamedTuple):
     unresolved: tuple[str, ...]
 
 
-@functools.lru_cache(maxsize=32)  # every guard of the pack parses the same command of an event
+@functools.lru_cache(maxsize=4)  # the guards of one event share a parse; a bound on what 1 MiB inputs hold
 def parse(text: str) -> Parsed:
     """The commands of ``text``; never raises. Linear in the input per nesting level."""
     walker = _Walker()
