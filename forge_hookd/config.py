@@ -193,7 +193,20 @@ def _entry_warnings(entry: dict[str, Any], hook: Hook, project_root: StrPath | N
                  for name in hook.env if is_event_var(name)]
     if hook.working_dir is not None and project_root is not None:
         problems += _working_dir_problems(hook.working_dir, project_root)
+    if hook.guard is not None:
+        problems += _guard_problems(hook)
     return problems
+
+
+def _guard_problems(hook: Hook) -> list[str]:
+    """An unknown guard or a bad option: the hook still loads and, judged, denies saying
+    why (a typo never switches a guard off); the warning says what to fix."""
+    # Imported here: the guards and the shell parser they load cost a file with no guard
+    # entry nothing (bench/README.md, "Built-in guards: cost").
+    from . import guards
+
+    return [f"{problem}; the guard denies until this is fixed" for problem in guards.validate(hook.guard or "",
+                                                                                             hook.with_)]
 
 
 def _working_dir_problems(working_dir: str, project_root: StrPath) -> list[str]:

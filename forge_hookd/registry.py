@@ -16,8 +16,13 @@ from .events import EVENT_TYPES, HookEvent
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 300.0
-HOOK_KEYS = ("event", "command", "timeout", "working_dir", "env", "enabled", "detach", "description",
-             "blocking", "format")
+HOOK_KEYS = ("event", "command", "guard", "with", "timeout", "working_dir", "env", "enabled", "detach",
+             "description", "blocking", "format")
+# What a guard hook's ``command`` holds until the executor judges guards in-process: an
+# answer that denies, saying so. A guard entry must never run as an empty command (an
+# allow): this build fails closed instead (issue 22; the executor branches on ``guard``).
+GUARD_STAND_IN = ("printf '%s\\n' '{\"decision\": \"deny\", \"reason\": \"forge-hook-run: this build does not "
+                  "run built-in guards yet; remove the guard entry or update forge-hook-run\"}'")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -64,7 +69,12 @@ def pattern_can_match(pattern: str) -> bool:
 
 @dataclass(frozen=True)
 class Hook:
-    """A shell command attached to the events its ``event_pattern`` matches.
+    """A shell command, or a built-in guard, attached to the events its ``event_pattern``
+    matches.
+
+    A hook has either a ``command`` or a ``guard`` (a built-in guard's name, judged
+    in-process, with its options in ``with_``, the config key ``with``); a guard hook's
+    ``command`` is :data:`GUARD_STAND_IN` and never part of :meth:`to_dict`.
 
     ``timeout`` is clamped to [0.1, 300] s; None means "not set": the executor's default
     applies (10 s unless the executor says otherwise), and a hook configured with an
@@ -84,6 +94,8 @@ class Hook:
     description: str | None = None
     blocking: bool = True  # False: an observer, recorded but never obeyed (answers.py)
     format: str | None = None  # an agent's hook protocol it speaks (dialects/)
+    guard: str | None = None  # a built-in guard's name (guards/): judged without a process
+    with_: dict[str, Any] = field(default_factory=dict)  # the guard's options, config key "with"
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -109,7 +121,13 @@ class Hook:
 
     def to_dict(self) -> dict[str, Any]:
         """The config entry for this hook; keys left at their default are omitted."""
-        out: dict[str, Any] = {"event": self.event_pattern, "command": self.command}
+        out: dict[str, Any] = {"event": self.event_pattern}
+        if self.guard is None:
+            out["command"] = self.command
+        else:
+            out["guard"] = self.guard
+            if self.with_:
+                out["with"] = dict(self.with_)
         if self.timeout is not None:
             out["timeout"] = self.timeout
         if self.working_dir is not None:
@@ -138,9 +156,13 @@ class Hook:
         """
         if not isinstance(data, dict):
             raise ConfigError(f"a hook must be an object, not {type(data).__name__}")
+        event_pattern = _required_str(data, "event")
+        guard = _guard(data)
         return cls(
-            event_pattern=_required_str(data, "event"),
-            command=_required_str(data, "command"),
+            event_pattern=event_pattern,
+            command=_required_str(data, "command") if guard is None else GUARD_STAND_IN,
+            guard=guard,
+            with_=_with(data.get("with")),
             timeout=_timeout(data["timeout"]) if "timeout" in data else None,
             working_dir=_optional_str(data, "working_dir"),
             env=_env(data.get("env")),
@@ -166,6 +188,27 @@ def _required_str(data: dict[str, Any], key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"'{key}' must be a non-empty string")
     return _no_nul(value, key)
+
+
+def _guard(data: dict[str, Any]) -> str | None:
+    """The guard's name; exactly one of ``command`` and ``guard`` is given."""
+    if "guard" not in data:
+        if "command" not in data:
+            raise ConfigError("missing required key 'command' (or 'guard', a built-in guard)")
+        if "with" in data:
+            raise ConfigError("'with' holds a guard's options: this hook has a 'command', not a 'guard'")
+        return None
+    if "command" in data:
+        raise ConfigError("a hook has a 'command' or a 'guard', not both")
+    return _required_str(data, "guard")
+
+
+def _with(value: object) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"'with' must be an object of the guard's options, not {type(value).__name__}")
+    return dict(value)
 
 
 def _optional_str(data: dict[str, Any], key: str) -> str | None:

@@ -47,7 +47,7 @@ def test_check_finds_every_kind_of_problem(project: Project) -> None:
     problems = [str(p) for p in editing.check_file(project.hooks_file, project.root)]
     f = project.hooks_file
     assert problems == [
-        f"{f}: hooks[1]: missing required key 'command'; hook skipped",
+        f"{f}: hooks[1]: missing required key 'command' (or 'guard', a built-in guard); hook skipped",
         f"{f}: hooks[2]: unknown key 'colour' ignored",
         f"{f}: hooks[3]: timeout 900 is outside [0.1, 300]; it is clamped to 300",
         f"{f}: hooks[4]: pattern 'tool:pre_exec' can match no event type",

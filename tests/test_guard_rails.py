@@ -46,6 +46,11 @@ TYPOS = {
                   "hooks[0]: duplicate key 'command'"),
     "unknown key": (json.dumps({"hooks": [{**BLOCK, "timout": 5}]}), "hooks[0]: unknown key 'timout' ignored"),
     "working_dir": (json.dumps({"hooks": [{**BLOCK, "working_dir": "gone"}]}), "hooks[0]: working_dir 'gone' does not exist"),
+    "guard": (json.dumps({"hooks": [{"event": "tool:pre_execute:bash", "guard": "destructve_rm"}]}),
+              "hooks[0]: unknown guard 'destructve_rm' (did you mean 'destructive_rm'?)"),
+    "guard option": (json.dumps({"hooks": [{"event": "tool:pre_execute:bash", "guard": "destructive_rm",
+                                            "with": {"allow_outsde": ["/srv"]}}]}),
+                     "hooks[0]: guard destructive_rm: unknown option 'allow_outsde' (did you mean 'allow_outside'?)"),
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.registry import Hook, HookRegistry, pattern_matches, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, pattern_matches, unknown_keys
 
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
@@ -93,6 +93,10 @@ def test_an_explicit_timeout_of_ten_survives_a_round_trip() -> None:
         ({"event": "*", "command": "x", "env": {"A=B": "1"}}, "not a valid environment variable"),
         ({"event": "*", "command": "x", "enabled": "yes"}, "'enabled' must be true or false"),
         ({"event": "*", "command": "x", "detach": 1}, "'detach' must be true or false"),
+        ({"event": "*", "command": "x", "guard": "destructive_rm"}, "a 'command' or a 'guard', not both"),
+        ({"event": "*", "guard": ""}, "'guard' must be a non-empty string"),
+        ({"event": "*", "guard": "destructive_rm", "with": []}, "'with' must be an object"),
+        ({"event": "*", "command": "x", "with": {}}, "'with' holds a guard's options"),
         ({"event": "*", "command": "x", "working_dir": 1}, "'working_dir' must be a string"),
         ({"event": "*", "command": "echo a\0b"}, "'command' must not contain a NUL byte"),
         ({"event": "*", "command": "x", "working_dir": "a\0"}, "'working_dir' must not contain a NUL byte"),
@@ -179,3 +183,32 @@ def test_registry_is_thread_safe() -> None:
 
 def test_event_type_enum_members_match_as_strings() -> None:
     assert Hook("user:prompt_submit", "x").matches(HookEvent(EventType.USER_PROMPT_SUBMIT))
+
+
+# -- guard entries (issue 22) --------------------------------------------------------------------
+def test_a_guard_entry_loads_without_a_command_and_round_trips() -> None:
+    entry = {"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["trunk"]}}
+    hook = Hook.from_dict(entry)
+    assert (hook.guard, hook.with_) == ("force_push", {"protected_branches": ["trunk"]})
+    assert hook.to_dict() == entry and Hook.from_dict(hook.to_dict()) == hook
+    assert Hook.from_dict({"event": "*", "guard": "destructive_rm"}).to_dict() == {"event": "*",
+                                                                                  "guard": "destructive_rm"}
+
+
+def test_a_guard_hook_that_is_run_as_a_command_denies() -> None:
+    """Until the executor judges guards in-process, the stand-in answers deny: a guard
+    entry never runs as an empty command (an allow)."""
+    import json
+    import subprocess
+
+    from forge_hookd.registry import GUARD_STAND_IN
+
+    out = subprocess.run(["/bin/sh", "-c", Hook.from_dict({"event": "*", "guard": "x"}).command],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out)["decision"] == "deny" and Hook.from_dict({"event": "*", "guard": "x"}).command == \
+        GUARD_STAND_IN
+
+
+def test_the_entry_keys_have_one_owner() -> None:
+    assert {"guard", "with"} <= set(HOOK_KEYS)
+    assert unknown_keys({"event": "*", "guard": "x", "with": {}}) == []
