@@ -188,8 +188,11 @@ def append_children(text: str, node: Node, children: list[Any], *, unit: str,
     indent = _line_indent(text, existing[-1][0]) if existing else None
     if indent is None:
         indent = _line_indent_of_line(text, node.start) + unit
-    # A child is laid out as its last sibling is: on one line when that one is
-    compact = not multiline or bool(existing) and "\n" not in text[existing[-1][0]:existing[-1][1]]
+    # A child is laid out as its last sibling is: on one line when that one is an object
+    # or array on one line (a scalar sibling says nothing about how objects are laid out)
+    last = node.members[-1][2] if node.members else (node.items[-1] if node.items else None)
+    compact = not multiline or (last is not None and (last.members is not None or last.items is not None)
+                                and "\n" not in text[last.start:last.end])
     rendered = [_render(child, node.members is not None, None if compact else indent, unit, newline)
                 for child in children]
     if not existing:
@@ -287,11 +290,15 @@ def remove_child(text: str, node: Node, index: int, *, comments: bool = False) -
         between = text[previous_end:start]
         if between.replace(",", "", 1).strip() == "" and between.count(",") == 1:
             return text[:previous_end] + text[end:]
+        # A comment stands between: take the comma and the child's own line, never the
+        # newline that ends a line comment
         comma = _next_comma(text, previous_end, comments)
         lead = _line_indent(text, start)
-        cut_from = start - len(lead) - 1 if lead is not None and text[start - len(lead) - 1:start - len(lead)] == "\n" \
-            else start
-        return text[:comma] + text[comma + 1:cut_from] + text[end:]
+        cut_from, cut_to = start, end
+        if lead is not None:
+            cut_from = start - len(lead)
+            cut_to = end + 1 if text[end:end + 1] == "\n" else end
+        return text[:comma] + text[comma + 1:cut_from] + text[cut_to:]
     following = children[1][0]
     between = text[end:following]
     if between.replace(",", "", 1).strip() == "" and between.count(",") == 1:
