@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-import orjson
 
-from . import agentplaces, agentwire, completion, editing, trust, wiredoctor
+from . import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
 from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say, visible
 from .dialects import NAMES as DIALECTS
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
@@ -388,21 +387,22 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     """
     from .config import update_file
     from .dialects import NAMES, get
-    from .dialects.importing import Imported, default_files, import_hooks
+    from .dialects.importing import Imported, import_hooks
 
     if agent not in NAMES:
         raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
-    candidates = [file] if file else default_files(dialect, scope, str(_root(ctx)))
+    # the files the agent itself reads: its home moved by CODEX_HOME & co., Gemini's comments
+    candidates = [file] if file else [p for s, p in agentplaces.read_files(agent, str(_root(ctx))) if s == scope]
     sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
     if not sources:
         raise UsageError(f"no such file: {' or '.join(candidates)}")
     imported = Imported()
     for source, raw in sources:
         try:
-            doc = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
+            doc = jsonedit.parse(raw.decode("utf-8"), comments=agentplaces.PLACES[agent].comments).value
+        except (UnicodeDecodeError, jsonedit.JsonTextError) as exc:
             raise UsageError(f"{source} is not valid JSON: {exc}") from None
         found = import_hooks(dialect, doc, source)
         imported.hooks += found.hooks

@@ -324,9 +324,7 @@ def test_doctor_all_well_after_install(project: Project, tmp_path: Path, agent: 
 
 @pytest.mark.parametrize("agent", NAMES)
 def test_doctor_finds_the_users_hooks_that_would_run_twice(project: Project, tmp_path: Path, agent: str) -> None:
-    path, text = user_file(project, agent)
-    # forge-hook import reads plain JSON; Gemini's comments are its own problem (see the report)
-    path.write_text(json.dumps(parsed(agent, text)))
+    path, text = user_file(project, agent)  # Gemini's with its comments, as Gemini reads it
     imported = forge_hook(project, "import", "--from", agent, "--project")
     assert imported.exit_status == 0, imported.stderr
     status, agents = doctor(project, tmp_path, *PLACES[agent].clis)
@@ -337,6 +335,17 @@ def test_doctor_finds_the_users_hooks_that_would_run_twice(project: Project, tmp
     assert status == 1 and twice, agents
     commands = {h.command for h in handlers(agent, parsed(agent, text))}
     assert all(any(repr(c) in f for c in commands) and "project[" in f and str(path) in f for f in twice)
+
+
+def test_import_reads_the_file_where_the_agent_reads_it(project: Project, tmp_path: Path) -> None:
+    moved = tmp_path / "gemini-home"
+    settings = moved / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(USER_FILES["gemini"][1])
+    run = forge_hook(project, "import", "--from", "gemini", "--global", env={"GEMINI_CLI_HOME": str(moved)})
+    assert run.exit_status == 0, run.stderr
+    hooks = json.loads(project.global_file.read_text())["hooks"]
+    assert [(h["command"], h["format"]) for h in hooks] == [("npx eslint --fix", "gemini")]
 
 
 def test_doctor_finds_forge_wired_in_both_files(project: Project, tmp_path: Path) -> None:
