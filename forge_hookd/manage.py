@@ -422,12 +422,13 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
 
 
 # -- wiring forge into agents ---------------------------------------------------------------
-@forge_hook.command("install", short_help="Make forge-hook-run an agent's hook command (--uninstall undoes it).")
+@forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
 @click.option("--agent", "agent", required=True, metavar="AGENT",
               shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
               help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
                    "settings directory present).")
-@scope_options
+@click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
+@click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
 @click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
 @click.pass_context
 def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, uninstall: bool) -> int:
@@ -504,7 +505,7 @@ def _say_outcome(outcome: Outcome) -> None:
         say(PROG, f"note: {outcome.agent}: {note}")
 
 
-@forge_hook.command("doctor", short_help="Check how forge is wired into the agents here; exit 1 on findings.")
+@forge_hook.command("doctor", short_help="Check forge in the agents here; exit 1 on findings.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON report instead of lines.")
 @click.pass_context
 def doctor_command(ctx: click.Context, as_json: bool) -> int:
