@@ -454,7 +454,7 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
     the result.
     """
     scope = _scope(global_, project)
-    root = str(_root_to_add_to(ctx) if scope == "project" and not uninstall else _root(ctx))
+    root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
     names = _agents_named(agent, scope, root, uninstall)
     failed = 0
     for name in names:
@@ -526,7 +526,7 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       imported into a forge hooks file (forge-hook import) on an event forge-hook-run
       runs on.
     """
-    reports = wiredoctor.examine(str(_root(ctx)))
+    reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
     findings = sum(len(r.findings) for r in reports)
     if as_json:
         print_json({"agents": [r.to_json() for r in reports], "findings": findings})

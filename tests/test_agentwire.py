@@ -463,3 +463,17 @@ def test_codex_project_trust_is_said_not_given(project: Project) -> None:
     run = install(project, "codex")
     assert "Codex reads" in run.stderr and "only in a project it trusts" in run.stderr
     assert "projects" not in tomllib.loads(codex_config(project).read_text())
+
+
+def test_install_uninstall_and_doctor_agree_on_the_project_from_a_subdirectory(project: Project,
+                                                                              tmp_path: Path) -> None:
+    (project.root / ".git").mkdir()
+    below = project.root / "src" / "deep"
+    below.mkdir(parents=True)
+    run = run_installed(["install", "--agent", "claude", "--project"], cwd=below, prog="forge-hook")
+    assert run.exit_status == 0 and (project.root / ".claude" / "settings.json").exists(), run.stderr
+    report = run_installed(["doctor", "--json"], cwd=below, prog="forge-hook",
+                           env={"PATH": stub_agents(tmp_path, "claude")})
+    assert json.loads(report.stdout)["agents"][0]["wired"] == native_events("claude")
+    run = run_installed(["install", "--agent", "claude", "--project", "--uninstall"], cwd=below, prog="forge-hook")
+    assert run.exit_status == 0 and not (project.root / ".claude").exists(), run.stderr
