@@ -264,7 +264,8 @@ def _take_out(name: str, path: str, text: str, record: FileRecord) -> Outcome:
     said = (f"{path} changed since forge-hook install wrote it: took out forge's {len(removed)} "
             f"entr{'y' if len(removed) == 1 else 'ies'}" + (f" and {keys} key{'s' if keys != 1 else ''}" if keys
                                                             else "") + ", kept everything else")
-    notes = [said] + ([f"{gone} of forge's entries were gone already"] if gone else [])
+    notes = [said] + ([f"{gone} of forge's entries were not there as install wrote them (changed or taken out): "
+                       "whatever is there now is left as it is"] if gone else [])
     if record.created and _parsed(name, path, text).value == {}:
         os.unlink(os.path.realpath(path))
         return Outcome(name, path, "removed", events, notes=notes)

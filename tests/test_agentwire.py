@@ -477,3 +477,18 @@ def test_install_uninstall_and_doctor_agree_on_the_project_from_a_subdirectory(p
     assert json.loads(report.stdout)["agents"][0]["wired"] == native_events("claude")
     run = run_installed(["install", "--agent", "claude", "--project", "--uninstall"], cwd=below, prog="forge-hook")
     assert run.exit_status == 0 and not (project.root / ".claude").exists(), run.stderr
+
+
+def test_an_entry_of_forges_the_user_changed_is_theirs_now(project: Project) -> None:
+    path, _ = user_file(project, "claude")
+    install(project, "claude")
+    text = path.read_text()
+    changed = text.replace('{"matcher": "*", "hooks": [{"type": "command", "command": ',
+                           '{"matcher": "Bash", "hooks": [{"type": "command", "command": ', 1)
+    assert changed != text
+    path.write_text(changed)
+    run = forge_hook(project, "install", "--agent", "claude", "--project", "--uninstall")
+    assert run.exit_status == 0, run.stderr
+    doc = parsed("claude", path.read_text())
+    assert forge_events("claude", doc) == {"PreToolUse"}  # the changed one stays
+    assert "1 of forge's entries were not there as install wrote them" in run.stderr
