@@ -21,14 +21,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
-from helpers import LEAK_VAR, Project, installed, marked_processes
+from helpers import Project, installed, reap_agent_leftovers, require_agent
 from forge_hookd import codextrust
 from forge_hookd.agentplaces import handlers, runs_forge
 from tests.agents import harness
-from tests.agents.harness import PRE_TOOL, Workspace
+from tests.agents.harness import Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 REASON = "forge-wire-5e0c: installed forge says no"
@@ -36,33 +35,14 @@ REASON = "forge-wire-5e0c: installed forge says no"
 
 @pytest.fixture(autouse=True)
 def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    """As in test_dialect_agents: the agent's leftovers may die as our zombies."""
     yield
-    mark = os.environ[LEAK_VAR]
-    deadline = time.monotonic() + 10
-    while marked_processes(mark) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    for child in psutil.Process().children():
-        try:
-            if child.status() == psutil.STATUS_ZOMBIE:
-                os.waitpid(child.pid, 0)
-        except (psutil.Error, ChildProcessError):
-            pass
+    reap_agent_leftovers()
 
 
 @pytest.fixture(autouse=True)
 def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME"):
         monkeypatch.delenv(name, raising=False)
-
-
-def require(name: str) -> None:
-    try:
-        harness.ensure_installed(name)
-    except harness.AgentUnavailable as exc:
-        if "npm is not on PATH" in str(exc):
-            pytest.skip(f"REAL-AGENT TESTS SKIPPED: {exc}")
-        raise
 
 
 def install(project: Project) -> Callable[[str], None]:
@@ -108,7 +88,7 @@ def users_settings(agent: str, ws: Workspace, marker: Path) -> None:
 @pytest.mark.parametrize("agent", ["claude", "gemini", "codex", "copilot"])
 def test_after_install_the_agent_runs_forge_and_the_users_own_hook(
         agent: str, project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    require(agent)
+    require_agent(agent)
     target, marker = tmp_path / "created", tmp_path / "users-hook-ran"
     project.write_hooks([{"event": "tool:pre_execute:bash",
                           "command": f"grep -q created && {{ echo '{REASON}'; exit 1; }} || exit 0"}])
@@ -131,7 +111,7 @@ def test_after_install_the_agent_runs_forge_and_the_users_own_hook(
 
 def test_codex_reports_forges_hashes_as_its_own_and_trusted(project: Project, tmp_path: Path) -> None:
     """Codex's app-server lists every hook with the hash it computes and its trust."""
-    require("codex")
+    require_agent("codex")
     ws = Workspace(project=project.root, home=project.home)
     env = harness.agent_env(ws, harness.configure("codex", ws, "http://127.0.0.1:9", {}))
     install(project)("codex")
