@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-import orjson
 
-from . import completion, editing, trust
+from . import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
 from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
+from .text import visible
 from .dialects import NAMES as DIALECTS
 from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
 from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
@@ -24,6 +24,7 @@ from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_N
 from .registry import Hook, pattern_can_match
 from .log_cli import log_command
 from .templates import HOOK_TEMPLATES
+from .wirerecord import Outcome
 
 PROG = MANAGER_PROG
 
@@ -387,21 +388,22 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     """
     from .config import update_file
     from .dialects import NAMES, get
-    from .dialects.importing import Imported, default_files, import_hooks
+    from .dialects.importing import Imported, import_hooks
 
     if agent not in NAMES:
         raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
-    candidates = [file] if file else default_files(dialect, scope, str(_root(ctx)))
+    # the files the agent itself reads: its home moved by CODEX_HOME & co., Gemini's comments
+    candidates = [file] if file else [p for s, p in agentplaces.read_files(agent, str(_root(ctx))) if s == scope]
     sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
     if not sources:
         raise UsageError(f"no such file: {' or '.join(candidates)}")
     imported = Imported()
     for source, raw in sources:
         try:
-            doc = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
+            doc = jsonedit.parse(raw.decode("utf-8"), comments=agentplaces.PLACES[agent].comments).value
+        except (UnicodeDecodeError, jsonedit.JsonTextError) as exc:
             raise UsageError(f"{source} is not valid JSON: {exc}") from None
         found = import_hooks(dialect, doc, source)
         imported.hooks += found.hooks
@@ -418,6 +420,143 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
                     retrust=scope == "project")
     _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
                         f"from {', '.join(source for source, _ in sources)}")
+
+
+# -- wiring forge into agents ---------------------------------------------------------------
+@forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
+@click.option("--agent", "agent", required=True, metavar="AGENT",
+              shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
+              help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
+                   "settings directory present).")
+@click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
+@click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
+@click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
+@click.pass_context
+def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, uninstall: bool) -> int:
+    """Put forge-hook-run into an agent's own settings as its hook command for every event
+    forge handles, or with --uninstall take out exactly what install put there.
+
+    \b
+    The files (--project in the project, --global in your home):
+      claude   .claude/settings.json, ~/.claude/settings.json ($CLAUDE_CONFIG_DIR)
+      codex    .codex/hooks.json, ~/.codex/hooks.json ($CODEX_HOME); and Codex's trust
+               of forge's hooks in ~/.codex/config.toml, as codex's /hooks records it
+      gemini   .gemini/settings.json, ~/.gemini/settings.json ($GEMINI_CLI_HOME)
+      cursor   .cursor/hooks.json, ~/.cursor/hooks.json
+      copilot  .github/hooks/forge.json, ~/.copilot/hooks/forge.json ($COPILOT_HOME)
+
+    Your own hooks and every other key stay as they are, byte for byte: forge's entry is
+    appended after yours, and an event where forge-hook-run already runs is left alone,
+    so a second install changes nothing. A file that does not parse is not touched.
+    --uninstall takes out what install added: a file it created is removed, a file
+    nobody changed since is back byte for byte, and in a file you edited since only
+    forge's entries go. What install wrote is recorded in
+    ${XDG_STATE_HOME:-~/.local/state}/forge/installs.json. forge-hook doctor checks
+    the result.
+    """
+    scope = _scope(global_, project)
+    root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
+    names = _agents_named(agent, scope, root, uninstall)
+    failed = 0
+    for name in names:
+        try:
+            outcomes = (agentwire.uninstall if uninstall else agentwire.install)(name, scope, root)
+        except ConfigError as exc:  # with "all", one agent's broken file does not stop the others
+            if len(names) == 1:
+                raise
+            say(PROG, f"error: {name}: {exc}")
+            failed += 1
+            continue
+        for outcome in outcomes:
+            _say_outcome(outcome)
+    return ExitStatus.BAD_INPUT if failed else ExitStatus.PROCEED
+
+
+def _agents_named(agent: str, scope: str, root: str, uninstall: bool) -> list[str]:
+    if agent in DIALECTS:
+        return [agent]
+    if agent != "all":
+        raise UsageError(f"--agent takes one of {', '.join(DIALECTS)} or all, not '{agent}'")
+    if uninstall:
+        return agentwire.installed_agents(scope, root) or list(DIALECTS)
+    names = [name for name in DIALECTS if agentplaces.found(name)]
+    if not names:
+        raise UsageError(f"no agent found here: none of {', '.join(DIALECTS)} has its CLI on PATH or its "
+                         "settings directory; name one with --agent")
+    return names
+
+
+_DONE = {"created": "runs on {events} now, in {path} (created)", "updated": "runs on {events} now, in {path}",
+         "unchanged": "{path} already runs forge-hook-run on its events: unchanged",
+         "restored": "{path} is back as it was before forge-hook install",
+         "removed": "removed {path} (forge-hook install created it)",
+         "cleaned": "took forge-hook-run out of {path}", "nothing": "nothing of forge-hook install's in {path}"}
+
+
+def _say_outcome(outcome: Outcome) -> None:
+    if outcome.events or outcome.action not in ("created", "updated"):
+        events = ", ".join(outcome.events)
+        line = _DONE[outcome.action].format(events=events, path=outcome.path)
+        click.echo(visible(f"{PROG}: {outcome.agent}: {line}" if outcome.action not in ("created", "updated")
+                           else f"{PROG}: {outcome.agent}: forge-hook-run {line}"))
+    if outcome.kept and outcome.action in ("created", "updated"):
+        say(PROG, f"note: {outcome.agent}: forge-hook-run already ran on {', '.join(outcome.kept)} "
+                  f"in {outcome.path}: left as it was")
+    for note in outcome.notes:
+        say(PROG, f"note: {outcome.agent}: {note}")
+
+
+@forge_hook.command("doctor", short_help="Check forge in the agents here; exit 1 on findings.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON report instead of lines.")
+@click.pass_context
+def doctor_command(ctx: click.Context, as_json: bool) -> int:
+    """Say, per agent found here (its CLI on PATH, its settings directory, or its settings
+    file in the project), which of its settings files run forge-hook-run and on which of
+    its events, in its own names; exit 1 when something is wrong, 0 when all is well.
+
+    \b
+    Findings:
+      an event forge handles that a wired file leaves out;
+      forge-hook-run running twice on one event (in the project's and your file);
+      a hook command with another agent's --dialect, or a Copilot event without :EVENT;
+      forge-hook-run not found where the settings name it;
+      the agent's switch that stops every hook (Claude disableAllHooks, Gemini
+      hooksConfig.enabled false, Codex [features] hooks false, a Codex hook or project
+      not trusted);
+      an agent's own hook that would run twice: directly from its settings, and
+      imported into a forge hooks file (forge-hook import) on an event forge-hook-run
+      runs on.
+    """
+    reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
+    findings = sum(len(r.findings) for r in reports)
+    if as_json:
+        print_json({"agents": [r.to_json() for r in reports], "findings": findings})
+    else:
+        for line in _doctor_lines(reports):
+            click.echo(visible(line))
+    return ManagerStatus.PROBLEMS if findings else ManagerStatus.OK
+
+
+def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
+    if not reports:
+        return [f"no agent found here (none of {', '.join(DIALECTS)} on PATH, no settings directory)"]
+    lines = []
+    for report in reports:
+        wired = report.wired
+        lines.append(f"{report.agent}: " + (f"forge-hook-run runs on {len(wired)} of its {len(report.events)} "
+                                            f"events: {', '.join(wired)}" if wired else "forge-hook-run is not "
+                                            f"wired in (forge-hook install --agent {report.agent} --project)")
+                     + f"  [{'; '.join(report.found)}]")
+        for state in report.files:
+            if state.exists:
+                what = state.problem or (f"forge-hook-run on {', '.join(state.wired)}" if state.wired
+                                         else "no forge-hook-run")
+                lines.append(f"  {state.scope:8} {state.path}: {what}; {state.own_hooks} hook command"
+                             f"{'s' if state.own_hooks != 1 else ''} of your own")
+        lines += [f"  finding: {finding}" for finding in report.findings]
+    findings = sum(len(r.findings) for r in reports)
+    lines.append(f"{findings} finding{'s' if findings != 1 else ''}" if findings else "all is well")
+    return lines
 
 
 forge_hook.add_command(log_command)

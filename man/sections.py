@@ -199,9 +199,20 @@ When the machine refuses a write (a full disk, a read-only directory), the comma
     "IMPORT": """
 forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json and .claude/settings.local.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json or every .github/hooks/*.json of the project, or the user's file in the home directory for --global; Codex's inline [hooks] tables in config.toml are not read) into forge hooks with "format" set. Event names become forge event types; a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob; Gemini's timeouts (milliseconds) become seconds; Copilot's bash, timeoutSec, cwd and env become command, timeout, working_dir and env; a Cursor matcher on beforeShellExecution (a regex over the command text) has no pattern form. A regular expression with no pattern form, a non-command hook and an event with no forge type are named on stderr and skipped. --dry-run prints {"hooks": [...], "skipped": [...]} and writes nothing.
 """,
+    "INSTALLING INTO AGENTS": """
+forge-hook install --agent claude|codex|gemini|cursor|copilot|all --project|--global puts forge-hook-run --dialect AGENT into the agent's own settings file as its hook command for every event forge handles (forge-hook-run --dialect copilot:EVENT per event for Copilot, whose camelCase payloads do not name their event). The files: .claude/settings.json and ~/.claude/settings.json ($CLAUDE_CONFIG_DIR); .codex/hooks.json and ~/.codex/hooks.json ($CODEX_HOME); .gemini/settings.json and ~/.gemini/settings.json ($GEMINI_CLI_HOME); .cursor/hooks.json and ~/.cursor/hooks.json; .github/hooks/forge.json and ~/.copilot/hooks/forge.json ($COPILOT_HOME). all is every agent found here: its CLI on PATH (claude, codex, gemini, cursor-agent or cursor, copilot) or its directory in your home. The settings name forge-hook-run by its bare name when PATH finds this one, else by its absolute path.
+
+The file is edited as text: forge's entry is appended after yours in each event's list, a missing key is added, and nothing else changes, byte for byte (Gemini's comments included). An event where forge-hook-run already runs for that agent is left alone, so a second install changes nothing. A value you set (Gemini's hooksConfig.enabled: false) is kept and named on stderr. A file that does not parse is not touched: one line names it with line and column, exit 2. Writes are as for hooks files (SAFE WRITES); a file install creates follows your umask.
+
+Codex runs a hook only once its hash is trusted in ~/.codex/config.toml, as codex's /hooks records it. install records that trust for the entries it wrote, as a block of [hooks.state."FILE:EVENT:GROUP:INDEX"] tables appended to config.toml, and only when the file parsed again is exactly the old one plus those tables; otherwise it leaves config.toml alone and says to trust the hooks in /hooks. It says, and does not change, a project Codex does not trust or hooks switched off under [features].
+
+--uninstall takes out exactly what install put in, from records in ${XDG_STATE_HOME:-~/.local/state}/forge/installs.json (no copy of your file is kept: the records hold hashes and forge's own entries). A file nobody changed since is back byte for byte; a file install created is removed with the directories it made; in a file you edited since, forge's entries and the keys it added are taken out by value and everything else is kept, and stderr says so. Entries of forge-hook-run that install did not write are left, and named.
+
+forge-hook doctor says, per agent found (or with a settings file in the project), which of its settings files run forge-hook-run and on which of its events, in its own names, and exits 1 with one line per finding: an event forge handles that a wired file leaves out; forge-hook-run running twice on one event; another agent's --dialect, or a Copilot event without :EVENT; forge-hook-run not found where the settings name it; Claude's disableAllHooks, Gemini's hooksConfig.enabled: false, Codex's hooks switched off, a forge hook or the project not trusted by Codex; and an agent's own hook that would run twice, once from its settings and once imported into a forge hooks file ("format": AGENT) on an event forge-hook-run runs on. --json prints {"agents": [...], "findings": N}.
+""",
     "EXIT STATUS": """
-* 0: done; for check, no problems
-* 1: check found problems; remove matched no hook
+* 0: done; for check, no problems; for doctor, all is well
+* 1: check or doctor found problems; remove matched no hook
 * 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index, a file or trust records that cannot be parsed (the message says which)
 * 3: internal error (a bug); FORGE_DEBUG=1 prints the traceback
 * 5: the machine refused: a full disk, a read-only directory, a name too long, a deleted current directory, a lock held past FORGE_LOCK_TIMEOUT (one line says which)
@@ -210,6 +221,8 @@ forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--g
 * FORGE_CONFIG_DIR, XDG_CONFIG_HOME: where the global hooks file is (as for forge-hook-run)
 * FORGE_PROJECT_DIR: the project root when --project-root is not given
 * XDG_DATA_HOME: where the trust records are
+* XDG_STATE_HOME: where install keeps its records (forge/installs.json)
+* CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME: where install, doctor and import find an agent's user settings, as the agent does
 * FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) makes list --event count untrusted project hooks as running
 * FORGE_LOG_FILE, XDG_STATE_HOME: where the run log is (log reads it); FORGE_LOG=0: it is off
@@ -225,6 +238,9 @@ forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--g
   forge-hook list --json | jq -r '.[] | select(.trusted | not) | .file'
   forge-hook log --decision deny --since 1h     # what was blocked in the last hour, and why
   forge-hook log --show 1                       # the latest run, whole
+  forge-hook install --agent claude --project   # forge-hook-run as Claude Code's hook command
+  forge-hook doctor                             # wired where? anything running twice?
+  forge-hook install --agent all --global --uninstall
 """,
     "SEE ALSO": """
 forge-hook-run(1), jq(1).

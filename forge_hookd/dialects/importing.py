@@ -29,12 +29,6 @@ class Imported:
     skipped: list[str] = field(default_factory=list)
 
 
-def default_files(dialect: Dialect, scope: str, project_root: str) -> list[str]:
-    """The agent's own settings files for ``scope``: the project's (Claude's local one
-    too) or the user's."""
-    return dialect.settings.paths(scope, project_root)
-
-
 def import_hooks(dialect: Dialect, doc: object, source: str) -> Imported:
     """Convert the ``hooks`` of an agent settings document."""
     imported = Imported()
