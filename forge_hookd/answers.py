@@ -16,6 +16,7 @@ compose into its decision is :meth:`forge_hookd.results.HookRun.conclude`.
 
 from __future__ import annotations
 
+import json  # loaded by orjson anyway: the stdlib parser sees what orjson cannot say
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
@@ -81,8 +82,6 @@ def _check_refused(text: str, exc: orjson.JSONDecodeError) -> None:
 
 
 def _stdlib_loads(text: str) -> Any:
-    import json  # already loaded: orjson imports it
-
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -118,8 +117,6 @@ def _check_keys(obj: dict[str, Any], text: str) -> None:
 def _duplicate_key(text: str) -> str | None:
     """A key given twice in one object, at any depth. Only answers pay for this second
     parse: orjson keeps the last of two keys and cannot say that there were two."""
-    import json  # already loaded: orjson imports it
-
     found: list[str] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:

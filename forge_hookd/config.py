@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json  # loaded by orjson anyway; only its parser sees a key given twice
 import os
-import stat
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from pathlib import Path  # loaded by click anyway: HookConfig's API speaks Path
+from typing import Any
 
 import orjson
 
@@ -17,9 +19,6 @@ from .readfile import read_regular
 from .registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
 from .safefile import StrPath, locked, write_atomically
 from .text import did_you_mean
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
@@ -153,8 +152,6 @@ def duplicate_keys(raw: bytes, doc: dict[str, Any]) -> dict[int | None, list[str
     entries. Empty (and cheap) for a file without any."""
     if len(_KEY_END.findall(raw)) == _key_count(doc):
         return {}
-    import json
-
     try:
         pairs = json.loads(raw, object_pairs_hook=_pairs)
     except ValueError:  # pragma: no cover - orjson accepted it
@@ -408,14 +405,10 @@ class HookConfig:
 
     @staticmethod
     def get_global_path() -> Path:
-        from pathlib import Path
-
         return Path(global_config_path())
 
     @staticmethod
     def get_project_path(project_root: StrPath | None = None) -> Path:
-        from pathlib import Path
-
         return Path(project_config_path(project_root))
 
     @staticmethod
@@ -449,7 +442,7 @@ class HookConfig:
 def _logged(loaded: LoadedConfig, project_root: StrPath | None) -> list[Hook]:
     notice = untrusted_warning(loaded, project_root) if project_root is not None else None
     if loaded.warnings or notice:
-        import logging
+        import logging  # 12 ms, only when a library call has a warning to log (bench/README.md, "tricks.py")
 
         log = logging.getLogger("forge_hookd")
         for warning in [*map(str, loaded.warnings), *([notice] if notice else [])]:

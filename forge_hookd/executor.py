@@ -1,8 +1,8 @@
 """Running the hooks an event matches: the chain, the circular guard, the async API.
 
-Process control (subprocess, signals, psutil) is imported only when a hook actually
-runs: an event that matches nothing costs no more than reading the config (psutil alone
-is 16 ms: bench/README.md, "tricks.py").
+Process control (process.py, tree.py: subprocess, selectors, psutil) is imported only
+when a hook actually runs: an event that matches nothing costs no more than reading the
+config (subprocess and selectors 17 ms, psutil 16 ms: bench/README.md, "tricks.py").
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class HookExecutor:
         self, event: HookEvent, *, stop_on_failure: bool = True, jobs: int = 1
     ) -> list[HookResult]:
         """Run the matching hooks (in a worker thread) and return their results."""
-        import asyncio
+        import asyncio  # 25+ ms, only for the async API (bench/README.md, "tricks.py")
 
         run = await asyncio.to_thread(self.run, event, stop_on_failure=stop_on_failure, jobs=jobs)
         return run.results
@@ -90,16 +90,18 @@ class HookExecutor:
         jobs: int = 1,
         hooks: Sequence[Hook] | None = None,
         catcher: SignalCatcher | None = None,
+        warnings: list[str] | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
         descriptor limit says so) and every one runs. A signal recorded by ``catcher``
-        ends every running tree and returns what finished.
+        ends every running tree and returns what finished. ``warnings``, when given, is
+        the list the run's warnings go on (the caller's, with what it found before).
         """
         started = time.monotonic()
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
-        run = HookRun(event=event)
+        run = HookRun(event=event, warnings=warnings if warnings is not None else [])
         if event.type.value in active_chain():
             run.warnings.append(
                 f"circular trigger: '{event.type.value}' is already being handled "
@@ -119,7 +121,7 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
-        from .process import HookProcesses
+        from .process import HookProcesses  # only now: see the module docstring
         from .tree import become_subreaper
 
         if self.subreaper:

@@ -74,11 +74,11 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
         return Outcome(request, dry_run_document(event, hooks, warnings), dry_run=hooks), witness
     executor = HookExecutor(working_dir=root, subreaper=True)
     executor.on_start = witness.on_start
+    said = len(warnings)  # one list of the run's warnings, from loading to the log
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
-                            catcher=catcher)
-    for warning in hook_run.warnings:
+                            catcher=catcher, warnings=warnings)
+    for warning in warnings[said:]:
         say(f"warning: {warning}")
-    hook_run.warnings[:0] = warnings
     return Outcome(request, hook_run.to_dict(), run=hook_run), witness
 
 

@@ -13,6 +13,7 @@ agent's settings files (import, ``--print-config``). No I/O here.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -21,7 +22,7 @@ from typing import Any
 import orjson
 
 from ..answers import ALLOW, Answer, Finished, Judge, Judgement
-from ..errors import EventError
+from ..errors import EventError, optional_str
 from ..events import TOOL_EVENT_TYPES, EventType, HookEvent
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
@@ -165,6 +166,8 @@ class Reader:
 
     #: the payload key holding the prompt of a prompt submission
     prompt_key = "prompt"
+    #: the payload keys that may hold the agent's session id, the first present counts
+    session_keys: tuple[str, ...] = ("session_id",)
 
     def __init__(self, words: Vocabulary) -> None:
         self.words = words
@@ -201,7 +204,9 @@ class Reader:
         raise PayloadError(f"the {self.words.name} payload has no 'hook_event_name'")
 
     def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
-        return _optional_str(payload, "session_id", native_event)
+        key = next((k for k in self.session_keys if k in payload), self.session_keys[0])
+        error = functools.partial(PayloadError, native_event=native_event)
+        return optional_str(payload, key, error, where=f" in the {self.words.name} {native_event} payload") or None
 
     def start_dir(self, payload: dict[str, Any]) -> str | None:
         """Where the agent says it works: the project root is looked for from here."""
@@ -430,10 +435,3 @@ class Dialect:
                  settings: Settings) -> None:
         self.name, self.words = words.name, words
         self.reader, self.writer, self.hooks, self.settings = reader, writer, hooks, settings
-
-
-def _optional_str(payload: dict[str, Any], key: str, native_event: str) -> str | None:
-    value = payload.get(key)
-    if value is None or isinstance(value, str):
-        return value or None
-    raise PayloadError(f"'{key}' in the {native_event} payload must be a string", native_event)
