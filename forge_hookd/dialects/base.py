@@ -94,6 +94,13 @@ class NativeAnswer:
         self.dropped = list(dropped or [])
 
 
+def json_answer(out: dict[str, Any], dropped: list[str]) -> NativeAnswer:
+    """An answer as most agents read it: the JSON object ``out`` on stdout (nothing when
+    it is empty), exit 0, and a warning on stderr for each thing the form could not carry."""
+    stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
+    return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr, dropped=dropped)
+
+
 def replacement_patch(old: Any, new: Any) -> Any:
     """A JSON merge patch (RFC 7386) that turns ``old`` into exactly ``new``: how an
     agent's whole-input rewrite becomes a forge ``data`` patch."""

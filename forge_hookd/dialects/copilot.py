@@ -26,7 +26,8 @@ import orjson
 
 from ..events import TOOL_EVENT_TYPES, HookEvent
 from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
-                   Verdict, Vocabulary, Writer, agent_data, exit_problem, joined, json_object, text_of)
+                   Verdict, Vocabulary, Writer, agent_data, exit_problem, joined, json_answer, json_object,
+                   text_of)
 
 _PRE = frozenset({"preToolUse", "PreToolUse"})
 _FAILURE = frozenset({"postToolUseFailure", "PostToolUseFailure"})
@@ -116,9 +117,7 @@ class CopilotWriter(Writer):
                 dropped.append(f"context: Copilot reads no additional context on {event}")
         if verdict.messages:
             dropped.append("messages: Copilot's hooks have no message for the person")
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _pre_tool_use(self, out: dict[str, Any], event: str, verdict: Verdict) -> None:
         if verdict.decision is not None:
