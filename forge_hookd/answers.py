@@ -17,10 +17,31 @@ compose into its decision is :meth:`forge_hookd.results.HookRun.conclude`.
 from __future__ import annotations
 
 import json  # loaded by orjson anyway: the stdlib parser sees what orjson cannot say
-from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
+
+if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instructions at import
+    from collections.abc import Callable
+    from typing import Protocol
+
+    class Finished(Protocol):
+        """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
+
+        @property
+        def exit_code(self) -> int | None: ...
+        @property
+        def stdout(self) -> str: ...
+        @property
+        def stderr(self) -> str: ...
+        @property
+        def stdout_truncated(self) -> bool: ...
+        @property
+        def timed_out(self) -> bool: ...
+        @property
+        def error(self) -> str | None: ...
+
+    Judge = Callable[[Finished], "Judgement"]
 
 ALLOW, DENY, ASK = "allow", "deny", "ask"
 DECISIONS = (ALLOW, DENY, ASK)
@@ -129,23 +150,6 @@ def _duplicate_key(text: str) -> str | None:
 
 
 # -- one hook ---------------------------------------------------------------------------
-class Finished(Protocol):
-    """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
-
-    @property
-    def exit_code(self) -> int | None: ...
-    @property
-    def stdout(self) -> str: ...
-    @property
-    def stderr(self) -> str: ...
-    @property
-    def stdout_truncated(self) -> bool: ...
-    @property
-    def timed_out(self) -> bool: ...
-    @property
-    def error(self) -> str | None: ...
-
-
 class Judgement(NamedTuple):
     """What a judge read from a finished hook.
 
@@ -158,9 +162,6 @@ class Judgement(NamedTuple):
     answer: Answer | None
     error: str | None = None
     decision: str | None = None
-
-
-Judge = Callable[[Finished], Judgement]
 
 
 def judge(result: Finished) -> Judgement:

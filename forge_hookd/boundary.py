@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
@@ -19,6 +19,14 @@ from .runlog import RunContext, record
 from .safefile import write_all
 from .signals import Interrupted, SignalCatcher
 from .text import visible
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Failing(Protocol):  # for the type checker only (see codec.Codec)
+        """Whatever answers an invocation's failure in the caller's protocol (a codec)."""
+
+        def fail(self, kind: str, message: str, status: int) -> int: ...
 
 
 def write_stdout(data: bytes) -> None:
@@ -51,12 +59,6 @@ def say(prog: str, message: str) -> None:
 class ReaderClosed(Exception):
     """Whoever read our stdout went away (EPIPE). Not an OSError, so that click's own
     EPIPE handling (exit 1, which means "blocked") never sees it."""
-
-
-class Failing(Protocol):
-    """Whatever answers an invocation's failure in the caller's protocol (a codec)."""
-
-    def fail(self, kind: str, message: str, status: int) -> int: ...
 
 
 class Invocation:

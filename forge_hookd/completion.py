@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from .dialects import NAMES as DIALECTS
 from .events import EVENT_TYPES
-from .templates import HOOK_TEMPLATES
 
 if TYPE_CHECKING:  # at run time the alias would import click.shell_completion
     from collections.abc import Callable, Iterable
@@ -63,6 +62,9 @@ def dialect_names() -> list[str]:
 
 
 def template_names() -> list[str]:
+    # Only a shell asking pays for building the templates (bench/README.md, "Start-up tricks").
+    from .templates import HOOK_TEMPLATES
+
     return sorted(HOOK_TEMPLATES)
 
 

@@ -17,13 +17,16 @@ import functools
 import os
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..answers import ALLOW, Answer, Finished, Judge, Judgement
+from ..answers import ALLOW, Answer, Judgement
 from ..errors import EventError, optional_str
 from ..events import TOOL_EVENT_TYPES, EventType, HookEvent
+
+if TYPE_CHECKING:
+    from ..answers import Finished, Judge
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
