@@ -152,6 +152,8 @@ def verdict_line(run: HookRun) -> str | None:
     blocker = run.blocked_by
     if run.interrupted is not None:
         return f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended"
+    if run.imposed is not None and run.imposed.reason is not None:  # forge's own deny: no hook made it
+        return f"blocked by forge ({run.imposed.source}): {one_line(run.imposed.reason)}"
     if blocker is not None:
         return (f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
                 f"{one_line(blocker.reason) or 'no reason given'}")
