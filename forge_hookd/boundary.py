@@ -17,7 +17,7 @@ import orjson
 from .errors import ExitStatus, ForgeError, UsageError, error_document
 from .safefile import write_all
 from .signals import Interrupted, SignalCatcher
-from .text import visible
+from .text import json_bytes, visible
 
 
 def write_stdout(data: bytes) -> None:
@@ -39,7 +39,7 @@ MANAGER_PROG = "forge-hook"
 
 def print_json(value: Any) -> None:
     """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
-    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    click.echo(json_bytes(value, option=orjson.OPT_INDENT_2).decode())
 
 
 def say(prog: str, message: str) -> None:

@@ -20,7 +20,7 @@ from .errors import EventError, ExitStatus, UsageError, error_document
 from .events import HookEvent
 from .results import describe_hook
 from .signals import signal_name
-from .text import one_line
+from .text import json_bytes, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -117,12 +117,12 @@ class ForgeCodec:
 
     def fail(self, kind: str, message: str, status: int) -> int:
         self.say(f"error: {message}")
-        self.out(orjson.dumps(error_document(kind, message)) + b"\n")
+        self.out(json_bytes(error_document(kind, message)) + b"\n")
         return status
 
     def _encoded(self, document: dict[str, Any]) -> bytes:
         option = orjson.OPT_INDENT_2 if self.pretty else 0
-        return orjson.dumps(document, option=option, default=str) + b"\n"
+        return json_bytes(document, option=option) + b"\n"
 
 
 def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:

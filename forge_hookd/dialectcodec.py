@@ -20,6 +20,7 @@ from .codec import Outcome, Reply, Request
 from .events import EventType, HookEvent
 from .errors import UsageError, error_document
 from .signals import signal_name
+from .text import json_bytes
 from .dialects import NAMES, get
 from .dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
 
@@ -128,7 +129,7 @@ class DialectCodec:
                           "dropped": reply.dropped}
         try:
             with open(self.report, "wb") as out:
-                out.write(orjson.dumps(doc, default=str) + b"\n")
+                out.write(json_bytes(doc) + b"\n")
         except OSError as exc:
             self.err(f"forge-hook-run: warning: could not write the report {self.report}: {exc.strerror or exc}")
 
