@@ -57,7 +57,7 @@ def test_a_python_guard_that_imports_a_helper_keeps_denying_on_every_run(project
                           "command": 'python3 .forge/sql-guard.py "$FORGE_PROJECT_DIR/.forge"'}])
     drop = {**BASH, "data": {"tool_args": {"command": "psql -c 'DROP TABLE users'"}}}
     for _ in range(2):  # before: the first run wrote __pycache__, the second found the project changed
-        run = forge_run(drop)
+        run = forge_run(drop, env={"PYTHONDONTWRITEBYTECODE": ""})  # as a user's shell has it
         assert run.exit_status == 1, run.stderr
         assert [r["hook"]["source"] for r in run.json["results"]] == ["project"]
     assert not (forge / "__pycache__").exists()
@@ -241,10 +241,19 @@ def test_through_a_dialect_the_search_starts_at_the_agents_project_dir(project: 
                                                                         tmp_path: Path) -> None:
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo project guard; exit 1"}])
     elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()  # where a cd put the agent
-    for env in ({"CLAUDE_PROJECT_DIR": str(project.root)},):
-        specific = answer(claude("PreToolUse", project, cwd=elsewhere, env=env))["hookSpecificOutput"]
-        assert specific["permissionDecisionReason"] == "project guard"
+    elsewhere.mkdir()  # where a cd put the agent: before, the project's guard never loaded
+    specific = answer(claude("PreToolUse", project, cwd=elsewhere,
+                             env={"CLAUDE_PROJECT_DIR": str(project.root)}))["hookSpecificOutput"]
+    assert specific["permissionDecisionReason"] == "project guard"
+    gemini = {"hook_event_name": "BeforeTool", "session_id": "s", "cwd": str(elsewhere),
+              "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}
+    run = run_installed(["--dialect", "gemini"], cwd=elsewhere, stdin=json.dumps(gemini),
+                        env={"GEMINI_PROJECT_DIR": str(project.root)})
+    assert answer(run)["decision"] == "deny" and answer(run)["reason"] == "project guard"
+    cursor = {"hook_event_name": "beforeShellExecution", "conversation_id": "c", "command": "ls",
+              "cwd": str(elsewhere), "workspace_roots": [str(project.root)]}
+    run = run_installed(["--dialect", "cursor"], cwd=elsewhere, stdin=json.dumps(cursor))
+    assert answer(run)["permission"] == "deny"
 
 
 # -- item 9: event data never steers a nested run ---------------------------------------------
