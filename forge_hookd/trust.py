@@ -18,7 +18,13 @@ cannot resolve is said (:func:`unresolved`), never silently dropped.
 Records live in ``${XDG_DATA_HOME:-~/.local/share}/forge/trust.json``::
 
     {"version": 2, "projects": {"/abs/root": {"files": {".forge/hooks.json": "<sha256>",
-                                                        "scripts/guard.sh": "<sha256>"}}}}
+                                                        "scripts/guard.sh": "<sha256>"},
+                                              "named": [["", "./scripts/guard.sh"], ...],
+                                              "reader": "shell-1"}}}
+
+``named`` holds every word the commands could run or read as a path (and its
+``working_dir``), so that a run whose hooks file is the trusted one looks for those
+files without parsing a command again.
 
 A path that is not UTF-8 (Linux paths are bytes) is keyed as a NUL followed by the hex
 of its bytes: no path holds a NUL, so such a key never meets a real one (:func:`path_key`).
@@ -52,6 +58,9 @@ MAX_STORE_BYTES = 4 * 1024 * 1024
 MAX_COVERED_BYTES = 16 * 1024 * 1024
 MAX_COVERED_FILES = 1000
 MAX_FORGE_DEPTH = 32
+#: Which reading of commands wrote a record's candidate words: a record of another
+#: reading is read again from the commands (same verdict, the parser's cost).
+READER = "shell-1"
 
 
 class TrustState(str, Enum):
@@ -173,13 +182,15 @@ def coverage(hooks_file: StrPath, content: bytes, doc: Any = None) -> dict[str, 
     large or not readable, a ``.forge/`` too deep or too large).
     """
     real_root = os.path.realpath(project_root_of(hooks_file))
-    return _coverage(hooks_file, real_root, _refuse_escapes(hooks_file, real_root), content, doc)
+    hooks_real = _refuse_escapes(hooks_file, real_root)
+    return _coverage(hooks_file, real_root, hooks_real, content, candidates(_parsed(content, doc), real_root))
 
 
-def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: bytes, doc: Any) -> dict[str, str]:
+def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: bytes,
+              named: list[list[str]]) -> dict[str, str]:
     covered = {path_key(os.path.relpath(hooks_real, real_root)): digest(content)}
     forge_files = _forge_files(os.path.dirname(hooks_real), os.fspath(hooks_file))
-    for path in [*forge_files, *_named_files(_parsed(content, doc), real_root)]:
+    for path in [*forge_files, *_named_files(named, real_root)]:
         rel = path_key(os.path.relpath(path, real_root))
         if rel not in covered:
             if len(covered) >= MAX_COVERED_FILES:
@@ -279,19 +290,26 @@ def _commands(doc: Any) -> Iterator[tuple[int, dict[str, Any]]]:
             yield index, entry
 
 
-def _named_files(doc: Any, real_root: str) -> Iterator[str]:
-    """The regular files inside the project that a hook's command names, resolved."""
-    seen: set[tuple[str, str]] = set()  # a file may hold the same command many times
+def candidates(doc: Any, real_root: str) -> list[list[str]]:
+    """Every word the hooks' commands could run or read as a path, with the directory it
+    is relative to (the entry's ``working_dir``, "" for the root): what the check looks
+    for in the project. Kept in the trust record, so that a run whose hooks file is the
+    trusted one never parses a command (bench/README.md, "trust.py")."""
+    found: dict[tuple[str, str], None] = {}  # a file may hold the same command many times
     for _, entry in _commands(doc):
         working_dir = entry.get("working_dir")
-        base = os.path.join(real_root, working_dir) if isinstance(working_dir, str) else real_root
+        base = working_dir if isinstance(working_dir, str) else ""
         for word in _command_words(entry, real_root).paths:
-            if (word, base) in seen:
-                continue
-            seen.add((word, base))
-            path = _project_file(word, base, real_root)
-            if path is not None:
-                yield path
+            found[base, word] = None
+    return [[base, word] for base, word in found]
+
+
+def _named_files(named: list[list[str]], real_root: str) -> Iterator[str]:
+    """The regular files inside the project that the candidate words name, resolved."""
+    for base, word in named:
+        path = _project_file(word, os.path.join(real_root, base), real_root)
+        if path is not None:
+            yield path
 
 
 def unresolved(doc: Any, root: StrPath) -> list[tuple[int, str]]:
@@ -331,10 +349,24 @@ def _load_store(store: str) -> dict[str, Any]:
     return doc
 
 
-def _recorded(doc: dict[str, Any], real_root: str) -> dict[str, str] | None:
+def _record(doc: dict[str, Any], real_root: str) -> dict[str, Any] | None:
     record = doc.get("projects", {}).get(path_key(real_root))
-    files = record.get("files") if isinstance(record, dict) else None
+    return record if isinstance(record, dict) else None
+
+
+def _recorded(doc: dict[str, Any], real_root: str) -> dict[str, str] | None:
+    record = _record(doc, real_root)
+    files = record.get("files") if record is not None else None
     return {k: v for k, v in files.items() if isinstance(v, str)} if isinstance(files, dict) else None
+
+
+def _recorded_candidates(record: dict[str, Any] | None) -> list[list[str]] | None:
+    """The candidate words a record holds, when this forge's reader wrote them."""
+    named = record.get("named") if record is not None and record.get("reader") == READER else None
+    if not isinstance(named, list) or not all(isinstance(n, list) and len(n) == 2 and
+                                              all(isinstance(p, str) for p in n) for n in named):
+        return None
+    return named
 
 
 def has_record(root: StrPath) -> bool:
@@ -382,8 +414,18 @@ def check(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustCheck:
             return TrustCheck(TrustState.CHANGED, "it was trusted by an older forge-hook, whose trust covered "
                                                "the hooks file only", changed=".forge/hooks.json")
         return TrustCheck(TrustState.UNTRUSTED)
+    hooks_rel = path_key(os.path.relpath(hooks_real, real_root))
+    if recorded.get(hooks_rel) != digest(content):  # the commands changed: nothing else to read
+        what = "is new" if hooks_rel not in recorded else "changed"
+        return TrustCheck(TrustState.CHANGED, f"{shown(hooks_rel)} {what} since the project was trusted",
+                          changed=shown(hooks_rel))
+    # The trusted hooks file: its commands name what they named then (the record's words,
+    # when this forge wrote them; else they are read again).
+    named = _recorded_candidates(_record(store, real_root))
     try:
-        current = _coverage(hooks_file, real_root, hooks_real, content, doc)
+        if named is None:
+            named = candidates(_parsed(content, doc), real_root)
+        current = _coverage(hooks_file, real_root, hooks_real, content, named)
     except (ConfigError, OSError) as exc:
         # Trusted once: what the user chose must not switch off because a pull made it
         # uncheckable. It is "changed" (a blocking event denies), and not trustable.
@@ -430,10 +472,11 @@ def trust(hooks_file: StrPath, content: bytes, doc: Any = None) -> dict[str, str
     """Trust ``content`` at ``hooks_file`` and what its hooks run; what it covers.
     Raises ConfigError when the project cannot be trusted as it is."""
     real_root = os.path.realpath(project_root_of(hooks_file))
-    covered = coverage(hooks_file, content, doc)
+    named = candidates(_parsed(content, doc), real_root)
+    covered = _coverage(hooks_file, real_root, _refuse_escapes(hooks_file, real_root), content, named)
 
     def record(store: dict[str, Any]) -> None:
-        store["projects"][path_key(real_root)] = {"files": covered}
+        store["projects"][path_key(real_root)] = {"files": covered, "named": named, "reader": READER}
         store.get("trusted", {}).pop(_v1_key(hooks_file), None)
 
     _update(record)
