@@ -135,7 +135,7 @@ def agent_trusting(event: HookEvent, root: str) -> Imposed | None:
     ruling = guards.make("self_protection", {"only": "trust"}).judge(event.tool_name, args, context)
     if ruling.decision != guards.DENY:
         return None
-    return Imposed(SELF_PROTECTION_SOURCE, f"{ruling.reason} ({PERSON_TRUSTS})")
+    return Imposed(SELF_PROTECTION_SOURCE, ruling.reason)  # it says that only a person trusts
 
 
 def _payload_cwd(event: HookEvent) -> str | None:

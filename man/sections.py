@@ -123,7 +123,7 @@ forge-hook-run reads:
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
-* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
+* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json that is not an untrusted project nested in a trusted one (see TRUST), else the current directory
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
 * ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
 """,

@@ -346,7 +346,7 @@ def test_both_man_pages_say_what_trust_covers_and_what_fails_closed() -> None:
 def test_an_agent_cannot_trust_the_project(project: Project, command: str) -> None:
     specific = answer(claude("PreToolUse", project, tool_input={"command": command}))["hookSpecificOutput"]
     assert specific["permissionDecision"] == "deny", command  # before: no answer (no config at all)
-    assert "a person must review" in specific["permissionDecisionReason"]
+    assert "Only a person trusts" in specific["permissionDecisionReason"]
 
 
 def test_an_agent_cannot_write_the_trust_store_with_a_file_tool(project: Project, isolated_home: Path) -> None:
