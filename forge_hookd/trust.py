@@ -404,11 +404,15 @@ def check(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustCheck:
     too large) changed, each with the reason in ``detail``."""
     real_root = os.path.realpath(project_root_of(hooks_file))
     try:
-        hooks_real = _refuse_escapes(hooks_file, real_root)
         store = _load_store(trust_store_path())
     except ConfigError as exc:
         return TrustCheck(TrustState.UNTRUSTED, str(exc), trustable=False)
     recorded = _recorded(store, real_root)
+    try:
+        hooks_real = _refuse_escapes(hooks_file, real_root)
+    except ConfigError as exc:  # a pull that links .forge out of a trusted project changed it
+        state = TrustState.UNTRUSTED if recorded is None else TrustState.CHANGED
+        return TrustCheck(state, str(exc), trustable=False, changed=None if recorded is None else ".forge/")
     if recorded is None:
         if path_key(hooks_real) in store.get("trusted", {}):
             return TrustCheck(TrustState.CHANGED, "it was trusted by an older forge-hook, whose trust covered "

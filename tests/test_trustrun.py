@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,18 @@ def test_a_changed_file_that_cannot_be_read_denies(project: Project, forge_run: 
     project.hooks_file.write_text('{"hooks": [')
     run = forge_run(BASH)
     assert run.exit_status == 1 and run.json["blocked_by"]["source"] == "trust"
+
+
+def test_a_forge_directory_linked_out_of_a_trusted_project_is_a_change(project: Project, forge_run: ForgeRun,
+                                                                        tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "exit 1"}])
+    elsewhere = tmp_path / "elsewhere" / ".forge"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "hooks.json").write_text(project.hooks_file.read_text())
+    shutil.rmtree(project.root / ".forge")
+    (project.root / ".forge").symlink_to(elsewhere)
+    run = forge_run(BASH)
+    assert run.exit_status == 1 and "outside the project root" in run.json["reason"]
 
 
 def test_a_changed_project_denies_through_a_dialect(project: Project) -> None:
