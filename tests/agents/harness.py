@@ -413,8 +413,8 @@ def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, st
         env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
         if adjust is not None:
             adjust(ws)
-        done = _run_bounded([*wrapper, *agent_argv(agent, prompt, stream=stream)], cwd=ws.project, env=env,
-                            timeout=timeout)
+        argv = agent_argv(agent, prompt, stream=True) if stream else agent_argv(agent, prompt)  # a test may stand in
+        done = _run_bounded([*wrapper, *argv], cwd=ws.project, env=env, timeout=timeout)
         return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
 
 
