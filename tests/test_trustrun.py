@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import shlex
 import shutil
 import time
@@ -306,12 +307,15 @@ def test_a_deep_chain_under_a_trusted_forge_is_no_crash(project: Project, forge_
             fd = inner
     finally:
         os.close(fd)
-    run = forge_run(BASH)
-    assert run.exit_status == 1 and run.json["blocked_by"]["source"] == "trust"  # before: 3, RecursionError
-    assert "deeper than" in run.json["reason"]
-    assert forge_run({"type": "session:start"}).exit_status == 0
-    refused = forge_hook(project, "trust")
-    assert refused.exit_status == 2 and "deeper than" in refused.stderr
+    try:
+        run = forge_run(BASH)
+        assert run.exit_status == 1 and run.json["blocked_by"]["source"] == "trust"  # before: 3, RecursionError
+        assert "deeper than" in run.json["reason"]
+        assert forge_run({"type": "session:start"}).exit_status == 0
+        refused = forge_hook(project, "trust")
+        assert refused.exit_status == 2 and "deeper than" in refused.stderr
+    finally:  # pytest's clean-up of old temporary directories recurses, and would fail on 1200 levels
+        subprocess.run(["rm", "-rf", "--", str(project.root / ".forge" / "d")], check=True)
 
 
 # -- item 12: a project directory whose name is not UTF-8 --------------------------------------
