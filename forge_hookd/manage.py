@@ -127,8 +127,9 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     rows = [("SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
     rows += [(h.scope, str(h.index), h.hook.event_pattern, "yes" if h.hook.enabled else "no",
-              "yes" if h.hook.blocking else "no", h.trust.value, f"{h.hook.effective_timeout:g}s",
-              " ".join(h.hook.command.split())) for h in listed]
+              "yes" if h.hook.blocking else "no", h.trust.value,
+              "-" if h.hook.guard else f"{h.hook.effective_timeout:g}s",  # a guard runs no process to time out
+              " ".join(h.hook.action.split())) for h in listed]
     widths = [max(len(r[i]) for r in rows) for i in range(7)]
     lines = []
     for row in rows:

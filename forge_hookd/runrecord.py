@@ -143,6 +143,10 @@ def _hook(result: dict[str, Any]) -> dict[str, Any]:
         "stdout": _tail(str(result.get("stdout") or ""), OUTPUT_TAIL),
         "stderr": _tail(str(result.get("stderr") or ""), OUTPUT_TAIL),
     }
+    if hook.get("guard"):  # a built-in guard has no command: its name and options say what ran
+        entry["guard"] = _head(str(hook["guard"]), TEXT_LIMIT)
+        if hook.get("with"):
+            entry["with"] = _bounded(hook["with"], [_ITEMS])
     if hook.get("env"):
         entry["env"] = _bounded(hook["env"], [_ITEMS])
     if answer is not None:
