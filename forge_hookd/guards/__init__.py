@@ -6,7 +6,6 @@ A hook entry ``{"event": "tool:pre_execute", "guard": "NAME", "with": {...}}`` n
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -51,9 +50,9 @@ def lookup(name: str) -> type[Guard] | None:
 
 
 def unknown_guard_message(name: str) -> str:
-    close = difflib.get_close_matches(name, [*GUARDS, *ALIASES], n=1, cutoff=0.6)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"unknown guard '{name}'{hint}; the guards: {', '.join(GUARDS)}"
+    from ..text import did_you_mean  # difflib only on the way to an error: 1.4 ms of every guarded run
+
+    return f"unknown guard '{name}'{did_you_mean(name, [*GUARDS, *ALIASES])}; the guards: {', '.join(GUARDS)}"
 
 
 def validate(name: str, options: object) -> list[str]:
