@@ -92,8 +92,28 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
         rec["decision"] = "error"
     from .redact import redact  # only when the log is on: its patterns compile on import
 
+    names = _guard_names(hooks)
     redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
+    for entry, name in zip(redacted["hooks"], names, strict=True):
+        if name is not None:
+            entry["guard"] = name
     return redacted
+
+
+def _guard_names(hooks: list[dict[str, Any]]) -> list[str | None]:
+    """Takes out of the hook entries the names of built-in guards, forge's own words
+    (``hardcoded_secrets`` holds SECRET: redacting it compiled two rules, 1.8 ms of a
+    guarded run's record); a name that is no guard's (a typo) stays, to be redacted."""
+    if not any("guard" in h for h in hooks):
+        return [None] * len(hooks)
+    from .guards import ALIASES, GUARDS  # loaded already: the run had a guard entry
+
+    names: list[str | None] = []
+    for entry in hooks:
+        name = entry.get("guard")
+        known = name in GUARDS or name in ALIASES
+        names.append(entry.pop("guard") if known else None)
+    return names
 
 
 def _known_secrets(doc: dict[str, Any]) -> list[str]:

@@ -197,3 +197,17 @@ def test_forge_hook_list_shows_the_guard(project: Project) -> None:
     project.write_hooks([{"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["x"]}}])
     listed = run_installed(["list"], cwd=project.root, prog="forge-hook", env={"COLUMNS": "200"}).stdout
     assert listed.splitlines()[1].split()[6:] == ["-", "guard", "force_push", "with", '{"protected_branches":', '["x"]}']
+
+
+def test_the_run_log_keeps_guard_names_and_redacts_a_name_that_is_no_guard(project: Project) -> None:
+    """hardcoded_secrets holds SECRET: forge's own word, kept (and not run through the
+    redaction rules); a name that is no guard's is the user's text, redacted as any."""
+    token = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "hardcoded_secrets"},
+                         {"event": "tool:pre_execute", "guard": "secret_files"},
+                         {"event": "tool:pre_execute", "guard": token}])
+    assert fire(project, {**SUDO, "data": {"tool_args": {"command": "ls"}}}, "--keep-going").exit_status == 1
+    log = Path(os.environ["XDG_STATE_HOME"]) / "forge" / "runs.jsonl"
+    hooks = json.loads(log.read_text().splitlines()[-1])["hooks"]
+    assert [h["guard"] for h in hooks] == ["hardcoded_secrets", "secret_files", "[REDACTED]"]
+    assert token not in log.read_text()
