@@ -10,7 +10,7 @@ caller reads one answer in its own protocol.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -18,11 +18,14 @@ from . import completion
 from .boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
 from .codec import ForgeCodec, event_from_options
 from .dialects import NAMES as DIALECTS
-from .dialectcodec import DialectCodec, dialect_named, split_dialect
 from .errors import ExitStatus, UsageError
 from .events import EVENT_TYPES
 from .pipeline import RunOptions, serve
 from .text import did_you_mean
+
+if TYPE_CHECKING:
+    from .codec import Codec
+    from .dialectcodec import DialectCodec
 
 PROG = RUNNER_PROG
 
@@ -85,7 +88,7 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from importlib.metadata import version  # 20+ ms, only for --version (bench/README.md, "tricks.py")
 
         click.echo(f"{PROG} {version('forge-hookd')}")
         ctx.exit()
@@ -105,11 +108,13 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     """``--dialect`` and ``--report`` are eager: the codec that answers this invocation,
     failures included, is chosen before any other option is looked at (an option's value
     is in ``ctx.params`` once processed)."""
-    invocation: Invocation = ctx.obj
     if param.name == "dialect" and value is not None:
-        invocation.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
-    elif param.name == "report" and isinstance(invocation.codec, DialectCodec):
-        invocation.codec.report = value
+        # The dialect modules load only for an agent's call (bench/README.md, "tricks.py").
+        from .dialectcodec import DialectCodec
+
+        ctx.obj.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
+    elif param.name == "report" and ctx.params.get("dialect"):  # --dialect came first
+        cast("DialectCodec", ctx.obj.codec).report = value
     return value
 
 
@@ -193,8 +198,7 @@ def forge_hook_run(
             raise UsageError("--tool, --session-id and --data go with --event")
         event = event_from_options(event_type, tool, session_id, data) if event_type is not None else None
         invocation.codec = _forge_codec(event=event, pretty=pretty)
-    assert isinstance(invocation.codec, (ForgeCodec, DialectCodec))
-    return serve(invocation.codec, options, stdin=sys.stdin.buffer, catcher=invocation.catcher,
+    return serve(cast("Codec", invocation.codec), options, stdin=sys.stdin.buffer, catcher=invocation.catcher,
                  say=lambda line: say(PROG, line), trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True))
 
 
@@ -211,6 +215,8 @@ def _refuse_extras(ctx: click.Context) -> None:
 
 
 def _print_config(value: str) -> int:
+    from .dialectcodec import dialect_named, split_dialect  # as in _speak
+
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
     print_json(dialect.settings.snippet(f"forge-hook-run --dialect {name}"))

@@ -145,7 +145,7 @@ def add_guards(path: Path, hooks: list[Hook], *, retrust: bool) -> tuple[list[in
     a guard counts as there when an entry names it (or its alias), whatever its pattern
     and options (the user's own settings are kept). The indexes of the entries added,
     and for each guard already there its name and index."""
-    from .guards import ALIASES
+    from .guards import ALIASES  # the parser and the guards: 7.2 ms of every other forge-hook command
 
     def canonical(name: object) -> object:
         return ALIASES.get(name, name) if isinstance(name, str) else name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json  # loaded by orjson anyway: the fallback encoder for what orjson refuses
 import math
 import re
 import time
@@ -11,7 +12,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .errors import EventError
+from .errors import EventError, json_type, optional_str
 from .text import did_you_mean
 
 
@@ -149,8 +150,6 @@ def dumps(value: Any) -> bytes:
     try:
         return orjson.dumps(value, default=str)
     except TypeError:
-        import json
-
         return json.dumps(value, default=str, separators=(",", ":")).encode()
 
 
@@ -367,21 +366,15 @@ class HookEvent:
     def from_dict(cls, obj: object) -> HookEvent:
         """Validate a decoded JSON value as an event (see :meth:`from_json`)."""
         if not isinstance(obj, dict):
-            raise EventError(f"event must be a JSON object, not {_json_type(obj)}")
+            raise EventError(f"event must be a JSON object, not {json_type(obj)}")
         _refuse_unknown_keys(obj)
         return cls(
             type=_event_type(obj.get("type")),
             timestamp=_timestamp(obj.get("timestamp")),
             data=_data(obj.get("data")),
-            tool_name=_optional_str(obj, "tool_name"),
-            session_id=_optional_str(obj, "session_id"),
+            tool_name=optional_str(obj, "tool_name", EventError),
+            session_id=optional_str(obj, "session_id", EventError),
         )
-
-
-def _json_type(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-             int: "a number", float: "a number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
 
 
 def _refuse_unknown_keys(obj: dict[str, Any]) -> None:
@@ -398,7 +391,7 @@ def _event_type(value: object) -> EventType:
     if value is None:
         raise EventError("event has no 'type'")
     if not isinstance(value, str):
-        raise EventError(f"'type' must be a string, not {_json_type(value)}")
+        raise EventError(f"'type' must be a string, not {json_type(value)}")
     if value not in EVENT_TYPES:
         raise EventError(f"unknown event type '{value}'; run 'forge-hook-run --help' for the list")
     return EventType(value)
@@ -408,7 +401,7 @@ def _timestamp(value: object) -> float:
     if value is None:
         return time.time()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise EventError(f"'timestamp' must be a number, not {_json_type(value)}")
+        raise EventError(f"'timestamp' must be a number, not {json_type(value)}")
     if not math.isfinite(value):
         raise EventError("'timestamp' must be a finite number")
     return float(value)
@@ -418,7 +411,7 @@ def _data(value: object) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise EventError(f"'data' must be an object, not {_json_type(value)}")
+        raise EventError(f"'data' must be an object, not {json_type(value)}")
     if _nested_deeper(value, MAX_DATA_DEPTH):
         raise EventError(f"'data' is nested deeper than {MAX_DATA_DEPTH} levels")
     return value
@@ -433,10 +426,3 @@ def _nested_deeper(value: dict[str, Any], limit: int) -> bool:
         if not level:
             return False
     return True
-
-
-def _optional_str(obj: dict[str, Any], key: str) -> str | None:
-    value = obj.get(key)
-    if value is not None and not isinstance(value, str):
-        raise EventError(f"'{key}' must be a string or null, not {_json_type(value)}")
-    return value

@@ -1,8 +1,10 @@
 """Running the hooks an event matches: the chain, the circular guard, the async API.
 
-Process control (subprocess, signals, psutil) is imported only when a hook actually
-runs: an event that matches nothing costs no more than reading the config (psutil alone
-is 16 ms: bench/README.md, "tricks.py").
+Process control (process.py, tree.py: subprocess, selectors, psutil) is imported only
+when a hook actually runs: an event that matches nothing costs no more than reading the
+config (subprocess and selectors 17 ms, psutil 16 ms: bench/README.md, "tricks.py").
+A built-in guard (guards/) is judged in this process, where it would have started, so a
+chain of guards only loads no process machinery at all.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class HookExecutor:
         self, event: HookEvent, *, stop_on_failure: bool = True, jobs: int = 1
     ) -> list[HookResult]:
         """Run the matching hooks (in a worker thread) and return their results."""
-        import asyncio
+        import asyncio  # 25+ ms, only for the async API (bench/README.md, "tricks.py")
 
         run = await asyncio.to_thread(self.run, event, stop_on_failure=stop_on_failure, jobs=jobs)
         return run.results
@@ -90,16 +92,18 @@ class HookExecutor:
         jobs: int = 1,
         hooks: Sequence[Hook] | None = None,
         catcher: SignalCatcher | None = None,
+        warnings: list[str] | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
         descriptor limit says so) and every one runs. A signal recorded by ``catcher``
-        ends every running tree and returns what finished.
+        ends every running tree and returns what finished. ``warnings``, when given, is
+        the list the run's warnings go on (the caller's, with what it found before).
         """
         started = time.monotonic()
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
-        run = HookRun(event=event)
+        run = HookRun(event=event, warnings=warnings if warnings is not None else [])
         if event.type.value in active_chain():
             run.warnings.append(
                 f"circular trigger: '{event.type.value}' is already being handled "
@@ -122,7 +126,7 @@ class HookExecutor:
         if all(h.guard is not None for h in hooks):  # nothing to spawn: no process machinery
             self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher)
             return
-        from .process import HookProcesses
+        from .process import HookProcesses  # only now: see the module docstring
         from .tree import become_subreaper
 
         if self.subreaper:
@@ -185,7 +189,9 @@ class HookExecutor:
             run.interrupted = signalled[0]
 
     def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
-        from .guards.hook import guard_result  # imported only by a run with a guard entry
+        # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry
+        # (bench/README.md, "Built-in guards: a whole run").
+        from .guards.hook import guard_result
 
         return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
 

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from .codec import Request
+from .dialectcodec import dialect_named, split_dialect
 from .errors import ConfigError, EventError, ForgeError, UsageError
 from .events import HookEvent
 from .registry import Hook
@@ -143,8 +144,6 @@ def _request(entry: dict[str, Any], dialect: str | None) -> Request:
     name = entry.get("dialect", dialect)
     if not isinstance(name, str):
         raise UsageError("a payload needs its agent: 'dialect' in the case, or --dialect")
-    from .dialectcodec import dialect_named, split_dialect
-
     agent, native_event = split_dialect(name)
     inbound = dialect_named(agent).reader.read(orjson.dumps(entry["payload"]),
                                                entry.get("native_event") or native_event)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO
 
 from . import trust
-from .codec import Codec, Outcome, Request
+from .codec import Outcome, Request
 from .config import find_project_root, load_sources, untrusted_warning
 from .errors import ConfigError, UsageError
 from .executor import HookExecutor
@@ -25,6 +25,7 @@ from .results import dry_run_document
 from .witness import Witness
 
 if TYPE_CHECKING:
+    from .codec import Codec
     from .events import HookEvent
     from .registry import Hook
     from .signals import SignalCatcher
@@ -32,19 +33,21 @@ if TYPE_CHECKING:
 Say = Callable[[str], None]
 
 
-class RunOptions(NamedTuple):
-    """How to run, as the command line says it (every field has its flag)."""
+class RunOptions:
+    """How to run, as the command line says it (every field has its flag). A plain
+    class: a NamedTuple costs about 0.9 M instructions to create at import, 0.35% of a
+    run that matches no hook (bench/README.md, "Start-up tricks")."""
 
-    project_root: str | None = None
-    extra_configs: tuple[str, ...] = ()
-    trust_project: bool = False
-    no_global: bool = False
-    no_project: bool = False
-    keep_going: bool = False
-    jobs: int = 1
-    strict: bool = False
-    dry_run: bool = False
-    trace: bool = False
+    __slots__ = ("project_root", "extra_configs", "trust_project", "no_global", "no_project", "keep_going",
+                 "jobs", "strict", "dry_run", "trace")
+
+    def __init__(self, *, project_root: str | None = None, extra_configs: tuple[str, ...] = (),
+                 trust_project: bool = False, no_global: bool = False, no_project: bool = False,
+                 keep_going: bool = False, jobs: int = 1, strict: bool = False, dry_run: bool = False,
+                 trace: bool = False) -> None:
+        self.project_root, self.extra_configs, self.trust_project = project_root, extra_configs, trust_project
+        self.no_global, self.no_project, self.keep_going = no_global, no_project, keep_going
+        self.jobs, self.strict, self.dry_run, self.trace = jobs, strict, dry_run, trace
 
 
 def serve(codec: Codec, options: RunOptions, *, stdin: BinaryIO, catcher: SignalCatcher | None,
@@ -74,11 +77,11 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
         return Outcome(request, dry_run_document(event, hooks, warnings), dry_run=hooks), witness
     executor = HookExecutor(working_dir=root, subreaper=True)
     executor.on_start = witness.on_start
+    said = len(warnings)  # one list of the run's warnings, from loading to the log
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
-                            catcher=catcher)
-    for warning in hook_run.warnings:
+                            catcher=catcher, warnings=warnings)
+    for warning in warnings[said:]:
         say(f"warning: {warning}")
-    hook_run.warnings[:0] = warnings
     return Outcome(request, hook_run.to_dict(), run=hook_run), witness
 
 

@@ -6,18 +6,19 @@ fired again. The commands only parse and print: the work is in
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import textwrap
 from typing import Any
 
 import click
+import orjson
 
 from . import completion
 from .boundary import MANAGER_PROG, print_json, say
+from .config import find_project_root
 from .errors import ExitStatus, ManagerStatus, UsageError
-from .text import visible
+from .text import one_line, visible
 
 PROG = MANAGER_PROG
 _STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
@@ -34,9 +35,15 @@ def _wrapped(text: str, width: int, *, first: str = "  ", rest: str = "    ") ->
         _echo(line)
 
 
-def _project_root(ctx: click.Context) -> str:
-    from .config import find_project_root
+def _shown(value: Any) -> str:
+    """JSON for people, with a space after each comma (orjson's is compact; the json
+    module would be 2 ms of every forge-hook start: python -X importtime)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return orjson.dumps(value).decode()
 
+
+def _project_root(ctx: click.Context) -> str:
     root = find_project_root(ctx.find_root().params.get("project_root"))
     if not os.path.isdir(root):
         raise UsageError(f"the project root is not a directory: {root}")
@@ -57,7 +64,7 @@ def guard_list_command(as_json: bool) -> None:
     """Every built-in guard: its name, what it catches (examples), its options and their
     defaults, and whether it is in the recommended set (forge-hook add --guards
     recommended)."""
-    from .guards.explain import describe_all
+    from .guards.explain import describe_all  # the guards: 7.2 ms of every other command (bench/README.md)
 
     described = describe_all()
     if as_json:
@@ -72,7 +79,7 @@ def guard_list_command(as_json: bool) -> None:
         _echo(f"  tools: {', '.join(guard['tools'])}")
         _wrapped("catches: " + "; ".join(guard["catches"]), width)
         for option in guard["options"]:
-            default = json.dumps(option["default"], ensure_ascii=False)
+            default = _shown(option["default"])
             _wrapped(f"with {option['name']} ({option['kind']}, default {default}): {option['help']}", width)
         _echo("")
 
@@ -102,7 +109,7 @@ def guard_test_command(ctx: click.Context, name: str, words: tuple[str, ...], wi
     forge-hook guard test secret_files --tool read -- ~/.ssh/id_ed25519
     forge-hook guard test hardcoded_secrets --tool write --content "$(cat config.py)" -- config.py
     """
-    from .guards import GuardError
+    from .guards import GuardError  # the parser and the guards: 7.2 ms of every other command
     from .guards.entries import options_from_json
     from .guards.explain import explain, tool_call
 
@@ -163,7 +170,7 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     deny or ask; reason, if given, must be part of the run's reason. {project} in any
     string is the project root.
     """
-    from . import fixtures, trust
+    from . import fixtures, trust  # the run pipeline: 32 ms of every other command (python -X importtime)
     from .pipeline import RunOptions
 
     root = _project_root(ctx)
@@ -172,7 +179,7 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     outcomes = fixtures.run_cases(cases, options, say=lambda line: say(PROG, line))
     if as_json:
         for outcome in outcomes:
-            click.echo(json.dumps(outcome.to_dict(), ensure_ascii=False))
+            click.echo(orjson.dumps(outcome.to_dict()).decode())
     else:
         for line in fixtures.report(outcomes, path=file):
             _echo(line)
@@ -196,7 +203,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
     agent's own payload is not kept (its working directory: guards judge from the
     project root). Files, the environment and time are today's.
     """
-    from . import logview, replay, runlog
+    from . import logview, replay, runlog  # the run pipeline: 32 ms of every other command
     from .logview import Filter
 
     path = runlog.log_path()
@@ -216,8 +223,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
 
 
 def _replay_lines(number: int, replayed: Any) -> list[str]:
-    from .replay import diff
-    from .text import one_line
+    from .replay import diff  # loaded already by replay_command
 
     rec, now = replayed.record, replayed.run
     event = rec.get("event") or {}

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .answers import ALLOW, ASK, DENY, Answer, Judge, merge_patch
+from .answers import ALLOW, ASK, DENY, Answer, merge_patch
 from .events import HookEvent
 from .registry import Hook
 from .signals import signal_name
 from .text import one_line
+
+if TYPE_CHECKING:
+    from .answers import Judge
 
 __all__ = ["HookBlockedError", "HookResult", "HookRun", "describe_hook", "dry_run_document", "hook_document"]
 

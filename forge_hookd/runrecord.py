@@ -90,7 +90,7 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
     if isinstance(error, dict):
         rec["error"] = {"kind": error.get("kind"), "message": _head(str(error.get("message")), TEXT_LIMIT)}
         rec["decision"] = "error"
-    from .redact import redact  # only when the log is on: its patterns compile on import
+    from .redact import redact  # 0.7 ms, only when the log is on (bench/README.md, "tricks.py")
 
     names = _guard_names(hooks)
     redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
@@ -106,7 +106,7 @@ def _guard_names(hooks: list[dict[str, Any]]) -> list[str | None]:
     guarded run's record); a name that is no guard's (a typo) stays, to be redacted."""
     if not any("guard" in h for h in hooks):
         return [None] * len(hooks)
-    from .guards import ALIASES, GUARDS  # loaded already: the run had a guard entry
+    from .guards import ALIASES, GUARDS  # 7.2 ms for a run without a guard entry; loaded already here
 
     names: list[str | None] = []
     for entry in hooks:

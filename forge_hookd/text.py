@@ -29,7 +29,7 @@ def did_you_mean(word: str, known: Iterable[str], *, aliases: Mapping[str, str] 
     (``tool`` for ``tool_name``), else the closest of ``known``."""
     if aliases and word in aliases:
         return f" (did you mean '{aliases[word]}'?)"
-    import difflib  # only on the way to an error message
+    import difflib  # 1.7 ms, only on the way to an error message (bench/README.md, "tricks.py")
 
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
