@@ -260,7 +260,8 @@ def _add_guards(ctx: click.Context, scope: str, guard: str | None, guard_set: st
         raise UsageError("--guards adds each guard with its default options: add one with --guard NAME "
                          "to give it --with or --description")
     try:
-        chosen = [(guard, entries.options_from_json(with_json))] if guard is not None else entries.named(guard_set or "")
+        chosen = ([(guard, entries.options_from_json(with_json))] if guard is not None
+                  else entries.named(guard_set or ""))
         made = [entries.entry(name, options, pattern=pattern) for name, options in chosen]
     except GuardError as exc:
         raise UsageError(str(exc)) from None

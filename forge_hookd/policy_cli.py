@@ -146,7 +146,8 @@ def _explained(verdict: Any) -> list[str]:
 # -- forge-hook test FILE ---------------------------------------------------------------------------
 @click.command("test", short_help="Run a fixtures file of tool calls and expected decisions (CI).")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--dialect", metavar="AGENT[:EVENT]", help="The agent whose payloads the cases hold (unless a case says).",
+@click.option("--dialect", metavar="AGENT[:EVENT]",
+              help="The agent whose payloads the cases hold (unless a case says).",
               shell_complete=completion.values(completion.dialect_names))
 @click.option("--trust-project", is_flag=True, help="Run the project's hooks even if it is not trusted (CI).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per case instead of the report.")

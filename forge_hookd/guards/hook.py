@@ -53,10 +53,10 @@ def guard_result(hook: Hook, event: HookEvent, *, index: int, project_root: str,
     try:
         answer = judge_hook(hook, event, project_root=project_root, env=env)
     except Exception as exc:  # noqa: BLE001 - any fault of a guard denies; never a traceback, never an allow
+        fault = f"{type(exc).__name__}: {str(exc)[:200]}"
         return HookResult(hook, None, index=index, duration=round(time.monotonic() - started, 6),
-                          error=f"the guard '{hook.guard}' failed ({type(exc).__name__}: {str(exc)[:200]}), so it denies: a bug "
-                                "in forge-hook-run, please report it; until it is fixed, do this step another way "
-                                "or ask the user")
+                          error=f"the guard '{hook.guard}' failed ({fault}), so it denies: a bug in forge-hook-run, "
+                                "please report it; until it is fixed, do this step another way or ask the user")
     return HookResult(hook, 0, index=index, duration=round(time.monotonic() - started, 6),
                       answer=None if answer == NO_ANSWER else answer)
 
