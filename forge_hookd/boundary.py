@@ -18,7 +18,7 @@ from .errors import ExitStatus, ForgeError, UsageError, error_document
 from .runlog import RunContext, record
 from .safefile import write_all
 from .signals import Interrupted, SignalCatcher
-from .text import visible
+from .text import json_bytes, visible
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -48,7 +48,7 @@ MANAGER_PROG = "forge-hook"
 
 def print_json(value: Any) -> None:
     """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
-    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    click.echo(json_bytes(value, option=orjson.OPT_INDENT_2).decode())
 
 
 def say(prog: str, message: str) -> None:

@@ -48,7 +48,9 @@ Input (stdin), one JSON object:
 \b
 Config: $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json (global),
 then <project root>/.forge/hooks.json, then each --config file, in that order.
-Project hooks run only once trusted: forge-hook trust (see man forge-hook).
+Project hooks run only once a person trusts them: forge-hook trust (see man forge-hook).
+Trust covers .forge/ and every project file a hook's command names; a change since
+then denies events that can block where a project hook matches (re-trust to go on).
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
@@ -141,6 +143,10 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 @click.option("--trust-project", is_flag=True,
               help="Run the project's hooks even if its hooks file is not trusted "
                    "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
+@click.option("--require-trust", is_flag=True,
+              help="Project hooks that are not trusted are an error, not skipped: exit 2 (through "
+                   "--dialect, a deny where the agent waits) when one matches the event (also "
+                   "FORGE_REQUIRE_TRUST=1); for git hooks and CI, where skip would mean pass.")
 @click.option("--no-global", is_flag=True, help="Do not load the global hooks file.")
 @click.option("--no-project", is_flag=True, help="Do not load the project hooks file.")
 @click.option("--keep-going", is_flag=True,
@@ -149,7 +155,7 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
               help="Run up to N hooks at once. Every matching hook runs (as with --keep-going); "
                    "results stay in config order. For observational events.")
 @click.option("--strict", is_flag=True,
-              help="Treat any config warning as an error (exit 2, no hook runs).")
+              help="Treat any config or trust warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
 @click.option("--trace", is_flag=True,
@@ -171,7 +177,8 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 @click.pass_context
 def forge_hook_run(
     ctx: click.Context, event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
-    project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
+    project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, require_trust: bool,
+    no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
     trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
 ) -> int:
@@ -186,7 +193,7 @@ def forge_hook_run(
     invocation: Invocation = ctx.obj
     options = RunOptions(project_root=project_root, extra_configs=extra_configs, trust_project=trust_project,
                          no_global=no_global, no_project=no_project, keep_going=keep_going, jobs=jobs,
-                         strict=strict, dry_run=dry_run, trace=trace)
+                         strict=strict, dry_run=dry_run, trace=trace, require_trust=require_trust)
     if dialect is None and (report is not None or print_config):
         raise UsageError("--report and --print-config go with --dialect NAME")
     if dialect is not None and print_config:

@@ -20,7 +20,7 @@ from .errors import EventError, ExitStatus, UsageError, error_document
 from .events import HookEvent
 from .results import describe_hook
 from .signals import signal_name
-from .text import one_line
+from .text import json_bytes, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -120,12 +120,12 @@ class ForgeCodec:
 
     def fail(self, kind: str, message: str, status: int) -> int:
         self.say(f"error: {message}")
-        self.out(orjson.dumps(error_document(kind, message)) + b"\n")
+        self.out(json_bytes(error_document(kind, message)) + b"\n")
         return status
 
     def _encoded(self, document: dict[str, Any]) -> bytes:
         option = orjson.OPT_INDENT_2 if self.pretty else 0
-        return orjson.dumps(document, option=option, default=str) + b"\n"
+        return json_bytes(document, option=option) + b"\n"
 
 
 def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
@@ -155,6 +155,8 @@ def verdict_line(run: HookRun) -> str | None:
     blocker = run.blocked_by
     if run.interrupted is not None:
         return f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended"
+    if run.imposed is not None and run.imposed.reason is not None:  # forge's own deny: no hook made it
+        return f"blocked by forge ({run.imposed.source}): {one_line(run.imposed.reason)}"
     if blocker is not None:
         return (f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
                 f"{one_line(blocker.reason) or 'no reason given'}")

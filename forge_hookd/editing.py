@@ -114,6 +114,10 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
         if hook is not None:
             problems += [ConfigError(message, path=str(path), entry=index)
                          for message in _entry_doubts(doc["hooks"][index], hook)]
+    if path == scope_path("project", project_root):  # trust covers the project's file only
+        problems += [ConfigError(f"trust cannot see what '{word}' names (a variable it does not know, a glob, a "
+                                 "module): a change there is not a change of the trusted project", path=str(path),
+                                 entry=index) for index, word in trust.unresolved(doc, project_root)]
     return problems
 
 

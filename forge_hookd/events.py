@@ -101,6 +101,18 @@ CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for info in EVENT_INF
 
 #: Names neither a ``data`` key nor a hook's own ``env`` can set.
 RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))
+#: The variables that steer forge itself (a nested forge-hook-run reads them): event data
+#: is the caller's content and never configures a nested run, so no ``data`` key sets one
+#: (issue 19 item 9). Names under FORGE_HOOK_ and FORGE_WARM are the runner's own too.
+STEERING_VARS: frozenset[str] = frozenset({
+    "FORGE_TRUST_PROJECT", "FORGE_REQUIRE_TRUST", "FORGE_CONFIG_DIR", "FORGE_LOG", "FORGE_LOG_FILE",
+    "FORGE_TRACE", "FORGE_MAX_CONTINUES", "FORGE_DEBUG", "FORGE_LOCK_TIMEOUT"})
+_STEERING_PREFIXES = ("FORGE_HOOK_", "FORGE_WARM")
+
+
+def steers_forge(name: str) -> bool:
+    """Whether the variable ``name`` configures forge-hook-run or forge-hook."""
+    return name in STEERING_VARS or name.startswith(_STEERING_PREFIXES)
 
 ENV_VALUE_LIMIT = 8 * 1024
 TRUNCATED_MARKER = "...[truncated]"
@@ -155,7 +167,8 @@ def dumps(value: Any) -> bytes:
 
 def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, str, str]]]:
     """Each ``data`` key that gets a variable, with its name, and the (lost, kept, name)
-    triples of keys that collided. Conventional keys claim their names first, so that a
+    triples of keys that collided (``kept`` empty: the name steers forge, see
+    :data:`STEERING_VARS`). Conventional keys claim their names first, so that a
     decoy ``tool-args`` never replaces ``tool_args``; among the rest the first wins."""
     names: dict[Any, str] = {}
     owner: dict[str, Any] = {}
@@ -164,6 +177,9 @@ def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, s
     for key in [*conventional, *(k for k in data if k not in CONVENTIONAL_KEYS)]:
         name = env_name(str(key))
         if name in RESERVED_ENV or len(name) > _ENV_NAME_LIMIT:
+            continue
+        if steers_forge(name):
+            lost.append((str(key), "", name))
             continue
         if name in owner:
             lost.append((str(key), str(owner[name]), name))
@@ -342,8 +358,11 @@ class HookEvent:
         return env
 
     def env_conflicts(self) -> list[str]:
-        """One warning per ``data`` key whose variable another key took."""
-        return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'"
+        """One warning per ``data`` key whose variable another key took, or that would
+        set a variable that steers forge (left out of the environment; it is on stdin)."""
+        return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'" if kept else
+                f"data key '{lost}' would set {name}, which steers forge: left out of the hooks' environment "
+                "(it is on stdin); event data never configures a nested run"
                 for lost, kept, name in _data_names(self.data)[1]]
 
     # -- parsing -----------------------------------------------------------------

@@ -19,7 +19,7 @@ from .chain import active_chain, chain_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
-from .results import HookBlockedError, HookResult, HookRun
+from .results import HookBlockedError, HookResult, HookRun, Imposed
 from .signals import Interrupted
 
 if TYPE_CHECKING:
@@ -93,17 +93,20 @@ class HookExecutor:
         hooks: Sequence[Hook] | None = None,
         catcher: SignalCatcher | None = None,
         warnings: list[str] | None = None,
+        imposed: Imposed | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
         descriptor limit says so) and every one runs. A signal recorded by ``catcher``
         ends every running tree and returns what finished. ``warnings``, when given, is
         the list the run's warnings go on (the caller's, with what it found before).
+        ``imposed`` is forge's own word on the run (a deny, a message), concluded with
+        the hooks' (results.py).
         """
         started = time.monotonic()
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
-        run = HookRun(event=event, warnings=warnings if warnings is not None else [])
+        run = HookRun(event=event, warnings=warnings if warnings is not None else [], imposed=imposed)
         if event.type.value in active_chain():
             run.warnings.append(
                 f"circular trigger: '{event.type.value}' is already being handled "
@@ -113,7 +116,7 @@ class HookExecutor:
             run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
-            run.conclude()
+        run.conclude()
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -227,6 +230,11 @@ class HookExecutor:
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))
+        if hook.source == "project":
+            # Running a hook never changes what trust covers: a Python helper under .forge/
+            # would leave __pycache__/*.pyc there, a new file, and the next event would find
+            # the project changed (issue 19 item 1). Global hooks are the user's own.
+            env[b"PYTHONDONTWRITEBYTECODE"] = b"1"
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(hook, cwd, env, stdin, timeout)
 

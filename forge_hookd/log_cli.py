@@ -15,6 +15,7 @@ from . import logview, runlog
 from .boundary import MANAGER_PROG, print_json, say
 from .logview import row, table
 from .errors import UsageError
+from .text import visible
 
 PROG = MANAGER_PROG
 
@@ -74,5 +75,5 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
         rows = [row(number or str(len(records) - i), rec) for i, rec in enumerate(records)]
         lines = table(rows, shutil.get_terminal_size((120, 24)).columns)
         for line in lines[1:] if number else lines:
-            click.echo(line)
+            click.echo(visible(line))  # a logged command or reason must not drive the terminal
     sys.stdout.flush()

@@ -56,7 +56,7 @@ def _edited(ctx: click.Context, scope: str, what: str, root: Path | None = None)
     """Say what changed, and whether the project file still needs trusting."""
     root = root or _root(ctx)
     path = editing.scope_path(scope, root)
-    click.echo(f"{PROG}: {what} in {path}")
+    click.echo(visible(f"{PROG}: {what} in {path}"))
     raw = read_raw(path)
     if scope == "project" and raw is not None and not trust.is_trusted(path, raw):
         say(PROG, f"note: {path} is not trusted, so its hooks do not run; "
@@ -123,15 +123,15 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
         print_json([h.to_dict() for h in listed])
         return
     for line in _table(listed, shutil.get_terminal_size((100, 24)).columns):
-        click.echo(line)
+        click.echo(line)  # each cell is visible(): a command under review never drives the terminal
 
 
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     rows = [("SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
-    rows += [(h.scope, str(h.index), h.hook.event_pattern, "yes" if h.hook.enabled else "no",
+    rows += [(h.scope, str(h.index), visible(h.hook.event_pattern), "yes" if h.hook.enabled else "no",
               "yes" if h.hook.blocking else "no", h.trust.value,
               "-" if h.hook.guard else f"{h.hook.effective_timeout:g}s",  # a guard runs no process to time out
-              " ".join(h.hook.action.split())) for h in listed]
+              visible(" ".join(h.hook.action.split()))) for h in listed]
     widths = [max(len(r[i]) for r in rows) for i in range(7)]
     lines = []
     for row in rows:
@@ -139,8 +139,8 @@ def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
         room = max(width - len(left) - 2, 12)
         command = row[7] if len(row[7]) <= room else row[7][: room - 3] + "..."
         lines.append(f"{left}  {command}".rstrip())
-    files = sorted({str(h.file) for h in listed})
-    why = sorted({f"{h.file}: {h.trust.value}: {h.trust_detail}" for h in listed if h.trust_detail})
+    files = sorted({visible(str(h.file)) for h in listed})
+    why = sorted({visible(f"{h.file}: {h.trust.value}: {h.trust_detail}") for h in listed if h.trust_detail})
     return lines + [f"({', '.join(files)})", *why] if files else ["no hooks configured"]
 
 
@@ -157,7 +157,9 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable.
-    And, found by check only (the hook runs): a timeout outside [0.1, 300].
+    And, found by check only (the hook runs): a timeout outside [0.1, 300]; a word
+    in a project hook's command that trust cannot resolve (an unknown variable, a glob,
+    python -m pkg), whose target a trusted project does not cover.
     """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")
@@ -167,7 +169,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
                       "message": p.message} for p in problems])
     else:
         for problem in problems:
-            click.echo(str(problem))
+            click.echo(visible(str(problem)))
     return ManagerStatus.PROBLEMS if problems else ManagerStatus.OK
 
 
@@ -395,26 +397,38 @@ def events_command(as_json: bool) -> None:
         "leave it be).", 88))
 
 
-@forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
+@forge_hook.command("trust", short_help="Trust a project's hooks, as they are now.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
-    """Trust DIRECTORY's hooks as they are now (default: the project root).
+    """Trust DIRECTORY's hooks as they are now (default: the project root), after you
+    reviewed them: only a person trusts (through an agent's dialect, forge-hook-run
+    denies a tool call that runs this command).
 
-    Trust covers .forge/hooks.json, every file under .forge/, and every file in the
-    project that a hook's command names (./scripts/guard.sh, python3 tools/check.py);
-    a change to any of them makes the project untrusted until it is trusted again. It
-    cannot see what those files run in turn, nor paths built at run time.
+    Trust covers .forge/hooks.json, every file under .forge/ (no exemptions), and every
+    file in the project that a hook's command names: as a word, inside quotes, $(...),
+    backticks or sh -c strings, after cd DIR &&, and through the agents' project
+    variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR ...). A change
+    to any of them makes the project "changed": events that can block are denied where a
+    project hook matches, until it is trusted again. Trust cannot see what those files run
+    in turn, nor paths built at run time: the words it could not resolve are listed.
     """
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
     if raw is None:
         raise ConfigError("no hooks file to trust", path=str(path))
-    covered = trust.trust(path, raw, parse_document(raw, path))  # a file that does not parse is refused
-    click.echo(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
-               f"{len(covered)} file{'s' if len(covered) != 1 else ''}:")
+    doc = parse_document(raw, path)  # a file that does not parse is refused
+    covered = trust.trust(path, raw, doc)
+    click.echo(visible(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
+                       f"{len(covered)} file{'s' if len(covered) != 1 else ''}:"))
     for rel, sha in covered.items():
-        click.echo(f"  {rel}  {sha[:12] if len(sha) == 64 else sha}")
+        click.echo(visible(f"  {trust.shown(rel)}  {sha[:12] if len(sha) == 64 else sha}"))
+    unseen = trust.unresolved(doc, path.parent.parent)
+    if unseen:
+        click.echo(f"{PROG}: trust cannot see what these commands name (a variable it does not know, a glob, "
+                   "a module): review what they run yourself")
+        for index, word in unseen:
+            click.echo(visible(f"  hooks[{index}]: {word}"))
 
 
 @forge_hook.command("untrust", short_help="Stop trusting a project's hooks file.")
@@ -424,9 +438,9 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
     """Stop trusting DIRECTORY's hooks (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     if trust.untrust(path):
-        click.echo(f"{PROG}: {path} is no longer trusted")
+        click.echo(visible(f"{PROG}: {path} is no longer trusted"))
     else:
-        click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
+        click.echo(visible(f"{PROG}: nothing to untrust: {path} was not trusted"))
 
 
 # -- import (dialects) --------------------------------------------------------------------

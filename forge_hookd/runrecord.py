@@ -180,7 +180,7 @@ def _decision(doc: dict[str, Any], hooks: list[dict[str, Any]]) -> dict[str, Any
     decision = doc.get("decision") or "allow"
     found = doc.get("blocked_by")
     decided_by = found.get("index") if isinstance(found, dict) else None
-    if decided_by is None and decision != "allow":
+    if decided_by is None and decision != "allow" and not isinstance(found, dict):  # forge's own deny: no hook
         decided_by = next((h["index"] for h in hooks if h["decision"] == decision), None)
     reason = doc.get("reason")
     return {"decision": decision, "decided_by": decided_by,

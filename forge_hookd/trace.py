@@ -85,7 +85,8 @@ class Tracer:
         blocker: dict[str, Any] = doc.get("blocked_by") or next(  # an ask has no blocker: the first asking hook
             (r for r in doc.get("results") or [] if decision != "allow" and r.get("decision") == decision), {})
         reason = doc.get("reason") or ""
-        by = f" by hook {blocker['index']}" + (f": {_short(reason)}" if reason else "") if blocker else ""
+        who = f"hook {blocker['index']}" if "index" in blocker else f"forge ({blocker.get('source')})"
+        by = f" by {who}" + (f": {_short(reason)}" if reason else "") if blocker else ""
         self.say(f"decision {decision}{by}; exit {exit_status}; {doc.get('duration', 0):.3f} s",
                  _tone(decision))
 
