@@ -68,6 +68,24 @@ def template_names() -> list[str]:
     return sorted(HOOK_TEMPLATES)
 
 
+def guard_names() -> list[str]:
+    from .guards import ALIASES, GUARDS
+
+    return sorted([*GUARDS, *ALIASES])
+
+
+def guard_sets() -> list[str]:
+    from .guards.entries import SETS
+
+    return [*SETS, *guard_names()]
+
+
+def guard_tools() -> list[str]:
+    from .guards.explain import TEST_TOOLS
+
+    return list(TEST_TOOLS)
+
+
 def install_if_asked(prog: str) -> None:
     """Put our bash script in place when a shell is asking ``prog`` for completions."""
     if f"_{prog.replace('-', '_').upper()}_COMPLETE" in os.environ:

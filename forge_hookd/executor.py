@@ -3,6 +3,8 @@
 Process control (process.py, tree.py: subprocess, selectors, psutil) is imported only
 when a hook actually runs: an event that matches nothing costs no more than reading the
 config (subprocess and selectors 17 ms, psutil 16 ms: bench/README.md, "tricks.py").
+A built-in guard (guards/) is judged in this process, where it would have started, so a
+chain of guards only loads no process machinery at all.
 """
 
 from __future__ import annotations
@@ -124,6 +126,9 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
+        if all(h.guard is not None for h in hooks):  # nothing to spawn: no process machinery
+            self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher)
+            return
         from .process import HookProcesses  # only now: see the module docstring
         from .tree import become_subreaper
 
@@ -148,6 +153,10 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
+                        if hook.guard is not None:  # judged here and now, holding no job slot
+                            results[index] = self._guard_result(index, hook, run.event)
+                            stopped = stop_on_failure and results[index].blocks
+                            continue
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
                             results[index] = failed.judged(_judge_for(hook, run.event))
@@ -164,6 +173,30 @@ class HookExecutor:
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
             run.interrupted = signalled[0]
+
+    def _judge_guards(self, run: HookRun, hooks: list[Hook], *, stop_on_failure: bool,
+                      catcher: SignalCatcher | None) -> None:
+        """A chain of built-in guards only, judged in config order in this process: no
+        process module, no subreaper, no spawn (bench/README.md, "Built-in guards")."""
+        signalled = catcher.received if catcher is not None else []
+        for index, hook in enumerate(hooks):
+            if signalled:
+                break
+            if self.on_start is not None:
+                self.on_start(index, hook)
+            run.results.append(self._guard_result(index, hook, run.event))
+            if stop_on_failure and run.results[-1].blocks:
+                break
+        run.skipped = list(range(len(run.results), len(hooks)))
+        if signalled:
+            run.interrupted = signalled[0]
+
+    def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
+        # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry
+        # (bench/README.md, "Built-in guards: a whole run").
+        from .guards.hook import guard_result
+
+        return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
 
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn.

@@ -25,6 +25,7 @@ from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, pattern_can_match
 from .log_cli import log_command
+from .policy_cli import guard_group, replay_command, test_command
 from .templates import HOOK_TEMPLATES
 from .text import visible
 from .wirerecord import Outcome
@@ -128,8 +129,9 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
     rows = [("SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
     rows += [(h.scope, str(h.index), visible(h.hook.event_pattern), "yes" if h.hook.enabled else "no",
-              "yes" if h.hook.blocking else "no", h.trust.value, f"{h.hook.effective_timeout:g}s",
-              visible(" ".join(h.hook.command.split()))) for h in listed]
+              "yes" if h.hook.blocking else "no", h.trust.value,
+              "-" if h.hook.guard else f"{h.hook.effective_timeout:g}s",  # a guard runs no process to time out
+              visible(" ".join(h.hook.action.split()))) for h in listed]
     widths = [max(len(r[i]) for r in rows) for i in range(7)]
     lines = []
     for row in rows:
@@ -178,6 +180,13 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.",
               shell_complete=completion.values(completion.event_types, separator=","))
 @click.option("--command", metavar="CMD", help="The shell command.")
+@click.option("--guard", metavar="NAME", help="A built-in guard (forge-hook guard list), judged without a process.",
+              shell_complete=completion.values(completion.guard_names))
+@click.option("--with", "with_json", metavar="JSON", help="With --guard: the guard's options, a JSON object.")
+@click.option("--guards", "guard_set", metavar="SET",
+              help="Several built-in guards at once: recommended, all, or names separated by commas; "
+                   "a guard already in the file is left as it is.",
+              shell_complete=completion.values(completion.guard_sets, separator=","))
 @click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-300).")
 @click.option("--description", metavar="D", help="What the hook is for.")
 @click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="An environment variable. Repeatable.")
@@ -189,10 +198,14 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
               help='An observer ("blocking": false): its failures and answers are recorded, never obeyed.')
 @click.pass_context
 def add_command(ctx: click.Context, global_: bool, project: bool, template: str | None,
-                pattern: str | None, command: str | None, timeout: float | None,
+                pattern: str | None, command: str | None, guard: str | None, with_json: str | None,
+                guard_set: str | None, timeout: float | None,
                 description: str | None, env_pairs: tuple[str, ...], working_dir: str | None,
                 disabled: bool, detach: bool, observer: bool) -> None:
-    """Append a hook, from a template or from --event and --command.
+    """Append a hook: from a template, from --event and --command, or a built-in guard
+    (--guard NAME [--with JSON], on every tool call unless --event says otherwise);
+    --guards recommended adds the recommended guards in one step, and leaves any
+    already in the file as they are (run it twice: nothing changes).
 
     With --project, when no .forge/hooks.json exists yet up the tree (and no
     --project-root is given), the file is created in the nearest .forge directory
@@ -200,6 +213,11 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     It prints the path it wrote.
     """
     scope = _scope(global_, project)
+    if guard is not None or guard_set is not None or with_json is not None:
+        process = {"--template": template, "--command": command, "--timeout": timeout, "--env": env_pairs,
+                   "--working-dir": working_dir, "--detach": detach}
+        _add_guards(ctx, scope, guard, guard_set, with_json, pattern, description, disabled, observer, process)
+        return
     if template is not None and (pattern or command):
         raise UsageError("--template goes without --event and --command")
     if template is None and not (pattern and command):
@@ -223,6 +241,46 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     if timeout is not None and hook.effective_timeout != timeout:
         say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.effective_timeout:g}")
     for pattern_ in hook.patterns:
+        if not pattern_can_match(pattern_):
+            say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
+
+
+def _add_guards(ctx: click.Context, scope: str, guard: str | None, guard_set: str | None, with_json: str | None,
+                pattern: str | None, description: str | None, disabled: bool, observer: bool,
+                process: dict[str, Any]) -> None:
+    """``add --guard NAME [--with JSON]`` and ``add --guards SET``."""
+    from .guards import GuardError, entries  # 7.2 ms of every other forge-hook command (bench/README.md)
+
+    given = [flag for flag, value in process.items() if value]
+    if given:
+        raise UsageError(f"{given[0]} does not go with a built-in guard: a guard runs no command")
+    if guard is None and guard_set is None:
+        raise UsageError("--with goes with --guard NAME")
+    if guard is not None and guard_set is not None:
+        raise UsageError("say --guard NAME or --guards SET, not both")
+    if guard_set is not None and (with_json is not None or description is not None):
+        raise UsageError("--guards adds each guard with its default options: add one with --guard NAME "
+                         "to give it --with or --description")
+    try:
+        chosen = ([(guard, entries.options_from_json(with_json))] if guard is not None
+                  else entries.named(guard_set or ""))
+        made = [entries.entry(name, options, pattern=pattern) for name, options in chosen]
+    except GuardError as exc:
+        raise UsageError(str(exc)) from None
+    extra = {**({"description": description} if description else {}), **({"enabled": False} if disabled else {}),
+             **({"blocking": False} if observer else {})}
+    hooks = [Hook.from_dict({**e, **extra}) for e in made]
+    root = _root_to_add_to(ctx) if scope == "project" else _root(ctx)
+    added, present = editing.add_guards(editing.scope_path(scope, root), hooks, retrust=scope == "project")
+    if present:
+        say(PROG, "note: already in the file, left as they are: "
+                  + ", ".join(f"{name} (hook {index})" for name, index in present))
+    if added:
+        there = {name for name, _ in present}
+        names = ", ".join(str(h.guard) for h in hooks if h.guard not in there)
+        plural = "s" if len(added) > 1 else ""
+        _edited(ctx, scope, f"added guard{plural} {names} (hook{plural} {', '.join(map(str, added))})", root)
+    for pattern_ in hooks[0].patterns if hooks else ():
         if not pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
 
@@ -571,6 +629,9 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
 
 
 forge_hook.add_command(log_command)
+forge_hook.add_command(guard_group)
+forge_hook.add_command(test_command)
+forge_hook.add_command(replay_command)
 
 
 def main() -> int:

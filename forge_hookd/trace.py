@@ -67,13 +67,13 @@ class Tracer:
             if not hook.enabled:
                 self.say(f"skip {name}: disabled", "dim")
             elif hook.matches(event):
-                self.say(f"match {name}: {_short(hook.command)}", "good")
+                self.say(f"match {name}: {_short(hook.action)}", "good")
             else:
                 self.say(f"skip {name}: pattern does not match {subject}", "dim")
 
     # -- running --------------------------------------------------------------------------
     def started(self, index: int, hook: Hook) -> None:
-        self.say(f"start hook {index} '{hook.event_pattern}' ({hook.source}): {_short(hook.command)}")
+        self.say(f"start hook {index} '{hook.event_pattern}' ({hook.source}): {_short(hook.action)}")
 
     def finished(self, doc: dict[str, Any], exit_status: int) -> None:
         """Each hook's end and the run's decision, from the run's document."""
@@ -92,8 +92,11 @@ class Tracer:
 
     def _result(self, result: dict[str, Any]) -> None:
         decision = result.get("decision") or "allow"
-        how = (f"timed out ({result.get('error')})" if result.get("timed_out")
+        guard = (result.get("hook") or {}).get("guard")
+        how = (f"guard {guard} judged in-process" if guard and result.get("exit_code") == 0
+               else f"timed out ({result.get('error')})" if result.get("timed_out")
                else f"killed by {result['signal']}" if result.get("signal")
+               else f"could not judge: {result.get('error')}" if guard
                else f"could not start: {result.get('error')}" if result.get("exit_code") is None
                else f"exit {result.get('exit_code')}")
         self.say(f"end hook {result.get('index')}: {how}, {decision}, "

@@ -21,9 +21,34 @@ Anything else is refused with exit status 2 and no hook run: an unknown key (a m
      "enabled": true, "detach": false, "description": "Block dangerous shell commands"}
   ]}
 
-event and command are required. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS).
+event and command (or guard: BUILT-IN GUARDS) are required. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS).
 
 Hooks run in this order: the global file, then the project file, then each --config file, each in file order. A missing file is no error. A file that is not valid JSON, or a malformed entry, is skipped with a warning naming the file, the entry and the problem (line and column for JSON syntax); every other hook still loads. An unknown key in an entry is a warning; the hook still loads. With --strict any warning is an error (exit 2) and no hook runs.
+""",
+    "BUILT-IN GUARDS": """
+A hook entry can name a built-in guard instead of a command; it is judged inside forge-hook-run, without a process:
+
+  {"event": "tool:pre_execute", "guard": "destructive_rm"}
+  {"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["main", "trunk"]}}
+
+The guards (forge-hook guard list shows what each catches and its options; * marks the recommended set that forge-hook add --guards recommended writes):
+
+* destructive_rm *: deleting /, ~, the project itself or anything outside it, by rm, find -delete, xargs rm or an interpreter one-liner (shutil.rmtree); with allow_outside, outside_project
+* force_push *: git push --force, -f, +ref, --force-with-lease to a protected branch, pushes to or deletions of protected branches (ask); with protected_branches, push_to_protected, force_with_lease
+* destructive_git *: git reset --hard, clean -f, checkout -- ., restore ., branch -D, stash drop and clear, filter-branch; with allow
+* secret_files *: .env, ~/.ssh, *.pem, cloud credentials read or written by a file tool or reached by a shell command (cat .env, grep -r KEY .env*); with patterns, allow
+* hardcoded_secrets *: tokens, keys and passwords in content a tool writes or edits; with allow
+* remote_code *: curl | sh, base64 -d | bash, uploads of files (curl -d @file, -F), reverse shells, tunnels; with allow_hosts
+* infra_destructive: terraform destroy, kubectl delete, DROP TABLE, TRUNCATE (asks); with decision
+* package_policy: a new dependency through npm, pip, uv, cargo, go, gem (asks); with allow, decision, run_packages
+* protected_paths: lockfiles, .git/, CI configuration, files outside the project, by file tools and shell redirections; with paths, allow, outside_project, allow_outside
+* privilege_escalation: sudo, doas, pkexec, su, run0, chmod 777, setuid, chown of the system; also named block_sudo (the template); with allow, permissions
+* no_verify: git commit and push with --no-verify, -n, HUSKY=0, core.hooksPath
+* self_protection *: a tool call that edits forge's config, .forge/ or the trust store, or runs forge-hook trust, disable, remove or install --uninstall
+
+A guard denies or asks with a reason that says what matched and how to do it safely; when it finds nothing it gives no answer (never an explicit allow). Shell commands are parsed, not grepped: wrappers (env, nice, timeout, nohup, xargs, sudo, sh -c, bash -lc, eval), quoting, heredocs fed to a shell, &&, ;, | and subshell chains, command substitution, find -exec and interpreter one-liners are seen through, while echo "rm -rf /" and grep sudo auth.log pass. A command longer than 1 MiB or nested deeper than 16 levels is refused as unreadable. Tool arguments are read under every agent's names, and the agent's working directory is where a command starts.
+
+A guard's result is a hook result with no process behind it: exit_code 0 when the guard judged (its decision and reason are its answer), no stdout, stderr or signal; exit_code null with an error when it could not judge. A guard that fails (a bug) denies, never allows. An unknown guard or option is a config warning with a did-you-mean (an error under --strict); the entry still loads and denies, naming the problem. timeout, env, working_dir and detach do not apply to a guard; blocking: false makes it an observer.
 """,
     "MATCHING": """
 A hook's event is a comma-separated list of patterns; it matches when any one does. With T the event type and T:tool the type plus tool name: * matches every event; an exact T matches whatever the tool; T:tool matches that tool only; shell-style globs (tool:*, tool:*:write, *:bash) are matched, case-sensitively, against T and against T:tool.
@@ -229,9 +254,30 @@ Codex runs a hook only once its hash is trusted in ~/.codex/config.toml, as code
 
 forge-hook doctor says, per agent found (or with a settings file in the project), which of its settings files run forge-hook-run and on which of its events, in its own names, and exits 1 with one line per finding: an event forge handles that a wired file leaves out; forge-hook-run running twice on one event; another agent's --dialect, or a Copilot event without :EVENT; forge-hook-run not found where the settings name it; Claude's disableAllHooks, Gemini's hooksConfig.enabled: false, Codex's hooks switched off, a forge hook or the project not trusted by Codex; and an agent's own hook that would run twice, once from its settings and once imported into a forge hooks file ("format": AGENT) on an event forge-hook-run runs on. --json prints {"agents": [...], "findings": N}.
 """,
+    "BUILT-IN GUARDS": """
+forge-hook guard list [--json] names every built-in guard (forge-hook-run(1), BUILT-IN GUARDS), what it catches, its options with their kind and default, and whether it is in the recommended set. forge-hook add --guard NAME [--with JSON] writes one guard entry (on tool:pre_execute unless --event says otherwise), and forge-hook add --guards recommended writes the recommended set in one step (--guards also takes all, or names separated by commas); a guard already in the file, by its name or alias and whatever its options, is left as it is, so running it twice changes nothing. An unknown guard or option is refused before anything is written.
+
+forge-hook guard test NAME [--with JSON] [--tool TOOL] [--content TEXT] [--cwd DIR] [--json] -- COMMAND|PATH says what guard NAME decides on one tool call, what matched, and how the command was read (each simple command, how it was reached: via sh -c, wrapped in sudo, after cd DIR, fed by curl). After --, one argument is a command line as written; several are one command's words, quoted back as a shell needs them. With --tool read, write, edit, glob or grep the argument is a path, and --content the text written. It exits 0 for allow, 1 for deny, 4 for ask.
+""",
+    "POLICY TESTS": """
+forge-hook test FILE [--dialect AGENT[:EVENT]] [--trust-project] [--json] runs every case of a fixtures file through forge-hook-run's pipeline, against the hooks configured here (built-in guards and command hooks alike; command hooks run for real), and compares each run's decision with the one the case expects:
+
+  {"cases": [
+    {"name": "no sudo", "command": "sudo apt install x", "expect": "deny", "reason": "Blocked: sudo"},
+    {"name": "Claude reads .env", "dialect": "claude", "expect": "deny",
+     "payload": {"hook_event_name": "PreToolUse", "cwd": "{project}", "tool_name": "Read",
+                 "tool_input": {"file_path": "{project}/.env"}}},
+    {"name": "a session starts", "event": {"type": "session:start"}, "expect": "allow"}]}
+
+A case has one of command (a bash pre-tool call), event (a forge event) or payload (an agent's own, read as the case's dialect or --dialect reads it); expect is allow, deny or ask; reason, if given, must be part of the run's reason. {project} in any string is the project root. The report says ok or FAIL per case and, for each failure, the expected decision (-) and the actual one (+) with the hook that decided and its reason. A file that is not valid JSON, or a case that cannot be used, is a usage error (exit 2) naming the case.
+""",
+    "REPLAY": """
+forge-hook replay N [--trust-project] [--json] fires the event of run N of forge-hook log (1 is the latest) again, in the project it ran in (or --project-root), against the hooks configured today, and shows the decision then and now, each hook then (-) and now (+), and how many did not run. It replays what the run log kept: the event's type, tool, session and data, bounded (each string cut at 512 characters) and redacted, and for an agent's run the agent's name, event and tool but not its payload (so not its working directory: guards judge from the project root). A value the log cut or masked is replayed as it holds it, and the replay names it. Files, the environment and the time are today's, and command hooks run for real.
+""",
     "EXIT STATUS": """
-* 0: done; for check, no problems; for doctor, all is well
-* 1: check or doctor found problems; remove matched no hook
+* 0: done; for check, no problems; for doctor, all is well; for test, every case passed; for replay, the decision is the same; for guard test, allow
+* 1: check or doctor found problems; remove matched no hook; a test case failed; replay's decision changed; guard test: deny
+* 4: guard test: ask
 * 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index, a file or trust records that cannot be parsed (the message says which)
 * 3: internal error (a bug); FORGE_DEBUG=1 prints the traceback
 * 5: the machine refused: a full disk, a read-only directory, a name too long, a deleted current directory, a lock held past FORGE_LOCK_TIMEOUT (one line says which)
@@ -260,6 +306,11 @@ forge-hook doctor says, per agent found (or with a settings file in the project)
   forge-hook install --agent claude --project   # forge-hook-run as Claude Code's hook command
   forge-hook doctor                             # wired where? anything running twice?
   forge-hook install --agent all --global --uninstall
+  forge-hook add --global --guards recommended  # the built-in guards; twice changes nothing
+  forge-hook guard test destructive_rm -- 'find ~ -name "*.log" | xargs rm -rf'
+  forge-hook guard test secret_files --tool read -- ~/.aws/credentials
+  forge-hook test --trust-project tests/policy.json   # in CI: exit 1 if a case fails
+  forge-hook replay 1                           # would today's hooks still decide the same?
 """,
     "SEE ALSO": """
 forge-hook-run(1), jq(1).

@@ -301,20 +301,20 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
 
     assert forge_hook_cmd("trust").exit_status == 0
     trusted = fire()
-    assert trusted.exit_status == 1 and trusted.json["blocked_by"]["reason"] == "Blocked: sudo not allowed"
+    assert trusted.exit_status == 1 and trusted.json["blocked_by"]["reason"].startswith("Blocked: sudo not allowed. ")
     assert "trusted" in forge_hook_cmd("list").stdout.splitlines()[1]
 
     # An edit through forge-hook keeps it trusted ...
     assert forge_hook_cmd("add", "--project", "--event", "session:*", "--command", "true").exit_status == 0
     assert fire().exit_status == 1
     # ... an edit by anything else does not.
-    project.hooks_file.write_text(project.hooks_file.read_text().replace(" not allowed", " banned"))
+    project.hooks_file.write_text(project.hooks_file.read_text().replace("Block shell", "Refuse shell"))
     changed = fire()  # a guard the user chose never switches off in silence: forge denies (issue 19)
     assert changed.exit_status == 1 and changed.json["blocked_by"]["source"] == "trust"
     assert ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
     assert "changed" in forge_hook_cmd("list").stdout
 
-    assert fire("--trust-project").json["blocked_by"]["reason"] == "Blocked: sudo banned"
+    assert fire("--trust-project").json["blocked_by"]["description"].startswith("Refuse shell")
     assert fire(env={"FORGE_TRUST_PROJECT": "1"}).exit_status == 1
     assert forge_hook_cmd("trust").exit_status == 0 and fire().exit_status == 1
     assert forge_hook_cmd("untrust").exit_status == 0 and fire().exit_status == 0

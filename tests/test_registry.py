@@ -195,18 +195,16 @@ def test_a_guard_entry_loads_without_a_command_and_round_trips() -> None:
                                                                                   "guard": "destructive_rm"}
 
 
-def test_a_guard_hook_that_is_run_as_a_command_denies() -> None:
-    """Until the executor judges guards in-process, the stand-in answers deny: a guard
-    entry never runs as an empty command (an allow)."""
-    import json
-    import subprocess
-
-    from forge_hookd.registry import GUARD_STAND_IN
-
-    out = subprocess.run(["/bin/sh", "-c", Hook.from_dict({"event": "*", "guard": "x"}).command],
-                         capture_output=True, text=True, check=True).stdout
-    assert json.loads(out)["decision"] == "deny" and Hook.from_dict({"event": "*", "guard": "x"}).command == \
-        GUARD_STAND_IN
+def test_a_guard_hook_has_no_command_and_cannot_be_given_one() -> None:
+    """A guard is judged in-process, never run as a shell command: its ``command`` is
+    empty, and a hook made in code with both is refused (which would run?)."""
+    hook = Hook("tool:pre_execute", guard="destructive_rm")
+    assert hook == Hook.from_dict({"event": "tool:pre_execute", "guard": "destructive_rm"})
+    assert (hook.command, hook.action) == ("", "guard destructive_rm")
+    assert Hook("*", guard="force_push", with_={"protected_branches": ["x"]}).action == \
+        'guard force_push with {"protected_branches": ["x"]}'
+    with pytest.raises(ValueError, match="a command or a guard, not both"):
+        Hook("*", "exit 0", guard="destructive_rm")
 
 
 def test_the_entry_keys_have_one_owner() -> None:
