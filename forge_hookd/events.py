@@ -98,8 +98,12 @@ RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)
 #: conventional one wins.
 CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for info in EVENT_INFO.values() for k in info.data_keys))
 
+#: The hooks a person asked this run to skip (skiplist.py): never set by event data nor
+#: by a hook's ``env``, never inherited by a nested run.
+SKIP_VAR = "FORGE_SKIP"
+
 #: Names neither a ``data`` key nor a hook's own ``env`` can set.
-RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))
+RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS, SKIP_VAR))
 
 ENV_VALUE_LIMIT = 8 * 1024
 TRUNCATED_MARKER = "...[truncated]"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
-from . import trust
+from . import skiplist, trust
 from .codec import Codec, Outcome, Request
 from .config import find_project_root, load_sources, untrusted_warning
 from .errors import ConfigError, UsageError
@@ -65,27 +65,37 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     root = find_project_root(options.project_root, start=request.start_dir)
     override = options.trust_project or trust.override_from_env()
     witness = Witness(say, trace_to=trace_to, root=root, trace=options.trace, trust_override=override,
-                      no_global=options.no_global, no_project=options.no_project, dialect=request.dialect)
+                      no_global=options.no_global, no_project=options.no_project, dialect=request.dialect,
+                      native_event=request.native_event)
     event = request.event
     if event is None:
         return _no_forge_type(request, say), witness
-    hooks, warnings = _load(event, root, options, override=override, witness=witness, say=say)
+    hooks, warnings, skipped = _load(event, root, options, override=override, witness=witness, say=say)
     if options.dry_run:
-        return Outcome(request, dry_run_document(event, hooks, warnings), dry_run=hooks), witness
+        return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
+                       dry_run=hooks), witness
     executor = HookExecutor(working_dir=root, subreaper=True)
-    executor.on_start = witness.on_start
+    witness.attach(executor, hooks)
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
                             catcher=catcher)
     for warning in hook_run.warnings:
         say(f"warning: {warning}")
     hook_run.warnings[:0] = warnings
-    return Outcome(request, hook_run.to_dict(), run=hook_run), witness
+    return Outcome(request, _skip_reported(hook_run.to_dict(), skipped), run=hook_run), witness
+
+
+def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict[str, Any]:
+    """``skipped_on_request`` in the document whenever FORGE_SKIP names anything."""
+    if skipped is not None:
+        document["skipped_on_request"] = skiplist.report(skipped)
+    return document
 
 
 def _load(event: HookEvent, root: str, options: RunOptions, *, override: bool, witness: Witness,
-          say: Say) -> tuple[list[Hook], list[str]]:
-    """The hooks ``event`` runs, in order, and the config warnings (said as they are
-    found; under ``strict`` the first is a ConfigError and the others are said as errors)."""
+          say: Say) -> tuple[list[Hook], list[str], list[Hook] | None]:
+    """The hooks ``event`` runs, in order, the config warnings (said as they are found;
+    under ``strict`` the first is a ConfigError and the others are said as errors), and
+    the hooks FORGE_SKIP kept from running (None when it names nothing)."""
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
     unclear = None if options.trust_project else trust.override_warning()
@@ -98,10 +108,13 @@ def _load(event: HookEvent, root: str, options: RunOptions, *, override: bool, w
         raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
     notice = untrusted_warning(loaded, root)
     warnings += [notice] if notice else []
+    requested = skiplist.requested()
+    skipping = skiplist.apply(HookRegistry(loaded.hooks).get_hooks(event), loaded.hooks, requested)
+    warnings += skipping.warnings
     for warning in warnings:
         say(f"warning: {warning}")
-    witness.matching(loaded.hooks, event)
-    return HookRegistry(loaded.hooks).get_hooks(event), warnings
+    witness.matching(loaded.hooks, event, skipped=skipping.skipped)
+    return skipping.run, warnings, skipping.skipped if requested else None
 
 
 def _no_forge_type(request: Request, say: Say) -> Outcome:

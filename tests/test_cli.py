@@ -42,7 +42,7 @@ def test_blocking_hook_exits_1_with_reason(project: Project) -> None:
     assert result.exit_code == 1
     assert doc(result)["blocked_by"] == {"index": 0, "event": "tool:pre_execute:bash", "source": "project",
                                          "source_index": 0, "description": "Block", "reason": "Blocked: no"}
-    assert result.stderr == "forge-hook-run: blocked by project hook 0 (tool:pre_execute:bash): Blocked: no\n"
+    assert result.stderr == "forge-hook-run: blocked by project[0] 'tool:pre_execute:bash': Blocked: no\n"
 
 
 def test_event_from_options_does_not_read_stdin(project: Project) -> None:

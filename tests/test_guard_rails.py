@@ -228,7 +228,7 @@ def test_the_blocker_is_named_as_forge_hook_list_names_it(project: Project) -> N
     assert (blocked_by["index"], blocked_by["source"], blocked_by["source_index"]) == (1, "project", 1)
     assert [(r["hook"]["source"], r["hook"]["source_index"]) for r in run.json["results"]] == [
         ("global", 0), ("project", 1)]
-    assert run.stderr == "forge-hook-run: blocked by project hook 1 (tool:pre_execute:bash): Blocked: no\n"
+    assert run.stderr == "forge-hook-run: blocked by project[1] 'tool:pre_execute:bash': Blocked: no\n"
     listed = forge_hook(project, "list").stdout
     assert re.search(r"^project\s+1\s+tool:pre_execute:bash", listed, re.M)
 

@@ -33,8 +33,9 @@ def test_add_from_options_and_template(project: Project) -> None:
                   "--description", "greet", "--env", "A=1", "--env", "B=x=y", "--working-dir", "sub",
                   "--disabled", "--detach")
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"forge-hook: added hook 0 (tool:*) in {project.hooks_file}\n"
-    assert "is not trusted" in result.stderr
+    assert result.stdout == f"forge-hook: added project[0] 'tool:*' in {project.hooks_file}\n"
+    assert result.stderr == (f"forge-hook: next: review {project.hooks_file}, then run: forge-hook trust "
+                             f"{project.root} (project hooks run once trusted)\n")
     result = hook(project, "add", "--project", "--template", "block_sudo", "--timeout", "2")
     assert result.exit_code == 0
     assert project_doc(project)["hooks"] == [
@@ -66,7 +67,7 @@ def test_add_project_in_a_subdirectory_of_a_repository_uses_its_root(tmp_path: P
     (repo / "src").mkdir()
     added = run_installed(["add", "--project", "--template", "block_sudo"], cwd=repo / "src", prog="forge-hook")
     assert added.exit_status == 0, added.stderr
-    assert added.stdout == f"forge-hook: added hook 0 (tool:pre_execute:bash) in {repo}/.forge/hooks.json\n"
+    assert added.stdout == f"forge-hook: added project[0] 'tool:pre_execute:bash' in {repo}/.forge/hooks.json\n"
     assert (repo / ".forge/hooks.json").is_file() and not (repo / "src/.forge").exists()
     listed = run_installed(["list", "--json"], cwd=repo, prog="forge-hook")
     assert [h["file"] for h in json.loads(listed.stdout)] == [f"{repo}/.forge/hooks.json"]
@@ -89,7 +90,7 @@ def test_list_shows_what_loads_and_names_the_broken_file(project: Project) -> No
     project.hooks_file.write_text('{"hooks": [')
     result = hook(project, "list")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[1].split()[:2] == ["global", "0"]
+    assert result.stdout.splitlines()[1].split()[:2] == ["global[0]", "*"]
     assert result.stderr.startswith(f"forge-hook: warning: {project.hooks_file}:1:")
     assert "its hooks are not listed (forge-hook check)" in result.stderr
     assert [h["source"] for h in json.loads(hook(project, "list", "--json").stdout)] == ["global"]
@@ -104,7 +105,7 @@ def test_add_observer_and_list_shows_it(project: Project) -> None:
     run_installed(["add", "--project", "--template", "block_sudo"], cwd=project.root, prog="forge-hook")
     assert [h.get("blocking", True) for h in project_doc(project)["hooks"]] == [False, False, True]
     table = run_installed(["list"], cwd=project.root, prog="forge-hook").stdout.splitlines()
-    assert [row.split()[4] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
+    assert [row.split()[3] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
     listed = json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)
     assert [h["blocking"] for h in listed] == [False, False, True]
 
@@ -127,7 +128,7 @@ def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> Non
     (["add", "--global", "--event", "*", "--command", " "], "'command' must be a non-empty string"),
     (["list", "--tool", "bash"], "--tool and --trust-project go with --event"),
     (["list", "--event", "nope"], "'nope' is not one of"),
-    (["enable", "--global", "x"], "'x' is not a valid integer"),
+    (["enable", "--global", "x"], "no such file"),
     (["frobnicate"], "No such command 'frobnicate'"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(project: Project, args: list[str], message: str) -> None:
@@ -141,10 +142,10 @@ def test_list_table_and_json(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
     table = hook(project, "list").stdout.splitlines()
-    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
-    assert table[1].split()[:7] == ["global", "0", "*", "yes", "yes", "trusted", "10s"]
-    assert table[2].split()[:6] == ["project", "0", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
-    assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
+    assert table[0].split() == ["HOOK", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:6] == ["global[0]", "*", "yes", "yes", "trusted", "10s"]
+    assert table[2].split()[:5] == ["project[0]", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
+    assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("... (305 characters)")
     listed = json.loads(hook(project, "list", "--json").stdout)
     assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]
     assert set(listed[0]) >= {"event", "command", "timeout", "enabled", "source", "index", "trusted"}
@@ -163,17 +164,23 @@ def test_list_without_hooks(project: Project) -> None:
 def test_check_clean_and_dirty(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "x"}])
     clean = hook(project, "check")
-    assert (clean.exit_code, clean.stdout) == (0, "")
+    assert (clean.exit_code, clean.stdout.splitlines()) == (0, [
+        "forge-hook: checked the global and the project hooks file: no problems",
+        f"  global   {project.global_file}: no such file",
+        f"  project  {project.hooks_file}: 1 hook"])
     project.write_hooks([{"event": "*", "command": "x", "timeout": 0}, {"event": "nope", "command": "y"}],
                         where="global")
     dirty = hook(project, "check")
     assert dirty.exit_code == 1
     assert dirty.stdout.splitlines() == [
-        f"{project.global_file}: hooks[0]: timeout 0 is outside [0.1, 300]; it is clamped to 0.1",
-        f"{project.global_file}: hooks[1]: pattern 'nope' can match no event type"]
+        f"{project.global_file}: global[0]: timeout 0 is outside [0.1, 300]; it is clamped to 0.1",
+        f"{project.global_file}: global[1]: pattern 'nope' can match no event type",
+        "forge-hook: checked the global and the project hooks file: 2 problems",
+        f"  global   {project.global_file}: 2 hooks",
+        f"  project  {project.hooks_file}: 1 hook"]
     as_json = json.loads(hook(project, "check", "--json").stdout)
     assert as_json[1] == {"file": str(project.global_file), "line": None, "column": None, "entry": 1,
-                          "message": "pattern 'nope' can match no event type"}
+                          "hook": "global[1]", "message": "pattern 'nope' can match no event type"}
 
 
 def test_check_reports_json_syntax_as_file_line_col(project: Project) -> None:
@@ -191,12 +198,13 @@ def test_remove_enable_disable(project: Project) -> None:
     assert hook(project, "enable", "--project", "1").exit_code == 0
     assert "enabled" not in project_doc(project)["hooks"][1]
     removed = hook(project, "remove", "--project", "a")
-    assert removed.exit_code == 0 and "removed 2 hooks (a)" in removed.stdout
+    assert removed.exit_code == 0 and "removed project[0], project[2] (a)" in removed.stdout
     assert [h["command"] for h in project_doc(project)["hooks"]] == ["2"]
     none = hook(project, "remove", "--project", "a")
-    assert none.exit_code == 1 and none.stderr == f"forge-hook: error: no hook with pattern 'a' in {project.hooks_file}\n"
+    assert none.exit_code == 1
+    assert none.stderr == f"forge-hook: error: no hook with index, id or pattern 'a' in {project.hooks_file}\n"
     missing = hook(project, "enable", "--project", "9")
-    assert missing.exit_code == 2 and "there is no hook 9 (the file has 1)" in missing.stderr
+    assert missing.exit_code == 2 and "there is no hook 9 (the file has 1; forge-hook list shows them)" in missing.stderr
     assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())  # edits keep trust
 
 
