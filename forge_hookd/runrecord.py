@@ -134,6 +134,7 @@ def _hook(result: dict[str, Any]) -> dict[str, Any]:
     answer = result.get("answer") if isinstance(result.get("answer"), dict) else None
     entry: dict[str, Any] = {
         "index": result.get("index"),
+        "id": hook.get("id"),
         "source": hook.get("source"),
         "source_index": result.get("source_index", hook.get("source_index")),
         "pattern": hook.get("event"),

@@ -360,3 +360,93 @@ def test_every_subcommand_through_the_installed_command(project: Project) -> Non
     assert len(json.loads(forge_hook_cmd("events", "--json").stdout)) == 16
     assert forge_hook_cmd("untrust").exit_status == 0
     assert "untrusted" in forge_hook_cmd("list").stdout
+
+
+# -- ids: enable, disable and remove by index or id (issue 23, item 7) -----------------------
+def test_hooks_by_id_through_the_installed_forge_hook(project: Project) -> None:
+    def forge_hook_cmd(*args: str) -> Any:
+        return run_installed(list(args), cwd=project.root, prog="forge-hook")
+
+    assert forge_hook_cmd("add", "--project", "--id", "lint", "--event", "tool:*", "--command", "ruff .").exit_status == 0
+    added = forge_hook_cmd("add", "--project", "--id", "fmt", "--event", "tool:*", "--command", "ruff format")
+    assert added.stdout == f"forge-hook: added project[1] (fmt) 'tool:*' in {project.hooks_file}\n"
+    again = forge_hook_cmd("add", "--project", "--id", "lint", "--event", "*", "--command", "x")
+    assert again.exit_status == 2 and "id 'lint' is hooks[0]'s already" in again.stderr
+    assert project_doc(project)["hooks"][0] == {"id": "lint", "event": "tool:*", "command": "ruff ."}
+    disabled = forge_hook_cmd("disable", "--project", "fmt")
+    assert disabled.exit_status == 0 and disabled.stdout.startswith("forge-hook: disabled project[1] (fmt) in ")
+    assert project_doc(project)["hooks"][1]["enabled"] is False
+    assert forge_hook_cmd("enable", "--project", "fmt").exit_status == 0
+    assert "enabled" not in project_doc(project)["hooks"][1]
+    typo = forge_hook_cmd("enable", "--project", "lnt")
+    assert typo.exit_status == 2 and "no hook has the id 'lnt' (did you mean 'lint'?)" in typo.stderr
+    listed = forge_hook_cmd("list").stdout.splitlines()
+    assert [line.split("  ")[0] for line in listed[1:3]] == ["project[0] (lint)", "project[1] (fmt)"]
+    assert [h["id"] for h in json.loads(forge_hook_cmd("list", "--json").stdout)] == ["lint", "fmt"]
+    removed = forge_hook_cmd("remove", "--project", "lint")
+    assert removed.exit_status == 0 and removed.stdout.startswith("forge-hook: removed project[0] (lint) in ")
+    assert [h["id"] for h in project_doc(project)["hooks"]] == ["fmt"]
+    assert forge_hook_cmd("remove", "--project", "0").exit_status == 0  # by index, as list shows it
+    assert project_doc(project)["hooks"] == []
+
+
+def test_an_id_two_hooks_hold_is_a_check_finding_and_names_no_hook(project: Project) -> None:
+    project.write_hooks([{"id": "x", "event": "*", "command": "1"}, {"id": "x", "event": "*", "command": "2"},
+                         {"id": "12", "event": "*", "command": "3"}])
+    checked = run_installed(["check"], cwd=project.root, prog="forge-hook")
+    assert checked.exit_status == 1
+    assert checked.stdout.splitlines()[:2] == [
+        f"{project.hooks_file}: project[1]: id 'x' is hooks[0]'s too: an id names one hook of its file "
+        "(enable, disable, remove and FORGE_SKIP take it)",
+        f"{project.hooks_file}: project[2]: 'id' must be up to 100 letters, digits, '-', '_' and '.', not only "
+        "digits (that reads as an index), not '12'; hook skipped"]
+    ambiguous = run_installed(["disable", "--project", "x"], cwd=project.root, prog="forge-hook")
+    assert ambiguous.exit_status == 2 and "id 'x' names hooks 0, 1: name one by its index" in ambiguous.stderr
+
+
+def test_check_says_what_it_checked_and_names_a_misspelt_required_key(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "true"}], where="global")
+    ok = run_installed(["check"], cwd=project.root, prog="forge-hook")
+    assert ok.exit_status == 0 and ok.stdout.splitlines() == [
+        "forge-hook: checked the global and the project hooks file: no problems",
+        f"  global   {project.global_file}: 1 hook",
+        f"  project  {project.hooks_file}: no such file"]
+    project.write_hooks([{"event": "*", "comand": "true"}, {"evnt": "*", "command": "true"}])
+    typo = run_installed(["check"], cwd=project.root, prog="forge-hook")
+    assert typo.exit_status == 1
+    assert typo.stdout.splitlines()[:2] == [
+        f"{project.hooks_file}: project[0]: missing required key 'command' (or 'guard', a built-in guard); "
+        "'comand' is no key (did you mean 'command'?); hook skipped",
+        f"{project.hooks_file}: project[1]: missing required key 'event'; 'evnt' is no key (did you mean 'event'?); "
+        "hook skipped"]
+
+
+def test_list_shortens_a_long_command_however_wide_the_terminal(project: Project) -> None:
+    awk = "awk '" + "{ s = s $0 }" * 150 + "'"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": awk}, {"event": "*", "command": "x\x1b[2Jy"}])
+    table = run_installed(["list"], cwd=project.root, env={"COLUMNS": "400"}, prog="forge-hook").stdout
+    lines = table.splitlines()
+    assert lines[1].endswith(f"... ({len(awk)} characters)") and len(lines[1]) < 160
+    assert "\x1b" not in table and "x\\x1b[2Jy" in lines[2]  # written out, never raw
+    assert json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)[0]["command"] == awk
+
+
+# -- a fresh project (issue 23, item 8) -------------------------------------------------------
+@pytest.mark.parametrize(("umask", "mode"), [("022", 0o644), ("027", 0o640), ("077", 0o600)])
+def test_a_new_hooks_file_follows_the_umask_and_add_says_what_to_do_next(project: Project, umask: str,
+                                                                        mode: int) -> None:
+    import subprocess
+
+    from helpers import installed
+
+    proc = subprocess.run(["sh", "-c", f'umask {umask}; exec "$0" add --project --template block_sudo',
+                           installed("forge-hook")], cwd=project.root, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert project.hooks_file.stat().st_mode & 0o777 == mode
+    assert proc.stderr == (f"forge-hook: next: review {project.hooks_file}, then run: forge-hook trust "
+                           f"{project.root} (project hooks run once trusted)\n")
+    assert "not trusted" not in proc.stderr  # what to do, not what is wrong
+    project.hooks_file.chmod(0o604)  # an existing file keeps its bits
+    assert run_installed(["add", "--project", "--template", "log_all"], cwd=project.root,
+                         prog="forge-hook").exit_status == 0
+    assert project.hooks_file.stat().st_mode & 0o777 == 0o604
