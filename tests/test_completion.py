@@ -3,7 +3,8 @@
 bash and zsh run interactively on a pseudo-terminal: the test types a line and Tab,
 then turns the completed line into ``echo RESULT:...`` and reads what the shell
 printed; fish answers ``complete -C LINE`` with its own engine. A shell that is not
-installed is skipped, loudly (.ci/run installs zsh and fish).
+installed is skipped, loudly, naming the package, except in CI, where it fails (.ci/run
+installs zsh and fish).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 import select
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -29,9 +31,16 @@ RESULT = re.compile(r"^RESULT:(.*?)\r?$", re.MULTILINE)
 
 
 def need(shell: str) -> str:
+    """The shell, installed. Where it is not: in CI (``CI`` set, as .ci/run runs) a
+    failure, since CI installs every shell; elsewhere a skip that says what is not
+    tested and how to install it, listed at the end of the run (pytest -ra)."""
     path = shutil.which(shell)
     if path is None:
-        pytest.skip(f"{shell} is not installed: its completion is NOT tested here (.ci/run installs it)")
+        message = (f"NOT TESTED: {shell} completion, because {shell} is not installed (apt-get install {shell}, "
+                   f"brew install {shell} or dnf install {shell}, then run the tests again)")
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}; CI must test it: .ci/run installs {shell} where it can")
+        pytest.skip(message)
     return path
 
 
@@ -144,6 +153,21 @@ def test_fish_completes_event_types_colons_included(isolated_home: Path) -> None
         assert proc.returncode == 0, proc.stderr
         answers = [answer.split("\t")[0] for answer in proc.stdout.splitlines()]
         assert answers == [completed.split()[-1]], line
+
+
+def test_a_missing_shell_is_a_loud_skip_and_a_failure_in_ci(tmp_path: Path) -> None:
+    """Where zsh is not installed the README's test command says so, naming the package
+    to install; CI, which installs it, fails instead of skipping."""
+    empty = tmp_path / "bin"
+    empty.mkdir()  # a PATH on which no shell is found
+    for ci, outcome in (("", "1 skipped"), ("true", "1 failed")):
+        env = {**{k: v for k, v in os.environ.items() if k != "CI"}, "PATH": str(empty), **({"CI": ci} if ci else {})}
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rsf", "-p", "no:cacheprovider",
+                               "--basetemp", str(tmp_path / f"inner{bool(ci)}"),
+                               f"{__file__}::test_zsh_completes_event_types_colons_included"],
+                              capture_output=True, text=True, timeout=120, env=env, cwd=Path(__file__).parent.parent)
+        assert outcome in proc.stdout, proc.stdout
+        assert "NOT TESTED: zsh completion, because zsh is not installed (apt-get install zsh" in proc.stdout
 
 
 def test_the_value_completer_filters_and_keeps_what_comes_before_the_separator() -> None:
