@@ -155,8 +155,9 @@ def install_if_asked(prog: str) -> None:
         add_completion_class(_fish_class())
 
 
-# Click's bash script, except for the two lines marked: the line up to the cursor and
-# the word-break characters go to the command, instead of COMP_WORDS split at colons.
+# Click's bash script, except for the lines marked: the line up to the cursor and the
+# word-break characters go to the command, instead of COMP_WORDS split at colons; and a
+# directory is completed as a file name (with its '/').
 _SOURCE_BASH = """\
 %(complete_func)s() {
     local IFS=$'\\n'
@@ -171,7 +172,9 @@ _SOURCE_BASH = """\
 
         if [[ $type == 'dir' ]]; then
             COMPREPLY=()
-            compopt -o dirnames
+            # forge-hook-run: filenames too, so that a directory gets its '/' and a
+            # name with spaces its quoting, as cd's own completion does.
+            compopt -o dirnames -o filenames
         elif [[ $type == 'file' ]]; then
             COMPREPLY=()
             compopt -o default
