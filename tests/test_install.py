@@ -139,3 +139,29 @@ def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_hom
                          capture_output=True, text=True)
     assert old.returncode == 1 and "needs Python 3.11 or newer" in old.stderr
     assert "usage: ./install.sh" in install("--help", home=isolated_home).stdout
+
+
+def test_uninstall_says_what_still_calls_forge(tmp_path: Path, isolated_home: Path) -> None:
+    """After --uninstall, a completion line in ~/.bashrc would make every new shell say
+    'command not found', a forge git hook would block every commit, and an agent wired
+    by forge-hook install would fail its hooks: uninstall names each one."""
+    prefix = tmp_path / "prefix"
+    assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
+    env = {**os.environ, "HOME": str(isolated_home), "PATH": f"{prefix}/bin:{os.environ['PATH']}"}
+    (isolated_home / ".bashrc").write_text('# mine\neval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"\n')
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    pre_commit = repo / ".git/hooks/pre-commit"
+    pre_commit.write_text("#!/bin/sh\nexec forge-hook-run -q --event tool:pre_execute --tool git\n")
+    for args in (["add", "--project", "--template", "block_sudo"], ["trust"],
+                 ["install", "--agent", "claude", "--global"]):
+        done = subprocess.run([str(prefix / "bin/forge-hook"), *args], cwd=repo, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    gone = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
+    assert gone.returncode == 0, gone.stderr
+    said = gone.stdout.split("these still call forge, which is gone now:\n")[1].splitlines()
+    assert f"  {isolated_home}/.bashrc:2: eval \"$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)\"" in said
+    assert f"  {pre_commit}" in said
+    assert any(line.startswith(f"  {isolated_home}/.claude/settings.json (claude): undo with forge-hook install "
+                               "--agent claude --global --uninstall") for line in said)
