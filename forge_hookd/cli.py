@@ -46,6 +46,8 @@ Input (stdin), one JSON object:
 Config: $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json (global),
 then <project root>/.forge/hooks.json, then each --config file, in that order.
 Project hooks run only once trusted: forge-hook trust (see man forge-hook).
+FORGE_SKIP=ID,ID: the hooks with those ids do not run this once (said on stderr
+and in the document's skipped_on_request); only a hook with an "id" can be skipped.
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
