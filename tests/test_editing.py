@@ -99,7 +99,7 @@ def test_an_unparsable_file_is_never_overwritten(project: Project) -> None:
     project.hooks_file.write_bytes(b'{"hooks": [oops')
     for edit in (lambda: editing.add_hook(project.hooks_file, Hook("a", "b"), retrust=True),
                  lambda: editing.remove_hooks(project.hooks_file, "a", retrust=True),
-                 lambda: editing.set_enabled(project.hooks_file, 0, False, retrust=True)):
+                 lambda: editing.set_enabled(project.hooks_file, "0", False, retrust=True)):
         with pytest.raises(ConfigError, match="invalid JSON"):
             edit()
     assert project.hooks_file.read_bytes() == b'{"hooks": [oops'
