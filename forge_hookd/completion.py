@@ -24,6 +24,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from .dialects import NAMES as DIALECTS
+from .events import EVENT_TYPES
+
 if TYPE_CHECKING:  # at run time the alias would import click.shell_completion
     from collections.abc import Callable, Iterable
 
@@ -51,18 +54,15 @@ def values(listed: Callable[[], Iterable[str]], *, separator: str | None = None)
 
 
 def event_types() -> list[str]:
-    from .events import EVENT_TYPES
-
     return sorted(EVENT_TYPES)
 
 
 def dialect_names() -> list[str]:
-    from .dialects import NAMES
-
-    return list(NAMES)
+    return list(DIALECTS)
 
 
 def template_names() -> list[str]:
+    # Only a shell asking pays for building the templates (bench/README.md, "Start-up tricks").
     from .templates import HOOK_TEMPLATES
 
     return sorted(HOOK_TEMPLATES)

@@ -127,6 +127,10 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
                 problems.append(ConfigError(f"id '{hook.id}' is hooks[{first}]'s too: an id names one hook of "
                                             "its file (enable, disable, remove and FORGE_SKIP take it)",
                                             path=str(path), entry=index))
+    if path == scope_path("project", project_root):  # trust covers the project's file only
+        problems += [ConfigError(f"trust cannot see what '{word}' names (a variable it does not know, a glob, a "
+                                 "module): a change there is not a change of the trusted project", path=str(path),
+                                 entry=index) for index, word in trust.unresolved(doc, project_root)]
     return problems
 
 

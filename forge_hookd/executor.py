@@ -1,8 +1,8 @@
 """Running the hooks an event matches: the chain, the circular guard, the async API.
 
-Process control (subprocess, signals, psutil) is imported only when a hook actually
-runs: an event that matches nothing costs no more than reading the config (psutil alone
-is 16 ms: bench/README.md, "tricks.py").
+Process control (process.py, tree.py: subprocess, selectors, psutil) is imported only
+when a hook actually runs: an event that matches nothing costs no more than reading the
+config (subprocess and selectors 17 ms, psutil 16 ms: bench/README.md, "tricks.py").
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .chain import active_chain, chain_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
-from .results import HookBlockedError, HookResult, HookRun
+from .results import HookBlockedError, HookResult, HookRun, Imposed
 from .signals import Interrupted
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class HookExecutor:
         self, event: HookEvent, *, stop_on_failure: bool = True, jobs: int = 1
     ) -> list[HookResult]:
         """Run the matching hooks (in a worker thread) and return their results."""
-        import asyncio
+        import asyncio  # 25+ ms, only for the async API (bench/README.md, "tricks.py")
 
         run = await asyncio.to_thread(self.run, event, stop_on_failure=stop_on_failure, jobs=jobs)
         return run.results
@@ -92,16 +92,21 @@ class HookExecutor:
         jobs: int = 1,
         hooks: Sequence[Hook] | None = None,
         catcher: SignalCatcher | None = None,
+        warnings: list[str] | None = None,
+        imposed: Imposed | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
         descriptor limit says so) and every one runs. A signal recorded by ``catcher``
-        ends every running tree and returns what finished.
+        ends every running tree and returns what finished. ``warnings``, when given, is
+        the list the run's warnings go on (the caller's, with what it found before).
+        ``imposed`` is forge's own word on the run (a deny, a message), concluded with
+        the hooks' (results.py).
         """
         started = time.monotonic()
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
-        run = HookRun(event=event)
+        run = HookRun(event=event, warnings=warnings if warnings is not None else [], imposed=imposed)
         if event.type.value in active_chain():
             run.warnings.append(
                 f"circular trigger: '{event.type.value}' is already being handled "
@@ -111,7 +116,7 @@ class HookExecutor:
             run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
-            run.conclude()
+        run.conclude()
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -121,7 +126,7 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
-        from .process import HookProcesses
+        from .process import HookProcesses  # only now: see the module docstring
         from .tree import become_subreaper
 
         if self.subreaper:
@@ -199,6 +204,11 @@ class HookExecutor:
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))
+        if hook.source == "project":
+            # Running a hook never changes what trust covers: a Python helper under .forge/
+            # would leave __pycache__/*.pyc there, a new file, and the next event would find
+            # the project changed (issue 19 item 1). Global hooks are the user's own.
+            env[b"PYTHONDONTWRITEBYTECODE"] = b"1"
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(hook, cwd, env, stdin, timeout)
 

@@ -6,6 +6,7 @@ Parsing and printing only: the work is in :mod:`forge_hookd.editing`,
 
 from __future__ import annotations
 
+import logging  # every command hears the library's notes (a lock waited for)
 import os
 import shutil
 import textwrap
@@ -16,14 +17,16 @@ import click
 
 from . import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
 from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
-from .text import short_command, visible
+from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
 from .dialects import NAMES as DIALECTS
-from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
+from .dialects import get
+from .dialects.importing import Imported, import_hooks
 from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, hook_name, pattern_can_match
 from .log_cli import log_command
 from .templates import HOOK_TEMPLATES
+from .text import short_command, visible
 from .wirerecord import Outcome
 
 PROG = MANAGER_PROG
@@ -79,8 +82,6 @@ def forge_hook(project_root: str | None) -> None:
 def _library_notes_to_stderr(ctx: click.Context) -> None:
     """What the library notes while it works (a lock it waits for) as ``forge-hook: ...``
     lines on stderr, for as long as the command runs (a test process runs many)."""
-    import logging
-
     class Notes(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             say(PROG, record.getMessage())
@@ -124,7 +125,7 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
         print_json([h.to_dict() for h in listed])
         return
     for line in _table(listed, shutil.get_terminal_size((100, 24)).columns):
-        click.echo(line)
+        click.echo(line)  # each cell is visible(): a command under review never drives the terminal
 
 
 #: Characters of a command a table shows at most, however wide the terminal (a 1.6 KB
@@ -165,7 +166,9 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable.
     And, found by check only (the hook runs): a timeout outside [0.1, 300]; an id that
-    two hooks of one file hold.
+    two hooks of one file hold; a word in a project hook's command that trust cannot
+    resolve (an unknown variable, a glob, python -m pkg), whose target a trusted project
+    does not cover.
 
     A hook is named project[2] (its file and index), as everywhere. On success check
     says which files it read and how many hooks each holds.
@@ -387,26 +390,38 @@ def events_command(as_json: bool) -> None:
         "leave it be).", 88))
 
 
-@forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
+@forge_hook.command("trust", short_help="Trust a project's hooks, as they are now.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
-    """Trust DIRECTORY's hooks as they are now (default: the project root).
+    """Trust DIRECTORY's hooks as they are now (default: the project root), after you
+    reviewed them: only a person trusts (through an agent's dialect, forge-hook-run
+    denies a tool call that runs this command).
 
-    Trust covers .forge/hooks.json, every file under .forge/, and every file in the
-    project that a hook's command names (./scripts/guard.sh, python3 tools/check.py);
-    a change to any of them makes the project untrusted until it is trusted again. It
-    cannot see what those files run in turn, nor paths built at run time.
+    Trust covers .forge/hooks.json, every file under .forge/ (no exemptions), and every
+    file in the project that a hook's command names: as a word, inside quotes, $(...),
+    backticks or sh -c strings, after cd DIR &&, and through the agents' project
+    variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR ...). A change
+    to any of them makes the project "changed": events that can block are denied where a
+    project hook matches, until it is trusted again. Trust cannot see what those files run
+    in turn, nor paths built at run time: the words it could not resolve are listed.
     """
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
     if raw is None:
         raise ConfigError("no hooks file to trust", path=str(path))
-    covered = trust.trust(path, raw, parse_document(raw, path))  # a file that does not parse is refused
-    click.echo(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
-               f"{len(covered)} file{'s' if len(covered) != 1 else ''}:")
+    doc = parse_document(raw, path)  # a file that does not parse is refused
+    covered = trust.trust(path, raw, doc)
+    click.echo(visible(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
+                       f"{len(covered)} file{'s' if len(covered) != 1 else ''}:"))
     for rel, sha in covered.items():
-        click.echo(f"  {rel}  {sha[:12] if len(sha) == 64 else sha}")
+        click.echo(visible(f"  {trust.shown(rel)}  {sha[:12] if len(sha) == 64 else sha}"))
+    unseen = trust.unresolved(doc, path.parent.parent)
+    if unseen:
+        click.echo(f"{PROG}: trust cannot see what these commands name (a variable it does not know, a glob, "
+                   "a module): review what they run yourself")
+        for index, word in unseen:
+            click.echo(visible(f"  hooks[{index}]: {word}"))
 
 
 @forge_hook.command("untrust", short_help="Stop trusting a project's hooks file.")
@@ -416,9 +431,9 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
     """Stop trusting DIRECTORY's hooks (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     if trust.untrust(path):
-        click.echo(f"{PROG}: {path} is no longer trusted")
+        click.echo(visible(f"{PROG}: {path} is no longer trusted"))
     else:
-        click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
+        click.echo(visible(f"{PROG}: nothing to untrust: {path} was not trusted"))
 
 
 # -- import (dialects) --------------------------------------------------------------------
@@ -437,12 +452,8 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     Each hook keeps speaking its agent's protocol ("format": AGENT). Entries with no forge
     form (a regex matcher, a prompt hook, an event forge does not have) are named and skipped.
     """
-    from .config import update_file
-    from .dialects import NAMES, get
-    from .dialects.importing import Imported, import_hooks
-
-    if agent not in NAMES:
-        raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
+    if agent not in DIALECTS:
+        raise UsageError(f"--from takes one of {', '.join(DIALECTS)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
     # the files the agent itself reads: its home moved by CODEX_HOME & co., Gemini's comments

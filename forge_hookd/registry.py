@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
-from .errors import ConfigError
+from .dialects import NAMES as DIALECTS
+from .errors import ConfigError, optional_str
 from .events import EVENT_TYPES, HookEvent
 from .text import did_you_mean
 
@@ -260,9 +261,7 @@ def _with(value: object) -> dict[str, Any]:
 
 
 def _optional_str(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is not None and not isinstance(value, str):
-        raise ConfigError(f"'{key}' must be a string or null")
+    value = optional_str(data, key, ConfigError)
     return value if value is None else _no_nul(value, key)
 
 
@@ -292,11 +291,9 @@ def _env(value: object) -> dict[str, str]:
 
 
 def _format(value: object) -> str | None:
-    from .dialects import NAMES
-
-    if value is None or (isinstance(value, str) and value in NAMES):
+    if value is None or (isinstance(value, str) and value in DIALECTS):
         return value
-    raise ConfigError(f"'format' must be one of {', '.join(NAMES)}, not {value!r}")
+    raise ConfigError(f"'format' must be one of {', '.join(DIALECTS)}, not {value!r}")
 
 
 def _bool(data: dict[str, Any], key: str, default: bool) -> bool:

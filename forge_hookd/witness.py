@@ -5,6 +5,7 @@ files read, the hooks matched and started, the final document. The one place whe
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +32,7 @@ class Witness:
         self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
-            import sys
-
-            from .trace import Tracer
+            from .trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
 
             tty = sys.stderr.isatty() if colour is None else colour
             self.tracer = Tracer(trace_to, colour=tty)

@@ -115,6 +115,9 @@ forge-hook-run reads:
 * XDG_CONFIG_HOME: else the global file is ${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json
 * FORGE_PROJECT_DIR: the project root, when --project-root is not given
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) runs project hooks even when their file is not trusted; any other value is ignored with a warning
+* FORGE_REQUIRE_TRUST: 1, true, yes or on (any case) is --require-trust
+* CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR, COPILOT_PROJECT_DIR: with --dialect, where the search for the project root starts (the agent's project directory)
+* XDG_STATE_HOME: where the sessions already told of an untrusted project are remembered (forge/trust-told.json, bounded)
 * XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
 * FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited); the trace tells each hook's start and end as they happen, a long command shortened (saying its length)
@@ -125,7 +128,7 @@ forge-hook-run reads:
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
-* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
+* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json that is not an untrusted project nested in a trusted one (see TRUST), else the current directory
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
 * ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
 """,
@@ -135,9 +138,21 @@ Every run appends one JSON line to the run log: time, duration, version, the eve
 Secrets are redacted before anything is written: the values of keys and variables whose names hold TOKEN, SECRET, PASSWORD, PASSWD, KEY, CREDENTIAL, AUTH or COOKIE, those values again wherever a hook prints them, and token shapes anywhere (sk-..., ghp_/gho_/github_pat_..., AKIA..., xox[abpr]-..., Bearer ..., PEM private key blocks, JWTs, URL passwords). Each record is at most 64 KiB; the file is rotated at 10 MiB, 3 files kept. Concurrent runs never interleave: one write per record, a lock for records over 4 KiB and for rotation. A log that cannot be written costs one warning on stderr and in warnings, never the run or its exit status.
 """,
     "TRUST": """
-A repository you clone must not run commands on your machine just because an agent fired an event in it. So project hooks run only when the project's .forge/hooks.json is trusted: forge-hook trust records its path and the SHA-256 of its content, and any change to the file makes it untrusted until trusted anew. An untrusted file is not even parsed: forge-hook-run runs the global hooks only and puts a warning in warnings (and on stderr) naming the file and the command to trust it. The global file and --config files are the caller's own and always run.
+A repository you clone must not run commands on your machine just because an agent fired an event in it, and a guard you chose must never switch off in silence. Project hooks run only once a person trusts them with forge-hook trust, which records, under the real path of the project root, the SHA-256 of .forge/hooks.json, of every file under .forge/ (no exemptions), and of every file in the project that a hook's command names: as a word, inside quotes, $(...) or backticks, inside sh -c and bash -c strings, after cd DIR &&, through the agents' project variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR, $CURSOR_PROJECT_DIR, $COPILOT_PROJECT_DIR) and through the hook's own env (${CLAUDE_PLUGIN_ROOT}). Project hooks run with PYTHONDONTWRITEBYTECODE=1, so running them never changes what trust covers; a byte-code file that arrives by a pull is covered like any other.
 
-In CI and headless agents, where nobody can review a prompt, say so explicitly: --trust-project or FORGE_TRUST_PROJECT=1.
+Never trusted (a clone): project hooks do not run; the global ones do; the run says so on stderr and in warnings, and through --dialect in a message the person sees (Claude's, Codex's and Gemini's systemMessage, Cursor's user_message; Copilot's hooks have none) on session start and on the first event that can block in each session.
+
+Changed since trusted (a pull, an edit, a checkout): on an event that can block, when a project hook matches the event as the file now reads (or the file cannot be read), the run is denied (exit 1; through --dialect, the agent's deny) with a reason naming the changed file and the command that re-trusts. blocked_by is {"source": "trust", "reason": ...} with no index; results hold the global hooks that ran. On other events the global hooks run and the change is a warning. A .forge/ nested deeper than 32 levels or holding more than 1000 entries cannot be checked: it reads as untrusted (as changed, when it was trusted) with a warning, never a crash.
+
+--require-trust (FORGE_REQUIRE_TRUST=1) makes project hooks that are not trusted an error where one matches the event: exit 2, and through --dialect a deny on events that can block; for git hooks and CI, where skipping would mean passing. --strict turns every trust warning into an error.
+
+Only a person trusts: through --dialect, a tool call that runs forge-hook trust (a path, a wrapper, sh -c, python -m forge_hookd.manage) or writes the trust store is denied before any hook runs, with a reason saying that a person must review and trust.
+
+A directory below the project cannot switch its guards off: a .forge/hooks.json that was never trusted (a dependency under node_modules, a vendored library, a submodule) does not end the search for the project root; the nearest trusted root above it runs its hooks, and the nested file is named in warnings. Through --dialect the search starts at the agent's project directory (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR or COPILOT_PROJECT_DIR in the hook's environment, Cursor's workspace_roots), not at a cwd that a cd moved.
+
+What trust cannot see: a file that a covered script runs in turn, a path a command builds at run time, and a word it cannot resolve (an unknown variable, a glob, python -m pkg): forge-hook trust lists those words and forge-hook check reports them. A data key of the event never sets a variable that steers forge (FORGE_TRUST_PROJECT, FORGE_CONFIG_DIR, FORGE_LOG ...): it is left out of the hooks' environment, with a warning.
+
+In CI and headless agents, where nobody can review: --trust-project or FORGE_TRUST_PROJECT=1.
 """,
     "EXIT STATUS": """
 * 0: proceed (decision allow): no matching hook, or every hook that ran said continue
@@ -191,7 +206,11 @@ forge-hook(1), jq(1), sh(1). The same engine is a Python library, import forge_h
 
 FORGE_HOOK = {
     "TRUST": """
-Project hooks (.forge/hooks.json) run only once you trust that exact content: forge-hook trust records the file's absolute path and the SHA-256 of its bytes in ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json. Any change to the file (a git checkout, a pull, an editor) makes it untrusted until you trust it again, and forge-hook list shows it as changed. Edits made with forge-hook add, remove, enable and disable --project keep a file trusted if it was trusted before the edit (you made the change); an untrusted file stays untrusted. The global file is yours and always trusted.
+Project hooks run only once a person trusts them. forge-hook trust [DIR] records, under the real path of the project root, in ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json, the SHA-256 of .forge/hooks.json, of every file under .forge/ (no exemptions), and of every file in the project that a hook's command names (as a word, inside quotes, $(...), backticks, sh -c strings, after cd DIR &&, through $FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR and the other agents' project variables, and through the hook's own env), and prints what it covers and the words it cannot see: an unknown variable, a glob, python -m pkg. forge-hook check reports those words too. A path that is not UTF-8 is keyed by its bytes.
+
+Any change to a covered file (a pull, an editor, a checkout) makes the project changed: forge-hook-run then denies events that can block where a project hook matches, until the project is trusted again, and warns elsewhere; forge-hook list shows each hook's trust (trusted, untrusted, changed) and why. forge-hook-run --require-trust (FORGE_REQUIRE_TRUST=1) makes untrusted project hooks an error, for git hooks and CI. Through an agent's dialect, a tool call that runs forge-hook trust or writes the trust store is denied: only a person trusts, after reviewing. A .forge/ deeper than 32 levels or with more than 1000 entries cannot be trusted.
+
+Edits made with forge-hook add, remove, enable and disable --project keep a project trusted if it was trusted before the edit (you made the change); an untrusted one stays untrusted. The global file is yours and always trusted. What trust cannot see: what a covered script runs in turn, a path built at run time.
 
 In CI and headless agents: forge-hook-run --trust-project, or FORGE_TRUST_PROJECT=1.
 """,

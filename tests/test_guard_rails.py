@@ -82,8 +82,8 @@ def test_a_changed_script_makes_the_project_untrusted_and_is_named(project: Proj
     assert [line.split()[0] for line in trusted.stdout.splitlines()[1:]] == [".forge/hooks.json", "scripts/guard.sh"]
     assert fire(project).exit_status == 1
     write(project.root / "scripts" / "guard.sh", "exit 0\n")  # a git pull
-    run = fire(project)
-    assert run.exit_status == 0 and run.json["results"] == []
+    run = fire(project)  # the guard the user chose does not switch off: forge denies (issue 19)
+    assert run.exit_status == 1 and run.json["results"] == [] and run.json["blocked_by"]["source"] == "trust"
     assert "scripts/guard.sh changed since the project was trusted" in run.json["warnings"][0]
     assert "scripts/guard.sh changed" in forge_hook(project, "list").stdout
 
@@ -125,7 +125,8 @@ def test_an_old_trust_record_reads_as_changed(project: Project) -> None:
     path = Path(os.environ["XDG_DATA_HOME"]) / "forge" / "trust.json"
     write(path, json.dumps({"version": 1, "trusted": {str(project.hooks_file): "0" * 64}}))
     run = fire(project)
-    assert run.exit_status == 0 and "older forge-hook" in run.json["warnings"][0]
+    # trusted once (by an older forge-hook): changed, so a blocking event is denied (issue 19)
+    assert run.exit_status == 1 and "older forge-hook" in run.json["warnings"][0]
 
 
 def test_trust_refuses_a_file_that_does_not_parse(project: Project) -> None:

@@ -24,6 +24,23 @@ def install(*args: str, home: Path, script: Path = ROOT / "install.sh",
                           capture_output=True, text=True, timeout=600, env=full_env)
 
 
+#: What an event that matches no hook never loads (bench/README.md, "Start-up tricks"). Only a
+#: real install shows it: an editable one's finder loads pathlib for every interpreter.
+LEAN_EVENT_PATH = {"pathlib", "urllib.parse", "subprocess", "psutil", "asyncio", "logging", "tempfile",
+                   "forge_hookd.trace", "forge_hookd.dialects.base", "forge_hookd.guards"}
+
+
+def modules_of_a_run(python: Path, cwd: Path) -> set[str]:
+    """The modules one ``forge-hook-run --event session:start`` loads, under ``python``."""
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: sys.__stderr__.write('MODULES ' + ' '.join(sorted(sys.modules))))\n"
+             "sys.argv = ['forge-hook-run', '--event', 'session:start']\n"
+             "from forge_hookd.__main__ import main\nmain()\n")
+    proc = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, cwd=cwd, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stderr.rpartition("MODULES ")[2].split())
+
+
 def tree(directory: Path) -> set[str]:
     return {str(p.relative_to(directory)) for p in directory.rglob("*")}
 
@@ -41,6 +58,7 @@ def test_install_is_idempotent_and_uninstalls(tmp_path: Path, isolated_home: Pat
     run = subprocess.run([str(prefix / "bin/forge-hook-run"), "--event", "session:start"], capture_output=True,
                          text=True, cwd=tmp_path)
     assert run.returncode == 0 and json.loads(run.stdout)["version"] == 1
+    assert not LEAN_EVENT_PATH & modules_of_a_run(prefix / "lib/forge-hook-run/bin/python", tmp_path)
     assert install("--prefix", str(prefix), home=isolated_home).returncode == 0  # again: an upgrade
     gone = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
     assert gone.returncode == 0

@@ -317,8 +317,9 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
     assert fire().exit_status == 1
     # ... an edit by anything else does not.
     project.hooks_file.write_text(project.hooks_file.read_text().replace(" not allowed", " banned"))
-    changed = fire()
-    assert changed.exit_status == 0 and ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
+    changed = fire()  # a guard the user chose never switches off in silence: forge denies (issue 19)
+    assert changed.exit_status == 1 and changed.json["blocked_by"]["source"] == "trust"
+    assert ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
     assert "changed" in forge_hook_cmd("list").stdout
 
     assert fire("--trust-project").json["blocked_by"]["reason"] == "Blocked: sudo banned"

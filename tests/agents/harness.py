@@ -381,10 +381,12 @@ def _configure_copilot(ws: Workspace, base_url: str, hooks: Mapping[str, str | l
     }
 
 
-def agent_argv(agent: str, prompt: str = PROMPT) -> list[str]:
+def agent_argv(agent: str, prompt: str = PROMPT, *, stream: bool = False) -> list[str]:
+    """The agent's headless command line. ``stream``: Claude's stream-json, which holds
+    what the person is shown (a hook's systemMessage as a ``system`` notice)."""
     binary = str(agent_binary(agent))
     if agent == "claude":
-        return [binary, "-p", prompt, "--output-format", "json"]
+        return [binary, "-p", prompt, "--output-format", *(["stream-json", "--verbose"] if stream else ["json"])]
     if agent == "codex":
         return [binary, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
                 "--dangerously-bypass-approvals-and-sandbox", prompt]
@@ -409,7 +411,7 @@ def agent_env(ws: Workspace, specific: Mapping[str, str]) -> dict[str, str]:
 
 def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, str | list[str]],
               timeout: float = RUN_TIMEOUT, prompt: str = PROMPT, wrapper: Sequence[str] = (),
-              adjust: Callable[[Workspace], None] | None = None) -> AgentRun:
+              adjust: Callable[[Workspace], None] | None = None, stream: bool = False) -> AgentRun:
     """Run ``agent`` once: the model asks its shell tool to run ``command``, then ends.
 
     ``hooks`` maps the agent's native event names to hook commands; ``wrapper`` is put
@@ -421,7 +423,8 @@ def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, st
         env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
         if adjust is not None:
             adjust(ws)
-        done = _run_bounded([*wrapper, *agent_argv(agent, prompt)], cwd=ws.project, env=env, timeout=timeout)
+        argv = agent_argv(agent, prompt, stream=True) if stream else agent_argv(agent, prompt)  # a test may stand in
+        done = _run_bounded([*wrapper, *argv], cwd=ws.project, env=env, timeout=timeout)
         return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
 
 
