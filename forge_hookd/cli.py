@@ -51,6 +51,8 @@ then <project root>/.forge/hooks.json, then each --config file, in that order.
 Project hooks run only once a person trusts them: forge-hook trust (see man forge-hook).
 Trust covers .forge/ and every project file a hook's command names; a change since
 then denies events that can block where a project hook matches (re-trust to go on).
+FORGE_SKIP=ID,ID: the hooks with those ids do not run this once (said on stderr
+and in the document's skipped_on_request); only a hook with an "id" can be skipped.
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
@@ -120,6 +122,15 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return value
 
 
+def _hush(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """``-q`` is eager too: a usage error found later in the command line must not
+    print the error document it asked not to see."""
+    invocation: Invocation = ctx.obj
+    if value and isinstance(invocation.codec, ForgeCodec):
+        invocation.codec.quiet = True
+    return value
+
+
 # --help and --version are declared here rather than by click: click's own ones look up
 # a translation of their help text on every run (1.0 ms: bench/README.md, "tricks.py").
 #
@@ -131,15 +142,17 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
                                  "allow_extra_args": True})
 @click.option("--event", "event_type", metavar="TYPE", shell_complete=completion.values(completion.event_types),
               help="Build the event from options instead of reading stdin.")
-@click.option("--tool", metavar="NAME", help="With --event: the tool name.")
+@click.option("--tool", metavar="NAME", shell_complete=completion.values(completion.tool_names),
+              help="With --event: the tool name.")
 @click.option("--session-id", metavar="ID", help="With --event: the session id.")
 @click.option("--data", metavar="JSON", help="With --event: the event data, a JSON object.")
 # Plain str types, not click.Path: its constructor looks up
 # a translation of its name (bench/README.md, "tricks.py"). Neither needs click's checks.
-@click.option("--project-root", metavar="DIR",
+@click.option("--project-root", metavar="DIR", shell_complete=completion.paths("dir"),
               help="Project root (default: $FORGE_PROJECT_DIR, else the nearest directory "
                    "upwards with .forge/hooks.json, else the current one).")
-@click.option("--config", "extra_configs", multiple=True, metavar="FILE", help="Another hooks file, run after the project's. Repeatable.")
+@click.option("--config", "extra_configs", multiple=True, metavar="FILE", shell_complete=completion.paths("file"),
+              help="Another hooks file, run after the project's. Repeatable.")
 @click.option("--trust-project", is_flag=True,
               help="Run the project's hooks even if its hooks file is not trusted "
                    "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
@@ -158,6 +171,11 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
               help="Treat any config or trust warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.option("-q", "--quiet", is_flag=True, is_eager=True, callback=_hush,
+              help="Print no document, not even an error document: the one-line verdict or error "
+                   "on stderr and the exit status say it all (an allow prints nothing). For git "
+                   "hooks, Makefiles and terminals. Not with --dialect (stdout is the agent's) "
+                   "nor --dry-run (its document is its answer).")
 @click.option("--trace", is_flag=True,
               help="Tell on stderr what the run does and why: files read, hooks matched or "
                    "not, each start, end and decision (also FORGE_TRACE=1).")
@@ -180,7 +198,7 @@ def forge_hook_run(
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, require_trust: bool,
     no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
-    trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
+    quiet: bool, trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -196,15 +214,19 @@ def forge_hook_run(
                          strict=strict, dry_run=dry_run, trace=trace, require_trust=require_trust)
     if dialect is None and (report is not None or print_config):
         raise UsageError("--report and --print-config go with --dialect NAME")
+    if dialect is not None and quiet:  # refused, not ignored: the agent reads stdout, not us
+        raise UsageError("--quiet does not go with --dialect: stdout is the agent's answer")
     if dialect is not None and print_config:
         return _print_config(dialect)
     if dialect is not None and (event_type is not None or dry_run or pretty):
         raise UsageError("--event, --dry-run and --pretty do not go with --dialect")
+    if quiet and dry_run:
+        raise UsageError("--quiet does not go with --dry-run: a dry run's document is its answer")
     if dialect is None:
         if event_type is None and (tool or session_id or data is not None):
             raise UsageError("--tool, --session-id and --data go with --event")
         event = event_from_options(event_type, tool, session_id, data) if event_type is not None else None
-        invocation.codec = _forge_codec(event=event, pretty=pretty)
+        invocation.codec = _forge_codec(event=event, pretty=pretty, quiet=quiet)
     return serve(cast("Codec", invocation.codec), options, stdin=sys.stdin.buffer, catcher=invocation.catcher,
                  say=lambda line: say(PROG, line), trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True))
 

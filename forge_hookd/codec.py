@@ -88,11 +88,16 @@ class ForgeCodec:
     """Codec zero, the forge protocol: one JSON event on stdin (or built from
     ``--event``), one JSON document on stdout, the decision in the exit status, and one
     verdict line on stderr for people. ``say`` writes a line for people (stderr),
-    ``out`` the document (stdout)."""
+    ``out`` the document (stdout).
+
+    ``quiet`` (``-q``, for git hooks, Makefiles and terminals): no document at all, not
+    even an error document; the verdict or error line on stderr and the exit status are
+    the whole answer. This class is the one place that writes the document.
+    """
 
     def __init__(self, say: Callable[[str], None], out: Callable[[bytes], None], *,
-                 event: HookEvent | None = None, pretty: bool = False) -> None:
-        self.say, self.out, self.event, self.pretty = say, out, event, pretty
+                 event: HookEvent | None = None, pretty: bool = False, quiet: bool = False) -> None:
+        self.say, self.out, self.event, self.pretty, self.quiet = say, out, event, pretty, quiet
         self._document: dict[str, Any] = {}
 
     def read(self, stdin: BinaryIO) -> Request:
@@ -116,11 +121,13 @@ class ForgeCodec:
     def send(self, reply: Reply) -> None:
         for line in reply.stderr:
             self.say(line)
-        self.out(self._encoded(self._document))
+        if not self.quiet:
+            self.out(self._encoded(self._document))
 
     def fail(self, kind: str, message: str, status: int) -> int:
         self.say(f"error: {message}")
-        self.out(json_bytes(error_document(kind, message)) + b"\n")
+        if not self.quiet:
+            self.out(json_bytes(error_document(kind, message)) + b"\n")
         return status
 
     def _encoded(self, document: dict[str, Any]) -> bytes:
@@ -158,7 +165,7 @@ def verdict_line(run: HookRun) -> str | None:
     if run.imposed is not None and run.imposed.reason is not None:  # forge's own deny: no hook made it
         return f"blocked by forge ({run.imposed.source}): {one_line(run.imposed.reason)}"
     if blocker is not None:
-        return (f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
+        return (f"blocked by {describe_hook(blocker.hook, blocker.index)} '{blocker.hook.event_pattern}': "
                 f"{one_line(blocker.reason) or 'no reason given'}")
     if run.decision == "ask":
         return f"ask (exit status 4): a person must decide: {one_line(run.reason or '') or 'no reason given'}"

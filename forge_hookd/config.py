@@ -413,7 +413,7 @@ def update_file(path: StrPath, change: Callable[[dict[str, Any]], None], *,
         doc.setdefault("hooks", [])
         change(doc)
         content = dump_document(doc)
-        write_atomically(path, content)
+        write_atomically(path, content, shared=True)  # a new hooks file follows the umask, as any file
         if was_trusted:
             trust.trust(path, content, doc)
         return doc

@@ -99,14 +99,18 @@ RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)
 #: conventional one wins.
 CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for info in EVENT_INFO.values() for k in info.data_keys))
 
+#: The hooks a person asked this run to skip (skiplist.py): never set by event data nor
+#: by a hook's ``env``, never inherited by a nested run.
+SKIP_VAR = "FORGE_SKIP"
+
 #: Names neither a ``data`` key nor a hook's own ``env`` can set.
-RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))
+RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS, SKIP_VAR))
 #: The variables that steer forge itself (a nested forge-hook-run reads them): event data
 #: is the caller's content and never configures a nested run, so no ``data`` key sets one
 #: (issue 19 item 9). Names under FORGE_HOOK_ and FORGE_WARM are the runner's own too.
 STEERING_VARS: frozenset[str] = frozenset({
     "FORGE_TRUST_PROJECT", "FORGE_REQUIRE_TRUST", "FORGE_CONFIG_DIR", "FORGE_LOG", "FORGE_LOG_FILE",
-    "FORGE_TRACE", "FORGE_MAX_CONTINUES", "FORGE_DEBUG", "FORGE_LOCK_TIMEOUT"})
+    "FORGE_TRACE", "FORGE_MAX_CONTINUES", "FORGE_DEBUG", "FORGE_LOCK_TIMEOUT", SKIP_VAR})
 _STEERING_PREFIXES = ("FORGE_HOOK_", "FORGE_WARM")
 
 

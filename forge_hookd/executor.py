@@ -50,11 +50,13 @@ class HookExecutor:
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
-    exists to run hooks (as forge-hook-run does). ``on_start(index, hook)``, when set, is
-    told of each hook as it starts (``--trace``).
+    exists to run hooks (as forge-hook-run does). ``on_start(index, hook)`` and
+    ``on_end(result)``, when set, are told of each hook as it starts and as its result
+    is made, in the order that happens (``--trace`` narrates the run as it goes).
     """
 
     on_start: Callable[[int, Hook], None] | None = None
+    on_end: Callable[[HookResult], None] | None = None
 
     def __init__(
         self,
@@ -154,21 +156,21 @@ class HookExecutor:
                         if self.on_start is not None:
                             self.on_start(index, hook)
                         if hook.guard is not None:  # judged here and now, holding no job slot
-                            results[index] = self._guard_result(index, hook, run.event)
+                            results[index] = self._ended(self._guard_result(index, hook, run.event))
                             stopped = stop_on_failure and results[index].blocks
                             continue
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = failed.judged(_judge_for(hook, run.event))
+                            results[index] = self._ended(failed.judged(_judge_for(hook, run.event)))
                             stopped = stop_on_failure and results[index].blocks
                     for done in processes.wait():
-                        result = results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                        result = results[done.index] = self._ended(done.judged(_judge_for(done.hook, run.event)))
                         stopped = stopped or (stop_on_failure and result.blocks)
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for done in processes.close():
                     done.error = f"interrupted: the runner received {exc}"
-                    results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                    results[done.index] = self._ended(done.judged(_judge_for(done.hook, run.event)))
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -184,7 +186,7 @@ class HookExecutor:
                 break
             if self.on_start is not None:
                 self.on_start(index, hook)
-            run.results.append(self._guard_result(index, hook, run.event))
+            run.results.append(self._ended(self._guard_result(index, hook, run.event)))
             if stop_on_failure and run.results[-1].blocks:
                 break
         run.skipped = list(range(len(run.results), len(hooks)))
@@ -197,6 +199,11 @@ class HookExecutor:
         from .guards.hook import guard_result
 
         return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
+
+    def _ended(self, result: HookResult) -> HookResult:
+        if self.on_end is not None:
+            self.on_end(result)
+        return result
 
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn.

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import trust, trustrun
+from . import skiplist, trust, trustrun
 from .codec import Outcome, Request
 from .config import ProjectRoot, load_sources, locate_project_root
 from .errors import ConfigError, UsageError
@@ -70,30 +70,40 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     located = locate_project_root(options.project_root, start=request.start_dir, trusted_first=not override)
     root = located.root
     witness = Witness(say, trace_to=trace_to, root=root, trace=options.trace, trust_override=override,
-                      no_global=options.no_global, no_project=options.no_project, dialect=request.dialect)
+                      no_global=options.no_global, no_project=options.no_project, dialect=request.dialect,
+                      native_event=request.native_event)
     event = request.event
     if event is None:
         return _no_forge_type(request, say), witness
-    hooks, warnings, imposed = _load(event, request, located, options, override=override, witness=witness,
-                                     say=say)
+    hooks, warnings, imposed, skipped = _load(event, request, located, options, override=override,
+                                              witness=witness, say=say)
     if options.dry_run:
-        return Outcome(request, dry_run_document(event, hooks, warnings), dry_run=hooks), witness
+        return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
+                       dry_run=hooks), witness
     executor = HookExecutor(working_dir=root, subreaper=True)
-    executor.on_start = witness.on_start
+    witness.attach(executor, hooks)
     said = len(warnings)  # one list of the run's warnings, from loading to the log
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
                             catcher=catcher, warnings=warnings, imposed=imposed)
     for warning in warnings[said:]:
         say(f"warning: {warning}")
-    return Outcome(request, hook_run.to_dict(), run=hook_run), witness
+    return Outcome(request, _skip_reported(hook_run.to_dict(), skipped), run=hook_run), witness
+
+
+def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict[str, Any]:
+    """``skipped_on_request`` in the document whenever FORGE_SKIP names anything."""
+    if skipped is not None:
+        document["skipped_on_request"] = skiplist.report(skipped)
+    return document
 
 
 def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *, override: bool,
-          witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None]:
+          witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
-    and forge's own word on the run (trustrun.py: a changed project's deny, a message
-    for the person, an agent running forge-hook trust)."""
+    forge's own word on the run (trustrun.py: a changed project's deny, a message for the
+    person, an agent running forge-hook trust), and the hooks FORGE_SKIP kept from running
+    (None when it names nothing)."""
     root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
@@ -111,10 +121,14 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
         raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
     if verdict.error is not None:
         raise ConfigError(verdict.error)
+    requested = skiplist.requested()
+    skipping = skiplist.apply(HookRegistry(loaded.hooks).get_hooks(event), loaded.hooks, requested)
+    warnings += skipping.warnings
     for warning in warnings:
         say(f"warning: {warning}")
-    witness.matching(loaded.hooks, event)
-    return HookRegistry(loaded.hooks).get_hooks(event), warnings, _imposed(event, request, root, verdict.imposed)
+    witness.matching(loaded.hooks, event, skipped=skipping.skipped)
+    return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
+            skipping.skipped if requested else None)
 
 
 def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | None) -> Imposed | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .answers import ALLOW, ASK, DENY, Answer, merge_patch
 from .events import HookEvent
-from .registry import Hook
+from .registry import Hook, hook_name
 from .signals import signal_name
 from .text import one_line
 
@@ -161,11 +161,9 @@ def hook_document(hook: Hook) -> dict[str, Any]:
 
 
 def describe_hook(hook: Hook, index: int) -> str:
-    """``project hook 0``: the words ``forge-hook list`` uses for the hook, else its
-    place in this run."""
-    if hook.source_index is None:
-        return f"hook {index}"
-    return f"{hook.source or 'unknown'} hook {hook.source_index}"
+    """``project[0]``: the hook's name everywhere (:func:`~forge_hookd.registry.hook_name`),
+    else its place in this run."""
+    return hook_name(hook.source, hook.source_index, hook.id, run_index=index)
 
 
 class HookBlockedError(Exception):

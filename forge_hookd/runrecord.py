@@ -27,11 +27,13 @@ class RunContext:
     (bench/README.md, "tricks.py")."""
 
     def __init__(self, *, exit_status: int = 0, project_root: str | None = None,
-                 files: list[dict[str, Any]] | None = None, dialect: str | None = None) -> None:
+                 files: list[dict[str, Any]] | None = None, dialect: str | None = None,
+                 native_event: str | None = None) -> None:
         self.exit_status = exit_status
         self.project_root = project_root
         self.files = files if files is not None else []
         self.dialect = dialect
+        self.native_event = native_event  # the agent's own name of the event, for one with no forge type
 
 
 def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: bool) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
         "duration": duration,
         "forge": forge_version(),
         "pid": os.getpid(),
-        "event": _event(doc.get("event")),
+        "event": _event(doc.get("event"), context),
         "project": context.project_root,
         "dialect": context.dialect,
         "files": context.files,
@@ -129,9 +131,13 @@ def _known_secrets(doc: dict[str, Any]) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
-def _event(event: object) -> dict[str, Any]:
+def _event(event: object, context: RunContext) -> dict[str, Any]:
     if not isinstance(event, dict):
-        return {"type": None, "tool": None, "session": None}
+        untyped: dict[str, Any] = {"type": None, "tool": None, "session": None}
+        if context.native_event is not None:  # an agent's event with no forge type: what it was
+            untyped["agent"] = {"name": context.dialect, "event": _head(context.native_event, TEXT_LIMIT),
+                                "tool": None}
+        return untyped
     data = event.get("data")
     out: dict[str, Any] = {"type": event.get("type"), "tool": event.get("tool_name"),
                            "session": event.get("session_id")}
@@ -148,6 +154,7 @@ def _hook(result: dict[str, Any]) -> dict[str, Any]:
     answer = result.get("answer") if isinstance(result.get("answer"), dict) else None
     entry: dict[str, Any] = {
         "index": result.get("index"),
+        "id": hook.get("id"),
         "source": hook.get("source"),
         "source_index": result.get("source_index", hook.get("source_index")),
         "pattern": hook.get("event"),

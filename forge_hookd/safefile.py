@@ -176,12 +176,15 @@ def _holder_name(fd: int) -> str:
     return f"another process (pid {pids[0]})" if pids and pids[0].isdigit() else "another process"
 
 
-def write_atomically(path: StrPath, content: bytes) -> None:
+def write_atomically(path: StrPath, content: bytes, *, shared: bool = False) -> None:
     """Replace the real file behind ``path`` by ``content``, under its lock.
 
     A temporary file beside it, fsynced, renamed over it; the file keeps its permission
     bits; the directory is fsynced so that the rename survives a crash. Stale
-    temporaries of ours are removed first.
+    temporaries of ours are removed first. A file that does not exist yet is created
+    0600 (a trust record, a state file), or with ``shared`` as any new file of the user
+    is (0666 less the umask: a project's hooks file or an agent's settings, which may be
+    committed and read by the user's other tools).
     """
     import tempfile  # 9 ms, only when a file is written (bench/README.md, "tricks.py")
 
@@ -194,7 +197,7 @@ def write_atomically(path: StrPath, content: bytes) -> None:
         except OSError as exc:
             raise _unchanged(exc, target) from exc
         try:
-            _fill(fd, tmp, content, target)
+            _fill(fd, tmp, content, target, shared=shared)
             os.replace(tmp, target)
         except BaseException as exc:
             _unlink_quietly(tmp)
@@ -204,14 +207,31 @@ def write_atomically(path: StrPath, content: bytes) -> None:
         _fsync_directory(directory)
 
 
-def _fill(fd: int, tmp: str, content: bytes, target: str) -> None:
+def _fill(fd: int, tmp: str, content: bytes, target: str, *, shared: bool) -> None:
     try:
         write_all(lambda view: os.write(fd, view), content)
         os.fsync(fd)
         if os.path.exists(target):
             os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+        elif shared:  # set before the rename: the file never exists with other bits
+            os.fchmod(fd, 0o666 & ~umask())
     finally:
         os.close(fd)
+
+
+def umask() -> int:
+    """The process's umask, read without changing it (``os.umask`` can only be read by
+    setting it, which another thread of a library caller could meet half-way)."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # pragma: no cover - a kernel before 4.7, or no /proc
+    os.umask(mask)  # pragma: no cover
+    return mask  # pragma: no cover
 
 
 def _fsync_directory(directory: str) -> None:

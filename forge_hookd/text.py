@@ -26,6 +26,20 @@ def one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def short_command(command: str, limit: int = 80) -> str:
+    """A hook's command for a table or a trace line: one line, and past ``limit``
+    characters its head and its whole length (``awk '{ s = s... (1692 characters)``), so
+    that a long inline program never floods a line (the whole command is in the
+    document and in ``forge-hook list --json``)."""
+    line = " ".join(command.split())
+    if len(line) <= limit:
+        return line
+    marker = f"... ({len(command)} characters)"
+    if limit < len(marker) + 8:
+        return line[: max(limit - 3, 1)] + "..."
+    return line[: limit - len(marker)].rstrip() + marker
+
+
 def did_you_mean(word: str, known: Iterable[str], *, aliases: Mapping[str, str] | None = None) -> str:
     """`` (did you mean 'X'?)`` for a misspelt ``word``, or ``""``: a known alias first
     (``tool`` for ``tool_name``), else the closest of ``known``."""

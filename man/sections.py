@@ -21,7 +21,7 @@ Anything else is refused with exit status 2 and no hook run: an unknown key (a m
      "enabled": true, "detach": false, "description": "Block dangerous shell commands"}
   ]}
 
-event and command (or guard: BUILT-IN GUARDS) are required. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS).
+event and command (or guard: BUILT-IN GUARDS) are required. id is optional: a name for the hook, unique in its file (letters, digits, -, _ and ., not only digits), that forge-hook enable, disable and remove and FORGE_SKIP take. timeout defaults to 10 seconds and is clamped to [0.1, 300]; enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS).
 
 Hooks run in this order: the global file, then the project file, then each --config file, each in file order. A missing file is no error. A file that is not valid JSON, or a malformed entry, is skipped with a warning naming the file, the entry and the problem (line and column for JSON syntax); every other hook still loads. An unknown key in an entry is a warning; the hook still loads. With --strict any warning is an error (exit 2) and no hook runs.
 """,
@@ -63,9 +63,13 @@ On timeout the whole tree the hook started is ended: SIGTERM to its process grou
 Event data is never substituted into the command text: it reaches a hook only through its environment and stdin. Quote variables in double quotes: echo "tool: $FORGE_TOOL_NAME".
 
 A nested call (a hook that runs forge-hook-run for an event type already being handled up the chain, tracked in FORGE_HOOK_CHAIN) is a circular trigger: it runs no hooks, says so in warnings and exits 0.
+
+FORGE_SKIP=ID,ID (as pre-commit's SKIP) keeps the hooks with those ids from running this once: FORGE_SKIP=lint git commit. Never silent: each hook skipped so is a warning (stderr, warnings, the run log) and an entry of skipped_on_request; a name no loaded hook has is a warning with a did-you-mean. Only a hook with an id can be skipped, so a guard you never named cannot be switched off by a variable; event data never sets FORGE_SKIP, and a hook's nested run does not inherit it.
+
+Every hook is named one way in every line for people (the verdict line, --trace, forge-hook list, log and check): its file and its index there, project[2], and its id when it has one, project[2] (lint).
 """,
     "OUTPUT": """
-stdout carries exactly one JSON document, compact (indented with --pretty), whatever happened; messages for people go to stderr as forge-hook-run: ....
+stdout carries exactly one JSON document, compact (indented with --pretty), whatever happened; messages for people go to stderr as forge-hook-run: .... With -q (--quiet), for git hooks, Makefiles and terminals, nothing goes to stdout, not even an error document: the one-line verdict (blocked by project[0] 'tool:pre_execute:bash': REASON) or error on stderr and the exit status are the answer, and an allow prints nothing. -q does not go with --dialect (stdout is the agent's) nor with --dry-run (its document is its answer).
 
   {"version": 1,
    "event": {"type": "tool:pre_execute", "timestamp": 1763700000.5, "data": {},
@@ -82,7 +86,7 @@ stdout carries exactly one JSON document, compact (indented with --pretty), what
                 "decision": "allow", "answer": null}, ...],
    "skipped": [2], "warnings": [], "duration": 0.011}
 
-index is the hook's position among the hooks this event matched, in run order, counting from 0; skipped and blocked_by use the same numbers (forge-hook-run --dry-run lists them). hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its error for a hook that timed out, could not start or answered malformed, else its stdout, else its stderr, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
+index is the hook's position among the hooks this event matched, in run order, counting from 0; skipped and blocked_by use the same numbers (forge-hook-run --dry-run lists them). hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its error for a hook that timed out, could not start or answered malformed, else its stdout, else its stderr, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). When FORGE_SKIP names anything, "skipped_on_request" lists the hooks it kept from running: [{"id": "lint", "source": "project", "source_index": 0, "event": "tool:*"}]. --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
 """,
     "HOOK ANSWERS": """
 A hook can say more than yes or no. When its stdout, stripped, is one JSON object holding at least one of these keys, that object is its answer; anything else is plain output:
@@ -141,7 +145,8 @@ forge-hook-run reads:
 * XDG_STATE_HOME: where the sessions already told of an untrusted project are remembered (forge/trust-told.json, bounded)
 * XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
-* FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited)
+* FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited); the trace tells each hook's start and end as they happen, a long command shortened (saying its length)
+* FORGE_SKIP: ID,ID: the hooks with these ids do not run this once, said on stderr and in the document (see RUNNING)
 * FORGE_LOG: 0 turns the run log off
 * FORGE_LOG_FILE: where the run log is, instead of ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl
 * NO_COLOR: no colour in --trace, even on a terminal
@@ -182,6 +187,7 @@ In CI and headless agents, where nobody can review: --trust-project or FORGE_TRU
 * 3: internal error (a bug); still a JSON error document
 * 5: the machine refused (a full disk, a read-only directory, a deleted current directory, a name too long): one line on stderr, an error document of kind system
 * 129, 130, 143: interrupted by SIGHUP, SIGINT, SIGTERM: running hooks were ended, partial results printed
+* 141: the reader of stdout went away (as a shell's SIGPIPE); nothing more is written
 """,
     "GUARANTEES": """
 What forge-hook-run promises when hooks misbehave, each proved by its test suite through the installed executable, checked by process id:
@@ -205,18 +211,18 @@ Block sudo in the project, trust the file, then try it:
   echo '{"type":"tool:pre_execute","tool_name":"bash","data":{"tool_args":{"command":"sudo ls"}}}' \\
     | forge-hook-run | jq -r .blocked_by.reason
 
-From a Makefile or a script, without stdin:
+From a Makefile, a git hook or a script, without stdin and without the document (-q: the verdict line only when a hook blocks; the same exit status):
 
-  forge-hook-run --event session:start --session-id "$SESSION" --data '{"message_count": 0}'
+  forge-hook-run -q --event session:start --session-id "$SESSION" --data '{"message_count": 0}'
 
 See what would run, and why a hook does not:
 
   forge-hook-run --dry-run --event tool:pre_execute --tool bash | jq '.hooks[].hook'
 
-Shell completion of options and event types, colons included (bash, in ~/.bashrc; zsh_source in ~/.zshrc after compinit; for fish, _FORGE_HOOK_RUN_COMPLETE=fish_source forge-hook-run | source):
+Shell completion of options, event types (colons included), tool names, paths, hook indexes and ids (bash, in ~/.bashrc; zsh_source in ~/.zshrc after compinit; for fish, type -q forge-hook-run; and _FORGE_HOOK_RUN_COMPLETE=fish_source forge-hook-run | source). Each line does nothing once forge is uninstalled:
 
-  eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
-  eval "$(_FORGE_HOOK_COMPLETE=bash_source forge-hook)"
+  command -v forge-hook-run >/dev/null && eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
+  command -v forge-hook >/dev/null && eval "$(_FORGE_HOOK_COMPLETE=bash_source forge-hook)"
 """,
     "SEE ALSO": """
 forge-hook(1), jq(1), sh(1). The same engine is a Python library, import forge_hookd: see README.md in the source tree.
@@ -278,9 +284,10 @@ forge-hook replay N [--trust-project] [--json] fires the event of run N of forge
 * 0: done; for check, no problems; for doctor, all is well; for test, every case passed; for replay, the decision is the same; for guard test, allow
 * 1: check or doctor found problems; remove matched no hook; a test case failed; replay's decision changed; guard test: deny
 * 4: guard test: ask
-* 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index, a file or trust records that cannot be parsed (the message says which)
+* 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index or id, an id two hooks hold, a file or trust records that cannot be parsed (the message says which)
 * 3: internal error (a bug); FORGE_DEBUG=1 prints the traceback
 * 5: the machine refused: a full disk, a read-only directory, a name too long, a deleted current directory, a lock held past FORGE_LOCK_TIMEOUT (one line says which)
+* 141: the reader of stdout went away (as a shell's SIGPIPE: forge-hook list | head -1)
 """,
     "ENVIRONMENT": """
 * FORGE_CONFIG_DIR, XDG_CONFIG_HOME: where the global hooks file is (as for forge-hook-run)
@@ -299,7 +306,9 @@ forge-hook replay N [--trust-project] [--json] fires the event of run N of forge
   forge-hook trust                      # after reviewing .forge/hooks.json
   forge-hook list --event tool:pre_execute --tool bash
   forge-hook check || echo 'fix the lines above'
-  forge-hook disable --project 0
+  forge-hook add --project --id lint --event 'tool:post_execute:write' --command 'ruff check .'
+  forge-hook disable --project lint             # or by index: forge-hook disable --project 0
+  FORGE_SKIP=lint git commit                    # skip it this once, said on stderr
   forge-hook list --json | jq -r '.[] | select(.trusted | not) | .file'
   forge-hook log --decision deny --since 1h     # what was blocked in the last hour, and why
   forge-hook log --show 1                       # the latest run, whole

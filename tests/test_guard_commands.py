@@ -100,10 +100,20 @@ def test_guard_test_refuses_what_it_cannot_judge(project: Project, args: list[st
 
 
 # -- add --guard, --guards recommended -------------------------------------------------------------
+def test_add_guard_takes_an_id_that_skip_and_remove_then_name(project: Project) -> None:
+    added = forge_hook(project, "add", "--project", "--guard", "destructive_rm", "--id", "no-rm")
+    assert added.exit_status == 0 and "added guard destructive_rm (project[0] (no-rm))" in added.stdout
+    assert json.loads(project.hooks_file.read_text())["hooks"][0]["id"] == "no-rm"
+    refused = forge_hook(project, "add", "--project", "--guards", "recommended", "--id", "x")
+    assert refused.exit_status == 2 and "--id" in refused.stderr
+    assert forge_hook(project, "remove", "--project", "no-rm").exit_status == 0
+    assert json.loads(project.hooks_file.read_text())["hooks"] == []
+
+
 def test_add_guard_writes_the_entry_and_it_judges(project: Project) -> None:
     added = forge_hook(project, "add", "--project", "--guard", "force_push", "--with",
                        '{"protected_branches": ["trunk"]}')
-    assert added.exit_status == 0 and "added guard force_push (hook 0)" in added.stdout
+    assert added.exit_status == 0 and "added guard force_push (project[0])" in added.stdout
     assert json.loads(project.hooks_file.read_text())["hooks"] == [
         {"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["trunk"]}}]
     assert forge_hook(project, "trust").exit_status == 0
@@ -119,7 +129,7 @@ def test_add_guards_recommended_is_one_step_and_idempotent(project: Project) -> 
     before = project.hooks_file.read_bytes()
     again = forge_hook(project, "add", "--project", "--guards", "recommended")
     assert again.exit_status == 0 and project.hooks_file.read_bytes() == before
-    assert "already in the file, left as they are: destructive_rm (hook 0)" in again.stderr
+    assert "already in the file, left as they are: destructive_rm (project[0])" in again.stderr
 
 
 def test_add_guards_keeps_a_guard_the_user_set_up_and_knows_its_alias(project: Project) -> None:

@@ -185,8 +185,8 @@ def test_the_document_the_trace_and_the_run_log_show_the_guard(project: Project)
                                               "source_index": 0}
     assert run.json["skipped"] == [1]
     assert "match project[1] 'tool:pre_execute': guard destructive_rm with {\"allow_outside\": [\"/srv\"]}" in run.stderr
-    assert "start hook 0 'tool:pre_execute' (project): guard block_sudo" in run.stderr
-    assert "end hook 0: guard block_sudo judged in-process, deny" in run.stderr
+    assert "start project[0] 'tool:pre_execute': guard block_sudo" in run.stderr
+    assert "end project[0]: guard block_sudo judged in-process, deny" in run.stderr
     log = Path(os.environ["XDG_STATE_HOME"]) / "forge" / "runs.jsonl"
     hook = json.loads(log.read_text().splitlines()[-1])["hooks"][0]
     assert (hook["guard"], hook["exit_code"], hook["decision"]) == ("block_sudo", 0, "deny")
@@ -196,7 +196,7 @@ def test_the_document_the_trace_and_the_run_log_show_the_guard(project: Project)
 def test_forge_hook_list_shows_the_guard(project: Project) -> None:
     project.write_hooks([{"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["x"]}}])
     listed = run_installed(["list"], cwd=project.root, prog="forge-hook", env={"COLUMNS": "200"}).stdout
-    assert listed.splitlines()[1].split()[6:] == ["-", "guard", "force_push", "with", '{"protected_branches":', '["x"]}']
+    assert listed.splitlines()[1].split()[5:] == ["-", "guard", "force_push", "with", '{"protected_branches":', '["x"]}']
 
 
 def test_the_run_log_keeps_guard_names_and_redacts_a_name_that_is_no_guard(project: Project) -> None:

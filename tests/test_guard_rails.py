@@ -63,8 +63,8 @@ def test_a_typo_is_a_warning_an_error_under_strict_and_a_finding(project: Projec
     assert any(message in w for w in run.json["warnings"])
     strict = fire(project, "--strict")
     assert strict.exit_status == 2 and message in strict.json["error"]["message"]
-    check = forge_hook(project, "check")
-    assert check.exit_status == 1 and message in check.stdout
+    check = forge_hook(project, "check")  # check names the hook as list does: global[0]
+    assert check.exit_status == 1 and message.replace("hooks[0]", "global[0]") in check.stdout
 
 
 def test_a_config_file_named_on_purpose_must_exist(project: Project, tmp_path: Path) -> None:
@@ -229,9 +229,9 @@ def test_the_blocker_is_named_as_forge_hook_list_names_it(project: Project) -> N
     assert (blocked_by["index"], blocked_by["source"], blocked_by["source_index"]) == (1, "project", 1)
     assert [(r["hook"]["source"], r["hook"]["source_index"]) for r in run.json["results"]] == [
         ("global", 0), ("project", 1)]
-    assert run.stderr == "forge-hook-run: blocked by project hook 1 (tool:pre_execute:bash): Blocked: no\n"
+    assert run.stderr == "forge-hook-run: blocked by project[1] 'tool:pre_execute:bash': Blocked: no\n"
     listed = forge_hook(project, "list").stdout
-    assert re.search(r"^project\s+1\s+tool:pre_execute:bash", listed, re.M)
+    assert re.search(r"^project\[1\]\s+tool:pre_execute:bash", listed, re.M)
 
 
 # -- block_sudo judges the command ------------------------------------------------------------------

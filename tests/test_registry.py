@@ -7,7 +7,7 @@ import pytest
 
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, pattern_matches, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, unknown_keys
 
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
@@ -100,11 +100,25 @@ def test_an_explicit_timeout_of_ten_survives_a_round_trip() -> None:
         ({"event": "*", "command": "x", "working_dir": 1}, "'working_dir' must be a string"),
         ({"event": "*", "command": "echo a\0b"}, "'command' must not contain a NUL byte"),
         ({"event": "*", "command": "x", "working_dir": "a\0"}, "'working_dir' must not contain a NUL byte"),
+        ({"event": "*", "comand": "x"}, "'comand' is no key \\(did you mean 'command'\\?\\)"),
+        ({"evnt": "*", "command": "x"}, "missing required key 'event'; 'evnt' is no key \\(did you mean 'event'"),
+        ({"event": "*", "command": "x", "id": 3}, "'id' must be a string, not int"),
+        ({"event": "*", "command": "x", "id": "7"}, "not only digits \\(that reads as an index\\)"),
+        ({"event": "*", "command": "x", "id": "a,b"}, "'id' must be up to 100 letters"),
+        ({"event": "*", "command": "x", "id": "tool:*"}, "'id' must be up to 100 letters"),
+        ({"event": "*", "command": "x", "id": "x" * 101}, "\\(101 characters\\)"),
     ],
 )
 def test_from_dict_names_what_is_wrong(entry: object, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Hook.from_dict(entry)
+
+
+def test_an_id_round_trips_first_and_names_the_hook() -> None:
+    hook = Hook.from_dict({"event": "*", "command": "x", "id": "lint-2.a_b"}, source="project", source_index=2)
+    assert list(hook.to_dict()) == ["id", "event", "command"] and hook.id == "lint-2.a_b"
+    assert hook_name(hook.source, hook.source_index, hook.id) == "project[2] (lint-2.a_b)"
+    assert hook_name("global", 0) == "global[0]" and hook_name(None, None, run_index=3) == "hook 3"
 
 
 def test_unknown_keys_are_named() -> None:
