@@ -48,18 +48,17 @@ def run_cold() -> int:
 
 def answer_broken_run(message: str) -> int:
     """The resident runner took the run (and stdin, which cannot be read twice) and
-    did not finish it: answer as a cold run answers an internal error, in the
-    agent's form under --dialect (a deny where the agent waits for permission). Hooks
-    are not run again: they may have run already, and their effects with them."""
-    from forge_hookd.boundary import JsonCommand, RUNNER_PROG
+    did not finish it: answer as a cold run answers an internal error, through the codec
+    the command line chooses (the agent's failure answer under --dialect, a deny where
+    the agent waits for permission; forge's error document otherwise), and log it as a
+    failed run. Hooks are not run again: they may have run already, and their effects
+    with them."""
+    from forge_hookd.boundary import RUNNER_PROG, Invocation, JsonCommand
+    from forge_hookd.cli import codec_for
     from forge_hookd.errors import ExitStatus
 
-    if "--dialect" in sys.argv or any(a.startswith("--dialect=") for a in sys.argv):
-        from forge_hookd.dialect_cli import install_failure_answer, option_in_argv
-
-        argv = sys.argv[1:]
-        install_failure_answer(option_in_argv(argv, "--dialect"), option_in_argv(argv, "--report"))
-    return JsonCommand(RUNNER_PROG)._fail(RUNNER_PROG, "internal", message, ExitStatus.INTERNAL_ERROR)
+    invocation = Invocation(codec_for(sys.argv[1:]))
+    return JsonCommand(RUNNER_PROG)._fail(invocation, RUNNER_PROG, "internal", message, ExitStatus.INTERNAL_ERROR)
 
 
 def answer_signals_during_startup() -> None:

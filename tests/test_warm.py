@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import psutil
 import pytest
@@ -323,6 +323,44 @@ def test_a_worker_killed_mid_run_fails_closed(project: Project, runner: WarmRunn
     assert b"could not check this call: the resident runner's worker was killed by SIGKILL" in err
     assert gone(*pids.values())
 
+
+
+def test_a_run_that_cannot_be_warm_fails_through_the_codec_its_command_line_chooses(
+        project: Project, warm_dir: Path, tmp_path: Path) -> None:
+    """FORGE_WARM_REQUIRED=1 and no runner: answered as a cold run answers an internal
+    error, by the codec the command line chooses (forge's, quiet with -q; Claude's
+    deny with forge's error in --report), and logged as a failed run."""
+    env = {**warm_env(warm_dir), "FORGE_WARM_REQUIRED": "1"}
+    quiet = run_installed(["-q"], cwd=project.root, stdin=json.dumps(EVENT), env=env)
+    assert quiet.exit_status == 3 and quiet.stdout == ""
+    assert "forge-hook-run: error: a resident runner is required (FORGE_WARM_REQUIRED=1) but: " in quiet.stderr
+    report = tmp_path / "report.json"
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}, "cwd": str(project.root)}
+    claude = run_installed(["--data", "--dialect", "--dialect=claude", "--report", str(report)],
+                           cwd=project.root, stdin=json.dumps(payload), env=env)
+    assert claude.exit_status == 2 and claude.stdout == ""  # Claude's deny of a call forge could not check
+    assert "could not check this call: a resident runner is required (FORGE_WARM_REQUIRED=1)" in claude.stderr
+    assert json.loads(report.read_text())["error"]["kind"] == "internal"
+    logged = [json.loads(line) for line in (project.home / ".local/state/forge/runs.jsonl").read_text().splitlines()]
+    assert [record["exit_status"] for record in logged] == [3, 3]  # as a cold run logs an internal error
+
+
+def test_the_codec_of_a_broken_run_is_read_from_the_command_line() -> None:
+    """What a cold run's option parsing would choose: an option's value is skipped with
+    it, the last of a repeated option counts, nothing after ``--`` is an option."""
+    from forge_hookd.cli import codec_for
+    from forge_hookd.codec import ForgeCodec
+    from forge_hookd.dialectcodec import DialectCodec
+
+    codec = codec_for(["--dialect", "copilot:preToolUse", "--report=r.json", "--config", "--dialect"])
+    assert isinstance(codec, DialectCodec) and (codec.name, codec.native_event, codec.report) == \
+        ("copilot", "preToolUse", "r.json")
+    for argv in (["--data", "--dialect", "claude"], ["--", "--dialect", "claude"], []):
+        assert isinstance(codec_for(argv), ForgeCodec), argv
+    quiet = codec_for(["--event", "-q", "--quiet", "--pretty"])
+    assert isinstance(quiet, ForgeCodec) and quiet.quiet and quiet.pretty
+    assert not cast(ForgeCodec, codec_for(["--event", "-q"])).quiet
 
 # -- many at once, nothing leaked ----------------------------------------------------------------
 def test_concurrent_clients_are_served_side_by_side(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
