@@ -16,7 +16,7 @@ import pytest
 from helpers import ForgeRun, Project, installed
 from forge_hookd import runlog
 from forge_hookd.redact import MASK
-from test_redact import PEM, SECRET_PARTS, SHAPES
+from test_redact import IN_CLEAR, INNOCENT, PEM, SECRET_PARTS, SHAPES
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",
          "data": {"tool_args": {"command": "git push origin main"}}}
@@ -92,6 +92,32 @@ def test_no_secret_reaches_the_file_from_data_output_or_env(project: Project, fo
     assert rec["hooks"][0]["env"] == {name: MASK for name in secret_env}
     assert rec["event"]["data"]["tool_args"]["password"] == MASK
     assert "deploy --token" in rec["event"]["data"]["tool_args"]["command"]  # the rest stays readable
+
+
+@pytest.mark.parametrize("name", sorted(IN_CLEAR))
+def test_what_the_log_kept_in_clear_never_reaches_the_file(project: Project, forge_run: ForgeRun,
+                                                          tmp_path: Path, name: str) -> None:
+    """Issue 20: a hook printing it and the event's data holding it, in clear before."""
+    text, secrets = IN_CLEAR[name]
+    (tmp_path / "printed").write_text(text)
+    project.write_hooks([{"event": "*", "command": f"cat {tmp_path}/printed; exit 1"}])
+    run = forge_run({**EVENT, "data": {"tool_args": {"command": text}}})
+    assert run.exit_status == 1 and run.json["results"][0]["stdout"] == text  # the agent's document keeps it
+    logged = log_file(project).read_text()
+    rec = records(log_file(project))[0]
+    assert MASK in rec["hooks"][0]["stdout"] and MASK in rec["event"]["data"]["tool_args"]["command"]
+    for secret in secrets:
+        assert secret not in logged and json.dumps(secret)[1:-1] not in logged, secret
+
+
+def test_shas_uuids_and_paths_reach_the_file_as_they_are(project: Project, forge_run: ForgeRun,
+                                                         tmp_path: Path) -> None:
+    text = "\n".join(INNOCENT)
+    (tmp_path / "printed").write_text(text)
+    project.write_hooks([{"event": "*", "command": f"cat {tmp_path}/printed"}])
+    assert forge_run({**EVENT, "data": {"tool_args": {"command": text}}}).exit_status == 0
+    rec = records(log_file(project))[0]
+    assert rec["hooks"][0]["stdout"] == text and rec["event"]["data"]["tool_args"]["command"] == text
 
 
 # -- concurrency and rotation ----------------------------------------------------------------
