@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from .runrecord import RunContext, build_record
+from .runrecord import RunContext, build_record, shortened
 
 __all__ = ["RunContext", "append", "encode", "log_files", "log_path", "record"]
 
@@ -64,9 +64,10 @@ def record(document: dict[str, Any], context: RunContext) -> str | None:
 
 
 def encode(rec: dict[str, Any]) -> bytes:
-    """One line, at most :data:`RECORD_LIMIT` bytes: output, then data, then hooks go."""
+    """One line, at most :data:`RECORD_LIMIT` bytes: output, then data, then hooks, then
+    the length of every text go; what is left then is a summary that always fits."""
     line = orjson.dumps(rec, default=str) + b"\n"
-    for shrink in (_drop_output, _drop_data, _drop_hooks):
+    for shrink in (_drop_output, _drop_data, _drop_hooks, _cut_texts, _summary):
         if len(line) <= RECORD_LIMIT:
             break
         shrink(rec)
@@ -78,6 +79,7 @@ def _drop_output(rec: dict[str, Any]) -> None:
     for hook in rec.get("hooks", []):
         hook["stdout"] = hook["stderr"] = "[omitted: record too large]"
         hook.pop("answer", None)
+        hook.pop("env", None)
 
 
 def _drop_data(rec: dict[str, Any]) -> None:
@@ -88,9 +90,25 @@ def _drop_data(rec: dict[str, Any]) -> None:
 def _drop_hooks(rec: dict[str, Any]) -> None:
     hooks = rec["hooks"]
     keep = [h for i, h in enumerate(hooks) if i < 20 or h["index"] == rec.get("decided_by")]
-    rec["hooks_omitted"] = len(hooks) - len(keep)
+    rec["hooks_omitted"] = rec.get("hooks_omitted", 0) + len(hooks) - len(keep)
     rec["hooks"] = keep
     rec["files"] = rec["files"][:10]
+
+
+def _cut_texts(rec: dict[str, Any]) -> None:
+    """Every text at most 64 characters (each may take six bytes in JSON: ``\\u0001``)."""
+    rec.update(shortened(rec, 64))
+    rec["warnings"] = rec["warnings"][:1]
+
+
+def _summary(rec: dict[str, Any]) -> None:
+    """What always fits: a few fields of at most 64 characters, a number or two."""
+    event = rec["event"]
+    kept = {k: rec.get(k) for k in ("v", "time", "duration", "forge", "pid", "project", "dialect", "decision",
+                                    "decided_by", "reason", "exit_status", "interrupted", "error")}
+    rec.clear()
+    rec.update(kept, event={k: event.get(k) for k in ("type", "tool", "session")},
+               omitted="record too large")
 
 
 def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:

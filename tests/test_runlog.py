@@ -16,7 +16,7 @@ import pytest
 from helpers import ForgeRun, Project, installed
 from forge_hookd import runlog
 from forge_hookd.redact import MASK
-from test_redact import IN_CLEAR, INNOCENT, PEM, SECRET_PARTS, SHAPES
+from test_redact import IN_CLEAR, INNOCENT, PEM, SECRET_PARTS, SHAPES, WORST, worst
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",
          "data": {"tool_args": {"command": "git push origin main"}}}
@@ -118,6 +118,26 @@ def test_shas_uuids_and_paths_reach_the_file_as_they_are(project: Project, forge
     assert forge_run({**EVENT, "data": {"tool_args": {"command": text}}}).exit_status == 0
     rec = records(log_file(project))[0]
     assert rec["hooks"][0]["stdout"] == text and rec["event"]["data"]["tool_args"]["command"] == text
+
+
+# -- hostile sizes: the run ends, and the record stays bounded ------------------------------------
+@pytest.mark.parametrize("size", [1000, 1_000_000])  # 1x and 1000x
+def test_huge_fields_of_a_rules_worst_shape_are_logged_in_linear_time(project: Project, forge_run: ForgeRun,
+                                                                      tmp_path: Path, size: int) -> None:
+    """A session id and a malformed answer whose value the hook's error quotes, in the
+    log and under --trace (which redacts the whole reason before it cuts it), each the
+    worst input of the URL rule of old: about an hour at 1 MB. The cap (120 s) is orders
+    of magnitude above a linear run (about a second) and below a quadratic one: no clock
+    is read, and load cannot make it fail (test_redact.py has every rule)."""
+    huge = worst("url: a scheme run", size)
+    (tmp_path / "malformed").write_text(json.dumps({"decision": huge}))
+    project.write_hooks([{"event": "*", "command": f"cat {tmp_path}/malformed"}])
+    run = forge_run({**EVENT, "session_id": huge}, "--trace", timeout=120)
+    assert run.exit_status == 1, run.stderr[-2000:]
+    assert run.json["results"][0]["error"].startswith("malformed answer: 'decision' must be")
+    assert "decision deny by hook 0: malformed answer: " in run.stderr  # the trace's last line
+    [line] = log_file(project).read_bytes().splitlines()
+    assert len(line) < runlog.RECORD_LIMIT
 
 
 # -- concurrency and rotation ----------------------------------------------------------------
