@@ -12,12 +12,15 @@ Reading (``forge-hook log``) is in :mod:`forge_hookd.logview`.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import time
 from typing import Any
 
 import orjson
 
+from .readfile import kind_of
 from .runrecord import RunContext, build_record, shortened
 
 __all__ = ["RunContext", "append", "encode", "log_files", "log_path", "record"]
@@ -132,12 +135,31 @@ def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:
 
 
 def _open_for_append(path: str) -> int:
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+    """A descriptor to append to the regular file ``path`` (made if missing). Opened
+    without blocking, as readfile.py opens configs: a FIFO with no reader would block
+    the open for ever (with one it would take the record); anything but a regular file
+    is refused with an OSError that says what it is."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
     try:
-        return os.open(path, flags, 0o600)
+        fd = os.open(path, flags, 0o600)
     except FileNotFoundError:
         os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
-        return os.open(path, flags, 0o600)
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO (or a socket) with no reader
+            _refuse_unless_regular(os.stat(path).st_mode)
+        raise
+    try:
+        _refuse_unless_regular(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _refuse_unless_regular(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, f"it is {kind_of(mode)}, not a regular file")
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -171,7 +193,7 @@ class _Locked:
     def __enter__(self) -> None:
         import fcntl
 
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
         deadline = time.monotonic() + _LOCK_WAIT
         while True:
             try:

@@ -202,12 +202,12 @@ def test_append_rotates_at_the_size_given(tmp_path: Path) -> None:
 
 
 # -- a log that cannot be written ----------------------------------------------------------------
-@pytest.mark.parametrize("where", ["file where the directory should be", "full disk", "read-only directory"])
+@pytest.mark.parametrize("where", ["file where the directory should be", "a device", "read-only directory"])
 def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Project, forge_run: ForgeRun,
                                                                   tmp_path: Path, where: str) -> None:
     (tmp_path / "a-file").write_text("")
     target = {"file where the directory should be": tmp_path / "a-file" / "runs.jsonl",
-              "full disk": Path("/dev/full"),  # every write: ENOSPC
+              "a device": Path("/dev/full"),  # not a regular file: refused before any write
               "read-only directory": Path("/sys/forge-test/runs.jsonl")}[where]  # sysfs: even root may not
     project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
     run = forge_run(EVENT, env={"FORGE_LOG_FILE": str(target)})
@@ -216,6 +216,46 @@ def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Pro
     assert [w for w in run.json["warnings"] if w.startswith(warning)], run.json["warnings"]
     assert run.stderr.count("warning: the run log") == 1
     assert run.json["blocked_by"]["reason"] == "no"
+
+
+def test_a_write_the_machine_refuses_costs_a_warning_and_no_half_line(project: Project, tmp_path: Path) -> None:
+    # RLIMIT_FSIZE 0: the record's write fails with EFBIG as on a full disk (ENOSPC);
+    # Python ignores SIGXFSZ, which would otherwise end the runner.
+    import resource
+
+    log = tmp_path / "runs.jsonl"
+    log.write_text("")
+    project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
+    proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                          capture_output=True, timeout=60, env={**os.environ, "FORGE_LOG_FILE": str(log)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)))
+    assert proc.returncode == 1
+    assert f"the run log {log} cannot be written: File too large" in json.loads(proc.stdout)["warnings"]
+    assert log.read_bytes() == b""
+
+
+@pytest.mark.parametrize("reader", [False, True])
+def test_a_fifo_as_the_log_is_refused_with_a_warning_never_a_hang(project: Project, forge_run: ForgeRun,
+                                                                  tmp_path: Path, reader: bool) -> None:
+    """Issue 20: with no reader the open blocked for ever; with one, the record went
+    into the pipe. Now neither: a warning, and the run's own verdict."""
+    fifo = tmp_path / "runs.jsonl"
+    os.mkfifo(fifo)
+    project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
+    read_end = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) if reader else -1
+    try:
+        run = forge_run(EVENT, env={"FORGE_LOG_FILE": str(fifo)}, timeout=60)
+        if reader:
+            try:
+                assert os.read(read_end, 1 << 20) == b""  # nothing came through the pipe
+            except BlockingIOError:
+                pass
+    finally:
+        if reader:
+            os.close(read_end)
+    assert run.exit_status == 1 and run.json["blocked_by"]["reason"] == "no"
+    warning = f"the run log {fifo} cannot be written: it is a FIFO, not a regular file"
+    assert warning in run.json["warnings"] and f"warning: {warning}" in run.stderr
 
 
 def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Path) -> None:
