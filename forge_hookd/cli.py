@@ -17,7 +17,7 @@ import orjson
 from . import completion
 from .boundary import RUNNER_PROG, JsonCommand, say, write_document
 from .dialects import NAMES as DIALECTS
-from .errors import ConfigError, EventError, ExitStatus, UsageError
+from .errors import ConfigError, EventError, ExitStatus, UsageError, interrupted_status
 from .events import EVENT_TYPES, HookEvent
 
 if TYPE_CHECKING:
@@ -99,8 +99,8 @@ and answers in its form (stdout, stderr, exit status); the forge document goes t
 \b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
 to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
-(full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM,
-141 the reader of stdout went away.
+(full disk, deleted directory ...), 128+n interrupted by signal n (130 SIGINT,
+143 SIGTERM, 131 SIGQUIT ...), 141 the reader of stdout went away.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .
@@ -203,7 +203,7 @@ def forge_hook_run(
                     observer=observer)
     _say_verdict(run)
     doc = run.to_dict()
-    status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
+    status = interrupted_status(run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
     observer.finished(doc, status)
     write_document(doc, pretty=pretty)
     return status

@@ -26,6 +26,13 @@ class ExitStatus(IntEnum):
     SIGTERM = 143
 
 
+def interrupted_status(signum: int) -> int:
+    """128 + n, as a shell reports a command that signal n ended: the runner's exit
+    status when one of its signals interrupted it (SIGHUP 129, SIGINT 130, SIGQUIT 131,
+    SIGTERM 143 ...; the named ones above are those the documentation lists)."""
+    return 128 + signum
+
+
 class ForgeError(Exception):
     """Base class of the errors this package raises on bad input."""
 
