@@ -28,6 +28,9 @@ SCENARIOS = {
              "date +%s.%N > {stamp}"),
     "setsid": ("i=0; while [ $i -lt {n} ]; do setsid sleep 300 </dev/null >/dev/null 2>&1 & i=$((i+1)); done; "
                "date +%s.%N > {stamp}"),
+    # children that ignore SIGTERM (inherited): each needs its SIGKILL after the grace
+    "stubborn": ("trap '' TERM; i=0; while [ $i -lt {n} ]; do sleep 300 </dev/null >/dev/null 2>&1 & "
+                 "i=$((i+1)); done; date +%s.%N > {stamp}"),
 }
 
 
