@@ -22,7 +22,8 @@ from typing import IO, TYPE_CHECKING
 from .results import HookResult
 from .signals import Interrupted, SignalCatcher
 from .events import TOKEN_VAR
-from .tree import Look, Orphanage, TreeEnd, tree_members
+from .look import Look
+from .tree import Orphanage, TreeEnd, tree_members
 
 if TYPE_CHECKING:
     from .registry import Hook

@@ -26,10 +26,7 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from .events import TOKEN_VAR
-
-# psutil costs 16 ms to import (bench/README.md, "tricks.py"): only the fallbacks of
-# machines without /proc/PID/task/*/children load it.
+from .look import Look, direct_children
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
@@ -73,134 +70,12 @@ def _prctl_by_ctypes(option: int, arg: int) -> int:
         return -1
 
 
-def _direct_children() -> set[int]:
-    """Our children, from /proc/self/task/*/children (cheap), else psutil."""
-    pids: set[int] = set()
-    try:
-        for tid in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{tid}/children") as fh:
-                pids.update(int(p) for p in fh.read().split())
-    except OSError:
-        import psutil
-
-        pids = {p.pid for p in psutil.Process().children()}
-    return pids
-
-
-def _session_and_group(pid: int) -> tuple[int, int]:
-    """(session id, process group id) of ``pid``; (0, 0) when it cannot be read."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            fields = fh.read().rsplit(b")", 1)[1].split()
-        return int(fields[3]), int(fields[2])
-    except (OSError, IndexError, ValueError):
-        return 0, 0
-
-
-def _token(pid: int) -> str | None:
-    """The hook token in ``pid``'s environment; None when absent or unreadable (a
-    process past our permissions, a zombie, one in the middle of execve)."""
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as fh:
-            environ = fh.read()
-    except OSError:
-        return None
-    prefix = TOKEN_VAR.encode() + b"="
-    for entry in environ.split(b"\0"):
-        if entry.startswith(prefix):
-            return entry[len(prefix):].decode("ascii", "replace")
-    return None
-
-
 def _group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
     return True  # or PermissionError: a member we may not signal is still a member
-
-
-class Look:
-    """One look at the processes, for one step of ending trees: each process's children
-    and its session and group, each read from /proc at most once per look.
-
-    Every step of ending a tree takes one look, and a look reads only what the step
-    concerns (the tree below its roots, and our orphans): a step costs reads in
-    proportion to the processes it ends. (psutil's ``children(recursive=True)`` scans
-    every process on the machine, and was called per orphan per step: a hook that left
-    1000 children took 214 s to end, issue 20; bench/README.md, "tree.py".) Children
-    come from ``/proc/PID/task/*/children``; where the kernel has no such file, from
-    one psutil scan of every parent per look.
-    """
-
-    def __init__(self) -> None:
-        self._children: dict[int, list[int]] = {}
-        self._ids: dict[int, tuple[int, int]] = {}
-        self._tokens: dict[int, str | None] = {}
-        self._by_parent: dict[int, list[int]] | None = None
-
-    def children(self, pid: int) -> list[int]:
-        """The children of ``pid`` ([] when it is gone)."""
-        kids = self._children.get(pid)
-        if kids is None:
-            kids = self._children[pid] = self._read_children(pid)
-        return kids
-
-    def _read_children(self, pid: int) -> list[int]:
-        if self._by_parent is not None:
-            return self._by_parent.get(pid, [])
-        try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except OSError:  # gone
-            return []
-        kids: list[int] = []
-        for tid in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
-                    kids += [int(p) for p in fh.read().split()]
-            except FileNotFoundError:
-                if not os.path.isdir(f"/proc/{pid}/task/{tid}"):
-                    continue  # the thread ended
-                self._by_parent = _parents_map()  # a kernel without the file: psutil
-                return self._by_parent.get(pid, [])
-            except OSError:
-                continue
-        return kids
-
-    def descendants(self, roots: list[int], *, leave_out: int | None = None) -> list[int]:
-        """``roots`` and every process below them, each once, without ``leave_out``."""
-        found: dict[int, None] = {}
-        todo = list(roots)
-        while todo:
-            pid = todo.pop()
-            if pid not in found:
-                found[pid] = None
-                todo += self.children(pid)
-        found.pop(leave_out or 0, None)
-        return list(found)
-
-    def ids(self, pid: int) -> tuple[int, int]:
-        """(session id, process group id) of ``pid``; (0, 0) when it cannot be read."""
-        known = self._ids.get(pid)
-        if known is None:
-            known = self._ids[pid] = _session_and_group(pid)
-        return known
-
-    def token(self, pid: int) -> str | None:
-        """The hook token in ``pid``'s environment (see :func:`_token`)."""
-        if pid not in self._tokens:
-            self._tokens[pid] = _token(pid)
-        return self._tokens[pid]
-
-
-def _parents_map() -> dict[int, list[int]]:
-    """Every process's children, from one psutil scan (where /proc has no children files)."""
-    import psutil
-
-    by_parent: dict[int, list[int]] = {}
-    for proc in psutil.process_iter(["ppid"]):
-        by_parent.setdefault(proc.info["ppid"], []).append(proc.pid)
-    return by_parent
 
 
 class Orphanage:
@@ -212,7 +87,7 @@ class Orphanage:
     """
 
     def __init__(self) -> None:
-        self._before = _direct_children() if _subreaper else set()
+        self._before = direct_children() if _subreaper else set()
         self.hooks: dict[int, str] = {}
         self._by_token: dict[str, int] = {}
         self._detached_shells: set[int] = set()
@@ -227,7 +102,7 @@ class Orphanage:
         if not _subreaper:
             return []
         look = look or Look()
-        return [pid for pid in _direct_children() - self.hooks.keys() - self._spared - self._before
+        return [pid for pid in direct_children() - self.hooks.keys() - self._spared - self._before
                 if not self._is_detached(pid, look)]
 
     def owner(self, pid: int, look: Look | None = None) -> int | None:
@@ -325,7 +200,7 @@ def tree_members(roots: list[int], *, look: Look, leave_out: int | None = None) 
 def _reap_our_children(pids: list[int]) -> set[int]:
     """Reap those of ``pids`` that died as our children (orphans that reparented);
     the pids reaped."""
-    ours = _direct_children() if pids else set()
+    ours = direct_children() if pids else set()
     reaped = set()
     for pid in pids:
         if pid in ours:
