@@ -101,7 +101,10 @@ def test_hook_ignoring_sigterm_is_killed(project: Project, forge_run: ForgeRun, 
      "(setsid sh -c 'sleep 300 >/dev/null 2>&1 </dev/null & echo $! > {d}/daemon.pid' &); sleep 0.2"],
 )
 def test_leftovers_are_ended_when_the_hook_exits(project: Project, forge_run: ForgeRun, tmp_path: Path, leftover: str) -> None:
-    project.write_hooks([{"event": "*", "command": leftover.format(d=tmp_path) + "; echo done"}])
+    # The hook exits only once its leftover wrote its pid: ended faster than it could
+    # write it (since tree ends are linear), the daemon left no evidence to check.
+    written = f"while [ -z \"$(cat {tmp_path}/*.pid 2>/dev/null)\" ]; do sleep 0.01; done"
+    project.write_hooks([{"event": "*", "command": f"{leftover.format(d=tmp_path)}; {written}; echo done"}])
     run = forge_run(EVENT, timeout=120)  # waiting on the child holding stdout would take 300 s
     assert run.exit_status == 0 and run.json["results"][0]["stdout"] == "done\n"
     pids = read_pids(tmp_path)
