@@ -62,7 +62,8 @@ def main() -> None:
     redact_text("warm up: TOKEN=x https://a:b@c curl -u a:b PRIVATE KEY AKIA bearer sk-" + "a" * 30)
     names = [n for n in WORST if not args.only or any(word in n for word in args.only)]
     sizes = args.sizes
-    print(f"redact_text of {args.rev or 'this checkout'}, median ms of {args.rounds} rounds; x: ratio to the size before")
+    print(f"redact_text of {args.rev or 'this checkout'}, median ms of {args.rounds} rounds; "
+          "x: ratio to the size before")
     print(f"{'worst input of':32}" + "".join(f"{size // 1024:>10} KiB" for size in sizes) + "   ratios")
     total = [0.0] * len(sizes)
     for name in names:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports on 
     from .errors import ConfigError, EventError, ForgeError
     from .events import EventType, HookEvent
     from .executor import HookExecutor, fire_event
-    from .integration import ToolExecutor
+    from .toolexecutor import ToolExecutor
     from .registry import Hook, HookRegistry
     from .results import HookBlockedError, HookResult, HookRun
     from .templates import HOOK_TEMPLATES
@@ -33,7 +33,7 @@ _EXPORTS = {
     "fire_event": "executor",
     "HookConfig": "config",
     "HOOK_TEMPLATES": "templates",
-    "ToolExecutor": "integration",
+    "ToolExecutor": "toolexecutor",
     "ForgeError": "errors",
     "EventError": "errors",
     "ConfigError": "errors",
@@ -65,7 +65,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        from importlib.metadata import version
+        from importlib.metadata import version  # 20+ ms, only when asked (bench/README.md, "tricks.py")
 
         return version("forge-hookd")
     if name in _EXPORTS:

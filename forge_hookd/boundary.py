@@ -7,25 +7,38 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
 
-from .errors import ExitStatus, ForgeError, UsageError, interrupted_status
+from .errors import ExitStatus, ForgeError, UsageError, error_document, interrupted_status
+from .runlog import RunContext, record
+from .safefile import write_all
 from .signals import Interrupted, SignalCatcher
+from .text import json_bytes, visible
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Failing(Protocol):  # for the type checker only (see codec.Codec)
+        """Whatever answers an invocation's failure in the caller's protocol (a codec)."""
+
+        def fail(self, kind: str, message: str, status: int) -> int: ...
 
 
-def write_document(doc: dict[str, Any], *, pretty: bool = False) -> None:
-    """The one JSON document on stdout, written whole."""
-    option = orjson.OPT_INDENT_2 if pretty else 0
+def write_stdout(data: bytes) -> None:
+    """``data`` on stdout, whole (a signal during a large write returns a short count)."""
     out = sys.stdout.buffer
-    view = memoryview(orjson.dumps(doc, option=option, default=str) + b"\n")
-    while view:  # a signal during a large write returns a short count (found by soak.py)
-        view = view[out.write(view):]
+    write_all(out.write, data)
     out.flush()
+
+
+def write_stderr(text: str) -> None:
+    """``text`` on stderr as it is, for a protocol that owns stderr (an agent's)."""
+    click.echo(text, err=True)
 
 
 #: The names of the two executables, as their messages start.
@@ -35,7 +48,7 @@ MANAGER_PROG = "forge-hook"
 
 def print_json(value: Any) -> None:
     """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
-    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    click.echo(json_bytes(value, option=orjson.OPT_INDENT_2).decode())
 
 
 def say(prog: str, message: str) -> None:
@@ -43,23 +56,21 @@ def say(prog: str, message: str) -> None:
     click.echo(f"{prog}: {visible(message)}", err=True)
 
 
-# C0 (but tab), DEL and C1: a hook's output must not drive the terminal, and a line for
-# people stays one line (a newline in an event's key must not split the message).
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c != 0x09} | {0x0A: "\\n", 0x0D: "\\r"}
-
-
-def visible(text: str) -> str:
-    """``text`` with terminal control characters written out (ESC as ``\\x1b``)."""
-    return text.translate(_CONTROL)
-
-
 class ReaderClosed(Exception):
     """Whoever read our stdout went away (EPIPE). Not an OSError, so that click's own
     EPIPE handling (exit 1, which means "blocked") never sees it."""
 
 
-def error_document(kind: str, message: str) -> dict[str, Any]:
-    return {"version": 1, "error": {"kind": kind, "message": message}}
+class Invocation:
+    """One call of an executable: made by the boundary for each call and handed down as
+    click's ``obj``, never kept in a global. ``codec`` answers a failure (None: one line
+    on stderr is the whole answer); the command may choose another while the command
+    line is parsed (forge-hook-run's ``--dialect``). ``catcher`` holds the runner's
+    signal handlers while the command runs."""
+
+    def __init__(self, codec: Failing | None = None) -> None:
+        self.codec = codec
+        self.catcher: SignalCatcher | None = None
 
 
 class BoundaryCommand(click.Command):
@@ -68,46 +79,47 @@ class BoundaryCommand(click.Command):
     Usage errors exit 2; other known errors exit ``known_error_status``; what the machine
     refuses (``OSError``: a full disk, a read-only directory ...) exits 5; an unexpected
     exception exits 3 (with the traceback only when ``FORGE_DEBUG=1``); Ctrl-C exits
-    130. With ``json_errors`` stdout also gets the JSON error document.
+    130. The invocation's codec, when it has one, answers in the caller's protocol.
     """
 
-    json_errors = False
     known_error_status = ExitStatus.BAD_INPUT  # 1 is a verdict (blocked, problems found)
-    #: Filled by ``--dialect``: answers a failure in an agent's form instead of forge's
-    #: JSON document (dialect_cli.py). A list, not a method: it takes no ``self``.
-    failure_answer: list[Callable[[str, str], int]] = []
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> int:
         """Run the command and return its exit status; with ``standalone_mode`` (click's
-        contract, which CliRunner relies on) exit with it instead."""
+        contract, which CliRunner relies on) exit with it instead. ``obj`` may be the
+        :class:`Invocation` (its codec answers failures); one is made otherwise."""
         name = prog_name or self.name or RUNNER_PROG
+        invocation: Invocation = extra.setdefault("obj", self.new_invocation())
         try:
             code = super().main(args, name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:  # --help, --version
             code = exc.exit_code
         except click.UsageError as exc:
-            code = self._fail(name, "usage", exc.format_message(), ExitStatus.BAD_INPUT)
+            code = self._fail(invocation, name, "usage", exc.format_message(), ExitStatus.BAD_INPUT)
         except UsageError as exc:
-            code = self._fail(name, exc.kind, str(exc), ExitStatus.BAD_INPUT)
+            code = self._fail(invocation, name, exc.kind, str(exc), ExitStatus.BAD_INPUT)
         except ForgeError as exc:
-            code = self._fail(name, exc.kind, str(exc), self.known_error_status)
+            code = self._fail(invocation, name, exc.kind, str(exc), self.known_error_status)
         except (KeyboardInterrupt, click.Abort):
-            code = self._fail(name, "interrupted", "interrupted by SIGINT", ExitStatus.SIGINT)
+            code = self._fail(invocation, name, "interrupted", "interrupted by SIGINT", ExitStatus.SIGINT)
         except Interrupted as exc:  # a signal before any hook ran (signals.py)
-            code = self._fail(name, "interrupted", f"interrupted by {exc}", interrupted_status(exc.signum))
+            code = self._fail(invocation, name, "interrupted", f"interrupted by {exc}", interrupted_status(exc.signum))
         except ReaderClosed:  # nothing more is written, as a shell's SIGPIPE
             _silence_stdout()
             code = ExitStatus.READER_CLOSED
         except OSError as exc:  # the machine refused (issue 9): one line, not a bug
-            code = self._fail(name, *system_error(exc))
+            code = self._fail(invocation, name, *system_error(exc))
         except Exception as exc:  # noqa: BLE001 - the one boundary (STYLE 8)
-            code = self._fail(name, "internal", _unexpected(exc), ExitStatus.INTERNAL_ERROR)
-        self.failure_answer.clear()  # set for one invocation (a dialect's); not the next
+            code = self._fail(invocation, name, "internal", _unexpected(exc), ExitStatus.INTERNAL_ERROR)
         if standalone_mode:
             sys.exit(int(code or 0))
         return int(code or 0)
+
+    def new_invocation(self) -> Invocation:
+        """The state of one call (subclasses give it their protocol's codec)."""
+        return Invocation()
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         with _reader_closed_is_ours():  # --help and --version print while parsing
@@ -117,26 +129,22 @@ class BoundaryCommand(click.Command):
         with _reader_closed_is_ours():
             return super().invoke(ctx)
 
-    def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
-        if self.failure_answer:
-            return self.failure_answer[-1](kind, message)
-        say(prog, f"error: {message}")
-        if self.json_errors:
-            try:
-                write_document(error_document(kind, message))
-            except BrokenPipeError:
-                _silence_stdout()
-                return ExitStatus.READER_CLOSED
-        return status
+    def _fail(self, invocation: Invocation, prog: str, kind: str, message: str, status: int) -> int:
+        if invocation.codec is None:
+            say(prog, f"error: {message}")
+            return status
+        try:
+            return invocation.codec.fail(kind, message, status)
+        except BrokenPipeError:
+            _silence_stdout()
+            return ExitStatus.READER_CLOSED
 
 
 class JsonCommand(BoundaryCommand):
-    """forge-hook-run's boundary: every failure is also a JSON document on stdout, bad
-    input of any kind exits 2, and the runner's signals are caught while it runs
-    (:class:`~forge_hookd.signals.SignalCatcher`, reached through :meth:`signals`)."""
-
-    json_errors = True
-    known_error_status = ExitStatus.BAD_INPUT
+    """forge-hook-run's boundary: the invocation's codec answers every failure in the
+    caller's protocol (forge's JSON error document, or an agent's answer), a failed run
+    is logged, and the runner's signals are caught while it runs (the
+    :class:`~forge_hookd.signals.SignalCatcher` is the invocation's ``catcher``)."""
 
     ignore_late_signals = False
 
@@ -149,22 +157,15 @@ class JsonCommand(BoundaryCommand):
 
     def invoke(self, ctx: click.Context) -> Any:
         with SignalCatcher().installed(then_ignore=self.ignore_late_signals) as catcher:
-            ctx.meta["forge_hookd.signals"] = catcher
+            ctx.obj.catcher = catcher
             return super().invoke(ctx)
 
-    def _fail(self, prog: str, kind: str, message: str, status: int) -> int:
-        from .runlog import RunContext, record  # runs that end in an error are logged too
-
+    def _fail(self, invocation: Invocation, prog: str, kind: str, message: str, status: int) -> int:
+        # runs that end in an error are logged too
         warning = record(error_document(kind, message), RunContext(exit_status=status))
         if warning is not None:
             say(prog, f"warning: {warning}")
-        return super()._fail(prog, kind, message, status)
-
-    @staticmethod
-    def signals() -> SignalCatcher:
-        """The catcher of the command being run."""
-        catcher: SignalCatcher = click.get_current_context().meta["forge_hookd.signals"]
-        return catcher
+        return super()._fail(invocation, prog, kind, message, status)
 
 
 class BoundaryGroup(BoundaryCommand, click.Group):
@@ -186,7 +187,7 @@ def _unexpected(exc: BaseException) -> str:
 
 def _print_traceback_if_debugging() -> None:
     if os.environ.get("FORGE_DEBUG") == "1":
-        import traceback
+        import traceback  # 1.9 ms, paid only with FORGE_DEBUG=1 (bench/README.md, "tricks.py")
 
         traceback.print_exc()
 

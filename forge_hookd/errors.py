@@ -7,15 +7,17 @@ A hook that fails or times out is *not* an exception: it is a ``HookResult``.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from collections.abc import Callable, Mapping
+from enum import IntEnum, unique
+from typing import Any
 
 
+@unique  # two names for one status read as two meanings (httpie does the same)
 class ExitStatus(IntEnum):
     """Exit codes of the executables (DESIGN.md, "Exit codes"), the one owner of them."""
 
     PROCEED = 0  # decision allow
     BLOCKED = 1  # decision deny: a hook said do not continue (forge-hook-run only)
-    PROBLEMS_FOUND = 1  # forge-hook: check found problems, remove found nothing
     BAD_INPUT = 2
     INTERNAL_ERROR = 3  # a bug
     ASK = 4  # decision ask: a person must decide
@@ -31,6 +33,22 @@ def interrupted_status(signum: int) -> int:
     status when one of its signals interrupted it (SIGHUP 129, SIGINT 130, SIGQUIT 131,
     SIGTERM 143 ...; the named ones above are those the documentation lists)."""
     return 128 + signum
+
+
+@unique
+class ManagerStatus(IntEnum):
+    """forge-hook's own statuses beside the shared ones (BAD_INPUT ...): its word for 1,
+    which forge-hook-run spends on "blocked"."""
+
+    OK = 0
+    PROBLEMS = 1  # check or doctor found problems; remove found no such hook
+
+
+def error_document(kind: str, message: str) -> dict[str, object]:
+    """forge-hook-run's document for a run that failed before any hook ran: the JSON
+    form of an error of ``kind`` (a :attr:`ForgeError.kind`, ``interrupted``, ``internal``,
+    ``system``)."""
+    return {"version": 1, "error": {"kind": kind, "message": message}}
 
 
 class ForgeError(Exception):
@@ -87,3 +105,20 @@ class UsageError(ForgeError):
     """A bad command line: an unknown option, a bad option value."""
 
     kind = "usage"
+
+
+def json_type(value: object) -> str:
+    """What a JSON value is, in the words an error message uses (``a number``)."""
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def optional_str(obj: Mapping[str, Any], key: str, error: Callable[[str], Exception], *, where: str = "") -> str | None:
+    """``obj[key]`` when it is a string, or None when missing or null; any other value
+    raises ``error(message)`` (an EventError, a ConfigError, a dialect's PayloadError),
+    the message naming the key, ``where`` it was and what it was instead."""
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise error(f"'{key}'{where} must be a string or null, not {json_type(value)}")

@@ -169,3 +169,46 @@ class ForgeRun(Protocol):
 
     def __call__(self, event: dict[str, Any] | str | bytes | None, *args: str, cwd: Path | None = None,
                  env: dict[str, str] | None = None, timeout: float = 60) -> Run: ...
+
+
+def hook_answer(dialect: Any, event: Any, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
+    """What a ``"format": NAME`` hook that exited by itself answers, read by the agent's
+    rules as the executor reads it (the dialect's judge): the answer's keys, and the
+    decision the agent's rules give."""
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookResult
+
+    result = HookResult(Hook("*", "x", format=dialect.name), exit_code, stdout=stdout, stderr=stderr)
+    judgement = dialect.hooks.judge(event)(result)
+    answer: dict[str, Any] = {} if judgement.answer is None else judgement.answer.to_dict()
+    return answer
+
+
+def reap_agent_leftovers() -> None:
+    """After a real agent ran: wait until no process carries this test's mark, then reap
+    those that died as our zombies. By now pytest may be a child subreaper (test_cli runs
+    forge-hook-run in-process, and the runner makes its process one), so what the
+    harness kills in the agent's process group is reparented to pytest."""
+    mark = os.environ[LEAK_VAR]
+    deadline = time.monotonic() + 10
+    while marked_processes(mark) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    for child in psutil.Process().children():
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                os.waitpid(child.pid, 0)
+        except (psutil.Error, ChildProcessError):
+            pass
+
+
+def require_agent(name: str) -> str:
+    """The real agent ``name``, installed; a skip, said loudly, only where npm is missing."""
+    from tests.agents import harness
+
+    try:
+        harness.ensure_installed(name)
+    except harness.AgentUnavailable as exc:
+        if "npm is not on PATH" in str(exc):
+            pytest.skip(f"REAL-AGENT TESTS SKIPPED: {exc}")
+        raise
+    return name

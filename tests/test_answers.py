@@ -12,19 +12,10 @@ from typing import Any
 import pytest
 
 from helpers import ForgeRun, Project, gone, read_pids
-from forge_hookd.answers import (
-    Answer,
-    MalformedAnswer,
-    decision_of,
-    judge,
-    merge_patch,
-    parse_answer,
-    rewrite,
-    run_decision,
-    run_reason,
-)
+from forge_hookd.answers import Answer, MalformedAnswer, judge, merge_patch, parse_answer
+from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
-from forge_hookd.results import HookResult
+from forge_hookd.results import HookResult, HookRun
 
 BASH: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",
                         "data": {"tool_args": {"command": "ls", "cwd": "/tmp"}, "keep": 1}}
@@ -84,10 +75,16 @@ def test_malformed_answers_name_the_key(stdout: str, key: str, message: str) -> 
 def result(stdout: str = "", exit_code: int | None = 0, *, blocking: bool = True, index: int = 0,
            **kw: Any) -> HookResult:
     """A finished hook's result, judged as the executor judges it."""
-    out = HookResult(Hook("*", "x", blocking=blocking), exit_code=exit_code, stdout=stdout, index=index, **kw)
-    out.answer, error, out.decided = judge(out)
-    out.error = error or out.error
-    return out
+    return HookResult(Hook("*", "x", blocking=blocking), exit_code=exit_code, stdout=stdout, index=index,
+                      **kw).judged(judge)
+
+
+def concluded(results: list[HookResult], data: dict[str, Any] | None = None) -> HookRun:
+    """A run of ``results``, concluded as the executor concludes it."""
+    run = HookRun(event=HookEvent.tool_pre_execute("bash", {}), results=results)
+    run.event.data.update(data or {})
+    run.conclude()
+    return run
 
 
 @pytest.mark.parametrize(
@@ -100,7 +97,7 @@ def result(stdout: str = "", exit_code: int | None = 0, *, blocking: bool = True
      ('{"decision": "alow"}', 0, {}, "deny")],
 )
 def test_one_hooks_decision(stdout: str, exit_code: int | None, kw: dict[str, Any], decision: str) -> None:
-    assert decision_of(result(stdout, exit_code, **kw)) == decision
+    assert result(stdout, exit_code, **kw).decision == decision
 
 
 def test_a_timed_out_hook_has_no_answer_and_its_error_is_its_reason() -> None:
@@ -122,19 +119,19 @@ def test_a_malformed_answer_is_a_failure_whose_error_is_the_reason() -> None:
 
 def test_a_judge_may_decide_by_another_protocols_rules() -> None:
     """A dialect's judge: an exit status that forge reads as deny may allow there."""
-    lenient = HookResult(Hook("*", "x"), exit_code=1, decided="allow")
+    lenient = HookResult(Hook("*", "x"), exit_code=1, decision="allow")
     assert lenient.decision == "allow" and lenient.should_continue
 
 
 # -- the run ----------------------------------------------------------------------------------
 def test_deny_beats_ask_beats_allow_and_observers_do_not_count() -> None:
     allow, ask, deny = result(index=0), result('{"decision": "ask", "reason": "a"}', index=1), result("", 1, index=2)
-    assert run_decision([allow]) == "allow" and run_reason([allow]) is None
-    assert run_decision([allow, ask]) == "ask"
-    assert run_decision([ask, deny]) == "deny" and run_decision([deny, ask]) == "deny"
+    assert (concluded([allow]).decision, concluded([allow]).reason) == ("allow", None)
+    assert concluded([allow, ask]).decision == "ask"
+    assert concluded([ask, deny]).decision == "deny" and concluded([deny, ask]).decision == "deny"
     observer_deny = result('{"decision": "deny"}', blocking=False)
     observer_ask = result('{"decision": "ask"}', blocking=False)
-    assert run_decision([allow, observer_deny, observer_ask]) == "allow"
+    assert concluded([allow, observer_deny, observer_ask]).decision == "allow"
     assert observer_deny.decision == "deny" and observer_deny.should_continue
 
 
@@ -142,9 +139,9 @@ def test_the_run_reason() -> None:
     denied = result('{"decision": "deny", "reason": "no"}', index=2)
     asks = [result('{"decision": "ask", "reason": "first"}', index=0), result('{"decision": "ask"}', index=1),
             result('{"decision": "ask", "reason": "second"}', index=3)]
-    assert run_reason([*asks, denied]) == "no"
-    assert run_reason(asks) == "first\nsecond"
-    assert run_reason(asks[1:2]) is None
+    assert concluded([*asks, denied]).reason == "no"
+    assert concluded(asks).reason == "first\nsecond"
+    assert concluded(asks[1:2]).reason is None
 
 
 # -- merge patch (RFC 7386, Appendix A) --------------------------------------------------------
@@ -170,17 +167,17 @@ def test_rewrite_applies_in_order_and_names_both_hooks_of_a_conflict() -> None:
     second = result('{"data": {"tool_args": {"command": "ls -a", "cwd": null}}}', index=2)
     same = result('{"data": {"a": 1}}', index=3)
     original = {"tool_args": {"command": "ls", "cwd": "/tmp"}, "keep": 1}
-    data, warnings = rewrite(original, [first, second, same])
-    assert data == {"tool_args": {"command": "ls -a"}, "keep": 1, "a": 1}
-    assert warnings == ["hooks 0 (*) and 2 (*) both rewrite data.tool_args.command; hook 2's value is used"]
+    run = concluded([first, second, same], original)
+    assert run.data == {"tool_args": {"command": "ls -a"}, "keep": 1, "a": 1}
+    assert run.warnings == ["hooks 0 (*) and 2 (*) both rewrite data.tool_args.command; hook 2's value is used"]
     assert original == {"tool_args": {"command": "ls", "cwd": "/tmp"}, "keep": 1}
 
 
 def test_deleting_a_key_another_hook_rewrites_inside_is_a_conflict() -> None:
     inner = result('{"data": {"tool_args": {"command": "x"}}}', index=0)
     deleting = result('{"data": {"tool_args": null}}', index=1)
-    data, warnings = rewrite({"tool_args": {"command": "ls"}}, [inner, deleting])
-    assert data == {} and warnings == [
+    run = concluded([inner, deleting], {"tool_args": {"command": "ls"}})
+    assert run.data == {} and run.warnings == [
         "hooks 0 (*) and 1 (*) both rewrite data.tool_args; hook 1's value is used"]
 
 
@@ -217,7 +214,7 @@ def test_a_deny_answer_blocks_with_its_reason_and_stops_the_chain(project: Proje
     assert (doc["decision"], doc["reason"]) == ("deny", "not on main")
     assert doc["blocked_by"]["reason"] == "not on main" and doc["skipped"] == [1]
     assert doc["results"][0]["exit_code"] == 0 and doc["results"][0]["should_continue"] is False
-    assert "blocked by project hook 0 (*): not on main" in run.stderr
+    assert "blocked by project[0] '*': not on main" in run.stderr
 
 
 def test_a_failing_hook_denies_whatever_it_answered(project: Project, forge_run: ForgeRun) -> None:

@@ -78,7 +78,7 @@ def test_malformed_entry_is_skipped_and_the_rest_load(tmp_path: Path) -> None:
     loaded = load_file(path, source="project")
     assert [h.command for h in loaded.hooks] == ["a", "c"]
     assert [str(w) for w in loaded.warnings] == [
-        f"{path}: hooks[1]: missing required key 'command'; hook skipped",
+        f"{path}: hooks[1]: missing required key 'command' (or 'guard', a built-in guard); hook skipped",
         f"{path}: hooks[2]: unknown key 'timout' ignored (did you mean 'timeout'?)",
     ]
     assert loaded.hooks[0].source == "project"

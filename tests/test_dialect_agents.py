@@ -9,17 +9,14 @@ They skip only where npm is missing, and say so loudly.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import pytest
 
-from helpers import LEAK_VAR, Project, installed, marked_processes
+from helpers import Project, installed, reap_agent_leftovers, require_agent
 from tests.agents import harness
 from tests.agents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 
@@ -29,34 +26,11 @@ VALIDATOR = Path(__file__).parent / "dialects" / "bash_command_validator.py"
 
 @pytest.fixture(autouse=True)
 def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    """Reap the agent's leftovers that became our zombies.
-
-    By now pytest may be a child subreaper (test_cli runs forge-hook-run in-process, and
-    the runner makes its process one), so what the harness kills in the agent's process
-    group after the agent exits is reparented to pytest, and dies as its zombie. The
-    evidence that all are dead: no live process carries this test's mark.
-    """
     yield
-    mark = os.environ[LEAK_VAR]
-    deadline = time.monotonic() + 10
-    while marked_processes(mark) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    for child in psutil.Process().children():
-        try:
-            if child.status() == psutil.STATUS_ZOMBIE:
-                os.waitpid(child.pid, 0)
-        except (psutil.Error, ChildProcessError):
-            pass
+    reap_agent_leftovers()
 
 
-def require(name: str) -> str:
-    try:
-        harness.ensure_installed(name)
-    except harness.AgentUnavailable as exc:
-        if "npm is not on PATH" in str(exc):
-            pytest.skip(f"REAL-AGENT TESTS SKIPPED: {exc}")
-        raise
-    return name
+require = require_agent
 
 
 @pytest.fixture(params=AGENTS)
@@ -148,7 +122,7 @@ def test_forge_as_the_hook_of_every_event_print_config_names(agent: str, project
 
     seen, target = tmp_path / "seen.txt", tmp_path / "created"
     project.write_hooks([{"event": "*", "command": f'echo "$FORGE_EVENT" >> {shlex.quote(str(seen))}'}])
-    events = get(agent).config_snippet("forge-hook-run")["hooks"]
+    events = get(agent).settings.snippet("forge-hook-run")["hooks"]
     ws = Workspace(project=project.root, home=project.home)
     # NAME:EVENT, as Copilot's snippet writes it; the other agents' payloads name the event.
     hooks = {event: f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{event} --trust-project"

@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 import pytest
 
+from helpers import hook_answer
 from forge_hookd.dialects import get
 from forge_hookd.dialects.base import Inbound, Verdict
 from forge_hookd.events import HookEvent
@@ -15,7 +16,7 @@ CLAUDE = get("claude")
 
 
 def answer(event: str, verdict: Verdict) -> tuple[dict[str, Any] | None, int, list[str]]:
-    native = CLAUDE.answer(Inbound("claude", event, None, {}, None), verdict)
+    native = CLAUDE.writer.answer(Inbound("claude", event, None, {}, None), verdict)
     return (orjson.loads(native.stdout) if native.stdout else None), native.exit_code, native.dropped
 
 
@@ -80,7 +81,7 @@ def test_permission_request_answers_allow_and_deny_and_leaves_ask_to_the_person(
 
 
 def test_a_failure_on_pre_tool_use_denies_with_the_problem() -> None:
-    native = CLAUDE.failure("PreToolUse", "--strict: bad config")
+    native = CLAUDE.writer.failure("PreToolUse", "--strict: bad config")
     doc = orjson.loads(native.stdout)
     assert doc["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "--strict: bad config" in doc["hookSpecificOutput"]["permissionDecisionReason"]
@@ -91,7 +92,7 @@ EVENT = HookEvent.tool_pre_execute("bash", {"command": "rm -rf /", "timeout": 5}
 
 
 def read(code: int, stdout: str = "", stderr: str = "", event: HookEvent = EVENT) -> dict[str, Any]:
-    return CLAUDE.read_hook_answer(event, code, stdout, stderr)
+    return hook_answer(CLAUDE, event, code, stdout, stderr)
 
 
 def test_exit_2_denies_with_stderr_and_ignores_stdout() -> None:
@@ -132,7 +133,7 @@ def test_plain_stdout_is_context_only_where_claude_makes_it_so() -> None:
 
 
 def test_the_snippet_hooks_every_mapped_event() -> None:
-    snippet = CLAUDE.config_snippet("forge-hook-run --dialect claude")
-    assert set(snippet["hooks"]) == set(CLAUDE.events)
+    snippet = CLAUDE.settings.snippet("forge-hook-run --dialect claude")
+    assert set(snippet["hooks"]) == set(CLAUDE.words.events)
     assert snippet["hooks"]["PreToolUse"] == [{"matcher": "*", "hooks": [
         {"type": "command", "command": "forge-hook-run --dialect claude"}]}]

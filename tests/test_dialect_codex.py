@@ -13,6 +13,7 @@ import jsonschema
 import orjson
 import pytest
 
+from helpers import hook_answer
 from forge_hookd.dialects import get
 from forge_hookd.dialects.base import Inbound, Verdict
 from forge_hookd.dialects.codex import invalid_pre_tool_use
@@ -38,7 +39,7 @@ def schema(event: str) -> dict[str, Any]:
 
 
 def answer(event: str, verdict: Verdict) -> tuple[dict[str, Any] | None, int]:
-    native = CODEX.answer(Inbound("codex", event, None, {}, None), verdict)
+    native = CODEX.writer.answer(Inbound("codex", event, None, {}, None), verdict)
     return (orjson.loads(native.stdout) if native.stdout else None), native.exit_code
 
 
@@ -78,7 +79,7 @@ def test_a_deny_always_has_a_non_empty_reason() -> None:
 
 
 def test_allow_alone_is_dropped_and_a_rewrite_travels_with_allow() -> None:
-    native = CODEX.answer(Inbound("codex", "PreToolUse", None, {}, None), Verdict(decision="allow"))
+    native = CODEX.writer.answer(Inbound("codex", "PreToolUse", None, {}, None), Verdict(decision="allow"))
     assert native.stdout == b"" and native.dropped
     doc, _ = answer("PreToolUse", Verdict(tool_args={"command": "ls"}))
     assert doc == {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
@@ -86,7 +87,7 @@ def test_allow_alone_is_dropped_and_a_rewrite_travels_with_allow() -> None:
 
 
 def test_session_end_gets_no_answer_at_all() -> None:
-    native = CODEX.answer(Inbound("codex", "SessionEnd", None, {}, None), Verdict(messages=["bye"]))
+    native = CODEX.writer.answer(Inbound("codex", "SessionEnd", None, {}, None), Verdict(messages=["bye"]))
     assert native.stdout == b"" and native.dropped
 
 
@@ -95,7 +96,7 @@ EVENT = HookEvent.tool_pre_execute("bash", {"command": "rm -rf /"})
 
 
 def read(code: int, stdout: str = "", stderr: str = "") -> dict[str, Any]:
-    return CODEX.read_hook_answer(EVENT, code, stdout, stderr)
+    return hook_answer(CODEX, EVENT, code, stdout, stderr)
 
 
 def test_json_is_read_only_on_exit_0_as_codex_does() -> None:

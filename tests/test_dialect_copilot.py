@@ -47,10 +47,10 @@ def test_every_documented_payload_is_here_in_both_shapes_and_the_real_agents_too
 @pytest.mark.parametrize("file", sorted(set(EXPECTED) | RECORDED))
 def test_every_documented_or_recorded_payload_reads_as_the_right_forge_event(file: str) -> None:
     native_event = file.split(".")[0]
-    forge_type = COPILOT.events.get(native_event)
+    forge_type = COPILOT.words.events.get(native_event)
     raw = (DOCS / f"{file}.json").read_bytes()
     # The camelCase shape is told its event by the command line (copilot:EVENT).
-    inbound = COPILOT.read(raw, None if ".vscode" in file else native_event)
+    inbound = COPILOT.reader.read(raw, None if ".vscode" in file else native_event)
     assert inbound.native_event == native_event
     assert inbound.cwd == json.loads(raw)["cwd"]
     if forge_type is None:
@@ -63,8 +63,8 @@ def test_every_documented_or_recorded_payload_reads_as_the_right_forge_event(fil
 
 
 def test_tool_args_arrive_as_a_json_string_or_an_object_and_read_the_same() -> None:
-    camel = COPILOT.read((DOCS / "preToolUse.json").read_bytes(), "preToolUse").event
-    pascal = COPILOT.read((DOCS / "PreToolUse.vscode.json").read_bytes()).event
+    camel = COPILOT.reader.read((DOCS / "preToolUse.json").read_bytes(), "preToolUse").event
+    pascal = COPILOT.reader.read((DOCS / "PreToolUse.vscode.json").read_bytes()).event
     assert camel is not None and pascal is not None
     assert camel.data["tool_args"] == pascal.data["tool_args"] == {
         "command": "rm -rf dist", "description": "Clean build directory"}
@@ -72,8 +72,8 @@ def test_tool_args_arrive_as_a_json_string_or_an_object_and_read_the_same() -> N
 
 
 def test_the_real_agent_sends_tool_args_as_an_object_and_claudes_tool_names_in_the_vs_code_shape() -> None:
-    camel = COPILOT.read((DOCS / "preToolUse.recorded.json").read_bytes(), "preToolUse").event
-    pascal = COPILOT.read((DOCS / "PreToolUse.vscode.recorded.json").read_bytes()).event
+    camel = COPILOT.reader.read((DOCS / "preToolUse.recorded.json").read_bytes(), "preToolUse").event
+    pascal = COPILOT.reader.read((DOCS / "PreToolUse.vscode.recorded.json").read_bytes()).event
     assert camel is not None and pascal is not None
     assert camel.data["tool_args"] == camel.data["agent"]["payload"]["toolArgs"]
     assert set(camel.data["tool_args"]) == set(pascal.data["tool_args"]) >= {"command", "description"}
@@ -81,7 +81,7 @@ def test_the_real_agent_sends_tool_args_as_an_object_and_claudes_tool_names_in_t
 
 
 def test_a_permission_request_names_itself_and_its_tool_input() -> None:
-    inbound = COPILOT.read((DOCS / "permissionRequest.recorded.json").read_bytes())
+    inbound = COPILOT.reader.read((DOCS / "permissionRequest.recorded.json").read_bytes())
     assert inbound.native_event == "permissionRequest" and inbound.event is not None
     assert inbound.event.type.value == "permission:prompt" and inbound.event.tool_name == "bash"
     assert inbound.event.data["tool_args"] == inbound.payload["toolInput"]
@@ -89,24 +89,24 @@ def test_a_permission_request_names_itself_and_its_tool_input() -> None:
 
 def test_a_camel_case_payload_without_an_event_on_the_command_line_is_refused() -> None:
     with pytest.raises(PayloadError, match="copilot:preToolUse"):
-        COPILOT.read((DOCS / "preToolUse.json").read_bytes())
+        COPILOT.reader.read((DOCS / "preToolUse.json").read_bytes())
 
 
 def test_tool_args_that_are_not_json_are_refused_naming_the_event() -> None:
     with pytest.raises(PayloadError, match="not JSON") as info:
-        COPILOT.read(orjson.dumps({"toolName": "bash", "toolArgs": "{oops"}), "preToolUse")
+        COPILOT.reader.read(orjson.dumps({"toolName": "bash", "toolArgs": "{oops"}), "preToolUse")
     assert info.value.native_event == "preToolUse"
 
 
 # -- answers, read back by Copilot's documented rules ------------------------------------
 def answer(event: str, verdict: Verdict) -> tuple[dict[str, Any] | None, int, list[str]]:
-    native = COPILOT.answer(Inbound("copilot", event, None, {}, None), verdict)
+    native = COPILOT.writer.answer(Inbound("copilot", event, None, {}, None), verdict)
     return (orjson.loads(native.stdout) if native.stdout else None), native.exit_code, native.dropped
 
 
 def read_back(event: str, verdict: Verdict) -> dict[str, Any]:
-    native = COPILOT.answer(Inbound("copilot", event, None, {}, None), verdict)
-    return COPILOT.read_native_answer(event, native.exit_code, native.stdout.decode(), native.stderr)
+    native = COPILOT.writer.answer(Inbound("copilot", event, None, {}, None), verdict)
+    return COPILOT.hooks.read_answer(event, native.exit_code, native.stdout.decode(), native.stderr)
 
 
 def test_no_objection_is_no_output() -> None:
@@ -154,15 +154,15 @@ def test_context_only_on_tool_failures_and_decisions_dropped_where_copilot_ignor
 
 
 def test_a_failure_denies_only_where_copilot_waits_for_permission() -> None:
-    failed = COPILOT.failure("preToolUse", "boom")
+    failed = COPILOT.writer.failure("preToolUse", "boom")
     assert orjson.loads(failed.stdout)["permissionDecision"] == "deny"
-    assert COPILOT.failure("userPromptSubmitted", "boom").stdout == b""
-    assert COPILOT.failure(None, "not JSON").exit_code == 2
+    assert COPILOT.writer.failure("userPromptSubmitted", "boom").stdout == b""
+    assert COPILOT.writer.failure(None, "not JSON").exit_code == 2
 
 
 # -- reading a Copilot-format hook -------------------------------------------------------
 def read(event: str, code: int, stdout: str = "", stderr: str = "") -> dict[str, Any]:
-    return COPILOT.read_native_answer(event, code, stdout, stderr)
+    return COPILOT.hooks.read_answer(event, code, stdout, stderr)
 
 
 def test_exit_2_denies_only_pre_tool_use_and_permission_request() -> None:
@@ -178,16 +178,16 @@ def test_other_failures_are_logged_and_skipped() -> None:
 
 def test_a_format_hook_gets_a_camel_case_payload_as_the_real_agent_sends_it() -> None:
     event = HookEvent.tool_pre_execute("read", {"path": "a.txt"}, session_id="s1")
-    built = orjson.loads(COPILOT.hook_stdin(event, "/proj"))
+    built = orjson.loads(COPILOT.hooks.stdin(event, "/proj"))
     assert built["toolName"] == "view" and built["toolArgs"] == {"path": "a.txt"}
     assert built["cwd"] == "/proj" and built["sessionId"] == "s1"
     assert isinstance(built["timestamp"], int) and built["timestamp"] > 10**12  # milliseconds
     recorded = json.loads((DOCS / "env.json").read_text())["added_to_hook_environment"]
-    assert set(COPILOT.hook_env(event, "/proj")) <= set(recorded)
+    assert set(COPILOT.hooks.env(event, "/proj")) <= set(recorded)
 
 
 def test_the_settings_snippet_names_the_event_in_each_command() -> None:
-    snippet = COPILOT.config_snippet("forge-hook-run --dialect copilot")
+    snippet = COPILOT.settings.snippet("forge-hook-run --dialect copilot")
     assert snippet["version"] == 1
     assert snippet["hooks"]["preToolUse"] == [{"type": "command", "bash": "forge-hook-run --dialect copilot:preToolUse",
                                               "timeoutSec": 30}]

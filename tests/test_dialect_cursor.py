@@ -46,7 +46,7 @@ def test_every_documented_event_has_a_payload() -> None:
 @pytest.mark.parametrize("native_event", sorted(EXPECTED))
 def test_every_documented_payload_reads_as_the_right_forge_event(native_event: str) -> None:
     forge_type, tool = EXPECTED[native_event]
-    inbound = CURSOR.read((DOCS / f"{native_event}.json").read_bytes())
+    inbound = CURSOR.reader.read((DOCS / f"{native_event}.json").read_bytes())
     assert inbound.native_event == native_event and inbound.event is not None
     assert inbound.event.type.value == forge_type and inbound.event.tool_name == tool
     assert inbound.cwd == "/project"  # the workspace root, whatever the event
@@ -54,8 +54,8 @@ def test_every_documented_payload_reads_as_the_right_forge_event(native_event: s
 
 
 def test_a_shell_command_is_bash_with_command_and_cwd_whichever_event_carries_it() -> None:
-    shell = CURSOR.read((DOCS / "beforeShellExecution.json").read_bytes()).event
-    generic = CURSOR.read((DOCS / "preToolUse.json").read_bytes()).event
+    shell = CURSOR.reader.read((DOCS / "beforeShellExecution.json").read_bytes()).event
+    generic = CURSOR.reader.read((DOCS / "preToolUse.json").read_bytes()).event
     assert shell is not None and generic is not None
     assert shell.data["tool_args"] == {"command": "npm install express", "cwd": "/project"}
     assert generic.data["tool_args"]["command"] == "npm install"
@@ -63,14 +63,14 @@ def test_a_shell_command_is_bash_with_command_and_cwd_whichever_event_carries_it
 
 
 def test_mcp_input_and_results_arrive_as_json_strings_and_are_decoded() -> None:
-    event = CURSOR.read((DOCS / "beforeMCPExecution.json").read_bytes()).event
+    event = CURSOR.reader.read((DOCS / "beforeMCPExecution.json").read_bytes()).event
     assert event is not None and event.data["tool_args"] == {"query": "SELECT * FROM users"}
     assert Hook("tool:pre_execute:MCP:*", "true").matches(event)
 
 
 def test_results_errors_prompts_and_responses_land_in_forge_data() -> None:
     def data(event: str) -> dict[str, Any]:
-        read = CURSOR.read((DOCS / f"{event}.json").read_bytes()).event
+        read = CURSOR.reader.read((DOCS / f"{event}.json").read_bytes()).event
         assert read is not None
         return read.data
 
@@ -83,19 +83,19 @@ def test_results_errors_prompts_and_responses_land_in_forge_data() -> None:
 
 def test_a_shell_event_without_its_command_is_refused_naming_the_event() -> None:
     with pytest.raises(PayloadError, match="no 'command'") as info:
-        CURSOR.read(orjson.dumps({"hook_event_name": "beforeShellExecution", "cwd": "/p"}))
+        CURSOR.reader.read(orjson.dumps({"hook_event_name": "beforeShellExecution", "cwd": "/p"}))
     assert info.value.native_event == "beforeShellExecution"
 
 
 # -- answers, read back by Cursor's documented rules -------------------------------------
 def answer(event: str, verdict: Verdict) -> tuple[dict[str, Any] | None, int, list[str]]:
-    native = CURSOR.answer(Inbound("cursor", event, None, {}, None), verdict)
+    native = CURSOR.writer.answer(Inbound("cursor", event, None, {}, None), verdict)
     return (orjson.loads(native.stdout) if native.stdout else None), native.exit_code, native.dropped
 
 
 def read_back(event: str, verdict: Verdict) -> dict[str, Any]:
-    native = CURSOR.answer(Inbound("cursor", event, None, {}, None), verdict)
-    return CURSOR.read_native_answer(event, native.exit_code, native.stdout.decode(), native.stderr)
+    native = CURSOR.writer.answer(Inbound("cursor", event, None, {}, None), verdict)
+    return CURSOR.hooks.read_answer(event, native.exit_code, native.stdout.decode(), native.stderr)
 
 
 def test_no_objection_is_no_output() -> None:
@@ -156,16 +156,16 @@ def test_a_deny_after_the_fact_is_dropped_and_said(event: str) -> None:
 
 
 def test_a_broken_payload_is_blocked_with_exit_2() -> None:
-    failed = CURSOR.failure(None, "not JSON")
+    failed = CURSOR.writer.failure(None, "not JSON")
     assert failed.exit_code == 2 and "not JSON" in failed.stderr
-    failed = CURSOR.failure("beforeShellExecution", "boom")
+    failed = CURSOR.writer.failure("beforeShellExecution", "boom")
     assert failed.exit_code == 0 and orjson.loads(failed.stdout)["permission"] == "deny"
-    assert CURSOR.failure("afterFileEdit", "boom").exit_code == 0
+    assert CURSOR.writer.failure("afterFileEdit", "boom").exit_code == 0
 
 
 # -- reading a Cursor-format hook --------------------------------------------------------
 def read(event: str, code: int, stdout: str = "", stderr: str = "") -> dict[str, Any]:
-    return CURSOR.read_native_answer(event, code, stdout, stderr)
+    return CURSOR.hooks.read_answer(event, code, stdout, stderr)
 
 
 def test_exit_2_blocks_with_stderr_as_the_reason() -> None:
@@ -187,17 +187,17 @@ def test_the_older_decision_form_and_camel_case_messages_are_read() -> None:
 
 def test_a_format_hook_gets_the_specific_event_built_from_a_forge_event() -> None:
     event = HookEvent.tool_pre_execute("bash", {"command": "git push"}, session_id="s1")
-    built = orjson.loads(CURSOR.hook_stdin(event, "/proj"))
+    built = orjson.loads(CURSOR.hooks.stdin(event, "/proj"))
     assert built["hook_event_name"] == "beforeShellExecution"
     assert built["command"] == "git push" and built["cwd"] == "/proj" and built["workspace_roots"] == ["/proj"]
     assert built["tool_name"] == "Shell" and built["tool_input"] == {"command": "git push"}
-    assert CURSOR.hook_env(event, "/proj")["CURSOR_PROJECT_DIR"] == "/proj"
+    assert CURSOR.hooks.env(event, "/proj")["CURSOR_PROJECT_DIR"] == "/proj"
     other = HookEvent.tool_pre_execute("web_fetch", {"url": "u"})
-    assert orjson.loads(CURSOR.hook_stdin(other, "/proj"))["hook_event_name"] == "preToolUse"
+    assert orjson.loads(CURSOR.hooks.stdin(other, "/proj"))["hook_event_name"] == "preToolUse"
 
 
 def test_the_settings_snippet_names_every_event() -> None:
-    snippet = CURSOR.config_snippet("forge-hook-run --dialect cursor")
+    snippet = CURSOR.settings.snippet("forge-hook-run --dialect cursor")
     assert snippet["version"] == 1
     assert set(EXPECTED) <= set(snippet["hooks"])
     assert snippet["hooks"]["preToolUse"] == [{"command": "forge-hook-run --dialect cursor"}]

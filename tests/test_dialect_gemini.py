@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 import pytest
 
+from helpers import hook_answer
 from forge_hookd.dialects import get
 from forge_hookd.dialects.base import Inbound, Verdict
 from forge_hookd.events import HookEvent
@@ -15,7 +16,7 @@ GEMINI = get("gemini")
 
 
 def answer(event: str, verdict: Verdict) -> tuple[dict[str, Any] | None, int, list[str]]:
-    native = GEMINI.answer(Inbound("gemini", event, None, {}, None), verdict)
+    native = GEMINI.writer.answer(Inbound("gemini", event, None, {}, None), verdict)
     return (orjson.loads(native.stdout) if native.stdout else None), native.exit_code, native.dropped
 
 
@@ -50,7 +51,7 @@ def test_context_where_gemini_reads_it_and_dropped_where_not() -> None:
 def test_model_events_carry_the_model() -> None:
     native = {"hook_event_name": "BeforeModel", "session_id": "s", "cwd": "/p",
               "llm_request": {"model": "gemini-3-pro", "messages": []}}
-    event = GEMINI.read(orjson.dumps(native)).event
+    event = GEMINI.reader.read(orjson.dumps(native)).event
     assert event is not None and event.type.value == "llm:pre_request"
     assert event.data["llm_model"] == "gemini-3-pro"
 
@@ -60,7 +61,7 @@ EVENT = HookEvent.tool_pre_execute("bash", {"command": "rm -rf /", "dir_path": "
 
 
 def read(code: int, stdout: str = "", stderr: str = "") -> dict[str, Any]:
-    return GEMINI.read_hook_answer(EVENT, code, stdout, stderr)
+    return hook_answer(GEMINI, EVENT, code, stdout, stderr)
 
 
 def test_json_is_read_whatever_the_exit_status() -> None:
@@ -86,13 +87,13 @@ def test_tool_input_replaces_the_input() -> None:
 
 
 def test_variables_gemini_gives_its_hooks() -> None:
-    env = GEMINI.hook_env(HookEvent.session_start("s9"), "/proj")
+    env = GEMINI.hooks.env(HookEvent.session_start("s9"), "/proj")
     assert env == {"GEMINI_PROJECT_DIR": "/proj", "GEMINI_CWD": "/proj", "CLAUDE_PROJECT_DIR": "/proj",
                    "GEMINI_SESSION_ID": "s9"}
 
 
 def test_the_snippet_enables_hooks_and_matches_every_tool() -> None:
-    snippet = GEMINI.config_snippet("forge-hook-run --dialect gemini")
+    snippet = GEMINI.settings.snippet("forge-hook-run --dialect gemini")
     assert snippet["hooksConfig"] == {"enabled": True}
     assert snippet["hooks"]["BeforeTool"][0]["matcher"] == ".*"
-    assert set(snippet["hooks"]) == set(GEMINI.events)
+    assert set(snippet["hooks"]) == set(GEMINI.words.events)

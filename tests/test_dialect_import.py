@@ -9,7 +9,6 @@ import pytest
 
 from helpers import Project, run_installed
 from forge_hookd.dialects import get
-from forge_hookd.dialects.importing import matcher_patterns
 
 
 @pytest.mark.parametrize("name, matcher, expected", [
@@ -25,11 +24,11 @@ from forge_hookd.dialects.importing import matcher_patterns
     ("claude", "Notebook.*", "a regular expression with no forge pattern form"),
 ])
 def test_matchers_become_patterns(name: str, matcher: str, expected: list[str] | str) -> None:
-    assert matcher_patterns(get(name), "tool:pre_execute", matcher) == expected
+    assert get(name).settings.patterns("", "tool:pre_execute", matcher) == expected
 
 
 def test_a_lifecycle_matcher_has_no_pattern_form() -> None:
-    assert isinstance(matcher_patterns(get("gemini"), "session:start", "startup"), str)
+    assert isinstance(get("gemini").settings.patterns("SessionStart", "session:start", "startup"), str)
 
 
 CLAUDE_SETTINGS = {"permissions": {"allow": ["Bash"]}, "hooks": {

@@ -38,7 +38,7 @@ def test_registry_names_the_five_dialects_and_refuses_others() -> None:
                                         ("gemini", "gemini_before_tool")])
 def test_one_bash_guard_sees_every_agents_shell_as_bash(name: str, file: str) -> None:
     native = payload(file)
-    inbound = dialects.get(name).read(raw(native))
+    inbound = dialects.get(name).reader.read(raw(native))
     event = inbound.event
     assert event is not None and event.type.value == "tool:pre_execute"
     assert event.tool_name == "bash"
@@ -52,7 +52,7 @@ def test_one_bash_guard_sees_every_agents_shell_as_bash(name: str, file: str) ->
 
 def test_unknown_native_fields_are_kept_not_refused() -> None:
     native = payload("claude_pre_tool_use")
-    event = dialects.get("claude").read(raw(native)).event
+    event = dialects.get("claude").reader.read(raw(native)).event
     assert event is not None
     assert event.data["agent"]["payload"]["a_field_from_a_future_release"] == {"x": 1}
 
@@ -65,7 +65,7 @@ def test_unknown_native_fields_are_kept_not_refused() -> None:
 ])
 def test_a_payload_that_names_no_event_is_refused(name: str, broken: bytes, says: str) -> None:
     with pytest.raises(PayloadError, match=says) as info:
-        dialects.get(name).read(broken)
+        dialects.get(name).reader.read(broken)
     assert info.value.native_event is None
 
 
@@ -73,28 +73,28 @@ def test_a_payload_that_names_no_event_is_refused(name: str, broken: bytes, says
                                          ("gemini", "BeforeTool")])
 def test_a_tool_event_without_its_tool_is_refused_naming_the_event(name: str, event: str) -> None:
     with pytest.raises(PayloadError, match="no 'tool_name'") as info:
-        dialects.get(name).read(raw({"hook_event_name": event, "tool_input": {}}))
+        dialects.get(name).reader.read(raw({"hook_event_name": event, "tool_input": {}}))
     assert info.value.native_event == event
     with pytest.raises(PayloadError, match="no 'tool_input'"):
-        dialects.get(name).read(raw({"hook_event_name": event, "tool_name": "x"}))
+        dialects.get(name).reader.read(raw({"hook_event_name": event, "tool_name": "x"}))
 
 
 def test_a_prompt_submission_needs_its_prompt() -> None:
     with pytest.raises(PayloadError, match="'prompt'"):
-        dialects.get("claude").read(raw({"hook_event_name": "UserPromptSubmit", "prompt": 5}))
-    event = dialects.get("claude").read(raw(payload("claude_user_prompt_submit"))).event
+        dialects.get("claude").reader.read(raw({"hook_event_name": "UserPromptSubmit", "prompt": 5}))
+    event = dialects.get("claude").reader.read(raw(payload("claude_user_prompt_submit"))).event
     assert event is not None and event.type.value == "user:prompt_submit"
     assert event.data["user_input"] == "Write a function to compute factorial"
 
 
 def test_a_native_event_without_a_forge_type_reads_as_no_event() -> None:
-    inbound = dialects.get("claude").read(raw({"hook_event_name": "Stop", "session_id": "s"}))
+    inbound = dialects.get("claude").reader.read(raw({"hook_event_name": "Stop", "session_id": "s"}))
     assert inbound.event is None and inbound.native_event == "Stop"
 
 
 def test_mcp_and_unknown_tools_keep_their_native_names() -> None:
     native = {**payload("claude_pre_tool_use"), "tool_name": "mcp__github__create_issue"}
-    event = dialects.get("claude").read(raw(native)).event
+    event = dialects.get("claude").reader.read(raw(native)).event
     assert event is not None and event.tool_name == "mcp__github__create_issue"
 
 
@@ -122,7 +122,7 @@ def test_a_whole_replacement_becomes_a_merge_patch_that_yields_it(old: dict[str,
 
 @pytest.mark.parametrize("name", dialects.NAMES)
 def test_a_broken_payload_is_denied_with_exit_2_and_the_reason_on_stderr(name: str) -> None:
-    answer = dialects.get(name).failure(None, "the payload is not valid JSON")
+    answer = dialects.get(name).writer.failure(None, "the payload is not valid JSON")
     assert answer.exit_code == 2 and answer.stdout == b""
     assert "the payload is not valid JSON" in answer.stderr
 
@@ -130,7 +130,7 @@ def test_a_broken_payload_is_denied_with_exit_2_and_the_reason_on_stderr(name: s
 @pytest.mark.parametrize("name, event", [("claude", "SessionStart"), ("codex", "PostToolUse"),
                                          ("gemini", "AfterTool")])
 def test_a_failure_on_an_event_that_cannot_block_proceeds_and_says_why(name: str, event: str) -> None:
-    answer = dialects.get(name).failure(event, "boom")
+    answer = dialects.get(name).writer.failure(event, "boom")
     assert (answer.exit_code, answer.stdout) == (0, b"")
     assert "boom" in answer.stderr and "proceeds" in answer.stderr
 
@@ -149,24 +149,24 @@ def test_a_format_hook_gets_the_native_payload_verbatim_from_its_own_dialect(nam
             "cursor": "../../agents/payloads/cursor/beforeShellExecution",
             "copilot": "../../agents/payloads/copilot/preToolUse"}[name]
     native = payload(file)
-    event = dialects.get(name).read(raw(native), "preToolUse").event
+    event = dialects.get(name).reader.read(raw(native), "preToolUse").event
     assert event is not None
-    assert orjson.loads(dialects.get(name).hook_stdin(event, "/p")) == native
+    assert orjson.loads(dialects.get(name).hooks.stdin(event, "/p")) == native
 
 
 @pytest.mark.parametrize("name, tool", [("claude", "Bash"), ("codex", "Bash"), ("gemini", "run_shell_command")])
 def test_a_format_hook_gets_a_payload_built_from_a_forge_event(name: str, tool: str) -> None:
     event = HookEvent.tool_pre_execute("bash", {"command": "ls"}, session_id="s1")
-    built = orjson.loads(dialects.get(name).hook_stdin(event, "/proj"))
+    built = orjson.loads(dialects.get(name).hooks.stdin(event, "/proj"))
     assert built["tool_name"] == tool and built["tool_input"] == {"command": "ls"}
     assert built["cwd"] == "/proj" and built["session_id"] == "s1"
     assert built["hook_event_name"] == {"gemini": "BeforeTool"}.get(name, "PreToolUse")
 
 
 def test_a_payload_from_another_dialect_is_rebuilt_with_this_agents_names() -> None:
-    event = dialects.get("gemini").read(raw(payload("gemini_before_tool"))).event
+    event = dialects.get("gemini").reader.read(raw(payload("gemini_before_tool"))).event
     assert event is not None
-    built = orjson.loads(dialects.get("claude").hook_stdin(event, "/proj"))
+    built = orjson.loads(dialects.get("claude").hooks.stdin(event, "/proj"))
     assert built["hook_event_name"] == "PreToolUse" and built["tool_name"] == "Bash"
     assert built["tool_input"] == {"command": "rm -rf build", "description": "clean"}
 
@@ -190,9 +190,9 @@ def test_there_are_recorded_or_documented_payloads_of_every_agent() -> None:
 def test_every_payload_recorded_from_the_real_agents_reads(path: Path) -> None:
     name = path.parent.name
     native = json.loads(path.read_text())
-    inbound = dialects.get(name).read(path.read_bytes())
+    inbound = dialects.get(name).reader.read(path.read_bytes())
     assert inbound.native_event == native["hook_event_name"]
-    expected = dialects.get(name).events.get(native["hook_event_name"])
+    expected = dialects.get(name).words.events.get(native["hook_event_name"])
     if expected is None:
         assert inbound.event is None
         return

@@ -257,7 +257,7 @@ def test_run_document_shape(tmp_path: Path, failing_hook: Hook) -> None:
     assert set(doc["results"][0]) == {"index", "hook", "exit_code", "signal", "stdout", "stderr",
                                       "stdout_truncated", "stderr_truncated", "duration",
                                       "timed_out", "error", "success", "should_continue",
-                                      "decision", "answer"}
+                                      "decision", "reason", "answer"}
     assert (doc["decision"], doc["reason"], doc["context"], doc["messages"]) == ("deny", "Blocked: nope", [], [])
     assert "data" not in doc  # present only when a hook rewrote it
 

@@ -51,6 +51,21 @@ def test_a_blocked_run_records_what_happened_and_why(project: Project, forge_run
     assert rec["exit_status"] == 1 and rec["warnings"] == []
 
 
+def test_the_log_and_the_document_agree_on_every_reason(project: Project, forge_run: ForgeRun) -> None:
+    """Issue 18: the log took each hook's reason from its output again; a hook killed by
+    SIGTERM after printing was logged with what it printed, an empty-reason JSON deny
+    with the raw JSON."""
+    project.write_hooks([{"event": "*", "command": "echo starting; kill -TERM $$", "blocking": False},
+                         {"event": "*", "command": """echo '{"decision": "deny"}'"""}])
+    run = forge_run(EVENT)
+    assert run.exit_status == 1
+    [rec] = records(log_file(project))
+    assert [h["reason"] for h in rec["hooks"]] == ["killed by SIGTERM", None]
+    assert [r["reason"] or None for r in run.json["results"]] == ["killed by SIGTERM", None]
+    assert [h["decision"] for h in rec["hooks"]] == [r["decision"] for r in run.json["results"]] == ["deny", "deny"]
+    assert (rec["decision"], rec["reason"]) == (run.json["decision"], run.json["reason"] or None) == ("deny", None)
+
+
 def test_untrusted_project_and_error_runs_are_recorded(project: Project, forge_run: ForgeRun) -> None:
     project.write_hooks([{"event": "*", "command": "true"}], trusted=False)
     assert forge_run({"type": "session:start"}).exit_status == 0
@@ -135,7 +150,7 @@ def test_huge_fields_of_a_rules_worst_shape_are_logged_in_linear_time(project: P
     run = forge_run({**EVENT, "session_id": huge}, "--trace", timeout=120)
     assert run.exit_status == 1, run.stderr[-2000:]
     assert run.json["results"][0]["error"].startswith("malformed answer: 'decision' must be")
-    assert "decision deny by hook 0: malformed answer: " in run.stderr  # the trace's last line
+    assert "decision deny by project[0]: malformed answer: " in run.stderr  # the trace's last line
     [line] = log_file(project).read_bytes().splitlines()
     assert len(line) < runlog.RECORD_LIMIT
 

@@ -27,9 +27,11 @@ def test_output_is_cut_to_a_tail_from_a_word_start() -> None:
 
 def test_a_record_is_bounded_however_many_hooks_and_however_large_the_data() -> None:
     results = [{"index": i, "hook": {"event": "*", "command": "y " * 5000}, "stdout": "z " * 100_000,
-                "stderr": "w " * 100_000, "should_continue": i != 700} for i in range(1000)]
+                "stderr": "w " * 100_000, "should_continue": i != 700,
+                "decision": "deny" if i == 700 else "allow", "reason": "stop" if i == 700 else ""}
+               for i in range(1000)]
     data = {f"k{i}": {"nested": ["v " * 1000] * 50} for i in range(500)}
-    doc = {"event": {**EVENT, "data": data}, "results": results, "blocked": True,
+    doc = {"event": {**EVENT, "data": data}, "results": results, "blocked": True, "decision": "deny", "reason": "stop",
            "blocked_by": {"index": 700, "reason": "stop"}, "warnings": ["w" * 10_000] * 100}
     line = runlog.encode(runrecord.build_record(doc, runrecord.RunContext(exit_status=1)))
     assert len(line) <= runlog.RECORD_LIMIT
@@ -72,8 +74,8 @@ def test_a_record_that_cannot_be_cut_enough_keeps_a_summary_that_fits() -> None:
     results = [{"index": i, "hook": {"event": noisy, "command": noisy, "source": noisy}, "error": noisy,
                 "stdout": noisy, "reason": noisy, "signal": noisy, "decision": noisy, "should_continue": False}
                for i in range(50)]
-    doc = {"event": {**EVENT, "session_id": noisy}, "results": results, "blocked": True,
-           "blocked_by": {"index": 0, "reason": noisy}, "warnings": [noisy] * 20}
+    doc = {"event": {**EVENT, "session_id": noisy}, "results": results, "blocked": True, "decision": "deny",
+           "reason": noisy, "blocked_by": {"index": 0, "reason": noisy}, "warnings": [noisy] * 20}
     files = [{"scope": noisy, "path": noisy, "state": noisy, "trust": noisy}] * 10
     line = runlog.encode(runrecord.build_record(doc, runrecord.RunContext(exit_status=1, project_root=noisy,
                                                                           files=files)))
@@ -89,7 +91,8 @@ def test_answers_and_dialect_fields_are_taken_when_present() -> None:
                                                          "tool": "Bash", "payload": {"big": "x"}}}},
            "decision": "ask", "reason": "a person decides", "blocked": False,
            "results": [{"index": 0, "hook": {"event": "*", "command": "c"}, "exit_code": 0,
-                        "should_continue": True, "answer": {"decision": "ask", "reason": "a person decides"}}]}
+                        "should_continue": True, "decision": "ask", "reason": "a person decides",
+                        "answer": {"decision": "ask", "reason": "a person decides"}}]}
     rec = runrecord.build_record(doc, runrecord.RunContext(exit_status=4, dialect="claude"))
     assert rec["event"]["agent"] == {"name": "claude", "event": "PreToolUse", "tool": "Bash"}
     assert "agent" not in rec["event"]["data"]
@@ -102,7 +105,7 @@ def test_file_entry_states_and_trust(tmp_path: Path) -> None:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.errors import ConfigError
     from forge_hookd.registry import Hook
-    from forge_hookd.trust import TrustState, Verdict
+    from forge_hookd.trust import TrustCheck, TrustState
 
     hooks_file = tmp_path / "hooks.json"
     hooks_file.write_text("{}")
@@ -110,7 +113,7 @@ def test_file_entry_states_and_trust(tmp_path: Path) -> None:
     entry = runrecord.file_entry("project", str(hooks_file), loaded, trust_override=True)
     assert entry == {"scope": "project", "path": str(hooks_file), "state": "loaded", "trust": "overridden",
                      "hooks": 1, "warnings": 0}
-    changed = LoadedConfig(untrusted_path=str(hooks_file), untrusted_verdict=Verdict(TrustState.CHANGED))
+    changed = LoadedConfig(untrusted_path=str(hooks_file), untrusted_check=TrustCheck(TrustState.CHANGED))
     assert runrecord.file_entry("project", str(hooks_file), changed, trust_override=False)["state"] == "not run"
     unreadable = LoadedConfig(warnings=[ConfigError("cannot read: Permission denied", path=str(hooks_file))])
     assert runrecord.file_entry("global", str(hooks_file), unreadable, trust_override=False)["state"] == "unreadable"

@@ -45,7 +45,7 @@ def test_records_are_keyed_by_the_real_project_root(tmp_path: Path) -> None:
     assert trust.is_trusted(path, b"x")
     doc = json.loads(Path(trust.trust_store_path()).read_text())
     assert doc == {"version": 2, "projects": {str(tmp_path / "real"): {"files": {
-        ".forge/hooks.json": trust.digest(b"x")}}}}
+        ".forge/hooks.json": trust.digest(b"x")}, "named": [], "reader": trust.READER}}}
 
 
 def test_coverage_holds_the_forge_directory_and_the_scripts_commands_name(tmp_path: Path) -> None:
@@ -68,11 +68,11 @@ def test_a_changed_script_makes_the_project_changed_and_says_which(tmp_path: Pat
     trust.trust(path, path.read_bytes())
     assert trust.is_trusted(path, path.read_bytes())
     (tmp_path / "guard.sh").write_text("exit 0")
-    verdict = trust.verdict(path, path.read_bytes())
-    assert (verdict.state, verdict.detail) == (trust.TrustState.CHANGED, "guard.sh changed since the project was trusted")
+    check = trust.check(path, path.read_bytes())
+    assert (check.state, check.detail) == (trust.TrustState.CHANGED, "guard.sh changed since the project was trusted")
     (tmp_path / ".forge" / "extra").write_text("new")
     (tmp_path / "guard.sh").write_text("exit 1")
-    assert trust.verdict(path, path.read_bytes()).detail == ".forge/extra is new since the project was trusted"
+    assert trust.check(path, path.read_bytes()).detail == ".forge/extra is new since the project was trusted"
 
 
 def test_a_forge_directory_linked_out_of_the_project_is_not_trusted(tmp_path: Path) -> None:
@@ -81,9 +81,9 @@ def test_a_forge_directory_linked_out_of_the_project_is_not_trusted(tmp_path: Pa
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / ".forge").symlink_to(tmp_path / "trusted" / ".forge")
     other = tmp_path / "other" / ".forge" / "hooks.json"
-    verdict = trust.verdict(other, other.read_bytes())
-    assert verdict.state is trust.TrustState.UNTRUSTED and not verdict.trustable
-    assert "outside the project root" in str(verdict.detail)
+    check = trust.check(other, other.read_bytes())
+    assert check.state is trust.TrustState.UNTRUSTED and not check.trustable
+    assert "outside the project root" in str(check.detail)
     with pytest.raises(ConfigError, match="outside the project root"):
         trust.trust(other, other.read_bytes())
 
@@ -93,8 +93,8 @@ def test_a_version_1_record_reads_as_changed(tmp_path: Path) -> None:
     store = Path(trust.trust_store_path())
     store.parent.mkdir(parents=True)
     store.write_text(json.dumps({"version": 1, "trusted": {str(path): trust.digest(path.read_bytes())}}))
-    verdict = trust.verdict(path, path.read_bytes())
-    assert verdict.state is trust.TrustState.CHANGED and "older forge-hook" in str(verdict.detail)
+    check = trust.check(path, path.read_bytes())
+    assert check.state is trust.TrustState.CHANGED and "older forge-hook" in str(check.detail)
     trust.trust(path, path.read_bytes())
     assert trust.is_trusted(path, path.read_bytes())
     assert json.loads(store.read_text())["trusted"] == {}
@@ -106,10 +106,10 @@ def test_a_store_that_cannot_be_read_is_untrusted_not_a_crash(tmp_path: Path, co
     store = Path(trust.trust_store_path())
     store.parent.mkdir(parents=True)
     store.write_text(content)
-    verdict = trust.verdict(path, path.read_bytes())
-    assert verdict.state is trust.TrustState.UNTRUSTED
+    check = trust.check(path, path.read_bytes())
+    assert check.state is trust.TrustState.UNTRUSTED
     if content:  # an empty store is merely empty
-        assert "trust records" in str(verdict.detail)
+        assert "trust records" in str(check.detail)
         with pytest.raises(ConfigError, match="trust records"):
             trust.trust(path, path.read_bytes())
         assert store.read_text() == content  # never overwritten
@@ -120,8 +120,8 @@ def test_a_store_that_is_a_fifo_does_not_hang(tmp_path: Path) -> None:
     store = Path(trust.trust_store_path())
     store.parent.mkdir(parents=True)
     os.mkfifo(store)
-    verdict = trust.verdict(path, path.read_bytes())
-    assert verdict.state is trust.TrustState.UNTRUSTED and "FIFO" in str(verdict.detail)
+    check = trust.check(path, path.read_bytes())
+    assert check.state is trust.TrustState.UNTRUSTED and "FIFO" in str(check.detail)
 
 
 def test_a_fifo_under_forge_is_covered_by_its_kind_never_opened(tmp_path: Path) -> None:
@@ -159,3 +159,29 @@ def test_digest_is_sha256() -> None:
     import hashlib
 
     assert trust.digest(b"hooks") == hashlib.sha256(b"hooks").hexdigest()
+
+
+def test_a_run_reads_the_recorded_words_and_an_older_record_reads_the_commands(tmp_path: Path) -> None:
+    (tmp_path / "s.sh").write_text("exit 1")
+    path = hooks_file(tmp_path, [{"event": "*", "command": 'out="$(./s.sh)"'}])
+    trust.trust(path, path.read_bytes())
+    store = Path(trust.trust_store_path())
+    doc = json.loads(store.read_text())
+    assert doc["projects"][str(tmp_path)]["named"] == [["", "./s.sh"]]
+    (tmp_path / "s.sh").write_text("exit 0")
+    assert trust.check(path, path.read_bytes()).changed == "s.sh"
+    for key in ("named", "reader"):  # a record of another reading: the commands are read again
+        del doc["projects"][str(tmp_path)][key]
+    store.write_text(json.dumps(doc))
+    assert trust.check(path, path.read_bytes()).changed == "s.sh"
+
+
+def test_a_non_utf8_root_is_keyed_by_its_bytes(tmp_path: Path) -> None:
+    root = os.fsencode(tmp_path) + b"/caf\xe9"
+    path = hooks_file(Path(os.fsdecode(root)))
+    trust.trust(path, path.read_bytes())
+    keys = list(json.loads(Path(trust.trust_store_path()).read_text())["projects"])
+    assert keys == ["\0" + root.hex()]
+    assert trust.is_trusted(path, path.read_bytes())
+    twin = os.fsencode(tmp_path) + "/caf\ufffd".encode()  # what a lossy key would have confused it with
+    assert not trust.is_trusted(hooks_file(Path(os.fsdecode(twin))), path.read_bytes())

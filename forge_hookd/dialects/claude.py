@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ..events import HookEvent
-from .base import DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Verdict, ask_reason, joined, json_object, text_of
+from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+                   Vocabulary, Writer, ask_reason, exit_problem, joined, json_answer, json_object, text_of)
 
-
-class ClaudeDialect(Dialect):
-    name = "claude"
-    settings_files = (".claude/settings.json", "~/.claude/settings.json")
-    local_settings_files = (".claude/settings.local.json",)  # personal, not committed
-    events = {
+WORDS = Vocabulary(
+    "claude",
+    events={
         "PreToolUse": "tool:pre_execute",
         "PostToolUse": "tool:post_execute",
         "PostToolUseFailure": "tool:error",
@@ -30,24 +26,25 @@ class ClaudeDialect(Dialect):
         "SessionEnd": "session:end",
         "PermissionRequest": "permission:prompt",
         "PermissionDenied": "permission:denied",
-    }
-    blocking_events = frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"})
-    tools = {
+    },
+    tools={
         "Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
         "Glob": "glob", "Grep": "grep", "WebFetch": "web_fetch", "WebSearch": "web_search",
-    }
+    },
+    blocking_events=frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"}),
+)
+
+
+class ClaudeWriter(Writer):
     #: events whose hookSpecificOutput takes additionalContext
     context_events = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure",
                                 "UserPromptSubmit", "SessionStart"})
     #: events a top-level {"decision": "block", "reason"} stops
     block_events = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
-    #: events whose plain stdout on exit 0 is context for the model
-    plain_context_events = frozenset({"UserPromptSubmit", "SessionStart"})
     #: whether a PermissionRequest's allow carries a rewrite (updatedInput)
     permission_rewrite = True
     _permission_rewrite_dropped = "rewritten tool_args: a permission request carries a rewrite only with allow"
 
-    # -- out -----------------------------------------------------------------------
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
         event = inbound.native_event
         out: dict[str, Any] = {}
@@ -68,9 +65,7 @@ class ClaudeDialect(Dialect):
             out["systemMessage"] = joined(verdict.messages)
         if len(specific) > 1:
             out["hookSpecificOutput"] = specific
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _pre_tool_use(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
         if verdict.decision is not None:
@@ -108,30 +103,32 @@ class ClaudeDialect(Dialect):
         else:
             dropped.append(f"context: {event} takes no additional context")
 
-    # -- format hooks ----------------------------------------------------------------
-    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
-        payload = super().build_payload(event, project_dir)
+class ClaudeHooks(HookFormat):
+    #: events whose plain stdout on exit 0 is context for the model
+    plain_context_events = frozenset({"UserPromptSubmit", "SessionStart"})
+
+    def payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+        payload = super().payload(event, project_dir)
         payload["permission_mode"] = "default"
         if payload["hook_event_name"] == "SessionStart":
             payload["source"] = "startup"
         return payload
 
-    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+    def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         return {"CLAUDE_PROJECT_DIR": project_dir}
 
-    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
-                           stderr: str) -> dict[str, Any]:
+    def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         # Observed with Claude Code 2.1.328 (tests/agents/answer_rules.observed.json):
         # exit 2 blocks (stderr is the reason, even when empty); JSON on stdout is read on
         # exit 0 and on other statuses too (a JSON deny with exit 1 blocks).
         doc = json_object(stdout)
         if exit_code == 2:
             reason = stderr.strip() or (self._read_json(native_event, doc).get("reason") if doc else None)
-            return {"decision": "deny", "reason": reason or f"{self.name} hook exited 2"}
+            return {"decision": "deny", "reason": reason or f"{self.words.name} hook exited 2"}
         if doc is not None:
             return self._read_json(native_event, doc)
         if exit_code != 0:  # a non-blocking error: the agent proceeds
-            return {"message": self.exit_problem(exit_code, stderr)}
+            return {"message": exit_problem(self.words.name, exit_code, stderr)}
         text = stdout.strip()
         return {"context": text} if text and native_event in self.plain_context_events else {}
 
@@ -174,11 +171,14 @@ class ClaudeDialect(Dialect):
         elif decision.get("behavior") == "deny":
             answer.update(decision="deny", reason=text_of(decision.get("message")) or DEFAULT_DENY)
 
-    # -- settings --------------------------------------------------------------------
-    def config_snippet(self, command: str) -> dict[str, Any]:
+class ClaudeSettings(Settings):
+    files = (".claude/settings.json", "~/.claude/settings.json")
+    local_files: tuple[str, ...] = (".claude/settings.local.json",)  # personal, not committed
+
+    def snippet(self, command: str) -> dict[str, Any]:
         hook = [{"type": "command", "command": command}]
         return {"hooks": {event: [{"matcher": "*", "hooks": hook}] if event in _MATCHED else [{"hooks": hook}]
-                          for event in self.events}}
+                          for event in self.words.events}}
 
 
 _MATCHED = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
@@ -191,4 +191,5 @@ def _copy_str(source: dict[str, Any], key: str, answer: dict[str, Any], to: str)
         answer[to] = value
 
 
-DIALECT = ClaudeDialect()
+DIALECT = Dialect(WORDS, reader=Reader(WORDS), writer=ClaudeWriter(WORDS), hooks=ClaudeHooks(WORDS),
+                  settings=ClaudeSettings(WORDS))

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import DEFAULT_DENY, Inbound, NativeAnswer, Verdict, ask_reason, json_object
-from .claude import ClaudeDialect
+from ..events import HookEvent
+from .base import (DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Reader, Verdict, Vocabulary, ask_reason,
+                   exit_problem, json_object)
+from .claude import ClaudeHooks, ClaudeSettings, ClaudeWriter
 
-
-class CodexDialect(ClaudeDialect):
-    name = "codex"
-    settings_files = (".codex/hooks.json", "~/.codex/hooks.json")
-    events = {
+WORDS = Vocabulary(
+    "codex",
+    events={
         "PreToolUse": "tool:pre_execute",
         "PostToolUse": "tool:post_execute",
         "UserPromptSubmit": "user:prompt_submit",
@@ -31,13 +31,17 @@ class CodexDialect(ClaudeDialect):
         "PermissionRequest": "permission:prompt",
         "SessionEnd": "session:end",
         "Interrupt": "user:interrupt",
-    }
+    },
+    # Codex reports its shell as Bash (matcher aliases aside) and patches as apply_patch.
+    tools={"Bash": "bash", "apply_patch": "edit"},
+    blocking_events=frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"}),
+)
+
+
+class CodexWriter(ClaudeWriter):
     #: events Codex publishes an output schema for (SessionEnd has none: no answer)
     answered_events = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart",
                                  "PermissionRequest", "Interrupt"})
-    blocking_events = frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"})
-    # Codex reports its shell as Bash (matcher aliases aside) and patches as apply_patch.
-    tools = {"Bash": "bash", "apply_patch": "edit"}
     context_events = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"})
     block_events = frozenset({"PostToolUse", "UserPromptSubmit"})
     permission_rewrite = False
@@ -65,21 +69,21 @@ class CodexDialect(ClaudeDialect):
             return NativeAnswer(dropped=dropped)
         return super().answer(inbound, verdict)
 
-    # -- format hooks ----------------------------------------------------------------
-    def hook_env(self, event: Any, project_dir: str) -> dict[str, str]:
+
+class CodexHooks(ClaudeHooks):
+    def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         return {}
 
-    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
-                           stderr: str) -> dict[str, Any]:
+    def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         if exit_code == 2 and not stderr.strip():
             return {"message": "codex hook exited 2 without a reason on stderr: ignored, as Codex does"}
         if exit_code not in (0, 2):  # Codex reads JSON only on exit 0: a failed hook, it proceeds
-            return {"message": self.exit_problem(exit_code, stderr)}
+            return {"message": exit_problem(self.words.name, exit_code, stderr)}
         if exit_code == 0 and native_event == "PreToolUse":
             problem = invalid_pre_tool_use(json_object(stdout))
             if problem:
                 return {"message": f"codex hook answer ignored, as Codex does: {problem}"}
-        answer = super().read_native_answer(native_event, exit_code, stdout, stderr)
+        answer = super().read_answer(native_event, exit_code, stdout, stderr)
         if answer.get("decision") == "allow" and native_event == "PreToolUse":
             del answer["decision"]  # Codex's allow only carries the rewrite; it approves nothing
         return answer
@@ -121,4 +125,10 @@ def _invalid_legacy(decision: object, reason: object) -> str | None:
     return None
 
 
-DIALECT = CodexDialect()
+class CodexSettings(ClaudeSettings):
+    files = (".codex/hooks.json", "~/.codex/hooks.json")
+    local_files = ()  # Codex has no personal project file (it inherited Claude's by mistake)
+
+
+DIALECT = Dialect(WORDS, reader=Reader(WORDS), writer=CodexWriter(WORDS), hooks=CodexHooks(WORDS),
+                  settings=CodexSettings(WORDS))

@@ -25,17 +25,17 @@ from typing import Any
 import orjson
 
 from ..events import TOOL_EVENT_TYPES, HookEvent
-from .base import DEFAULT_DENY, Dialect, Inbound, NativeAnswer, PayloadError, Verdict, joined, json_object, text_of
+from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
+                   Verdict, Vocabulary, Writer, agent_data, exit_problem, joined, json_answer, json_object,
+                   text_of)
 
 _PRE = frozenset({"preToolUse", "PreToolUse"})
 _FAILURE = frozenset({"postToolUseFailure", "PostToolUseFailure"})
 
-
-class CopilotDialect(Dialect):
-    name = "copilot"
-    settings_files = (".github/hooks/forge.json", "~/.copilot/hooks/forge.json")
+WORDS = Vocabulary(
+    "copilot",
     # camelCase first: a forge event built into a Copilot payload uses that shape.
-    events = {
+    events={
         "preToolUse": "tool:pre_execute",
         "postToolUse": "tool:post_execute",
         "postToolUseFailure": "tool:error",
@@ -49,14 +49,17 @@ class CopilotDialect(Dialect):
         "UserPromptSubmit": "user:prompt_submit",
         "SessionStart": "session:start",
         "SessionEnd": "session:end",
-    }
-    blocking_events = frozenset({"preToolUse", "PreToolUse", "permissionRequest"})
+    },
     # The PascalCase shape names the shell Claude's way ("Bash", observed with 1.0.102).
-    tools = {"bash": "bash", "view": "read", "create": "write", "edit": "edit", "glob": "glob",
-             "grep": "grep", "web_fetch": "web_fetch", "Bash": "bash"}
-    timeout_key = "timeoutSec"
+    tools={"bash": "bash", "view": "read", "create": "write", "edit": "edit", "glob": "glob",
+           "grep": "grep", "web_fetch": "web_fetch", "Bash": "bash"},
+    blocking_events=frozenset({"preToolUse", "PreToolUse", "permissionRequest"}),
+)
 
-    # -- in ------------------------------------------------------------------------
+
+class CopilotReader(Reader):
+    session_keys = ("sessionId", "session_id")
+
     def event_name(self, payload: dict[str, Any], given: str | None) -> str:
         # permissionRequest's camelCase payload says "hookName" (observed, 1.0.102)
         named = payload.get("hook_event_name") or payload.get("hookName")
@@ -67,14 +70,7 @@ class CopilotDialect(Dialect):
         raise PayloadError("the copilot payload has no 'hook_event_name' (camelCase payloads never "
                            "do): name the event in the hook command, --dialect copilot:preToolUse")
 
-    def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
-        value = payload.get("sessionId", payload.get("session_id"))
-        if value is None or isinstance(value, str):
-            return value or None
-        raise PayloadError(f"the session id in the copilot {native_event} payload must be a string",
-                           native_event)
-
-    def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
+    def tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
         if forge_type not in TOOL_EVENT_TYPES:
             return None
         name = payload.get("toolName", payload.get("tool_name"))
@@ -82,8 +78,8 @@ class CopilotDialect(Dialect):
             raise PayloadError(f"the copilot {native_event} payload has no 'toolName'", native_event)
         return name
 
-    def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
-              native_tool: str | None) -> dict[str, Any]:
+    def event_data(self, payload: dict[str, Any], native_event: str, forge_type: str,
+                   native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
         if forge_type in TOOL_EVENT_TYPES:
             data["tool_args"] = _tool_args(payload, native_event)
@@ -97,10 +93,11 @@ class CopilotDialect(Dialect):
             if not isinstance(prompt, str):
                 raise PayloadError(f"the copilot {native_event} payload has no 'prompt' string", native_event)
             data["user_input"] = prompt
-        data["agent"] = {"name": self.name, "event": native_event, "tool": native_tool, "payload": payload}
+        data["agent"] = agent_data(self.words.name, native_event, native_tool, payload)
         return data
 
-    # -- out -----------------------------------------------------------------------
+
+class CopilotWriter(Writer):
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
         event = inbound.native_event
         out: dict[str, Any] = {}
@@ -120,9 +117,7 @@ class CopilotDialect(Dialect):
                 dropped.append(f"context: Copilot reads no additional context on {event}")
         if verdict.messages:
             dropped.append("messages: Copilot's hooks have no message for the person")
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _pre_tool_use(self, out: dict[str, Any], event: str, verdict: Verdict) -> None:
         if verdict.decision is not None:
@@ -146,18 +141,18 @@ class CopilotDialect(Dialect):
         elif verdict.decision == "allow":
             out["behavior"] = "allow"
 
-    # -- format hooks ----------------------------------------------------------------
-    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+class CopilotHooks(HookFormat):
+    def payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
         """A camelCase payload (the shape Copilot's own examples read), as the real CLI
         sends it: ``toolArgs`` an object, which a docs example's ``jq -r '.toolArgs'``
         prints as JSON text all the same."""
-        native_event = self.hook_native_event(event)
+        native_event = self.native_event_of(event)
         payload: dict[str, Any] = {"sessionId": event.session_id or "",
                                    "timestamp": int(event.timestamp * 1000), "cwd": project_dir}
         data = event.data
         if event.type.value in TOOL_EVENT_TYPES:
             args = data.get("tool_args") if isinstance(data.get("tool_args"), dict) else {}
-            payload["toolName"] = self.native_tool(event.tool_name) or ""
+            payload["toolName"] = self.words.native_tool(event.tool_name) or ""
             payload["toolArgs"] = args  # an object, as Copilot 1.0.102 sends it (the docs show a string)
         if "tool_result" in data:
             result = data["tool_result"]
@@ -174,13 +169,12 @@ class CopilotDialect(Dialect):
             payload["reason"] = "complete"
         return payload
 
-    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+    def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         # What Copilot 1.0.102 adds for its hooks (tests/agents/payloads/copilot/env.json)
         return {"COPILOT_CLI": "1", "COPILOT_PROJECT_DIR": project_dir, "CLAUDE_PROJECT_DIR": project_dir,
                 "COPILOT_HOOK_DIR": f"{project_dir}/.github/hooks"}
 
-    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
-                           stderr: str) -> dict[str, Any]:
+    def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         doc = json_object(stdout)
         if exit_code == 2 and (native_event in _PRE or native_event == "permissionRequest"):
             # permissionRequest: "stdout JSON (if any) is merged with {"behavior":"deny"}"
@@ -194,7 +188,7 @@ class CopilotDialect(Dialect):
             guidance = stderr.strip()
             return {"context": guidance} if guidance else {}
         if exit_code != 0:  # logged and skipped: Copilot proceeds
-            return {"message": self.exit_problem(exit_code, stderr)}
+            return {"message": exit_problem(self.words.name, exit_code, stderr)}
         return self._read_json(native_event, doc) if doc is not None else {}
 
     def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
@@ -221,27 +215,30 @@ class CopilotDialect(Dialect):
             answer["context"] = context
         return answer
 
-    # -- settings and import ----------------------------------------------------------
-    def settings_paths(self, scope: str, project_root: str) -> list[str]:
+class CopilotSettings(Settings):
+    files = (".github/hooks/forge.json", "~/.copilot/hooks/forge.json")
+    timeout_key = "timeoutSec"
+
+    def paths(self, scope: str, project_root: str) -> list[str]:
         """Every ``*.json`` of the hooks directory, as Copilot reads them (else the file
         --print-config suggests, for the error to name)."""
-        import glob  # only forge-hook import needs it, never the event path
+        import glob  # 0.4 ms, for forge-hook import and install, never on a Copilot event (bench/README.md)
 
-        default = super().settings_paths(scope, project_root)[0]
+        default = super().paths(scope, project_root)[0]
         return sorted(glob.glob(os.path.join(os.path.dirname(default), "*.json"))) or [default]
 
-    def hook_groups(self, entries: object) -> list[tuple[object, object]]:
+    def groups(self, entries: object) -> list[tuple[object, object]]:
         """Copilot lists handlers directly, each with an optional ``matcher``."""
         handlers = entries if isinstance(entries, list) else [entries]
         return [(h.get("matcher") if isinstance(h, dict) else None, [h]) for h in handlers]
 
-    def hook_command(self, handler: dict[str, Any]) -> object:
+    def command(self, handler: dict[str, Any]) -> object:
         return handler.get("bash")  # forge runs hooks with sh: the Unix command
 
-    def config_snippet(self, command: str) -> dict[str, Any]:
+    def snippet(self, command: str) -> dict[str, Any]:
         return {"version": 1, "hooks": {
             event: [{"type": "command", "bash": f"{command}:{event}", "timeoutSec": 30}]
-            for event in self.events if event[0].islower()}}
+            for event in self.words.events if event[0].islower()}}
 
 
 def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:
@@ -258,4 +255,5 @@ def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:
     return raw
 
 
-DIALECT = CopilotDialect()
+DIALECT = Dialect(WORDS, reader=CopilotReader(WORDS), writer=CopilotWriter(WORDS), hooks=CopilotHooks(WORDS),
+                  settings=CopilotSettings(WORDS))

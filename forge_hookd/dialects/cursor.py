@@ -21,18 +21,17 @@ from typing import Any
 import orjson
 
 from ..events import TOOL_EVENT_TYPES, HookEvent
-from .base import (DEFAULT_DENY, Dialect, Inbound, NativeAnswer, PayloadError, Verdict, ask_reason, joined,
+from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
+                   Verdict, Vocabulary, Writer, agent_data, ask_reason, exit_problem, joined, json_answer,
                    json_object)
 
 _MCP = "MCP:"
 
-
-class CursorDialect(Dialect):
-    name = "cursor"
-    settings_files = (".cursor/hooks.json", "~/.cursor/hooks.json")
+WORDS = Vocabulary(
+    "cursor",
     # The generic events first: a forge event built into a Cursor payload (format hooks)
-    # is named by the first native event of its type, refined by tool (hook_native_event).
-    events = {
+    # is named by the first native event of its type, refined by tool (native_event_of).
+    events={
         "preToolUse": "tool:pre_execute",
         "postToolUse": "tool:post_execute",
         "postToolUseFailure": "tool:error",
@@ -46,39 +45,40 @@ class CursorDialect(Dialect):
         "sessionStart": "session:start",
         "sessionEnd": "session:end",
         "afterAgentResponse": "llm:post_response",
-    }
-    blocking_events = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution",
-                                 "beforeReadFile", "beforeSubmitPrompt"})
-    tools = {"Shell": "bash", "Read": "read", "Write": "write", "Grep": "grep"}
-    #: events answered with {"permission": ...}; ask is enforced only on the first two
-    permission_events = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution",
-                                   "beforeReadFile"})
-    ask_events = frozenset({"beforeShellExecution", "beforeMCPExecution"})
-    #: events answered with {"continue": false, "user_message"} to stop
-    continue_events = frozenset({"beforeSubmitPrompt", "sessionStart"})
-    context_events = frozenset({"sessionStart", "postToolUse"})
-    #: events where a hook that fails (crash, timeout, bad JSON) blocks: Cursor fails closed
-    fail_closed_events = frozenset({"beforeMCPExecution", "beforeReadFile"})
-    #: the tool each specific event is about (the generic ones name theirs)
-    event_tools = {"beforeShellExecution": "Shell", "afterShellExecution": "Shell",
-                   "beforeReadFile": "Read", "afterFileEdit": "Write"}
+    },
+    tools={"Shell": "bash", "Read": "read", "Write": "write", "Grep": "grep"},
+    blocking_events=frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution",
+                               "beforeReadFile", "beforeSubmitPrompt"}),
+)
+#: events answered with {"permission": ...}; ask is enforced only on the first two
+PERMISSION_EVENTS = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"})
+ASK_EVENTS = frozenset({"beforeShellExecution", "beforeMCPExecution"})
+#: events answered with {"continue": false, "user_message"} to stop
+CONTINUE_EVENTS = frozenset({"beforeSubmitPrompt", "sessionStart"})
+CONTEXT_EVENTS = frozenset({"sessionStart", "postToolUse"})
+#: events where a hook that fails (crash, timeout, bad JSON) blocks: Cursor fails closed
+FAIL_CLOSED_EVENTS = frozenset({"beforeMCPExecution", "beforeReadFile"})
+#: the tool each specific event is about (the generic ones name theirs)
+EVENT_TOOLS = {"beforeShellExecution": "Shell", "afterShellExecution": "Shell",
+               "beforeReadFile": "Read", "afterFileEdit": "Write"}
 
-    # -- in ------------------------------------------------------------------------
-    def _tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
+
+class CursorReader(Reader):
+    def tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
         if forge_type not in TOOL_EVENT_TYPES:
             return None
-        if native_event in self.event_tools:
-            return self.event_tools[native_event]
+        if native_event in EVENT_TOOLS:
+            return EVENT_TOOLS[native_event]
         name = payload.get("tool_name")
         if not isinstance(name, str) or not name:
             raise PayloadError(f"the cursor {native_event} payload has no 'tool_name'", native_event)
         return _MCP + name if native_event in ("beforeMCPExecution", "afterMCPExecution") else name
 
-    def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
-              native_tool: str | None) -> dict[str, Any]:
+    def event_data(self, payload: dict[str, Any], native_event: str, forge_type: str,
+                   native_tool: str | None) -> dict[str, Any]:
         data: dict[str, Any] = {}
         if forge_type in TOOL_EVENT_TYPES:
-            data["tool_args"] = self._tool_args(payload, native_event)
+            data["tool_args"] = _tool_args(payload, native_event)
         for key, forge_key in (("tool_output", "tool_result"), ("output", "tool_result"),
                                ("result_json", "tool_result"), ("error_message", "error")):
             if key in payload:
@@ -92,27 +92,8 @@ class CursorDialect(Dialect):
             data["llm_response"] = payload["text"]
         if isinstance(payload.get("model"), str):
             data["llm_model"] = payload["model"]
-        data["agent"] = {"name": self.name, "event": native_event, "tool": native_tool, "payload": payload}
+        data["agent"] = agent_data(self.words.name, native_event, native_tool, payload)
         return data
-
-    def _tool_args(self, payload: dict[str, Any], native_event: str) -> dict[str, Any]:
-        if native_event in ("beforeShellExecution", "afterShellExecution"):
-            command = payload.get("command")
-            if not isinstance(command, str):
-                raise PayloadError(f"the cursor {native_event} payload has no 'command' string", native_event)
-            args: dict[str, Any] = {"command": command}
-            if isinstance(payload.get("cwd"), str):
-                args["cwd"] = payload["cwd"]
-            return args
-        if native_event in ("beforeReadFile", "afterFileEdit"):
-            path = payload.get("file_path")
-            if not isinstance(path, str):
-                raise PayloadError(f"the cursor {native_event} payload has no 'file_path' string", native_event)
-            return {"file_path": path, **({"edits": payload["edits"]} if "edits" in payload else {})}
-        tool_input = _decoded(payload.get("tool_input"))  # MCP input is a JSON string
-        if not isinstance(tool_input, dict):
-            raise PayloadError(f"the cursor {native_event} payload has no 'tool_input' object", native_event)
-        return tool_input
 
     def start_dir(self, payload: dict[str, Any]) -> str | None:
         roots = payload.get("workspace_roots")  # every Cursor payload has the workspace
@@ -120,36 +101,55 @@ class CursorDialect(Dialect):
             return roots[0]
         return super().start_dir(payload)
 
-    # -- out -----------------------------------------------------------------------
+
+def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:
+    if native_event in ("beforeShellExecution", "afterShellExecution"):
+        command = payload.get("command")
+        if not isinstance(command, str):
+            raise PayloadError(f"the cursor {native_event} payload has no 'command' string", native_event)
+        args: dict[str, Any] = {"command": command}
+        if isinstance(payload.get("cwd"), str):
+            args["cwd"] = payload["cwd"]
+        return args
+    if native_event in ("beforeReadFile", "afterFileEdit"):
+        path = payload.get("file_path")
+        if not isinstance(path, str):
+            raise PayloadError(f"the cursor {native_event} payload has no 'file_path' string", native_event)
+        return {"file_path": path, **({"edits": payload["edits"]} if "edits" in payload else {})}
+    tool_input = _decoded(payload.get("tool_input"))  # MCP input is a JSON string
+    if not isinstance(tool_input, dict):
+        raise PayloadError(f"the cursor {native_event} payload has no 'tool_input' object", native_event)
+    return tool_input
+
+
+class CursorWriter(Writer):
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
         event = inbound.native_event
         out: dict[str, Any] = {}
         dropped: list[str] = []
-        if event in self.permission_events:
+        if event in PERMISSION_EVENTS:
             self._permission(out, event, verdict, dropped)
-        elif event in self.continue_events:
+        elif event in CONTINUE_EVENTS:
             self._continue(out, verdict)
         elif verdict.decision in ("deny", "ask"):
             dropped.append(f"decision {verdict.decision}: {event} cannot be blocked")
         if verdict.tool_args is not None and "updated_input" not in out and verdict.decision != "deny":
             dropped.append(f"rewritten tool_args: Cursor's {event} takes no rewrite")
         if verdict.context:
-            if event in self.context_events:
+            if event in CONTEXT_EVENTS:
                 out["additional_context"] = joined(verdict.context)
             else:
                 dropped.append(f"context: Cursor reads no additional context on {event}")
         if verdict.messages:
-            if event in self.permission_events or event in self.continue_events:
+            if event in PERMISSION_EVENTS or event in CONTINUE_EVENTS:
                 out["user_message"] = joined([out.get("user_message", ""), *verdict.messages])
             else:
                 dropped.append(f"messages: Cursor shows no message on {event}")
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _permission(self, out: dict[str, Any], event: str, verdict: Verdict, dropped: list[str]) -> None:
         decision, reason = verdict.decision, verdict.reason
-        if decision == "ask" and event not in self.ask_events:
+        if decision == "ask" and event not in ASK_EVENTS:
             decision, reason = "deny", ask_reason(reason)
         if decision is not None:
             out["permission"] = decision
@@ -167,12 +167,12 @@ class CursorDialect(Dialect):
         elif verdict.decision == "ask":  # neither a prompt nor a session can wait for a person
             out.update({"continue": False, "user_message": ask_reason(verdict.reason)})
 
-    # -- format hooks ----------------------------------------------------------------
-    def hook_native_event(self, event: HookEvent) -> str:
+class CursorHooks(HookFormat):
+    def native_event_of(self, event: HookEvent) -> str:
         agent = event.data.get("agent")
-        if isinstance(agent, dict) and agent.get("name") == self.name and isinstance(agent.get("event"), str):
+        if isinstance(agent, dict) and agent.get("name") == self.words.name and isinstance(agent.get("event"), str):
             return str(agent["event"])
-        native_tool = self.native_tool(event.tool_name) or ""
+        native_tool = self.words.native_tool(event.tool_name) or ""
         kind = event.type.value
         if kind == "tool:pre_execute":
             if native_tool == "Shell":
@@ -183,13 +183,13 @@ class CursorDialect(Dialect):
                 return "beforeMCPExecution"
         if kind == "tool:post_execute" and native_tool == "Shell":
             return "afterShellExecution"
-        return self.native_event(kind)
+        return self.words.native_event(kind)
 
-    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+    def payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
         """The payload of the most specific Cursor event for this forge event (a shell
         command is ``beforeShellExecution``, with ``command`` and ``cwd`` at the top),
         carrying ``tool_name``/``tool_input`` as well, for a hook written for ``preToolUse``."""
-        native_event = self.hook_native_event(event)
+        native_event = self.native_event_of(event)
         session = event.session_id or ""
         payload: dict[str, Any] = {"conversation_id": session, "generation_id": "", "model": "",
                                    "hook_event_name": native_event, "cursor_version": "",
@@ -199,7 +199,7 @@ class CursorDialect(Dialect):
         tool_args = data.get("tool_args")
         args: dict[str, Any] = tool_args if isinstance(tool_args, dict) else {}
         if event.type.value in TOOL_EVENT_TYPES:
-            native_tool = self.native_tool(event.tool_name) or ""
+            native_tool = self.words.native_tool(event.tool_name) or ""
             payload["tool_name"] = native_tool.removeprefix(_MCP)
             payload["tool_input"] = args
             if native_event in ("beforeShellExecution", "afterShellExecution"):
@@ -219,19 +219,18 @@ class CursorDialect(Dialect):
             payload["is_background_agent"] = False
         return payload
 
-    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+    def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         return {"CURSOR_PROJECT_DIR": project_dir, "CURSOR_VERSION": "",
                 "CLAUDE_PROJECT_DIR": project_dir}  # Cursor sets the latter for compatibility
 
-    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
-                           stderr: str) -> dict[str, Any]:
+    def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         doc = json_object(stdout)
         if exit_code == 2:
             reason = stderr.strip() or (_message(doc) if doc else None)
             return {"decision": "deny", "reason": reason or "cursor hook exited 2"}
-        fails_closed = native_event in self.fail_closed_events
+        fails_closed = native_event in FAIL_CLOSED_EVENTS
         if exit_code != 0:
-            problem = self.exit_problem(exit_code, stderr)
+            problem = exit_problem(self.words.name, exit_code, stderr)
             return {"decision": "deny", "reason": problem} if fails_closed else {"message": problem}
         if doc is None:
             if fails_closed and stdout.strip():
@@ -242,31 +241,33 @@ class CursorDialect(Dialect):
     def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
         answer: dict[str, Any] = {}
         decision = doc.get("permission", doc.get("decision"))  # "decision": Cursor's older preToolUse form
-        if decision in ("allow", "deny", "ask") and native_event in self.permission_events:
+        if decision in ("allow", "deny", "ask") and native_event in PERMISSION_EVENTS:
             answer["decision"] = decision
             reason = _message(doc)
             if reason:
                 answer["reason"] = reason
             elif decision == "deny":
                 answer["reason"] = DEFAULT_DENY
-        if doc.get("continue") is False and native_event in self.continue_events:
+        if doc.get("continue") is False and native_event in CONTINUE_EVENTS:
             answer.update(decision="deny", reason=_message(doc) or "the hook stopped the agent")
         updated = doc.get("updated_input")
         if native_event == "preToolUse" and isinstance(updated, dict) and answer.get("decision") != "deny":
             answer["updated_input"] = updated
         context = doc.get("additional_context")
-        if isinstance(context, str) and context.strip() and native_event in self.context_events:
+        if isinstance(context, str) and context.strip() and native_event in CONTEXT_EVENTS:
             answer["context"] = context.strip()
         return answer
 
-    # -- settings and import ----------------------------------------------------------
-    def hook_groups(self, entries: object) -> list[tuple[object, object]]:
+class CursorSettings(Settings):
+    files = (".cursor/hooks.json", "~/.cursor/hooks.json")
+
+    def groups(self, entries: object) -> list[tuple[object, object]]:
         """Cursor lists handlers directly, each with its own ``matcher``."""
         handlers = entries if isinstance(entries, list) else [entries]
         return [(h.get("matcher") if isinstance(h, dict) else None, [h]) for h in handlers]
 
-    def import_patterns(self, native_event: str, forge_type: str, matcher: str) -> list[str] | str:
-        tool = self.event_tools.get(native_event)
+    def patterns(self, native_event: str, forge_type: str, matcher: str) -> list[str] | str:
+        tool = EVENT_TOOLS.get(native_event)
         if native_event in ("beforeMCPExecution", "afterMCPExecution"):
             if matcher.strip():
                 return "an MCP matcher has no forge pattern form"
@@ -274,11 +275,11 @@ class CursorDialect(Dialect):
         if tool is not None:
             if matcher.strip():  # beforeShellExecution's matcher is a regex over the command text
                 return f"a matcher on {native_event} filters the command text: no forge pattern form"
-            return [f"{forge_type}:{self.canonical_tool(tool)}"]
-        return super().import_patterns(native_event, forge_type, matcher)
+            return [f"{forge_type}:{self.words.canonical_tool(tool)}"]
+        return super().patterns(native_event, forge_type, matcher)
 
-    def config_snippet(self, command: str) -> dict[str, Any]:
-        return {"version": 1, "hooks": {event: [{"command": command}] for event in self.events}}
+    def snippet(self, command: str) -> dict[str, Any]:
+        return {"version": 1, "hooks": {event: [{"command": command}] for event in self.words.events}}
 
 
 def _decoded(value: object) -> object:
@@ -301,4 +302,5 @@ def _message(doc: dict[str, Any]) -> str | None:
     return None
 
 
-DIALECT = CursorDialect()
+DIALECT = Dialect(WORDS, reader=CursorReader(WORDS), writer=CursorWriter(WORDS), hooks=CursorHooks(WORDS),
+                  settings=CursorSettings(WORDS))

@@ -16,14 +16,12 @@ from typing import Any
 import orjson
 
 from ..events import HookEvent
-from .base import DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Verdict, ask_reason, joined, json_object, text_of
+from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+                   Vocabulary, Writer, ask_reason, joined, json_answer, json_object, text_of)
 
-
-
-class GeminiDialect(Dialect):
-    name = "gemini"
-    settings_files = (".gemini/settings.json", "~/.gemini/settings.json")
-    events = {
+WORDS = Vocabulary(
+    "gemini",
+    events={
         "BeforeTool": "tool:pre_execute",
         "AfterTool": "tool:post_execute",
         "BeforeAgent": "user:prompt_submit",
@@ -31,21 +29,20 @@ class GeminiDialect(Dialect):
         "AfterModel": "llm:post_response",
         "SessionStart": "session:start",
         "SessionEnd": "session:end",
-    }
-    blocking_events = frozenset({"BeforeTool", "BeforeAgent"})
-    timeout_unit = 0.001  # Gemini's settings give timeouts in milliseconds
-    tools = {
+    },
+    tools={
         "run_shell_command": "bash", "read_file": "read", "read_many_files": "read",
         "write_file": "write", "replace": "edit", "glob": "glob", "grep_search": "grep",
         "search_file_content": "grep", "web_fetch": "web_fetch", "google_web_search": "web_search",
-    }
-    #: events where a deny does something (SessionStart/SessionEnd ignore decisions)
-    decision_events = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "BeforeModel", "AfterModel"})
-    context_events = frozenset({"AfterTool", "BeforeAgent", "SessionStart"})
+    },
+    blocking_events=frozenset({"BeforeTool", "BeforeAgent"}),
+)
 
-    def _data(self, payload: dict[str, Any], native_event: str, forge_type: str,
-              native_tool: str | None) -> dict[str, Any]:
-        data = super()._data(payload, native_event, forge_type, native_tool)
+
+class GeminiReader(Reader):
+    def event_data(self, payload: dict[str, Any], native_event: str, forge_type: str,
+                   native_tool: str | None) -> dict[str, Any]:
+        data = super().event_data(payload, native_event, forge_type, native_tool)
         request = payload.get("llm_request")
         if isinstance(request, dict) and isinstance(request.get("model"), str):
             data["llm_model"] = request["model"]
@@ -54,7 +51,12 @@ class GeminiDialect(Dialect):
             data.setdefault("error", response["error"])
         return data
 
-    # -- out -----------------------------------------------------------------------
+
+class GeminiWriter(Writer):
+    #: events where a deny does something (SessionStart/SessionEnd ignore decisions)
+    decision_events = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "BeforeModel", "AfterModel"})
+    context_events = frozenset({"AfterTool", "BeforeAgent", "SessionStart"})
+
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
         event = inbound.native_event
         out: dict[str, Any] = {}
@@ -76,9 +78,7 @@ class GeminiDialect(Dialect):
             out["systemMessage"] = joined(messages)
         if len(specific) > 1:
             out["hookSpecificOutput"] = specific
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _decision(self, out: dict[str, Any], event: str, verdict: Verdict, messages: list[str],
                   dropped: list[str]) -> None:
@@ -100,23 +100,22 @@ class GeminiDialect(Dialect):
             if decision == "ask":  # Gemini shows the systemMessage in its confirmation
                 messages.append(verdict.reason)
 
-    # -- format hooks ----------------------------------------------------------------
-    def build_payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
-        payload = super().build_payload(event, project_dir)
+class GeminiHooks(HookFormat):
+    def payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
+        payload = super().payload(event, project_dir)
         payload["timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(event.timestamp))
         if payload["hook_event_name"] == "SessionStart":
             payload["source"] = "startup"
         return payload
 
-    def hook_env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
+    def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         env = {"GEMINI_PROJECT_DIR": project_dir, "GEMINI_CWD": project_dir,
                "CLAUDE_PROJECT_DIR": project_dir}  # Gemini sets the latter "for compatibility"
         if event.session_id:
             env["GEMINI_SESSION_ID"] = event.session_id
         return env
 
-    def read_native_answer(self, native_event: str, exit_code: int, stdout: str,
-                           stderr: str) -> dict[str, Any]:
+    def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         text = stdout.strip() or stderr.strip()  # Gemini reads stderr when stdout is empty
         if not text:
             return {}
@@ -154,11 +153,15 @@ class GeminiDialect(Dialect):
             answer["message"] = message
         return answer
 
-    # -- settings --------------------------------------------------------------------
-    def config_snippet(self, command: str) -> dict[str, Any]:
+class GeminiSettings(Settings):
+    files = (".gemini/settings.json", "~/.gemini/settings.json")
+    timeout_unit = 0.001  # Gemini's settings give timeouts in milliseconds
+
+    def snippet(self, command: str) -> dict[str, Any]:
         hook = [{"name": "forge", "type": "command", "command": command}]
-        return {"hooksConfig": {"enabled": True}, "hooks": {event: [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool")
-                          else [{"hooks": hook}] for event in self.events}}
+        return {"hooksConfig": {"enabled": True},
+                "hooks": {event: [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool")
+                          else [{"hooks": hook}] for event in self.words.events}}
 
 
 def _json_answer(text: str) -> dict[str, Any] | None:
@@ -172,4 +175,5 @@ def _json_answer(text: str) -> dict[str, Any] | None:
     return json_object(inner) if isinstance(inner, str) else None
 
 
-DIALECT = GeminiDialect()
+DIALECT = Dialect(WORDS, reader=GeminiReader(WORDS), writer=GeminiWriter(WORDS), hooks=GeminiHooks(WORDS),
+                  settings=GeminiSettings(WORDS))

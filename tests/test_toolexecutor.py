@@ -64,7 +64,7 @@ def test_package_exports_the_public_api() -> None:
     homes = {"EventType": "events", "HookEvent": "events", "Hook": "registry", "HookRegistry": "registry",
              "HookExecutor": "executor", "HookResult": "results", "HookBlockedError": "results",
              "fire_event": "executor", "HookConfig": "config", "HOOK_TEMPLATES": "templates",
-             "ToolExecutor": "integration"}
+             "ToolExecutor": "toolexecutor"}
     for name, home in homes.items():
         assert getattr(forge_hookd, name) is getattr(importlib.import_module(f"forge_hookd.{home}"), name), name
     assert forge_hookd.__version__ == importlib.metadata.version("forge-hookd")

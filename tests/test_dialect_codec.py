@@ -1,5 +1,5 @@
 """``forge-hook-run --dialect NAME`` end to end, through the installed executable
-(dialect_cli.py): native payloads in, native answers out, failures fail closed."""
+(dialectcodec.py): native payloads in, native answers out, failures fail closed."""
 
 from __future__ import annotations
 

@@ -1,0 +1,305 @@
+"""``forge-hook install``: forge-hook-run as an agent's hook command, in the agent's own
+settings file, beside the user's hooks; and ``--uninstall``, which takes out exactly
+that (DESIGN.md, "Installing into agents").
+
+What is added is the dialect's ``config_snippet`` (one owner of which native events
+forge handles and how each agent spells a hook entry), merged key by key into what is
+there: a missing key is added, an event's list gets forge's entry appended after the
+user's (never reordered; Codex's trust of the user's hooks is by position, and stays
+valid), an event where forge-hook-run already runs for this agent is left alone, a
+value the user set (``hooksConfig.enabled: false``) is kept and reported. The file is
+edited as text (jsonedit.py), so everything else in it stays byte for byte, comments
+included, and written as hooks files are (safefile.py: locked, atomic, fsynced,
+through symlinks). A file that does not parse is refused, unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import agentplaces, codextrust, jsonedit, wirerecord
+from .agentplaces import PLACES, runs_forge
+from .dialects import NAMES, get
+from .errors import ConfigError
+from .readfile import read_regular
+from .safefile import locked, write_atomically
+from .wirerecord import FileRecord, Outcome, digest
+
+
+def install(name: str, scope: str, project_root: str) -> list[Outcome]:
+    """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
+    path = agentplaces.target_file(name, scope, project_root)
+    command, note = agentplaces.runner_command()
+    outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
+    if note and outcome.events:
+        outcome.notes.append(note)
+    outcomes = [outcome]
+    if name == "codex":
+        outcomes += codextrust.trust(scope, path, _forge_handlers(name, path))
+    return outcomes
+
+
+def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
+    """Take out what install put into agent ``name``'s settings for ``scope``."""
+    path = agentplaces.target_file(name, scope, project_root)
+    outcomes = []
+    if name == "codex":  # the trust first: it names the positions in hooks.json
+        outcomes += codextrust.untrust(scope, path)
+    return [_uninstall_file(name, path), *outcomes]
+
+
+def installed_agents(scope: str, project_root: str) -> list[str]:
+    """The agents whose ``scope`` file holds something install wrote."""
+    records = wirerecord.load()
+    return [name for name in NAMES
+            if wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records]
+
+
+# -- install ----------------------------------------------------------------------------------
+@dataclass
+class _Plan:
+    insertions: list[jsonedit.Insertion] = field(default_factory=list)
+    elements: list[list[Any]] = field(default_factory=list)
+    keys: list[list[Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> Outcome:
+    new_dirs = wirerecord.missing_directories(os.path.dirname(os.path.abspath(path)))
+    with locked(path):
+        raw = read_regular(path)
+        text = _text(raw, path)
+        plan = _plan_new(snippet, text) if text.strip() == "" else _plan(name, path, text, snippet)
+        new_text = jsonedit.apply(text, plan.insertions)
+        before, after = _forge_events(name, path, text), _forge_events(name, path, new_text)
+        events = [e for e in snippet.get("hooks", {}) if e in after and e not in before]
+        kept = [e for e in snippet.get("hooks", {}) if e in before]
+        if new_text == text:
+            return Outcome(name, path, "unchanged", [], kept, plan.notes)
+        write_atomically(path, new_text.encode(), shared=True)
+        wirerecord.update(lambda records: _record(records, name, scope, path, raw, new_text, plan, new_dirs))
+    return Outcome(name, path, "created" if raw is None else "updated", events, kept, plan.notes)
+
+
+def _text(raw: bytes | None, path: str) -> str:
+    try:
+        return "" if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("not UTF-8 text, so not a settings file forge-hook can edit; it is unchanged",
+                          path=path) from None
+
+
+_UNCHANGED = "forge-hook changed nothing (fix the file, then run the command again)"
+_STILL_IN = "forge's entries are still in it (fix the file, then run the command again)"
+
+
+def _parsed(name: str, path: str, text: str, consequence: str = _UNCHANGED) -> jsonedit.Node:
+    try:
+        root = jsonedit.parse(text, comments=PLACES[name].comments)
+    except jsonedit.JsonTextError as exc:
+        raise ConfigError(f"not valid JSON as {name} reads it: {exc.message}; {consequence}", path=path,
+                          line=exc.line, column=exc.column) from None
+    if root.members is None:
+        raise ConfigError(f"the file must hold a JSON object; {consequence}", path=path)
+    return root
+
+
+def _plan_new(snippet: dict[str, Any], text: str) -> _Plan:
+    """A file that is missing (or holds only white space): the snippet is the file."""
+    plan = _Plan(insertions=[(0, json.dumps(snippet, indent=2, ensure_ascii=False) + ("\n" if not text else ""))])
+    for key, value in snippet.items():
+        _added(plan, [key], value)
+    return plan
+
+
+def _plan(name: str, path: str, text: str, snippet: dict[str, Any]) -> _Plan:
+    root = _parsed(name, path, text)
+    plan = _Plan()
+    try:
+        _merge(name, text, root, snippet, [], plan, jsonedit.indent_unit(text, root))
+    except jsonedit.JsonTextError as exc:
+        raise ConfigError(f"{exc.message}; forge-hook changed nothing", path=path) from None
+    return plan
+
+
+def _merge(name: str, text: str, node: jsonedit.Node, snippet: dict[str, Any], where: list[str],
+           plan: _Plan, unit: str) -> None:
+    missing: list[tuple[str, Any]] = []
+    for key, value in snippet.items():
+        child, at = node.get(key), [*where, key]
+        if child is None:
+            missing.append((key, value))
+            _added(plan, at, value)
+        elif isinstance(value, dict):
+            if child.members is None:
+                raise jsonedit.JsonTextError(f"{'.'.join(at)} is not an object, as {name} expects")
+            _merge(name, text, child, value, at, plan, unit)
+        elif isinstance(value, list):
+            if child.items is None:
+                raise jsonedit.JsonTextError(f"{'.'.join(at)} is not a list, as {name} expects")
+            _append(name, text, child, value, at, plan, unit)
+        elif child.value != value:
+            plan.notes.append(f"kept your {'.'.join(at)} = {json.dumps(child.value)} "
+                              f"(forge's hooks need {json.dumps(value)})")
+    if missing:
+        plan.insertions += jsonedit.append_children(text, node, missing, unit=unit, comments=PLACES[name].comments)
+
+
+def _append(name: str, text: str, node: jsonedit.Node, values: list[Any], where: list[str], plan: _Plan,
+            unit: str) -> None:
+    listed = {"hooks": {where[-1]: node.value}}
+    if any(runs_forge(h.command, name) for h in agentplaces.handlers(name, listed)):
+        return  # forge-hook-run already runs on this event: the user's own entry stays as it is
+    new = [value for value in values if value not in node.value]
+    if new:
+        plan.insertions += jsonedit.append_children(text, node, new, unit=unit, comments=PLACES[name].comments)
+        plan.elements += [[where, value] for value in new]
+
+
+def _added(plan: _Plan, where: list[str], value: Any) -> None:
+    """Note a member install adds, and every list entry inside it, so that uninstall can
+    find them by value in a file edited since."""
+    if isinstance(value, dict):
+        plan.keys.append([where, {}])
+        for key, inner in value.items():
+            _added(plan, [*where, key], inner)
+    elif isinstance(value, list):
+        plan.keys.append([where, []])
+        plan.elements += [[where, item] for item in value]
+    else:
+        plan.keys.append([where, value])
+
+
+def _forge_events(name: str, path: str, text: str) -> set[str]:
+    if text.strip() == "":
+        return set()
+    doc = _parsed(name, path, text).value
+    return {h.event for h in agentplaces.handlers(name, doc) if runs_forge(h.command, name)}
+
+
+def _forge_handlers(name: str, path: str) -> list[agentplaces.Handler]:
+    raw = read_regular(path)
+    if raw is None:
+        return []
+    doc = _parsed(name, path, _text(raw, path)).value
+    return [h for h in agentplaces.handlers(name, doc) if runs_forge(h.command, name)]
+
+
+def _record(records: dict[str, FileRecord], name: str, scope: str, path: str, raw: bytes | None,
+            new_text: str, plan: _Plan, new_dirs: list[str]) -> None:
+    key = wirerecord.key_of(path)
+    record = records.get(key)
+    if record is None or raw is None:
+        record = FileRecord(name, scope, path, created=raw is None, dirs=new_dirs,
+                            before=None if raw is None else digest(raw))
+    elif record.after != digest(raw):
+        record.rounds = None  # changed since the last install: its insertions say nothing now
+    if record.rounds is not None:
+        record.rounds.append([[offset, text] for offset, text in plan.insertions])
+    record.after = digest(new_text.encode())
+    record.elements += [e for e in plan.elements if e not in record.elements]
+    record.keys += [k for k in plan.keys if k not in record.keys]
+    records[key] = record
+
+
+# -- uninstall --------------------------------------------------------------------------------
+def _uninstall_file(name: str, path: str) -> Outcome:
+    key = wirerecord.key_of(path)
+    record = wirerecord.load().get(key)
+    if record is None or record.agent != name:
+        return _nothing_recorded(name, path)
+    with locked(path):
+        raw = read_regular(path)
+        if raw is None:
+            wirerecord.update(lambda records: records.pop(key, None))
+            return Outcome(name, path, "nothing", notes=[f"{path} is gone already"])
+        outcome = _restore(name, path, raw, record) or _take_out(name, path, _text(raw, path), record)
+        if outcome.action == "removed":
+            wirerecord.remove_directories(record.dirs)
+        wirerecord.update(lambda records: records.pop(key, None))
+    return outcome
+
+
+def _nothing_recorded(name: str, path: str) -> Outcome:
+    outcome = Outcome(name, path, "nothing")
+    raw = read_regular(path)
+    if raw is not None and (events := _forge_events(name, path, _text(raw, path))):
+        outcome.notes.append(f"forge-hook-run runs on {', '.join(sorted(events))} in {path} through entries "
+                             "forge-hook install did not write: left as they are (remove them by hand)")
+    return outcome
+
+
+def _restore(name: str, path: str, raw: bytes, record: FileRecord) -> Outcome | None:
+    """The bytes before the first install, when nobody touched the file since the last."""
+    if record.rounds is None or digest(raw) != record.after:
+        return None
+    text: str | None = raw.decode("utf-8")
+    for round_ in reversed(record.rounds):
+        text = jsonedit.unapply(text, [(int(offset), str(inserted)) for offset, inserted in round_]) \
+            if text is not None else None
+    if text is None or (not record.created and digest(text.encode()) != record.before):
+        return None
+    events = sorted({str(where[-1]) for where, _ in record.elements if where[:1] == ["hooks"]})
+    if record.created and text.strip() == "":
+        os.unlink(os.path.realpath(path))
+        return Outcome(name, path, "removed", events)
+    write_atomically(path, text.encode())
+    return Outcome(name, path, "restored", events)
+
+
+def _take_out(name: str, path: str, text: str, record: FileRecord) -> Outcome:
+    """The file changed since install wrote it: take out forge's entries and keys by
+    value, keep everything else as the user left it."""
+    try:
+        text, removed, gone = _without_elements(name, path, text, record.elements)
+        text, keys = _without_keys(name, path, text, record.keys)
+    except jsonedit.JsonTextError as exc:
+        raise ConfigError(f"{exc.message}; {_STILL_IN}", path=path) from None
+    events = sorted({str(where[-1]) for where, _ in removed if where[:1] == ["hooks"]})
+    said = (f"{path} changed since forge-hook install wrote it: took out forge's {len(removed)} "
+            f"entr{'y' if len(removed) == 1 else 'ies'}" + (f" and {keys} key{'s' if keys != 1 else ''}" if keys
+                                                            else "") + ", kept everything else")
+    notes = [said] + ([f"{gone} of forge's entries were not there as install wrote them (changed or taken out): "
+                       "whatever is there now is left as it is"] if gone else [])
+    if record.created and _parsed(name, path, text).value == {}:
+        os.unlink(os.path.realpath(path))
+        return Outcome(name, path, "removed", events, notes=notes)
+    write_atomically(path, text.encode())
+    return Outcome(name, path, "cleaned", events, notes=notes)
+
+
+def _without_elements(name: str, path: str, text: str, elements: list[list[Any]]
+                      ) -> tuple[str, list[list[Any]], int]:
+    removed, gone = [], 0
+    for where, value in elements:
+        node = _at(_parsed(name, path, text, _STILL_IN), where)
+        index = next((i for i, item in enumerate(node.items or []) if item.value == value), None) if node else None
+        if node is None or index is None:
+            gone += 1
+            continue
+        text = jsonedit.remove_child(text, node, index, comments=PLACES[name].comments)
+        removed.append([where, value])
+    return text, removed, gone
+
+
+def _without_keys(name: str, path: str, text: str, keys: list[list[Any]]) -> tuple[str, int]:
+    """Members install added that hold nothing but what it put there (an emptied list,
+    its own ``hooksConfig.enabled: true``), deepest first."""
+    count = 0
+    for where, value in sorted(keys, key=lambda k: len(k[0]), reverse=True):
+        parent = _at(_parsed(name, path, text, _STILL_IN), where[:-1])
+        child = parent.get(where[-1]) if parent is not None and parent.members is not None else None
+        if parent is not None and child is not None and child.value == value:
+            text = jsonedit.remove_child(text, parent, parent.index(where[-1]), comments=PLACES[name].comments)
+            count += 1
+    return text, count
+
+
+def _at(root: jsonedit.Node, where: list[str]) -> jsonedit.Node | None:
+    node: jsonedit.Node | None = root
+    for key in where:
+        node = node.get(key) if node is not None and node.members is not None else None
+    return node

@@ -1,0 +1,85 @@
+"""What the executor calls for a hook entry with a ``guard``: the guard judges the event
+in-process and the result is a hook answer (answers.Answer), in microseconds, made into
+the hook's :class:`~forge_hookd.results.HookResult` by :func:`guard_result`."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from ..answers import Answer
+from ..events import HookEvent
+from ..registry import Hook
+from ..results import HookResult
+from . import ALLOW, Context, Guard, make, validate
+
+_CANONICAL = frozenset({"bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"})
+NO_ANSWER = Answer()
+
+
+def judge_hook(hook: Hook, event: HookEvent, *, project_root: str, env: Mapping[str, str]) -> Answer:
+    """The answer of ``hook``'s guard on ``event``: ``deny`` or ``ask`` with the guard's
+    reason, or no answer at all when it finds nothing (never an explicit allow: in some
+    agents an allow skips the person's own permission prompt). A guard entry that does
+    not validate (an unknown guard, a bad option) denies, naming the problem: a typo
+    never switches a guard off. ``env`` gives HOME and forge's directories."""
+    if hook.guard is None:
+        raise ValueError("judge_hook takes a guard hook")
+    problems = validate(hook.guard, hook.with_)
+    if problems:
+        return Answer("deny", f"forge-hook-run: the guard entry '{hook.guard}' cannot judge: {problems[0]}; "
+                              "fix the hooks file (forge-hook check)")
+    tool = _canonical(event.tool_name)
+    tool_args = event.data.get("tool_args")
+    if tool is None or not isinstance(tool_args, dict):
+        return NO_ANSWER
+    guard = _guard(hook.guard, orjson.dumps(hook.with_, option=orjson.OPT_SORT_KEYS))
+    verdict = guard.judge(tool, tool_args, _context(event, tool_args, project_root, env))
+    return NO_ANSWER if verdict.decision == ALLOW else Answer(verdict.decision, verdict.reason)
+
+
+def guard_result(hook: Hook, event: HookEvent, *, index: int, project_root: str,
+                 env: Mapping[str, str]) -> HookResult:
+    """The result of guard ``hook`` on ``event``, as a hook's result reads (DESIGN.md,
+    "Built-in guards"): no process, so no stdout, stderr or signal; ``exit_code`` 0
+    when the guard judged (its decision and reason are its answer's, as for a hook that
+    prints one), ``None`` with an ``error`` when it could not: a guard that raises is a
+    bug, and a bug denies, never allows."""
+    started = time.monotonic()
+    try:
+        answer = judge_hook(hook, event, project_root=project_root, env=env)
+    except Exception as exc:  # noqa: BLE001 - any fault of a guard denies; never a traceback, never an allow
+        fault = f"{type(exc).__name__}: {str(exc)[:200]}"
+        return HookResult(hook, None, index=index, duration=round(time.monotonic() - started, 6),
+                          error=f"the guard '{hook.guard}' failed ({fault}), so it denies: a bug in forge-hook-run, "
+                                "please report it; until it is fixed, do this step another way or ask the user")
+    return HookResult(hook, 0, index=index, duration=round(time.monotonic() - started, 6),
+                      answer=None if answer == NO_ANSWER else answer)
+
+
+@functools.lru_cache(maxsize=64)  # one instance per entry: a run judges every event with the same few
+def _guard(name: str, options: bytes) -> Guard:
+    return make(name, orjson.loads(options))  # validated by the caller
+
+
+def _canonical(tool_name: str | None) -> str | None:
+    if tool_name is None:
+        return None
+    if tool_name in _CANONICAL:
+        return tool_name
+    lowered = tool_name.lower()  # a library caller's "Bash"; dialects hand canonical names already
+    return lowered if lowered in _CANONICAL else tool_name
+
+
+def _context(event: HookEvent, tool_args: dict[str, Any], project_root: str, env: Mapping[str, str]) -> Context:
+    agent = event.data.get("agent")
+    native = agent.get("tool") if isinstance(agent, dict) else None
+    payload = agent.get("payload") if isinstance(agent, dict) else None
+    cwd = next((v for v in (tool_args.get("cwd"), tool_args.get("working_directory"), tool_args.get("dir_path"),
+                            payload.get("cwd") if isinstance(payload, dict) else None) if isinstance(v, str) and v),
+               None)
+    return Context.from_env(project_root, env, native_tool=native if isinstance(native, str) else None, cwd=cwd)

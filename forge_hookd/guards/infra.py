@@ -1,0 +1,98 @@
+"""infra_destructive (ask): tearing down infrastructure or data: ``terraform destroy``,
+``kubectl delete``, cloud deletes, ``docker system prune``, and SQL that drops or
+empties tables, wherever the SQL is (``psql -c``, ``mysql -e``, a heredoc, a file)."""
+
+from __future__ import annotations
+
+import re
+
+from ..shell import Command
+from .base import ALLOWED, ASK, Context, Guard, Option, Ruling, operands
+from ..lazyre import Lazy
+
+_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w|"
+                  r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s)")
+_SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
+                          "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
+_REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
+_MONGO = Lazy(r"dropDatabase\(|\.drop\(\)|deleteMany\(\s*\{\s*\}\s*\)")
+
+
+def _cloud(name: str, args: list[str]) -> str | None:
+    ops = operands(args)
+    if name in ("terraform", "tofu", "terragrunt") and (ops[:1] == ["destroy"] or "-destroy" in args or
+                                                       ops[:2] == ["state", "rm"] or ops[:1] == ["apply"] and
+                                                       "-auto-approve" in args and "-destroy" in args):
+        return "destroys infrastructure"
+    if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
+        return "destroys infrastructure"
+    if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
+            (ops[:1] != ["replace"] or "--force" in args):
+        return f"{ops[0]}s Kubernetes resources"
+    if name == "helm" and ops[:1] in (["uninstall"], ["delete"], ["del"]):
+        return "uninstalls a Helm release"
+    if name == "aws":
+        if ops[:2] in (["s3", "rm"], ["s3", "rb"]) or ops[:1] == ["s3"] and "--delete" in args:
+            return "deletes S3 data"
+        if len(ops) > 1 and re.match(r"(delete|terminate|remove|deregister)-", ops[1]):
+            return f"runs aws {ops[0]} {ops[1]}"
+    if name == "gcloud" and "delete" in ops or name == "gsutil" and ops[:1] in (["rm"], ["rb"]):
+        return "deletes cloud resources"
+    if name == "az" and "delete" in ops:
+        return "deletes cloud resources"
+    if name in ("docker", "podman"):
+        if ops[:2] in (["system", "prune"], ["volume", "prune"], ["volume", "rm"], ["image", "prune"]) and \
+                ("-a" in args or "--all" in args or ops[:2] in (["volume", "prune"], ["volume", "rm"])):
+            return "deletes containers' data"
+    if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
+        if "down" in ops and ("-v" in args or "--volumes" in args):
+            return "deletes the compose volumes"
+    if name in ("dropdb", "dropuser"):
+        return "drops a database"
+    if name == "gh" and ops[:2] in (["repo", "delete"], ["release", "delete"], ["secret", "delete"],
+                                    ["variable", "delete"]):
+        return f"deletes a GitHub {ops[0]}"
+    return None
+
+
+def _app(name: str, args: list[str]) -> str | None:
+    ops = operands(args)
+    if name in ("rails", "rake", "bin/rails") and any(o in ("db:drop", "db:reset", "db:schema:load", "db:purge")
+                                                     for o in ops):
+        return "drops the database"
+    if name in ("prisma", "npx", "pnpm", "yarn", "bunx") and "migrate" in ops and "reset" in ops:
+        return "resets the database"
+    if name.startswith("python") and "manage.py" in args and ("flush" in ops or "reset_db" in ops):
+        return "empties the database"
+    return None
+
+
+class InfraDestructive(Guard):
+    name = "infra_destructive"
+    summary = "Destroying infrastructure or dropping data (asks)"
+    catches = ("terraform destroy", "kubectl delete ns prod", "aws s3 rm s3://b --recursive", "helm uninstall x",
+               "docker system prune -a", "psql -c 'DROP TABLE users'", "mysql -e 'TRUNCATE orders'",
+               "redis-cli FLUSHALL", "rails db:drop")
+    options = (Option("decision", "decision", ASK, "What these commands are: ask (default) or deny"),)
+
+    def judge_command(self, command: Command, context: Context) -> Ruling:
+        name, args = command.name, list(command.args)
+        why = _cloud(name, args) or _app(name, args) or self._sql(command)
+        if why is None:
+            return ALLOWED
+        return self.verdict(self.opts["decision"], " ".join(command.argv), why,
+                            "A person should confirm this; prefer a plan or dry run first")
+
+    def _sql(self, command: Command) -> str | None:
+        if command.name not in _SQL_CLIENTS:
+            return None
+        texts = [a for a in command.args] + [command.stdin or ""]
+        if command.name == "redis-cli":
+            return "empties Redis" if any(_REDIS.match(a) for a in command.args) else None
+        for text in texts:
+            if _MONGO.search(text):
+                return "drops MongoDB data"
+            match = _SQL.search(text)
+            if match is not None:
+                return f"runs {' '.join(match.group(0).split()[:2]).upper()}"
+        return None

@@ -1,0 +1,214 @@
+"""destructive_rm: deleting the filesystem root, the home directory, the project itself
+or anything outside the project, by ``rm``, ``find -delete``, ``xargs rm``, or an
+interpreter one-liner (``shutil.rmtree``, ``fs.rmSync``, ``FileUtils.rm_rf``)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ..shell import Command
+from .base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, inside, operands, \
+    resolve, short_flags
+from ..lazyre import Lazy
+
+_SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
+                "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications")
+_RM_NAMES = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "gio"})
+# find's tests that take a value, and the ones that narrow what it matches
+_FIND_VALUE = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
+                         "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-mmin", "-atime",
+                         "-amin", "-ctime", "-cmin", "-newer", "-anewer", "-cnewer", "-maxdepth", "-mindepth", "-links",
+                         "-inum", "-samefile", "-printf", "-fprint", "-fprintf", "-fls", "-fstype", "-context",
+                         "-regextype", "-lname", "-ilname", "-used", "-newermt", "-fprint0"})
+_FIND_FILTERS = _FIND_VALUE - {"-maxdepth", "-mindepth", "-printf", "-fprint", "-fprintf", "-fls", "-regextype",
+                               "-fprint0"} | {"-empty"}
+_DELETERS = Lazy(
+    r"""(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|Path\([^)]*\)\.(?:unlink|rmdir)|
+         rmSync|rmdirSync|unlinkSync|fs\.(?:rm|rmdir|unlink)|rimraf(?:\.sync)?|FileUtils\.(?:rm_rf|rm_r|remove_dir|rm)|
+         File\.delete|Dir\.rmdir|unlink|rmtree|remove_tree)\s*\(?\s*(?:[frbu]?["']([^"']*)["']|([A-Za-z_.()]+))""",
+    re.VERBOSE)
+
+
+class DestructiveRm(Guard):
+    name = "destructive_rm"
+    summary = "Deleting /, ~, the project itself, or files outside the project"
+    catches = ("rm -rf /", "rm -rf ~", "rm -rf ..", "sudo rm -rf /usr", "find / -delete", "find ~ | xargs rm -rf",
+               "python -c 'import shutil; shutil.rmtree(\"/\")'", "sh -c 'rm -rf $HOME'", "mkfs.ext4 /dev/sda",
+               "dd of=/dev/sda")
+    options = (
+        Option("allow_outside", "list", ["/tmp", "/var/tmp", "/private/tmp", "/dev/null"],
+               "Directories outside the project where deleting is fine"),
+        Option("outside_project", "decision", DENY,
+               "What deleting something outside the project is (the root, home and system directories are "
+               "always deny)"),
+    )
+
+    def judge_command(self, command: Command, context: Context) -> Ruling:
+        name = command.name
+        if name in _RM_NAMES and command.argv:
+            return self._rm(command, context)
+        if name == "find":
+            return self._find(command, context)
+        if command.via == "find -exec" and name in _RM_NAMES:
+            return ALLOWED  # judged with its find: what {} names depends on where find starts
+        if name.startswith("mkfs") or name in ("wipefs", "fdisk", "sfdisk", "parted") and command.args:
+            return self.verdict(DENY, " ".join(command.argv), "formats or repartitions a disk",
+                                "Ask the user to do this by hand")
+        if name == "dd" and any(a.startswith("of=/dev/") and not a.startswith(("of=/dev/null", "of=/dev/std"))
+                                for a in command.args):
+            return self.verdict(DENY, " ".join(command.argv), "overwrites a device",
+                                "Write to a file inside the project instead")
+        code = command.inline_code
+        if code is not None:
+            return self._code(code[0], code[1], command, context)
+        return ALLOWED
+
+    # -- rm -------------------------------------------------------------------------------
+    def _rm(self, command: Command, context: Context) -> Ruling:
+        args = list(command.args)
+        if command.name == "gio" and (not args or args[0] not in ("remove", "trash")):
+            return ALLOWED
+        flags = short_flags(args)
+        recursive = bool(flags & {"r", "R"}) or "--recursive" in args or command.name in ("rmdir",)
+        cwd = command_cwd(command, context)
+        targets = operands(args[1:] if command.name == "gio" else args)
+        shown = " ".join(command.argv)
+        fed = {"xargs", "parallel"} & set(command.wrapper_names)
+        if fed:
+            return self._fed(command, context, recursive, targets)
+        for target in targets:
+            verdict = self._target(target, cwd, context, shown, recursive=recursive)
+            if verdict.decision != "allow":
+                return verdict
+        return ALLOWED
+
+    def _target(self, target: str, cwd: str | None, context: Context, shown: str, *, recursive: bool) -> Ruling:
+        if recursive and re.search(r"(?:^|/)\.[*?]", target):
+            return self.verdict(DENY, shown, f"deletes '{target}', a glob that can match '..', the parent directory",
+                                "Name the hidden files to delete")
+        path = resolve(target, context, cwd) if cwd is not None or target.startswith(("/", "~", "$")) else None
+        if path is None:
+            if recursive and (target.startswith(("$", "~", "/")) or cwd is None):
+                return self.verdict(ASK, shown, f"deletes '{target}', which cannot be resolved before it runs",
+                                    "Name the path literally, inside the project")
+            return ALLOWED
+        why = self._danger(path, context, recursive=recursive)
+        if why is None:
+            return ALLOWED
+        decision, reason = why
+        return self.verdict(decision, shown, reason, "Delete only paths inside the project (rm -rf ./build), "
+                                                     "or ask the user to run it")
+
+    def _danger(self, path: str, context: Context, *, recursive: bool) -> tuple[str, str] | None:
+        base = path.rstrip("/*") or "/"
+        if base == "/" or path in ("/*", "/."):
+            return DENY, "deletes the filesystem root"
+        if base == context.home or path == context.home + "/*":
+            return DENY, "deletes the home directory"
+        if base == context.project_root or path == context.project_root + "/*":
+            return (DENY, "deletes the whole project") if recursive else None
+        if inside(path, context.project_root):
+            return None
+        if any(inside(path, posixpath.normpath(a)) for a in self.opts["allow_outside"]):
+            return None
+        if base in _SYSTEM_DIRS or posixpath.dirname(base) == "/" or (recursive and inside(context.home, base)):
+            return DENY, f"deletes the system directory {base}"
+        if not recursive and self.opts["outside_project"] == DENY:
+            return ASK, f"deletes {path}, outside the project"
+        return self.opts["outside_project"], f"deletes {path}, outside the project"
+
+    def _fed(self, command: Command, context: Context, recursive: bool, targets: list[str]) -> Ruling:
+        """``... | xargs rm``, ``parallel rm ::: ...``: what is deleted comes from the input.
+        Written in the command line (``echo x |``, ``::: x``), :mod:`shell` hands the
+        filled-in command to this guard too; from ``find``, the find's start is judged."""
+        shown = " ".join(command.argv)
+        cwd = command_cwd(command, context)
+        for target in targets:
+            if "{}" not in target and "%" not in target:
+                verdict = self._target(target, cwd, context, shown, recursive=recursive)
+                if verdict.decision != "allow":
+                    return verdict
+        wrapper = next(w for w in command.wrappers if w[0].rsplit("/", 1)[-1] in ("xargs", "parallel"))
+        from_file = any(w.startswith(("-a", "--arg-file")) for w in wrapper)
+        if not from_file and (":::" in wrapper or any(f.name in ("echo", "printf") for f in command.feeders)):
+            return ALLOWED  # shell.py filled the input in: the filled-in commands are judged
+        for feeder in () if from_file else command.feeders:
+            if feeder.name == "find":
+                narrowed = _find_expression(list(feeder.args))[1]
+                for start in _find_starts(feeder) or ["."]:
+                    verdict = self._target(start, command_cwd(feeder, context), context, shown,
+                                           recursive=recursive and not narrowed)
+                    if verdict.decision != "allow":
+                        return verdict
+                return ALLOWED
+        if recursive:
+            return self.verdict(ASK, shown, "deletes whatever its input names",
+                                "List the paths first, then delete them by name inside the project")
+        return ALLOWED
+
+    # -- find -delete -------------------------------------------------------------------------
+    def _find(self, command: Command, context: Context) -> Ruling:
+        """``find -delete`` or ``find -exec rm``: without a test narrowing what it matches,
+        it deletes everything under its start (``rm -rf``); with one, the files it
+        matches under its start (judged as a plain delete there)."""
+        deletes, narrowed = _find_expression(list(command.args))
+        if not deletes:
+            return ALLOWED
+        cwd = command_cwd(command, context)
+        for start in _find_starts(command) or ["."]:
+            verdict = self._target(start, cwd, context, " ".join(command.argv), recursive=not narrowed)
+            if verdict.decision != "allow":
+                return verdict
+        return ALLOWED
+
+    # -- one-liners ---------------------------------------------------------------------------
+    def _code(self, interpreter: str, code: str, command: Command, context: Context) -> Ruling:
+        cwd = command_cwd(command, context)
+        for match in _DELETERS.finditer(code[: 1 << 16]):
+            literal = match.group(1)
+            shown = f"{interpreter}: {match.group(0)}"
+            if literal is None:
+                expression = match.group(2) or ""
+                if any(k in expression for k in ("home", "expanduser", "HOME", "homedir", "Dir.home")):
+                    return self.verdict(DENY, shown, "deletes the home directory",
+                                        "Delete only paths inside the project")
+                continue
+            verdict = self._target(literal or ".", cwd, context, shown, recursive=True)
+            if verdict.decision != "allow":
+                return verdict
+        return ALLOWED
+
+
+def _find_expression(args: list[str]) -> tuple[bool, bool]:
+    """Whether a find expression deletes (-delete, -exec rm ...) and whether a test
+    narrows what it matches."""
+    deletes = narrowed = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _FIND_VALUE:
+            narrowed = narrowed or arg in _FIND_FILTERS
+            i += 2
+            continue
+        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j] not in (";", "+"):
+                j += 1
+            run = [a.rsplit("/", 1)[-1] for a in args[i + 1:j] if not a.startswith("-")]
+            deletes = deletes or any(a in _RM_NAMES for a in run[:3])
+            i = j + 1
+            continue
+        deletes = deletes or arg == "-delete"
+        narrowed = narrowed or arg == "-empty"
+        i += 1
+    return deletes, narrowed
+
+
+def _find_starts(command: Command) -> list[str]:
+    starts = []
+    for arg in command.args:
+        if arg.startswith("-") or arg in ("(", "!", ")"):
+            break
+        starts.append(arg)
+    return starts

@@ -1,0 +1,222 @@
+"""secret_files: reading or writing credential files (``.env``, ``~/.ssh``, ``*.pem``,
+cloud credentials) by a file tool or a shell command; hardcoded_secrets: a token or
+key written into a file.
+
+The token shapes overlap forge_hookd/redact.py's (``sk-``, ``ghp_``..., ``AKIA``,
+``xox?-``, private key blocks): redact masks them in the log, this refuses them in
+content; they are kept apart because redact.py is being made linear with
+gitleaks-style rules on another branch, and this list asks for more context (a
+secret-named assignment of a literal, a placeholder is not a secret)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from fnmatch import fnmatchcase
+from typing import Any
+
+from .. import shell
+from ..shell import Command
+from .base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
+    PathPatterns, paths_of, resolve
+from ..lazyre import Lazy
+
+# A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
+# any home directory); one without, against each name in the path.
+SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnupg", "*/.config/gcloud", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "id_rsa",
+                "id_dsa", "id_ecdsa", "id_ed25519", "*/.ssh/*", "*/.aws/credentials", "*/.aws/config",
+                "*/.config/gcloud/*", "*/.azure/*", "*/.kube/config", "*/.docker/config.json", ".netrc", ".npmrc",
+                ".pypirc", ".git-credentials", "*/.gnupg/*", "credentials.json", "service-account*.json",
+                "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
+                "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
+                "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json"]
+NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
+              "example.env", "sample.env", "template.env", "*.example.env",
+              "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*"]
+_SECRET_VAR = Lazy(r"\$\{?([A-Za-z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|"
+                         r"CREDENTIAL)[A-Za-z0-9_]*)", re.I)
+_SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
+            "secrets.yaml", ".npmrc", ".netrc")
+_LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
+# Commands that name a file without reading its content.
+_METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
+                       "dirname", "echo", "printf", "mkdir", "which", "type"})
+
+
+class SecretFiles(Guard):
+    name = "secret_files"
+    summary = "Reading or writing credential files (.env, ~/.ssh, *.pem, cloud credentials)"
+    catches = ("Read .env", "cat .env", "grep -r KEY .env*", "cat ~/.ssh/id_rsa", "cp ~/.aws/credentials x",
+               "Write server.pem", "source .env.production", "base64 ~/.kube/config")
+    options = (
+        Option("patterns", "list", SECRET_FILES, "Globs of secret files (a glob with a slash is a path)"),
+        Option("allow", "list", NOT_SECRET, "Globs that are not secret though they match (.env.example, *.pub)"),
+    )
+    tools = frozenset({"bash", "read", "write", "edit", "glob", "grep"})
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self._patterns = PathPatterns(self.opts["patterns"])
+        self._allowed = PathPatterns(self.opts["allow"])
+
+    def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        verb = "writes" if tool in WRITE_TOOLS else "reads"
+        for word in paths_of(tool_args):
+            path = resolve(word, context)
+            if path is not None and self._secret(path, context):
+                return self.verdict(DENY, word, f"{verb} a secret file",
+                                    "Ask the user for the one value you need, or use the .env.example file")
+        pattern = tool_args.get("pattern") if tool == "glob" else tool_args.get("glob") if tool == "grep" else None
+        if isinstance(pattern, str) and self._glob_reaches(pattern, context):
+            return self.verdict(DENY, pattern, "searches secret files", "Leave secret files out of the pattern")
+        return ALLOWED
+
+    def _glob_reaches(self, pattern: str, context: Context) -> bool:
+        """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file."""
+        name = pattern.rsplit("/", 1)[-1]
+        if re.sub(r"[*?\[\].]", "", name) == "":
+            return False  # `*`, `*.*`: every file; a guard on that would refuse every glob
+        return any(fnmatchcase(sample, name) and self._secret(f"{context.project_root}/{sample}", context)
+                   for sample in _SAMPLES)
+
+    def judge_command(self, command: Command, context: Context) -> Ruling:
+        shown = " ".join(command.argv)
+        if not command.argv and command.wrapper_names[-1:] == ("env",) or \
+                command.name in ("env", "printenv", "export", "set", "declare") and not command.args or \
+                command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)):
+            return self.verdict(DENY, shown or command.name, "prints every environment variable, secrets with them",
+                                "Print the one variable you need by name (echo \"$NODE_ENV\")")
+        if command.name in ("echo", "printf"):
+            secret = next((m.group(1) for w in command.words[1:] for m in _SECRET_VAR.finditer(w.text)
+                           if w.dynamic), None)
+            if secret is not None:
+                return self.verdict(DENY, shown, f"prints the secret variable {secret}",
+                                    "Check that it is set without printing it: test -n \"$VAR\"")
+        if command.name in _METADATA or not command.argv and not command.redirects:
+            return ALLOWED
+        cwd = command_cwd(command, context)
+        if cwd is None:
+            return ALLOWED
+        words = [w.text for w in command.words[1:]] + [r.target for r in command.redirects if r.mode != "dup" and
+                                                      r.mode != "stdin"]
+        words += [w.partition("=")[2] for w in words if "=" in w]
+        words += [w.lstrip("@") for w in words if w.startswith("@")]
+        code = command.inline_code
+        if code is not None:
+            words += [m.group(1) for m in _LITERAL.finditer(code[1][: 1 << 16])]
+        scripts = shell.scripts_of(command)  # `bash -c 'cat .env'`: judged as `cat .env`, its own command
+        for word in words:
+            if not word or word.startswith("-") and "=" not in word or word in scripts:
+                continue
+            if any(c in word for c in "*?[") and self._glob_reaches(word, context):
+                return self.verdict(DENY, shown or word, f"reaches secret files through the glob {word}",
+                                    "Leave secret files out of the pattern")
+            path = resolve(word, context, cwd)
+            if path is not None and self._secret(path, context):
+                return self.verdict(DENY, " ".join(command.argv) or word, f"reaches the secret file {word}",
+                                    "Ask the user for the one value you need, or read the .env.example file")
+        return ALLOWED
+
+    def _secret(self, path: str, context: Context) -> bool:
+        if not path:
+            return False
+        return self._patterns.match(path, context) and not self._allowed.match(path, context)
+
+
+# -- hard-coded secrets ------------------------------------------------------------------------------
+_SHAPES: tuple[tuple[str, Lazy], ...] = tuple((name, Lazy(pattern)) for name, pattern in (
+    ("an AWS access key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})"),
+    ("a GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    ("an Anthropic key", r"\bsk-ant-[A-Za-z0-9_-]{32,}"),
+    ("an OpenAI key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}"),
+    ("a Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    ("a Stripe key", r"\b(?:sk|rk)_live_[A-Za-z0-9]{20,}"),
+    ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    ("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("a PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("a SendGrid key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b"),
+    ("a Twilio key", r"\bSK[0-9a-f]{32}\b"),
+    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{34,}\b"),
+    ("a private key", r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----"),
+    ("an Azure storage key", r"AccountKey=[A-Za-z0-9+/]{80,}={0,2}"),
+))
+# api_key = "literal", "password": "literal", SECRET_TOKEN=literal
+_ASSIGNED = Lazy(r"""(?i)\b([a-z0-9_.-]*(?:secret|password|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|
+                           private[_-]?key|client[_-]?secret|token)[a-z0-9_]*)["']?\s*[:=]\s*["']([^"'\s]{12,})["']""",
+                       re.VERBOSE)
+_PLACEHOLDER = Lazy(r"(?i)x{4,}|\*{3,}|your|example|changeme|placeholder|dummy|sample|test|fake|redacted|"
+                          r"<[^>]*>|\$\{|\{\{|process\.env|os\.environ|getenv|env\(|secrets\.|\.\.\.|0{8,}|1234")
+# A token's own shape is specific: only an obvious stand-in makes it not a secret.
+_STAND_IN = Lazy(r"(?i)x{6,}|\*{3,}|your|example|placeholder|dummy|redacted|<[^>]*>|\.\.\.")
+
+
+# Each shape starts with a literal: one pass looks for the literals, and only where one
+# is found are the shapes tried (15 searches over a 2 KB file cost ~15x one; bench/guard_judge.py).
+_PREFIXES = Lazy(r"AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|sk-|xox[abprs]-|[sr]k_live_|AIza|npm_|"
+                       r"pypi-|SG\.|SK[0-9a-f]|hf_|-----BEGIN|AccountKey=")
+_NAMES = ("secret", "password", "passwd", "key", "token")
+# Substring tests are ~4x cheaper than the regular expression over text that holds none.
+_TRIGGERS = ("AKIA", "ASIA", "ABIA", "ACCA", "gh", "glpat-", "sk-", "xox", "k_live_", "AIza", "npm_", "pypi-", "SG.",
+             "SK", "hf_", "-----BEGIN", "AccountKey=")
+
+
+def find_secret(text: str) -> tuple[str, str] | None:
+    """``(what, the match)`` for the first secret in ``text``, or None."""
+    text = text[: 1 << 20]
+    hits = _PREFIXES.finditer(text) if any(t in text for t in _TRIGGERS) else iter(())
+    for hit in hits:
+        start = max(hit.start() - 1, 0)
+        for what, pattern in _SHAPES:
+            match = pattern.search(text, start, hit.start() + 200)
+            if match is not None and match.start() == hit.start() and not _STAND_IN.search(match.group(0)):
+                return what, match.group(0)
+    lowered = text.lower()
+    if not any(name in lowered for name in _NAMES):
+        return None
+    for match in _ASSIGNED.finditer(text):
+        value = match.group(2)
+        if not _PLACEHOLDER.search(value) and _looks_random(value):
+            return f"a literal {match.group(1)}", match.group(0)
+    return None
+
+
+def _looks_random(value: str) -> bool:
+    kinds = sum(any(f(c) for c in value) for f in (str.islower, str.isupper, str.isdigit))
+    return kinds >= 2 and len(set(value)) >= 8
+
+
+class HardcodedSecrets(Guard):
+    name = "hardcoded_secrets"
+    summary = "Tokens, keys and passwords written into files"
+    catches = ("Write config.py with AKIA...", 'Edit: api_key = "sk-..."', "cat > .env.local <<EOF ghp_... EOF",
+               "echo 'xoxb-...' >> settings.ini")
+    options = (Option("allow", "list", [], "Literal values that are known not to be secret (test fixtures)"),)
+    tools = frozenset({"bash", "write", "edit"})
+
+    def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        for text in content_of(tool_args):
+            verdict = self._judge_text(text, ", ".join(paths_of(tool_args)) or tool)
+            if verdict.decision != "allow":
+                return verdict
+        return ALLOWED
+
+    def judge_command(self, command: Command, context: Context) -> Ruling:
+        writes = [r for r in command.redirects if r.mode in ("write", "append")]
+        if not writes and command.name not in ("tee",):
+            return ALLOWED
+        texts = [command.stdin or ""] + [w.text for w in command.words[1:]]
+        for text in texts:
+            verdict = self._judge_text(text, writes[0].target if writes else " ".join(command.argv))
+            if verdict.decision != "allow":
+                return verdict
+        return ALLOWED
+
+    def _judge_text(self, text: str, where: str) -> Ruling:
+        found = find_secret(text)
+        if found is None or any(a in found[1] for a in self.opts["allow"]):
+            return ALLOWED
+        what, match = found
+        shown = match[:4] + "..."  # never the secret itself: the reason reaches the log
+        return Ruling(DENY, f"{self.name}: {what} ({shown}) written into {where}. Read it from an environment "
+                             "variable or a secret store instead of writing it into the file", shown)

@@ -1,0 +1,607 @@
+"""Shell commands parsed, not grepped: what a command line runs, for the built-in guards
+and for trust. Pure functions, no I/O, bounded on any input, never raising.
+
+:func:`parse` gives every simple command the shell could run, recursively: inside
+``$(...)``, backticks and process substitution, through wrappers (``env``, ``nice``,
+``timeout``, ``nohup``, ``xargs``, ``sudo`` ... kept in :attr:`Command.wrappers`), into
+``sh -c``/``bash -lc`` strings, ``eval``, heredocs fed to a shell, ``find -exec`` and the
+shell strings an interpreter one-liner hands to ``system()``. Interpreter one-liners are
+exposed as :attr:`Command.inline_code`. :func:`trust_words` lists the words a command
+could run or read as a path, for trust (issue 19, item 5).
+
+Why our own parser (figures in bench/README.md, "Shell parsers"): bashlex is GPLv3+,
+unmaintained since 2023, costs ~270 ms to import, raises on ``[[``, ``case``, ``time``,
+``$((``, recurses past Python's limit at 1,000 nested ``$(`` and took over 30 s on a
+1 MB command; tree-sitter-bash is sound but adds two compiled dependencies and ~40 ms of
+import to every event for a tree we would walk anyway; libbash/libdash parse files
+through the real shells (GPL, a file per parse). ``shlex`` cannot see ``$(``, backticks,
+heredocs or operators. This one is a few hundred lines over the shell's own rules.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
+
+from . import shellwords
+from .shellwords import MAX_DEPTH, RawCommand, Sub, Word
+from .lazyre import Lazy
+
+__all__ = ["Command", "Parsed", "Redirect", "TrustWords", "Word", "parse", "trust_words"]
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
+PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
+_PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
+
+
+class Redirect(NamedTuple):
+    """A redirection: ``op`` as written, ``target`` after quote removal, ``mode`` one of
+    write, append, read, readwrite, dup, stdin (a heredoc's or here-string's text, in
+    ``body``)."""
+
+    op: str
+    target: str
+    mode: str
+    fd: str | None = None
+    body: str | None = None
+    dynamic: bool = False
+
+
+class Command(NamedTuple):
+    """One simple command, as the shell would run it.
+
+    ``argv`` is the effective command after quote removal, wrappers taken off;
+    ``wrappers`` the wrappers seen through, outermost first, each with its own options
+    (``("sudo", "-u", "bob")``); ``words`` the effective command's words with their
+    flags (dynamic, glob, quoted). ``via`` says how it was reached: "" at the top,
+    ``$(``, a backtick, ``<(``, ``sh -c``, ``eval``, ``heredoc``, ``find -exec``,
+    ``system()``; ``depth`` how deep. ``feeders`` are the commands earlier in its
+    pipeline (``curl x | sh``). ``cwd`` is the directory a preceding ``cd DIR`` moved to,
+    as written (None: where the command line starts; ``cwd_unknown``: a ``cd`` that
+    cannot be resolved). ``stdin`` is a heredoc or here-string fed to it.
+    """
+
+    argv: tuple[str, ...]
+    words: tuple[Word, ...] = ()
+    assignments: tuple[str, ...] = ()
+    redirects: tuple[Redirect, ...] = ()
+    wrappers: tuple[tuple[str, ...], ...] = ()
+    feeders: tuple[Command, ...] = ()
+    via: str = ""
+    depth: int = 0
+    cwd: str | None = None
+    cwd_unknown: bool = False
+    stdin: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The command's name without its directory (``/usr/bin/rm`` -> ``rm``)."""
+        return posixpath.basename(self.argv[0]) if self.argv else ""
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return self.argv[1:]
+
+    @property
+    def wrapper_names(self) -> tuple[str, ...]:
+        return tuple(posixpath.basename(w[0]) for w in self.wrappers)
+
+    @property
+    def inline_code(self) -> tuple[str, str] | None:
+        """``(interpreter, code)`` for a one-liner: ``python -c``, ``node -e``/``-p``,
+        ``perl -e``, ``ruby -e``, ``php -r``, ``deno eval``, ``awk 'prog'``, or an
+        interpreter reading a heredoc (``python3 - <<EOF``)."""
+        return _inline_code(self)
+
+
+class Parsed(NamedTuple):
+    """Every simple command of a command line, nested ones included, in the order the
+    shell meets them. ``error``: why the text is not valid shell (the commands read
+    before and after the fault are still listed: a shell refuses the faulty line,
+    but lines before it run); ``truncated``: a bound was reached (nesting deeper than
+    :data:`MAX_DEPTH` or more than :data:`shellwords.MAX_COMMANDS` commands), so not
+    everything was seen: a guard should not allow what it could not read."""
+
+    text: str
+    commands: tuple[Command, ...]
+    error: str | None = None
+    truncated: bool = False
+
+
+class TrustWords(NamedTuple):
+    """What a command could run or read as a path (``cd DIR`` applied to relative words,
+    known variables substituted), and the words trust cannot resolve, apart."""
+
+    paths: tuple[str, ...]
+    unresolved: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=4)  # the guards of one event share a parse; a bound on what 1 MiB inputs hold
+def parse(text: str) -> Parsed:
+    """The commands of ``text``; never raises. Linear in the input per nesting level."""
+    walker = _Walker()
+    walker.walk(text, depth=0, via="", cwd=(None, False))
+    return Parsed(text, tuple(walker.out), walker.error, walker.truncated)
+
+
+# -- the walk ------------------------------------------------------------------------------
+_Cwd = tuple[str | None, bool]  # (directory as written or None, unknown)
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.out: list[Command] = []
+        self.error: str | None = None
+        self.truncated = False
+        self.budget = shellwords.new_budget()
+
+    def walk(self, text: str, *, depth: int, via: str, cwd: _Cwd, stdin_feeders: tuple[Command, ...] = ()
+             ) -> None:
+        if depth > MAX_DEPTH:
+            self.truncated = True
+            return
+        script = shellwords.parse_raw(text, self.budget)
+        if depth == 0 and script.error:
+            self.error = script.error
+        self.truncated = self.truncated or script.truncated
+        made: dict[int, Command] = {}
+        for raw in script.commands:
+            for sub in raw.subs:
+                self.walk(sub.text, depth=depth + 1, via=sub.kind, cwd=cwd)
+            feeders = tuple(made[id(f)] for f in raw.feeders if id(f) in made) + stdin_feeders
+            command = self._command(raw, depth=depth, via=via, cwd=cwd, feeders=feeders)
+            made[id(raw)] = command
+            self.out.append(command)
+            self._nested(command)
+            cwd = _after_cd(command, cwd)
+
+    def _command(self, raw: RawCommand, *, depth: int, via: str, cwd: _Cwd,
+                 feeders: tuple[Command, ...]) -> Command:
+        wrappers, words = _unwrap(raw.words)
+        redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)
+                          for r in raw.redirects)
+        stdin = next((r.body for r in reversed(redirects) if r.mode == "stdin"), None)
+        return Command(tuple(w.text for w in words), tuple(words), tuple(a.text for a in raw.assignments),
+                       redirects, tuple(tuple(w.text for w in ws) for ws in wrappers), feeders, via, depth,
+                       cwd[0], cwd[1], stdin)
+
+    def _nested(self, command: Command) -> None:
+        """What a command runs in turn: a -c string, eval, a heredoc fed to a shell,
+        find -exec, a one-liner's system()."""
+        down = command.depth + 1
+        cwd = (command.cwd, command.cwd_unknown)
+        for via, text in (*_shell_strings(command), *_fed_commands(command)):
+            self.walk(text, depth=down, via=via, cwd=cwd)
+        code = command.inline_code
+        if code is not None:
+            for text in _system_strings(code[1]):
+                self.walk(text, depth=down, via="system()", cwd=cwd)
+
+
+def _after_cd(command: Command, cwd: _Cwd) -> _Cwd:
+    if command.name not in ("cd", "pushd"):
+        return cwd
+    args = [a for a in command.words[1:] if not a.text.startswith("-") or a.text == "-"]
+    if not args:
+        return ("~", False)
+    target = args[0]
+    if target.dynamic or target.glob or target.text == "-":
+        return (None, True)
+    if cwd[0] is None or target.text.startswith(("/", "~")):
+        return (target.text, cwd[1])
+    return (posixpath.join(cwd[0], target.text), cwd[1])
+
+
+# -- wrappers ---------------------------------------------------------------------------------
+class _Spec(NamedTuple):
+    with_arg: frozenset[str]  # short letters and long names (without --) that take a value
+    positionals: int = 0  # words before the command (timeout's duration, chroot's directory)
+    stop: frozenset[str] = frozenset()  # options after which no command follows (sudo -l, command -v)
+
+
+def _spec(with_arg: str = "", long: str = "", positionals: int = 0, stop: str = "") -> _Spec:
+    return _Spec(frozenset(with_arg) | frozenset(long.split()), positionals, frozenset(stop.split()))
+
+
+WRAPPERS: dict[str, _Spec] = {
+    "env": _spec("uCSP", "unset chdir split-string"),
+    "nice": _spec("n", "adjustment"),
+    "timeout": _spec("sk", "signal kill-after", positionals=1),
+    "nohup": _spec(), "setsid": _spec(), "unbuffer": _spec(), "builtin": _spec(), "caffeinate": _spec("tw"),
+    "stdbuf": _spec("ioe", "input output error"),
+    "time": _spec("fo", "format output"),
+    "command": _spec("", "", stop="-v -V"),
+    "exec": _spec("a"),
+    "ionice": _spec("cn", "class classdata", stop="-p -P -u"),
+    "chrt": _spec("T P D", positionals=1, stop="-p"),
+    "taskset": _spec("", "", positionals=1, stop="-p"),
+    "chroot": _spec("", "userspec groups", positionals=1),
+    "sudo": _spec("ugpCDhrtTUR", "user group prompt close-from chdir host role type command-timeout other-user "
+                  "chroot", stop="-l -v -k -K -V -e --list --validate --edit"),
+    "doas": _spec("uC"),
+    "pkexec": _spec("", "user"),
+    "run0": _spec("uDg", "user chdir group setenv description unit property slice nice"),
+    "runuser": _spec("ugGsw", "user group supp-group shell whitelist-environment"),
+    "xargs": _spec("IiaEeLlnPsdJ", "arg-file delimiter eof max-lines max-args max-procs max-chars "
+                   "process-slot-var"),
+    "flock": _spec("wEoc", "timeout wait conflict-exit-code command", positionals=1),
+    "strace": _spec("oepsESbIuaXU", "output"),
+    "ltrace": _spec("oepsaAnuDlLxXF", "output"),
+    "watch": _spec("ndq", "interval differences"),
+    "parallel": _spec("jSaIdNnLE", "jobs sshlogin results joblog arg-file delimiter colsep tmpdir workdir "
+                      "basefile return"),
+    "dbus-run-session": _spec(), "proxychains": _spec("f"), "proxychains4": _spec("f"), "torsocks": _spec("uPa"),
+}
+_OPTIONAL_ARG = {"xargs": "ieIl"}  # -i[R] -e[EOF] -l[N]: a value only when attached
+
+
+def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
+    """(wrappers, effective command): ``sudo -u x env A=1 nice rm -rf /`` ->
+    ([sudo -u x], [env A=1], [nice]), rm -rf /."""
+    wrappers: list[list[Word]] = []
+    rest = list(words)
+    while rest and len(wrappers) < 32:
+        name = posixpath.basename(rest[0].text)
+        if name == "busybox" and len(rest) > 1 and not rest[1].text.startswith("-"):
+            wrappers.append(rest[:1])  # a multi-call binary: busybox rm -> rm
+            rest = rest[1:]
+            continue
+        spec = WRAPPERS.get(name)
+        if spec is None or rest[0].dynamic:
+            break
+        taken, command = _wrapper_split(name, spec, rest)
+        if taken is None:
+            break
+        if name == "parallel":  # parallel CMD ::: ARGS: the arguments stay with the wrapper
+            cut = next((k for k, w in enumerate(command) if w.text in (":::", "::::", ":::+")), len(command))
+            taken, command = taken + command[cut:], command[:cut]
+        wrappers.append(taken)
+        if name == "env" and any(w.text.startswith(("-S", "--split-string")) for w in taken):
+            command = _split_string(taken) + command
+        if name == "xargs" and not command:
+            command = [Word("echo")]
+        if name == "watch":
+            command = [Word("sh"), Word("-c"), Word(" ".join(w.text for w in command))] if command else []
+        rest = command
+    return wrappers, rest
+
+
+def _wrapper_split(name: str, spec: _Spec, words: list[Word]) -> tuple[list[Word] | None, list[Word]]:
+    """The wrapper's own words and the command after them; None when this use of the
+    wrapper runs no command (``command -v x``, ``sudo -l``)."""
+    i, n, positionals = 1, len(words), spec.positionals
+    optional = _OPTIONAL_ARG.get(name, "")
+    while i < n:
+        text = words[i].text
+        if text == "--":
+            i += 1
+            break
+        if text in spec.stop or (name in ("sudo", "doas") and text in ("-s", "-i") and i + 1 >= n):
+            return None, []
+        if name == "env" and (shellwords.is_assignment(text) or text == "-"):
+            i += 1
+            continue
+        if text.startswith("--") and len(text) > 2:
+            key = text[2:].partition("=")[0]
+            i += 2 if key in spec.with_arg and "=" not in text else 1
+            continue
+        if text.startswith("-") and len(text) > 1 and not (name == "nice" and text[1:].isdigit()):
+            i += _short_cluster(text, spec, optional)
+            continue
+        if name == "nice" and text.startswith("-"):
+            i += 1
+            continue
+        if positionals:
+            positionals -= 1
+            i += 1
+            continue
+        break
+    return words[:i], words[i:]
+
+
+def _short_cluster(text: str, spec: _Spec, optional: str) -> int:
+    """How many words a short-option cluster (``-un``, ``-n5``, ``-u bob``) takes."""
+    for k, letter in enumerate(text[1:], start=1):
+        if letter in optional:
+            return 1
+        if letter in spec.with_arg:
+            return 1 if k + 1 < len(text) else 2
+    return 1
+
+
+def _split_string(taken: list[Word]) -> list[Word]:
+    """``env -S 'rm -rf /'``: the string is split into words."""
+    for k, word in enumerate(taken):
+        text = word.text
+        if text.startswith("--split-string="):
+            return _words_of(text.partition("=")[2])
+        if text.startswith("-S"):
+            value = text[2:] or (taken[k + 1].text if k + 1 < len(taken) else "")
+            return _words_of(value)
+    return []
+
+
+def _words_of(text: str) -> list[Word]:
+    script = shellwords.parse_raw(text)
+    return script.commands[0].words if script.commands else []
+
+
+# -- what a command runs in turn ---------------------------------------------------------------
+def scripts_of(command: Command) -> frozenset[str]:
+    """The strings ``command`` runs as shell code (a -c string, eval's words, find -exec's
+    command): :func:`parse` yields the commands in them on their own, so a guard that
+    reads the outer command's words as paths leaves these to them."""
+    return frozenset(text for _, text in _shell_strings(command))
+
+
+def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
+    name, words = command.name, command.words
+    if name in SHELLS:
+        yield from _shell_invocation(command)
+    elif name == "eval" and len(words) > 1:
+        yield "eval", " ".join(w.text for w in words[1:])
+    elif name in ("su", "runuser", "flock"):
+        for k, word in enumerate(words[:-1]):
+            if word.text in ("-c", "--command"):
+                yield f"{name} -c", words[k + 1].text
+    elif name == "find":
+        yield from _find_exec(words)
+    for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
+        head = posixpath.basename(wrapper[0])
+        if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
+            yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
+    """``sh -c STRING``, ``bash -lc STRING``, ``bash <<EOF``, ``bash -s <<< STRING``."""
+    words = command.words[1:]
+    i, has_c = 0, False
+    while i < len(words):
+        text = words[i].text
+        if text == "--":
+            i += 1
+            break
+        if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if text.startswith(("-", "+")) and len(text) > 1:
+            has_c = has_c or (not text.startswith("--") and "c" in text[1:])
+            i += 1
+            continue
+        break
+    if has_c and i < len(words):
+        yield "sh -c", words[i].text
+    elif i >= len(words) and command.stdin is not None:
+        yield "heredoc", command.stdin
+
+
+_FED = 16  # commands built from one xargs/parallel input: enough to see, bounded
+
+
+def _fed_commands(command: Command) -> Iterator[tuple[str, str]]:
+    """What ``xargs``/``parallel`` run, when their input is written in the command line:
+    ``echo / | xargs rm -rf`` runs ``rm -rf /``; ``parallel rm {} ::: a b`` runs
+    ``rm a`` and ``rm b``."""
+    for wrapper in command.wrappers:
+        head = posixpath.basename(wrapper[0])
+        if head not in ("xargs", "parallel"):
+            continue
+        items, token = _fed_items(head, wrapper, command.feeders)
+        if items is None:
+            continue
+        template = list(command.argv) or (["echo"] if head == "xargs" else [])
+        for text in _fill(template, items, token, per_item=head == "parallel" or token is not None):
+            yield head, text
+
+
+def _fed_items(head: str, wrapper: tuple[str, ...], feeders: tuple[Command, ...]) -> tuple[list[str] | None, str | None]:
+    token: str | None = "{}" if head == "parallel" else None
+    for k, word in enumerate(wrapper[1:], start=1):
+        if head == "xargs" and word == "-I" and k + 1 < len(wrapper):
+            token = wrapper[k + 1]
+        elif head == "xargs" and word.startswith("--replace"):
+            token = word.partition("=")[2] or "{}"
+        elif head == "xargs" and word.startswith("-i"):
+            token = word[2:] or "{}"
+        elif head == "xargs" and word.startswith(("-I", "-J")) and len(word) > 2:
+            token = word[2:]
+        elif head == "xargs" and word == "-J" and k + 1 < len(wrapper):
+            token = wrapper[k + 1]
+        elif head == "xargs" and word.startswith(("-a", "--arg-file")):
+            return None, token  # the input is a file's: not in the command line
+        elif head == "parallel" and word in (":::", ":::+"):
+            return list(wrapper[k + 1:k + 1 + _FED]), token
+    literal = [f for f in feeders if f.name in ("echo", "printf") and not any(w.dynamic for w in f.words)]
+    if not literal:
+        return None, token
+    text = " ".join(a for a in literal[-1].args if not a.startswith("-") or a == "-")
+    return (text.splitlines() if token is not None else text.split())[:_FED], token
+
+
+def _fill(template: list[str], items: list[str], token: str | None, *, per_item: bool) -> Iterator[str]:
+    if not per_item:
+        yield " ".join(_requote(w) for w in [*template, *items])
+        return
+    for item in items:
+        if token is not None and any(token in w for w in template):
+            yield " ".join(_requote(w.replace(token, item)) for w in template)
+        elif template:
+            yield " ".join(_requote(w) for w in [*template, item])
+        else:
+            yield item
+
+
+def _find_exec(words: tuple[Word, ...]) -> Iterator[tuple[str, str]]:
+    i = 0
+    while i < len(words):
+        if words[i].text in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(words) and words[j].text not in (";", "+"):
+                j += 1
+            if j > i + 1:
+                yield "find -exec", " ".join(_requote(w.text) for w in words[i + 1:j])
+            i = j
+        i += 1
+
+
+def _requote(text: str) -> str:
+    return text if re.fullmatch(r"[A-Za-z0-9_./=:,@%+{}-]+", text) else "'" + text.replace("'", "'\\''") + "'"
+
+
+# -- interpreters ------------------------------------------------------------------------------
+_CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--eval", "-p", "--print"),
+               "bun": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
+               "php": ("-r",), "lua": ("-e",), "luajit": ("-e",), "Rscript": ("-e",), "osascript": ("-e",),
+               "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command")}
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+
+
+def _inline_code(command: Command) -> tuple[str, str] | None:
+    name, words = command.name, command.words
+    if _PYTHON.match(name):
+        return _flag_code(name, words, ("-c",), cluster="c", stdin=command.stdin)
+    if name in _CODE_FLAGS:
+        cluster = "e" if name in ("perl", "ruby") else ""
+        return _flag_code(name, words, _CODE_FLAGS[name], cluster=cluster, stdin=command.stdin)
+    if name == "deno" and len(words) > 2 and words[1].text == "eval":
+        return name, words[2].text
+    if name in _AWKS:
+        rest = [w.text for w in words[1:]]
+        while rest and rest[0].startswith("-") and rest[0] not in ("-f",):
+            rest = rest[2:] if rest[0] in ("-v", "-F") else rest[1:]
+        return (name, rest[0]) if rest and rest[0] != "-f" else None
+    return None
+
+
+def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cluster: str,
+               stdin: str | None) -> tuple[str, str] | None:
+    for k, word in enumerate(words[1:], start=1):
+        text = word.text
+        if text in flags or (cluster and re.fullmatch(rf"-[A-Za-z]*{cluster}", text)):
+            return (name, words[k + 1].text) if k + 1 < len(words) else None
+        for flag in flags:
+            if flag.startswith("--") and text.startswith(flag + "="):
+                return name, text[len(flag) + 1:]
+        if name.startswith(("python", "pypy")) and text.startswith("-c") and len(text) > 2:
+            return name, text[2:]
+        if not text.startswith("-") or text == "-":
+            break
+    script = next((w.text for w in words[1:] if not w.text.startswith("-")), None)
+    if stdin is not None and (script is None or script == "-"):
+        return name, stdin
+    return None
+
+
+# system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
+_SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
+                         \bgetoutput|\bgetstatusoutput|%x)\s*[({]?\s*(?:\[\s*)?
+                         (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
+_BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
+
+
+def _system_strings(code: str) -> Iterator[str]:
+    """The shell commands a one-liner hands to a shell: the string literals given to
+    ``system``/``popen``/``subprocess.*``/``execSync``, and Perl's and Ruby's backticks."""
+    if len(code) > 1 << 16:
+        code = code[: 1 << 16]
+    for match in _SYSTEM.finditer(code):
+        literal = match.group(1) if match.group(1) is not None else match.group(2)
+        yield re.sub(r"\\(.)", r"\1", literal)
+    for match in _BACKTICK_CODE.finditer(code):
+        yield match.group(1)
+
+
+# -- trust -------------------------------------------------------------------------------------
+_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_READERS = SHELLS | {"source", ".", "exec"}
+
+
+def trust_words(command: str, *, variables: Mapping[str, str] | None = None) -> TrustWords:
+    """Every word ``command`` could run or read as a path, recursively into ``$(...)``,
+    backticks, ``sh -c``/``bash -c`` strings and the rest :func:`parse` sees through;
+    a relative word after ``cd DIR`` is joined to DIR. ``variables`` are substituted
+    (``{"CLAUDE_PROJECT_DIR": root}``); a word holding another variable, a glob, a
+    substitution in command position or ``python -m pkg`` is listed in ``unresolved``
+    when it could name a file, never silently dropped."""
+    known = dict(variables or {})
+    paths: dict[str, None] = {}
+    unresolved: dict[str, None] = {}
+    parsed = parse(command)
+    for cmd in parsed.commands:
+        if cmd.cwd_unknown:
+            unresolved["cd to a directory that cannot be resolved"] = None
+        for word, head, reader in _candidate_words(cmd):
+            if not head and ("$(" in word.text or "`" in word.text):
+                continue  # a command's output: that command is walked on its own
+            text, ok = _substitute(word, known)
+            if not ok:
+                if head or reader or "/" in text or "." in text:
+                    unresolved[word.text] = None
+                continue
+            for candidate in (text, *_value_part(text)):
+                paths[_joined(candidate, cmd.cwd)] = None
+        module = _python_module(cmd)
+        if module is not None:
+            unresolved[f"{cmd.name} -m {module}"] = None
+    if parsed.truncated:
+        unresolved["(the command is nested too deep or too long to read whole)"] = None
+    return TrustWords(tuple(paths), tuple(unresolved))
+
+
+def _candidate_words(cmd: Command) -> Iterator[tuple[Word, bool, bool]]:
+    """Each word, whether it is in command position, and whether it is a script its
+    command reads (``bash x``, ``. x``)."""
+    for k, text in enumerate(w for wrapper in cmd.wrappers for w in wrapper):
+        yield Word(text), k == 0, False
+    reader = cmd.name in _READERS or _PYTHON.match(cmd.name) is not None or cmd.name in ("node", "perl", "ruby")
+    for k, word in enumerate(cmd.words):
+        yield word, k == 0 and not cmd.wrappers, reader and k > 0
+    for text in cmd.assignments:
+        yield Word(text.partition("=")[2], dynamic="$" in text or "`" in text), False, False
+    for redirect in cmd.redirects:
+        if redirect.mode in ("read", "readwrite", "write", "append"):
+            yield Word(redirect.target, dynamic=redirect.dynamic), False, redirect.mode in ("read", "readwrite")
+
+
+def _substitute(word: Word, known: Mapping[str, str]) -> tuple[str, bool]:
+    """The word with known variables put in; False when something stays unresolved."""
+    text = word.text
+    if word.dynamic:
+        text = _VAR.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
+        if "$" in text or "`" in text:
+            return text, False
+    if word.glob and not word.quoted:
+        return text, False
+    return text, True
+
+
+def _value_part(text: str) -> tuple[str, ...]:
+    """``--config=ci/x.json`` -> ``ci/x.json``; ``NAME=path`` likewise."""
+    head, sep, value = text.partition("=")
+    return (value,) if sep and value and head else ()
+
+
+def _joined(word: str, cwd: str | None) -> str:
+    if cwd is None or word.startswith(("/", "~", "-")) or "/" not in word and "." not in word:
+        return word
+    return posixpath.normpath(posixpath.join(cwd, word))
+
+
+def _python_module(cmd: Command) -> str | None:
+    if not _PYTHON.match(cmd.name):
+        return None
+    argv = cmd.argv
+    for k, text in enumerate(argv[1:], start=1):
+        if text == "-m" and k + 1 < len(argv):
+            return argv[k + 1]
+        if text.startswith("-m") and len(text) > 2:
+            return text[2:]
+        if not text.startswith("-"):
+            return None
+    return None
+
+
+_ = Sub  # re-exported type of RawCommand.subs

@@ -1,0 +1,220 @@
+"""``forge-hook doctor``: how forge is wired into each agent found here, and what is wrong.
+
+Per agent found (its CLI on PATH, its home directory present, or a settings file in the
+project): which of its settings files run forge-hook-run, on which of its events (its
+own names), and the findings, each a reason forge would not do its job or would do it
+twice:
+
+- an event forge handles that a wired file leaves out (an install from before the
+  dialect learnt it);
+- forge-hook-run running twice on one event (wired in the project and the user's file);
+- a hook command naming another agent's dialect, or a Copilot camelCase event without
+  its ``:EVENT`` (its payloads do not say which event they are);
+- forge-hook-run not found where the settings name it;
+- the agent's own switch that keeps every hook from running (Claude's
+  ``disableAllHooks``, Gemini's ``hooksConfig.enabled: false``, Codex's features, hook
+  trust and project trust);
+- one of the agent's own hooks that would run twice: once directly from its settings
+  and once imported into a forge hooks file (``"format": AGENT``, forge-hook import)
+  on an event where forge-hook-run now runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import agentplaces, codextrust, editing, jsonedit
+from .agentplaces import PLACES, Handler, forge_dialect, runs_forge
+from .dialects import NAMES, get
+from .errors import ConfigError
+from .readfile import read_regular
+from .registry import pattern_matches, split_patterns
+
+
+@dataclass
+class FileState:
+    scope: str
+    path: str
+    exists: bool
+    wired: list[str] = field(default_factory=list)  # native events forge-hook-run runs on here
+    own_hooks: int = 0  # hook commands of the user's own
+    problem: str | None = None  # why the file could not be read
+
+
+@dataclass
+class AgentReport:
+    agent: str
+    found: list[str]
+    events: list[str]  # the native events forge handles for this agent
+    files: list[FileState] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+
+    @property
+    def wired(self) -> list[str]:
+        events = {e for f in self.files for e in f.wired}
+        return [e for e in self.events if e in events] + sorted(events - set(self.events))
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "wired": self.wired}
+
+
+@dataclass
+class _Read:
+    state: FileState
+    doc: dict[str, Any]
+    handlers: list[Handler]
+
+
+def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
+    """A report per agent found (``path`` is the PATH searched for their CLIs)."""
+    reports = []
+    for name in NAMES:
+        read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
+        found = agentplaces.found(name, path)
+        if not found and not any(r.state.exists for r in read):
+            continue
+        report = AgentReport(name, found or ["a settings file here"], _events(name), [r.state for r in read])
+        _check(report, [r for r in read if r.state.exists], project_root)
+        reports.append(report)
+    return reports
+
+
+def _events(name: str) -> list[str]:
+    return list(get(name).settings.snippet(agentplaces.RUNNER).get("hooks", {}))
+
+
+def _read(name: str, scope: str, path: str) -> _Read:
+    state = FileState(scope, path, exists=os.path.lexists(path))
+    if not state.exists:
+        return _Read(state, {}, [])
+    try:
+        raw = read_regular(path)
+        doc = jsonedit.parse((raw or b"").decode("utf-8") or "{}", comments=PLACES[name].comments).value
+    except (ConfigError, UnicodeDecodeError, jsonedit.JsonTextError) as exc:
+        state.problem = str(exc)
+        return _Read(state, {}, [])
+    handlers = list(agentplaces.handlers(name, doc))
+    state.wired = _ordered(name, {h.event for h in handlers if runs_forge(h.command, name)})
+    state.own_hooks = sum(1 for h in handlers if forge_dialect(h.command) is None)
+    return _Read(state, doc if isinstance(doc, dict) else {}, handlers)
+
+
+def _ordered(name: str, events: set[str]) -> list[str]:
+    order = _events(name)
+    return [e for e in order if e in events] + sorted(events - set(order))
+
+
+def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
+    name, findings = report.agent, report.findings
+    findings += [f"{r.state.path} cannot be read: {r.state.problem}" for r in read if r.state.problem]
+    for r in read:
+        _check_file(name, r, report.events, findings)
+    _check_twice_wired(name, read, findings)
+    _check_switches(name, read, findings)
+    _check_imported(name, read, project_root, findings)
+
+
+def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) -> None:
+    state, expected = read.state, _expected_dialects(name)
+    if state.wired and (left := [e for e in events if e not in state.wired]):
+        findings.append(f"{state.path} runs forge-hook-run on some of {name}'s events but not on "
+                        f"{', '.join(left)} (forge-hook install --agent {name} --{state.scope} adds them)")
+    for handler in read.handlers:
+        value = forge_dialect(handler.command)
+        if value is None:
+            continue
+        if value.partition(":")[0] != name:
+            findings.append(f"{state.path}: {handler.event} runs forge-hook-run --dialect {value}, but the "
+                            f"payloads there are {name}'s (--dialect {name})")
+        elif ":" in expected.get(handler.event, "") and value != expected[handler.event]:
+            findings.append(f"{state.path}: {handler.event} needs forge-hook-run --dialect "
+                            f"{expected[handler.event]} ({name}'s {handler.event} payloads do not say which "
+                            f"event they are), not --dialect {value}")
+        if (missing := _runner_missing(handler.command)) is not None:
+            findings.append(f"{state.path}: {handler.event}'s hook command names {missing}, which is not "
+                            f"there: {name} cannot run it")
+
+
+def _expected_dialects(name: str) -> dict[str, str]:
+    """The --dialect value install writes per event (Copilot's name the event)."""
+    snippet = get(name).settings.snippet(f"{agentplaces.RUNNER} --dialect {name}")
+    return {h.event: forge_dialect(h.command) or name for h in agentplaces.handlers(name, snippet)}
+
+
+def _runner_missing(command: str) -> str | None:
+    program = shlex.split(command)[0]
+    if "/" in program:
+        return None if os.access(program, os.X_OK) else program
+    return None if shutil.which(program) else f"{program} (not on PATH)"
+
+
+def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> None:
+    where: dict[str, list[str]] = {}
+    for r in read:
+        for handler in r.handlers:
+            if runs_forge(handler.command, name):
+                where.setdefault(handler.event, []).append(r.state.path)
+    for event, paths in where.items():
+        if len(paths) > 1:
+            findings.append(f"forge-hook-run runs {len(paths)} times on {name}'s {event} "
+                            f"({', '.join(dict.fromkeys(paths))}): keep it in one file")
+
+
+def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:
+    for r in read:
+        if name == "claude" and r.doc.get("disableAllHooks") is True:
+            findings.append(f"{r.state.path} says disableAllHooks: true: Claude Code runs no hook, forge's neither")
+        hooks_config = r.doc.get("hooksConfig")
+        if name == "gemini" and isinstance(hooks_config, dict) and hooks_config.get("enabled") is False:
+            findings.append(f"{r.state.path} says hooksConfig.enabled: false: Gemini CLI runs no hook, "
+                            "forge's neither")
+    if name == "codex":
+        _check_codex(read, findings)
+
+
+def _check_codex(read: list[_Read], findings: list[str]) -> None:
+    forge = [(r, h) for r in read for h in r.handlers if runs_forge(h.command, "codex")]
+    if not forge:
+        return
+    doc, problem = codextrust.read_config()
+    if doc is None:
+        findings.append(f"Codex cannot tell which hooks you trust: {problem}")
+        return
+    findings += codextrust.switches(doc, forge[0][0].state.scope, forge[0][0].state.path)
+    for r, handler in forge:
+        recorded = codextrust.trusted(doc, codextrust.hook_key(r.state.path, handler))
+        if recorded != codextrust.hook_hash(handler):
+            why = "is not trusted in Codex yet" if recorded is None else "changed since Codex trusted it"
+            findings.append(f"{r.state.path}: forge's {handler.event} hook {why}, so Codex does not run it "
+                            f"(forge-hook install --agent codex --{r.state.scope} records the trust; "
+                            "or trust it in codex's /hooks)")
+
+
+def _check_imported(name: str, read: list[_Read], project_root: str, findings: list[str]) -> None:
+    wired = {h.event for r in read for h in r.handlers if runs_forge(h.command, name)}
+    if not wired:
+        return
+    listed = [h for h in editing.list_hooks(Path(project_root), problems=[]) if h.hook.format == name]
+    events = get(name).words.events
+    for r in read:
+        for handler in r.handlers:
+            forge_type = events.get(handler.event)
+            if handler.event not in wired or forge_type is None or forge_dialect(handler.command) is not None:
+                continue
+            for imported in listed:
+                if imported.hook.command == handler.command and _covers(imported.hook.event_pattern, forge_type):
+                    findings.append(
+                        f"runs twice on {handler.event}: {handler.command!r} is in {r.state.path} and, imported "
+                        f"(format {name}), in {imported.file} as {imported.scope}[{imported.index}], which "
+                        f"forge-hook-run runs too: remove it from {r.state.path}")
+
+
+def _covers(event_pattern: str, forge_type: str) -> bool:
+    """Whether a pattern can match an event of ``forge_type`` (some tool or none)."""
+    return any(pattern_matches(p, forge_type, None) or p.startswith(forge_type + ":")
+               for p in split_patterns(event_pattern))

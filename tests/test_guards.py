@@ -1,0 +1,271 @@
+"""The built-in guards' engine: the interface, the options, each agent's key names, and
+what each guard answers (the corpus in tests/guards/ holds the breadth; these are the
+behaviours a reader should find by name)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from forge_hookd import guards
+from forge_hookd.guards import GUARDS, RECOMMENDED, Context, Guard, GuardError, Ruling, make, validate
+from forge_hookd.guards.base import command_of, content_of, paths_of
+from forge_hookd.guards.secrets import find_secret
+
+ROOT, HOME = "/home/user/project", "/home/user"
+CTX = Context.from_env(ROOT, {"HOME": HOME})
+
+
+def judge(name: str, command: str, *, options: dict[str, Any] | None = None, ctx: Context = CTX) -> Ruling:
+    return make(name, options).judge("bash", {"command": command}, ctx)
+
+
+def pack(tool: str, tool_input: dict[str, Any], ctx: Context = CTX) -> str:
+    decisions = [make(n).judge(tool, tool_input, ctx).decision for n in GUARDS]
+    return "deny" if "deny" in decisions else "ask" if "ask" in decisions else "allow"
+
+
+# -- the interface -----------------------------------------------------------------------------
+def test_every_guard_describes_itself() -> None:
+    assert len(GUARDS) == 12
+    for name, guard in GUARDS.items():
+        assert guard.name == name and guard.summary and guard.catches
+        assert all(o.help and o.kind in ("list", "bool", "str", "decision") for o in guard.options)
+        make(name)  # the defaults validate
+
+
+def test_an_unknown_option_is_named_with_a_close_one() -> None:
+    problems = validate("force_push", {"protected_branch": ["main"]})
+    assert problems == ["guard force_push: unknown option 'protected_branch' (did you mean 'protected_branches'?); "
+                        "its options: protected_branches, push_to_protected, force_with_lease"]
+
+
+def test_an_option_of_the_wrong_kind_is_named() -> None:
+    assert validate("destructive_rm", {"allow_outside": "/tmp"}) == [
+        "guard destructive_rm: option 'allow_outside' must be a list of strings"]
+    assert validate("force_push", {"push_to_protected": "maybe"}) == [
+        "guard force_push: option 'push_to_protected' must be \"deny\", \"ask\" or \"allow\""]
+    assert validate("destructive_rm", ["x"]) == ["'with' must be an object, not list"]
+
+
+def test_an_unknown_guard_is_named_with_a_close_one() -> None:
+    assert validate("destructive-rm", {}) == [
+        "unknown guard 'destructive-rm' (did you mean 'destructive_rm'?); the guards: destructive_rm, force_push, "
+        "destructive_git, secret_files, hardcoded_secrets, remote_code, infra_destructive, package_policy, "
+        "protected_paths, privilege_escalation, no_verify, self_protection"]
+    with pytest.raises(GuardError, match="unknown guard 'nope'"):
+        make("nope")
+    with pytest.raises(GuardError, match="did you mean 'allow_outside'"):
+        make("destructive_rm", {"allow_outsde": []})
+
+
+def test_block_sudo_names_the_privilege_guard() -> None:
+    assert guards.lookup("block_sudo") is GUARDS["privilege_escalation"]
+    verdict = make("block_sudo").judge("bash", {"command": "x; pkexec y"}, CTX)
+    assert verdict.decision == "deny" and verdict.reason.startswith("Blocked: pkexec not allowed")
+
+
+def test_the_recommended_set_names_real_guards_with_valid_options() -> None:
+    for name, options in RECOMMENDED:
+        assert validate(name, options) == []
+
+
+def test_a_reason_says_what_matched_and_how_to_do_it_safely() -> None:
+    verdict = judge("destructive_rm", "cd /srv && rm -rf ~")
+    assert verdict == Ruling("deny", "destructive_rm: `rm -rf ~` deletes the home directory. Delete only paths inside "
+                                      "the project (rm -rf ./build), or ask the user to run it", "rm -rf ~")
+
+
+def test_a_guard_ignores_tools_it_does_not_judge() -> None:
+    assert make("force_push").judge("read", {"file_path": ".env"}, CTX).decision == "allow"
+    assert make("secret_files").judge("mcp__db__query", {"sql": "cat .env"}, CTX).decision == "allow"
+
+
+def test_a_command_too_deep_to_read_is_refused() -> None:
+    verdict = judge("destructive_rm", "$(" * 40 + "ls" + ")" * 40)
+    assert verdict.decision == "deny" and "too deep or is too long" in verdict.reason
+
+
+def test_context_from_the_environment() -> None:
+    ctx = Context.from_env(ROOT, {"HOME": HOME, "XDG_DATA_HOME": "/d", "FORGE_CONFIG_DIR": "/c"})
+    assert (ctx.config_dir, ctx.data_dir) == ("/c", "/d/forge")
+    assert Context.from_env(ROOT, {"HOME": HOME}).config_dir == f"{HOME}/.config/forge"
+
+
+# -- each agent's key names -----------------------------------------------------------------------
+@pytest.mark.parametrize("tool_input", [
+    {"file_path": ".env"}, {"filePath": ".env"}, {"path": ".env"}, {"absolute_path": f"{ROOT}/.env"},
+    {"paths": ["a.py", ".env"]}, {"command": "*** Begin Patch\n*** Update File: .env\n*** End Patch"},
+])
+def test_paths_under_every_agents_key(tool_input: dict[str, Any]) -> None:
+    assert pack("read", tool_input) == "deny"
+
+
+def test_content_under_every_agents_key() -> None:
+    key = "AKIA" + "Z7QW3RT5YU8IO2PX"
+    for tool_input in ({"content": key}, {"file_text": key}, {"new_string": key}, {"new_str": key},
+                       {"edits": [{"new_string": key}]}, {"input": f"*** Begin Patch\n*** Add File: a\n+{key}\n"}):
+        assert content_of(tool_input) and pack("write", {"file_path": "a.py", **tool_input}) == "deny", tool_input
+
+
+def test_a_codex_argv_command_is_joined_as_the_shell_would() -> None:
+    assert command_of({"command": ["bash", "-lc", "rm -rf ~"]}) == "bash -lc 'rm -rf ~'"
+    assert pack("bash", {"command": ["bash", "-lc", "rm -rf ~"]}) == "deny"
+    assert paths_of({"file_path": "", "path": "x"}) == ["x"]
+
+
+# -- options where teams differ --------------------------------------------------------------------
+def test_protected_branches_are_an_option() -> None:
+    assert judge("force_push", "git push origin develop").decision == "allow"
+    assert judge("force_push", "git push origin develop", options={"protected_branches": ["develop"]}).decision == "ask"
+    assert judge("force_push", "git push origin release/2.0").decision == "ask"
+    assert judge("force_push", "git push origin main", options={"push_to_protected": "deny"}).decision == "deny"
+    assert judge("force_push", "git push --force-with-lease origin topic").decision == "allow"
+
+
+def test_allowed_paths_outside_the_project() -> None:
+    assert judge("destructive_rm", "rm -rf /srv/cache").decision == "deny"
+    assert judge("destructive_rm", "rm -rf /srv/cache", options={"allow_outside": ["/srv/cache"]}).decision == "allow"
+    assert judge("destructive_rm", "rm -rf /srv/cache", options={"outside_project": "ask"}).decision == "ask"
+    assert judge("destructive_rm", "rm -rf /", options={"allow_outside": ["/"]}).decision == "deny"
+
+
+def test_the_package_allowlist() -> None:
+    assert judge("package_policy", "npm install left-pad@1.3.0").decision == "ask"
+    assert judge("package_policy", "npm install left-pad@1.3.0", options={"allow": ["left-pad"]}).decision == "allow"
+    assert judge("package_policy", "pip install 'requests>=2'", options={"allow": ["req*"]}).decision == "allow"
+    assert judge("package_policy", "npx cowsay hi", options={"run_packages": False}).decision == "allow"
+
+
+def test_protected_paths_and_their_allow_list() -> None:
+    tool = make("protected_paths", {"allow": ["uv.lock"]})
+    assert tool.judge("write", {"file_path": "uv.lock"}, CTX).decision == "allow"
+    assert tool.judge("write", {"file_path": "poetry.lock"}, CTX).decision == "deny"
+    assert make("protected_paths", {"outside_project": False}).judge(
+        "write", {"file_path": "/srv/x"}, CTX).decision == "allow"
+
+
+def test_sudo_commands_can_be_allowed() -> None:
+    options = {"allow": ["apt-get update"]}
+    assert judge("privilege_escalation", "sudo apt-get update", options=options).decision == "allow"
+    assert judge("privilege_escalation", "sudo apt-get install x", options=options).decision == "deny"
+
+
+def test_infra_can_deny_instead_of_asking() -> None:
+    assert judge("infra_destructive", "terraform destroy").decision == "ask"
+    assert judge("infra_destructive", "terraform destroy", options={"decision": "deny"}).decision == "deny"
+
+
+# -- behaviours by name ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("command", "decision"), [
+    ("rm -rf /", "deny"), ("rm -rf ./build", "allow"), ('echo "rm -rf /"', "allow"),
+    ("find . -name '*.o' -delete", "allow"), ("find . -delete", "deny"), ("find ~ -name x -delete", "deny"),
+    ("find . | xargs rm -rf", "deny"), ("find src -name '*.o' | xargs rm -f", "allow"),
+    ("echo / | xargs rm -rf", "deny"), ("parallel rm -rf {} ::: build /", "deny"), ("ls | xargs rm -rf", "ask"),
+    ("rm -rf .*", "deny"), ("rm -rf $SOMEWHERE", "ask"), ("rm -rf $TMPDIR/x", "allow"),
+    ("export TMPDIR=/; rm -rf $TMPDIR", "ask"),
+])
+def test_destructive_rm(command: str, decision: str) -> None:
+    assert judge("destructive_rm", command).decision == decision
+
+
+def test_secret_shapes_and_placeholders() -> None:
+    assert find_secret("x = 'AKIA" + "Z7QW3RT5YU8IO2PX'") is not None
+    assert find_secret("AKIAIOSFODNN7EXAMPLE") is None  # AWS's documented example key
+    assert find_secret('password = "changeme"') is None
+    assert find_secret('api_key = "q8Zr2Lx9Vm4Kp7Wn"') is not None
+    assert find_secret('api_key = os.environ["API_KEY"]') is None
+
+
+def test_a_secret_is_never_repeated_in_the_reason() -> None:
+    key = "ghp_" + "R2d4F6h8J0l2N4p6R8t0V2x4Z6b8D0f2H4j6"
+    verdict = make("hardcoded_secrets").judge("write", {"file_path": "a.py", "content": f"T = '{key}'"}, CTX)
+    assert verdict.decision == "deny" and key[4:] not in verdict.reason and key[4:] not in verdict.matched
+
+
+def test_self_protection_sees_forge_hook_however_spelled() -> None:
+    for command in ("forge-hook trust", "/opt/bin/forge-hook untrust", "sudo -u me forge-hook disable 1",
+                    "bash -c 'forge-hook remove x'", "python3 -m forge_hookd.manage trust", "forge-hook install --uninstall"):
+        assert judge("self_protection", command).decision == "deny", command
+    for command in ("forge-hook list", "forge-hook check", "forge-hook log", "cat .forge/hooks.json"):
+        assert judge("self_protection", command).decision == "allow", command
+
+
+def test_self_protection_follows_forge_config_dir() -> None:
+    ctx = Context.from_env(ROOT, {"HOME": HOME, "FORGE_CONFIG_DIR": "/etc/forge-team"})
+    verdict = make("self_protection").judge("write", {"file_path": "/etc/forge-team/hooks.json"}, ctx)
+    assert verdict.decision == "deny"
+
+
+def test_judging_needs_no_files() -> None:
+    """Pure: a project root that does not exist judges the same."""
+    ctx = Context.from_env("/nonexistent/project", {"HOME": "/nonexistent"})
+    assert pack("bash", {"command": "rm -rf /nonexistent/project"}, ctx) == "deny"
+    assert pack("bash", {"command": "rm -rf build"}, ctx) == "allow"
+
+
+def test_a_subclass_can_be_a_guard() -> None:
+    class Never(Guard):
+        name = "never"
+
+        def judge_command(self, command: Any, context: Context) -> Ruling:
+            return self.verdict("deny", " ".join(command.argv), "is refused", "Do not")
+
+    assert Never().judge("bash", {"command": "ls"}, CTX).reason == "never: `ls` is refused. Do not"
+
+
+# -- what the executor will call (guards/hook.py) ------------------------------------------------------
+def guard_hook(name: str, **options: Any) -> Any:
+    from forge_hookd.registry import Hook
+
+    return Hook.from_dict({"event": "tool:pre_execute", "guard": name, **({"with": options} if options else {})})
+
+
+def test_judge_hook_answers_deny_with_the_reason() -> None:
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    event = HookEvent.tool_pre_execute("bash", {"command": "git push --force"})
+    answer = judge_hook(guard_hook("force_push"), event, project_root=ROOT, env={"HOME": HOME})
+    assert answer.decision == "deny" and answer.reason is not None and answer.reason.startswith("force_push: ")
+
+
+def test_judge_hook_says_nothing_when_nothing_matched() -> None:
+    """Never an explicit allow: in Claude Code an allow skips the person's own prompt."""
+    from forge_hookd.answers import Answer
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    for event in (HookEvent.tool_pre_execute("bash", {"command": "ls"}), HookEvent.session_start("s"),
+                  HookEvent.tool_pre_execute("Bash", {"command": "ls"})):
+        assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={}) == Answer()
+
+
+def test_judge_hook_denies_when_the_entry_does_not_validate() -> None:
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    event = HookEvent.tool_pre_execute("bash", {"command": "ls"})
+    answer = judge_hook(guard_hook("force_push", protected_branch=["x"]), event, project_root=ROOT, env={})
+    assert answer.decision == "deny" and "did you mean 'protected_branches'" in (answer.reason or "")
+    assert judge_hook(guard_hook("nope"), event, project_root=ROOT, env={}).decision == "deny"
+
+
+def test_judge_hook_reads_the_agents_cwd_and_tool() -> None:
+    from forge_hookd.events import HookEvent
+    from forge_hookd.guards.hook import judge_hook
+
+    event = HookEvent.tool_pre_execute("bash", {"command": "rm -rf .."})
+    event.data["agent"] = {"name": "claude", "tool": "Bash", "payload": {"cwd": f"{ROOT}/a/b"}}
+    assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={"HOME": HOME}).decision is None
+    event.data["agent"]["payload"]["cwd"] = ROOT
+    assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={"HOME": HOME}).decision == "deny"
+
+
+def test_a_secret_read_inside_sh_c_is_named_as_the_inner_command() -> None:
+    """The -c string is its own command: the reason names `cat .env`, not the string as a
+    file name ('reaches the secret file cat .env' before)."""
+    verdict = make("secret_files").judge("bash", {"command": "bash -lc 'cat .env'"}, CTX)
+    assert verdict.decision == "deny" and verdict.matched == "cat .env"
+    assert "reaches the secret file .env." in verdict.reason
