@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from .errors import EventError, ExitStatus, UsageError, error_document
+from .errors import EventError, ExitStatus, UsageError, error_document, interrupted_status
 from .events import HookEvent
 from .results import describe_hook
 from .signals import signal_name
@@ -114,7 +114,7 @@ class ForgeCodec:
         run = outcome.run
         if run is None:
             return Reply(b"", [], ExitStatus.PROCEED)
-        status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
+        status = interrupted_status(run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
         verdict = verdict_line(run)
         return Reply(b"", [verdict] if verdict else [], status)
 
