@@ -192,7 +192,7 @@ class HookExecutor:
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))
-        timeout = self.default_timeout if hook.timeout is None else hook.timeout
+        timeout = hook.timeout if hook.timeout_set else self.default_timeout
         return Spec(hook, cwd, env, stdin, timeout)
 
 

@@ -24,6 +24,12 @@ HOOK_KEYS = ("event", "command", "guard", "with", "timeout", "working_dir", "env
 GUARD_STAND_IN = ("printf '%s\\n' '{\"decision\": \"deny\", \"reason\": \"forge-hook-run: this build does not "
                   "run built-in guards yet; remove the guard entry or update forge-hook-run\"}'")
 _GLOB_CHARS = frozenset("*?[")
+# The seed's 10.0 as the default of ``Hook.timeout``, as an object of its own: a hook
+# given no timeout holds exactly this float, so "not set" stays distinguishable from an
+# explicit 10 (the executor's default applies only to the former, and to_dict leaves it
+# out) while ``hook.timeout`` reads as the plain 10.0 the seed promises (issue 20, item 13).
+# ``+ 0.0`` makes a new float object at run time: a literal could be a shared constant.
+_UNSET_TIMEOUT: float = DEFAULT_TIMEOUT + 0.0
 
 
 def clamp_timeout(timeout: float) -> float:
@@ -76,9 +82,11 @@ class Hook:
     in-process, with its options in ``with_``, the config key ``with``); a guard hook's
     ``command`` is :data:`GUARD_STAND_IN` and never part of :meth:`to_dict`.
 
-    ``timeout`` is clamped to [0.1, 300] s; None means "not set": the executor's default
-    applies (10 s unless the executor says otherwise), and a hook configured with an
-    explicit ``"timeout": 10`` keeps its 10. ``source`` says where the hook was loaded
+    ``timeout`` is clamped to [0.1, 300] s. A hook given none reads 10.0, the seed's
+    default, and is "not set": the executor's ``default_timeout`` applies to it (10 s
+    unless the executor says otherwise) and :meth:`to_dict` writes no timeout back; a
+    hook configured with an explicit ``"timeout": 10`` keeps its 10 (:attr:`timeout_set`
+    tells the two apart). ``source`` says where the hook was loaded
     from (``global``, ``project`` or a file path) and ``source_index`` its place in that
     file's ``hooks`` list (the number ``forge-hook enable/disable`` take); neither is part
     of :meth:`to_dict`.
@@ -86,7 +94,7 @@ class Hook:
 
     event_pattern: str
     command: str
-    timeout: float | None = None
+    timeout: float = _UNSET_TIMEOUT
     working_dir: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     enabled: bool = True
@@ -99,16 +107,24 @@ class Hook:
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _timeout_set: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.timeout is not None:
-            object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
+        # None was the library's "not set" before issue 20: still read as such.
+        given = self.timeout is not _UNSET_TIMEOUT and self.timeout is not None
+        object.__setattr__(self, "_timeout_set", given)
+        object.__setattr__(self, "timeout", clamp_timeout(self.timeout) if given else _UNSET_TIMEOUT)
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
+
+    @property
+    def timeout_set(self) -> bool:
+        """Whether the hook was given a timeout (a config entry's ``timeout``)."""
+        return self._timeout_set
 
     @property
     def effective_timeout(self) -> float:
         """The timeout this hook runs with when the executor keeps the 10 s default."""
-        return DEFAULT_TIMEOUT if self.timeout is None else self.timeout
+        return self.timeout
 
     @property
     def patterns(self) -> tuple[str, ...]:
@@ -128,7 +144,7 @@ class Hook:
             out["guard"] = self.guard
             if self.with_:
                 out["with"] = dict(self.with_)
-        if self.timeout is not None:
+        if self._timeout_set:
             out["timeout"] = self.timeout
         if self.working_dir is not None:
             out["working_dir"] = self.working_dir
@@ -163,7 +179,7 @@ class Hook:
             command=_required_str(data, "command") if guard is None else GUARD_STAND_IN,
             guard=guard,
             with_=_with(data.get("with")),
-            timeout=_timeout(data["timeout"]) if "timeout" in data else None,
+            timeout=_timeout(data["timeout"]) if "timeout" in data else _UNSET_TIMEOUT,
             working_dir=_optional_str(data, "working_dir"),
             env=_env(data.get("env")),
             enabled=_bool(data, "enabled", True),
