@@ -154,7 +154,8 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable.
-    And, found by check only (the hook runs): a timeout outside [0.1, 300].
+    And, found by check only (the hook runs): a timeout outside [0.1, 300]; a tool
+    name that looks like a typo of one forge or an agent uses (tool:pre_execute:bsah).
     """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")

@@ -11,7 +11,7 @@ from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
 from .errors import ConfigError
-from .events import EVENT_TYPES, HookEvent
+from .events import EVENT_TYPES, TOOL_EVENT_TYPES, HookEvent
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
@@ -55,6 +55,87 @@ def pattern_matches(pattern: str, event_type: str, tool_name: str | None) -> boo
     return fnmatchcase(event_type, pattern) or (
         qualified is not None and fnmatchcase(qualified, pattern)
     )
+
+
+def native_tool(event: HookEvent) -> str | None:
+    """The agent's own name for the event's tool when it came in through a dialect and
+    differs from the canonical one (``data.agent.tool``: Claude's ``Bash``)."""
+    agent = event.data.get("agent")
+    tool = agent.get("tool") if isinstance(agent, dict) else None
+    return tool if isinstance(tool, str) and tool and tool != event.tool_name else None
+
+
+def _tool_part(pattern: str) -> str | None:
+    """The tool name a pattern spells out (``tool:pre_execute:bsah`` -> ``bsah``,
+    ``*:Bahs`` -> ``Bahs``); None when it names none or globs it."""
+    head = max((t for t in TOOL_EVENT_TYPES if pattern.startswith(t + ":")), key=len, default=None)
+    tool = pattern[len(head) + 1:] if head is not None else (
+        pattern.rpartition(":")[2] if ":" in pattern and not _GLOB_CHARS.isdisjoint(pattern) else "")
+    return tool if tool and _GLOB_CHARS.isdisjoint(tool) else None
+
+
+def tool_typos(patterns: Iterable[str]) -> list[str]:
+    """``forge-hook check``'s finding for each pattern whose tool part is no tool that
+    forge or an agent names (canonical names and every dialect's native ones) but looks
+    like a typo of one (``bsah``, ``Bahs``, ``BASH``): such a hook silently never runs.
+    Other names are legitimate (MCP tools, a caller's own tools such as ``git``)."""
+    known = _known_tools()
+    findings = []
+    for pattern in patterns:
+        tool = _tool_part(pattern)
+        if tool is None or tool in known or tool.startswith("mcp") or len(tool) > 64:
+            continue
+        near = _nearest(tool, known)
+        if near is not None:
+            findings.append(f"tool '{tool}' in '{pattern}' is no tool name forge or an agent uses and looks "
+                            f"like a typo (did you mean '{near}'?): the hook never runs for it")
+    return findings
+
+
+def _known_tools() -> tuple[str, ...]:
+    """Canonical tool names first, then every dialect's native ones (check time only:
+    this imports every dialect)."""
+    from . import dialects
+    from .dialects.base import CANONICAL_TOOLS
+
+    names = dict.fromkeys(CANONICAL_TOOLS)
+    for name in dialects.NAMES:
+        names.update(dict.fromkeys(dialects.get(name).words.tools))
+    return tuple(names)
+
+
+def _nearest(word: str, known: Iterable[str]) -> str | None:
+    """The known name ``word`` is most likely a typo of: the same but for case, or one
+    edit away (two for names over six letters; a swap of two letters is one edit)."""
+    lowered = word.lower()
+    best: tuple[int, int, str] | None = None
+    for name in known:
+        bound = 1 if len(name) <= 6 else 2
+        distance = _edits(lowered, name.lower(), bound)
+        if distance <= bound:
+            # Of names as near, the one spelt in the same case (Bahs: Bash, not bash).
+            candidate = (distance, _edits(word, name, bound + 2), name)
+            best = candidate if best is None else min(best, candidate)
+    return None if best is None else best[2]
+
+
+def _edits(a: str, b: str, bound: int) -> int:
+    """The optimal-string-alignment distance of ``a`` and ``b`` (insertions, deletions,
+    substitutions, swaps of neighbours), or ``bound + 1`` once it must exceed ``bound``."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > bound:
+            return bound + 1
+        before, row = row, current
+    return row[-1]
 
 
 @functools.lru_cache(maxsize=256)  # each call tries every type; a file repeats its patterns
@@ -131,9 +212,14 @@ class Hook:
         return self._patterns
 
     def matches(self, event: HookEvent) -> bool:
-        """True when any of the comma-separated patterns matches the event."""
+        """True when any of the comma-separated patterns matches the event: by the
+        canonical tool name and, for an event that came in through a dialect, by the
+        agent's own (``tool:pre_execute:Bash`` guards Claude's Bash)."""
         event_type = event.type.value
-        return any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns)
+        if any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns):
+            return True
+        native = native_tool(event)
+        return native is not None and any(pattern_matches(p, event_type, native) for p in self._patterns)
 
     def to_dict(self) -> dict[str, Any]:
         """The config entry for this hook; keys left at their default are omitted."""

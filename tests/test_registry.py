@@ -11,7 +11,7 @@ import pytest
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import EventType, HookEvent
 from forge_hookd.executor import HookExecutor
-from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, pattern_matches, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, pattern_matches, tool_typos, unknown_keys
 
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
@@ -240,3 +240,23 @@ def test_a_guard_hook_that_is_run_as_a_command_denies() -> None:
 def test_the_entry_keys_have_one_owner() -> None:
     assert {"guard", "with"} <= set(HOOK_KEYS)
     assert unknown_keys({"event": "*", "guard": "x", "with": {}}) == []
+
+
+def test_a_dialect_event_matches_by_the_agents_own_tool_name_too() -> None:
+    claude = HookEvent(type=EventType.TOOL_PRE_EXECUTE, tool_name="bash",
+                       data={"tool_args": {"command": "ls"}, "agent": {"name": "claude", "tool": "Bash"}})
+    assert Hook("tool:pre_execute:Bash", "x").matches(claude) and Hook("tool:pre_execute:bash", "x").matches(claude)
+    assert Hook("*:Ba*", "x").matches(claude) and not Hook("tool:pre_execute:Shell", "x").matches(claude)
+    assert not Hook("tool:pre_execute:Bash", "x").matches(BASH_PRE)  # a forge event has no native name
+
+
+@pytest.mark.parametrize(("pattern", "near"), [("tool:pre_execute:bsah", "bash"), ("*:Bahs", "Bash"),
+                                               ("tool:*:BASH", "Bash"), ("tool:error:run_shell_comand",
+                                                                         "run_shell_command"),
+                                               ("tool:pre_execute:git", None), ("tool:*:mcp__x__bsah", None),
+                                               ("tool:pre_execute:Grep", None), ("tool:*", None),
+                                               ("tool:pre_execute:b*h", None), ("session:start", None)])
+def test_tool_typos(pattern: str, near: str | None) -> None:
+    found = tool_typos([pattern])
+    assert found == ([] if near is None else [found[0]])
+    assert near is None or f"(did you mean '{near}'?)" in found[0]
