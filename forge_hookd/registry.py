@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from .errors import ConfigError
 from .events import EVENT_TYPES, TOOL_EVENT_TYPES, HookEvent
+from .text import near_miss
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
@@ -85,7 +86,7 @@ def tool_typos(patterns: Iterable[str]) -> list[str]:
         tool = _tool_part(pattern)
         if tool is None or tool in known or tool.startswith("mcp") or len(tool) > 64:
             continue
-        near = _nearest(tool, known)
+        near = near_miss(tool, known)
         if near is not None:
             findings.append(f"tool '{tool}' in '{pattern}' is no tool name forge or an agent uses and looks "
                             f"like a typo (did you mean '{near}'?): the hook never runs for it")
@@ -102,40 +103,6 @@ def _known_tools() -> tuple[str, ...]:
     for name in dialects.NAMES:
         names.update(dict.fromkeys(dialects.get(name).words.tools))
     return tuple(names)
-
-
-def _nearest(word: str, known: Iterable[str]) -> str | None:
-    """The known name ``word`` is most likely a typo of: the same but for case, or one
-    edit away (two for names over six letters; a swap of two letters is one edit)."""
-    lowered = word.lower()
-    best: tuple[int, int, str] | None = None
-    for name in known:
-        bound = 1 if len(name) <= 6 else 2
-        distance = _edits(lowered, name.lower(), bound)
-        if distance <= bound:
-            # Of names as near, the one spelt in the same case (Bahs: Bash, not bash).
-            candidate = (distance, _edits(word, name, bound + 2), name)
-            best = candidate if best is None else min(best, candidate)
-    return None if best is None else best[2]
-
-
-def _edits(a: str, b: str, bound: int) -> int:
-    """The optimal-string-alignment distance of ``a`` and ``b`` (insertions, deletions,
-    substitutions, swaps of neighbours), or ``bound + 1`` once it must exceed ``bound``."""
-    if abs(len(a) - len(b)) > bound:
-        return bound + 1
-    before: list[int] = []
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], before[j - 2] + 1)
-        if min(current) > bound:
-            return bound + 1
-        before, row = row, current
-    return row[-1]
 
 
 @functools.lru_cache(maxsize=256)  # each call tries every type; a file repeats its patterns
