@@ -20,6 +20,7 @@ from .errors import EventError, ExitStatus, UsageError, error_document
 from .events import HookEvent
 from .results import describe_hook
 from .signals import signal_name
+from .stdinread import read_input
 from .text import one_line
 
 if TYPE_CHECKING:
@@ -126,12 +127,10 @@ class ForgeCodec:
 
 
 def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
-    """One event from ``stream``, reading at most ``limit`` (64 MiB) + 1 bytes."""
+    """One event from ``stream``, reading at most ``limit`` (64 MiB) + 1 bytes, whatever
+    stdin is (non-blocking, write-only: stdinread.py)."""
     limit = MAX_EVENT_BYTES if limit is None else limit
-    raw = stream.read(limit + 1)
-    if len(raw) > limit:
-        raise EventError(f"event larger than the limit of {limit} bytes")
-    return HookEvent.from_json(raw)
+    return HookEvent.from_json(read_input(stream, limit=limit, what="event"))
 
 
 def event_from_options(event_type: str, tool: str | None, session_id: str | None,
