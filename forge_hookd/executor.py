@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import answers, dialects
-from .chain import active_chain, chain_value
+from .chain import chain_value, circular, live_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
@@ -100,10 +100,10 @@ class HookExecutor:
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
         run = HookRun(event=event)
-        if event.type.value in active_chain():
+        if circular(event.type.value, event.session_id):
             run.warnings.append(
-                f"circular trigger: '{event.type.value}' is already being handled "
-                f"up the chain ({os.environ.get(CHAIN_VAR)}); no hooks run")
+                f"circular trigger: '{event.type.value}' is already being handled for this session "
+                f"up the chain ({live_value()}); no hooks run")
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
             run.warnings += event.env_conflicts() if matched else []
@@ -167,8 +167,8 @@ class HookExecutor:
         run's, say), plus this event's; and the names of this event's variables."""
         event_env = event.to_env()
         data_vars = [n for n in event_env if n not in RESERVED_ENV]
-        own = {**event_env, PROJECT_DIR_VAR: self.project_dir, CHAIN_VAR: chain_value(event.type.value),
-               DATA_VARS_VAR: ",".join(data_vars)}
+        chain = chain_value(event.type.value, event.session_id)
+        own = {**event_env, PROJECT_DIR_VAR: self.project_dir, CHAIN_VAR: chain, DATA_VARS_VAR: ",".join(data_vars)}
         stale = _inherited_event_vars()
         env = {k: v for k, v in os.environb.items() if k not in stale}
         env.update(_encoded(own))
