@@ -16,6 +16,7 @@ from . import answers, dialects
 from .chain import chain_value, circular, live_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
+from .missing import MissingScripts
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
@@ -131,6 +132,11 @@ class HookExecutor:
         base_env, event_vars = self._base_env(run.event)
         formatted = {name: self._formatted(name, run.event) for name in {h.format for h in hooks} if name}
         stopped = False  # a hook said stop and the chain stops on failure
+        missing = MissingScripts(run.event, self.project_dir)
+
+        def judge(hook: Hook) -> answers.Judge:
+            return _judge_for(hook, run.event, missing, self._cwd(hook))
+
         signalled = catcher.received if catcher is not None else []
         with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
                            catcher=catcher) as processes:
@@ -145,16 +151,16 @@ class HookExecutor:
                             self.on_start(index, hook)
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = failed.judged(_judge_for(hook, run.event))
+                            results[index] = failed.judged(judge(hook))
                             stopped = stop_on_failure and results[index].blocks
                     for done in processes.wait():
-                        result = results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                        result = results[done.index] = done.judged(judge(done.hook))
                         stopped = stopped or (stop_on_failure and result.blocks)
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for done in processes.close():
                     done.error = f"interrupted: the runner received {exc}"
-                    results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                    results[done.index] = done.judged(judge(done.hook))
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -180,11 +186,14 @@ class HookExecutor:
         hooks = dialects.get(name).hooks
         return hooks.stdin(event, self.project_dir), _encoded(hooks.env(event, self.project_dir))
 
+    def _cwd(self, hook: Hook) -> str:
+        return os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
+
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
               formatted: dict[str, tuple[bytes, dict[bytes, bytes]]]) -> Spec:
         from .process import Spec
 
-        cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
+        cwd = self._cwd(hook)
         env = dict(base_env)
         if hook.format is not None:  # a hook written for another agent gets its payload
             stdin, native_env = formatted[hook.format]
@@ -196,12 +205,20 @@ class HookExecutor:
         return Spec(hook, cwd, env, stdin, timeout)
 
 
-def _judge_for(hook: Hook, event: HookEvent) -> answers.Judge:
+def _judge_for(hook: Hook, event: HookEvent, missing: MissingScripts, cwd: str) -> answers.Judge:
     """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
-    agent's rules for a hook with a ``format`` (dialects/)."""
-    if hook.format is not None:
-        return dialects.get(hook.format).hooks.judge(event)
-    return answers.judge
+    agent's rules for a hook with a ``format`` (dialects/); for a blocking hook that ran
+    to its end, first the missing-script rule (missing.py), whatever its exit status."""
+    judge = dialects.get(hook.format).hooks.judge(event) if hook.format is not None else answers.judge
+    if not hook.blocking or hook.guard is not None:
+        return judge
+
+    def judged(result: answers.Finished) -> answers.Judgement:
+        finished = result.error is None and not result.timed_out
+        gone = missing.check(hook, result, cwd) if finished else None
+        return answers.Judgement(None, gone, answers.DENY) if gone else judge(result)
+
+    return judged
 
 
 def _inherited_event_vars() -> frozenset[bytes]:
