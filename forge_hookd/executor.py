@@ -16,12 +16,12 @@ from . import answers, dialects
 from .chain import chain_value, circular, live_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
-from .missing import MissingScripts
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun
 from .signals import Interrupted
 
 if TYPE_CHECKING:
+    from .missing import MissingScripts
     from .process import Spec
     from .signals import SignalCatcher
 
@@ -120,6 +120,7 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
+        from .missing import MissingScripts
         from .process import HookProcesses
         from .tree import become_subreaper
 
