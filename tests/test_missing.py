@@ -4,6 +4,8 @@ issue 20, item 3), in every format and natively, through the installed forge-hoo
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +98,21 @@ def test_a_missing_script_denies_through_a_dialect(project: Project) -> None:
 def test_script_words(command: str, files: list[tuple[str, str]], modules: list[tuple[str, str]]) -> None:
     found = script_words(command)
     assert (list(found.files), list(found.modules)) == (files, modules)
+
+
+@pytest.mark.parametrize(("command", "parsed"), [("./ok.sh", False), ("node ok.js", False),
+                                                  ("cd . && python3 ok.py", False), ("./ok.sh || true", True),
+                                                  ("./ok.sh; exit 0", True), ("./gone.sh", True)])
+def test_a_healthy_run_loads_no_parser(tmp_path: Path, command: str, parsed: bool) -> None:
+    """The check costs a run nothing when the hook exited 0 and nothing in its command could
+    hide a failing status: the one command ran its script (bench/README.md, "Missing scripts")."""
+    for name, text in (("ok.sh", "#!/bin/sh\nexit 0\n"), ("ok.js", ""), ("ok.py", "")):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "ok.sh").chmod(0o755)
+    program = ("import sys; from forge_hookd.executor import HookExecutor; from forge_hookd.registry import Hook, "
+               "HookRegistry; from forge_hookd.events import HookEvent; "
+               f"run = HookExecutor(HookRegistry([Hook('*', {command!r})]), working_dir={str(tmp_path)!r})"
+               ".run(HookEvent.session_start('s')); "
+               "print(run.decision, 'forge_hookd.shell' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.stdout.split() == ["deny" if command == "./gone.sh" else "allow", str(parsed)], proc.stderr
