@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from .codec import Outcome, Reply, Request
+from .codec import Outcome, Reply, Request, read_input
 from .errors import UsageError, error_document
 from .signals import signal_name
-from .stdinread import read_input
 from .dialects import NAMES, get
 from .dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
 

@@ -1,4 +1,4 @@
-"""Reading stdin whatever it is (stdinread.py; issue 20, item 11): non-blocking, write-only,
+"""Reading stdin whatever it is (codec.read_input; issue 20, item 11): non-blocking, write-only,
 closed, a directory. The reader itself on real pipes, then the installed forge-hook-run
 in both protocols."""
 
@@ -21,7 +21,7 @@ import pytest
 
 from helpers import Project, installed
 from forge_hookd.errors import EventError
-from forge_hookd.stdinread import read_input
+from forge_hookd.codec import read_input
 
 BIG = {"type": "session:start", "data": {"x": "y" * (1 << 20)}}
 GUARD = {"event": "tool:pre_execute:bash", "command": "grep -q 'rm -rf' && { echo 'no rm -rf'; exit 1; } || exit 0"}
