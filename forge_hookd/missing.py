@@ -23,13 +23,13 @@ command tests first (``[ -f X ] && sh X``) are left alone.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .events import PROJECT_DIR_VAR, WORKING_DIR_VAR
-from .lazyre import Lazy
 
 if TYPE_CHECKING:
     from .answers import Finished
@@ -39,14 +39,14 @@ if TYPE_CHECKING:
 # Two regular expressions spare the parser (importing it costs 4 ms at best, on every run:
 # bench/README.md, "Missing scripts"), each a necessary condition, not a second tokenizer:
 # a command names a script only with a "/" or an interpreter (or "." or -m) in it ...
-_MAYBE_SCRIPT = Lazy(r"/|\s-m|\b(?:(?:ba|z|da|k|mk|a)?sh|fish|python[\d.]*|pypy[\d.]*|nodejs|node|perl|ruby|"
-                           r"source)\b|(?:^|[\s;&|(])\.\s")
+_MAYBE_SCRIPT = (r"/|\s-m|\b(?:(?:ba|z|da|k|mk|a)?sh|fish|python[\d.]*|pypy[\d.]*|nodejs|node|perl|ruby|"
+                 r"source)\b|(?:^|[\s;&|(])\.\s")
 # Substrings that every match of _MAYBE_SCRIPT holds: "true" or "exit 0" never compile it.
 _HINTS = ("/", "-m", "sh", "python", "pypy", "node", "perl", "ruby", "source", ".")
 # ... and a command that exited 0 ran its script, unless something in it can hide a failing
 # status: || ; & (not &&, not a redirection's &) | (not ||) ! $( ` or a newline. An
 # interpreter given a missing script fails (node 1, python 2, sh 127, runpy 1).
-_HIDES_STATUS = Lazy(r"\|\||;|\n|(?<![&<>])&(?![&>])|(?<!\|)\|(?!\|)|!|\$\(|`")
+_HIDES_STATUS = r"\|\||;|\n|(?<![&<>])&(?![&>])|(?<!\|)\|(?!\|)|!|\$\(|`"
 # What Node tries after the name it was given (node x: x.js, x.json, x.node, x/index.js).
 _NODE_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".json", ".node")
 
@@ -62,9 +62,9 @@ class MissingScripts:
 
     def check(self, hook: Hook, result: Finished, cwd: str) -> str | None:
         command = hook.command
-        if not any(part in command for part in _HINTS) or not _MAYBE_SCRIPT.search(command):
+        if not any(part in command for part in _HINTS) or not _compiled(_MAYBE_SCRIPT).search(command):
             return None
-        if result.exit_code == 0 and not _HIDES_STATUS.search(command):
+        if result.exit_code == 0 and not _compiled(_HIDES_STATUS).search(command):
             return None  # the healthy run's path: no parser
         from .shell import script_words
 
@@ -98,6 +98,11 @@ class MissingScripts:
         known.update(hook.env)
         known.update({PROJECT_DIR_VAR: self.project_dir, WORKING_DIR_VAR: cwd})
         return known
+
+
+@functools.cache  # compiled on first use: a command such as "true" never needs them
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _no_module(module: str) -> re.Pattern[str]:
