@@ -22,12 +22,34 @@ compose into its decision is :meth:`forge_hookd.results.HookRun.conclude`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+import json  # loaded by orjson anyway: the stdlib parser sees what orjson cannot say
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
 from .text import did_you_mean, near_miss
+
+if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instructions at import
+    from collections.abc import Callable
+    from typing import Protocol
+
+    class Finished(Protocol):
+        """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
+
+        @property
+        def exit_code(self) -> int | None: ...
+        @property
+        def stdout(self) -> str: ...
+        @property
+        def stderr(self) -> str: ...
+        @property
+        def stdout_truncated(self) -> bool: ...
+        @property
+        def timed_out(self) -> bool: ...
+        @property
+        def error(self) -> str | None: ...
+
+    Judge = Callable[[Finished], "Judgement"]
 
 ALLOW, DENY, ASK = "allow", "deny", "ask"
 DECISIONS = (ALLOW, DENY, ASK)
@@ -140,8 +162,6 @@ def _documents(text: str) -> tuple[list[Any], bool]:
         return [orjson.loads(line) for line in text.splitlines() if line.strip()], False
     except orjson.JSONDecodeError:
         pass
-    import json  # already loaded: orjson imports it
-
     decoder, blank = json.JSONDecoder(), json.decoder.WHITESPACE  # type: ignore[attr-defined]
     documents: list[Any] = []
     at, end = 0, len(text)
@@ -263,8 +283,6 @@ def _joined(doc: dict[str, Any], key: str) -> str | None:
 def _duplicate_key(text: str) -> str | None:
     """A key given twice in one object, at any depth. Only answers pay for this second
     parse: orjson keeps the last of two keys and cannot say that there were two."""
-    import json  # already loaded: orjson imports it
-
     found: list[str] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -277,23 +295,6 @@ def _duplicate_key(text: str) -> str | None:
 
 
 # -- one hook ---------------------------------------------------------------------------
-class Finished(Protocol):
-    """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
-
-    @property
-    def exit_code(self) -> int | None: ...
-    @property
-    def stdout(self) -> str: ...
-    @property
-    def stderr(self) -> str: ...
-    @property
-    def stdout_truncated(self) -> bool: ...
-    @property
-    def timed_out(self) -> bool: ...
-    @property
-    def error(self) -> str | None: ...
-
-
 class Judgement(NamedTuple):
     """What a judge read from a finished hook.
 
@@ -306,9 +307,6 @@ class Judgement(NamedTuple):
     answer: Answer | None
     error: str | None = None
     decision: str | None = None
-
-
-Judge = Callable[[Finished], Judgement]
 
 
 def judge(result: Finished) -> Judgement:

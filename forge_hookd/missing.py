@@ -90,14 +90,18 @@ class MissingScripts:
         if self._agent_vars is None:
             from . import dialects
 
-            self._agent_vars = {name: {k: v for k, v in dialects.get(name).hooks.env(self.event, self.project_dir).items()
-                                       if v.startswith("/")} for name in dialects.NAMES}
+            self._agent_vars = {name: _absolute(dialects.get(name).hooks.env(self.event, self.project_dir))
+                                for name in dialects.NAMES}
         names = {k for env in self._agent_vars.values() for k in env}
         known = {k: os.environ[k] for k in names if os.environ.get(k, "").startswith("/")}
         known.update(self._agent_vars.get(hook.format or "", {}))
         known.update(hook.env)
         known.update({PROJECT_DIR_VAR: self.project_dir, WORKING_DIR_VAR: cwd})
         return known
+
+
+def _absolute(env: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if v.startswith("/")}
 
 
 @functools.cache  # compiled on first use: a command such as "true" never needs them

@@ -116,3 +116,19 @@ def test_a_healthy_run_loads_no_parser(tmp_path: Path, command: str, parsed: boo
                "print(run.decision, 'forge_hookd.shell' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.stdout.split() == ["deny" if command == "./gone.sh" else "allow", str(parsed)], proc.stderr
+
+
+def test_a_built_in_guard_has_no_script_to_miss(project: Project, forge_run: ForgeRun) -> None:
+    """A guard entry has no command (the executor judges it in-process): it is never a
+    missing script, beside a command hook whose script is (which still denies)."""
+    benign = {**BASH, "data": {"tool_args": {"command": "ls"}}}
+    guard = {"event": "tool:pre_execute:bash", "guard": "destructive_rm"}
+    project.write_hooks([guard, entry("true", None)])
+    run = forge_run(benign)
+    assert run.exit_status == 0 and run.json["decision"] == "allow", run
+    assert [r["error"] for r in run.json["results"]] == [None, None]
+    project.write_hooks([guard, entry("node .claude/hooks/guard.js", None)])
+    run = forge_run(benign)
+    assert run.exit_status == 1 and run.json["blocked_by"]["index"] == 1, run
+    assert run.json["results"][0]["error"] is None
+    assert run.json["results"][1]["error"].startswith("script missing: .claude/hooks/guard.js")

@@ -13,16 +13,20 @@ agent's settings files (import, ``--print-config``). No I/O here.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..answers import ALLOW, Answer, Finished, Judge, Judgement
-from ..errors import EventError
+from ..answers import ALLOW, Answer, Judgement
+from ..errors import EventError, optional_str
 from ..events import TOOL_EVENT_TYPES, EventType, HookEvent
+
+if TYPE_CHECKING:
+    from ..answers import Finished, Judge
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
@@ -91,6 +95,13 @@ class NativeAnswer:
         self.stderr = stderr
         self.exit_code = exit_code
         self.dropped = list(dropped or [])
+
+
+def json_answer(out: dict[str, Any], dropped: list[str]) -> NativeAnswer:
+    """An answer as most agents read it: the JSON object ``out`` on stdout (nothing when
+    it is empty), exit 0, and a warning on stderr for each thing the form could not carry."""
+    stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
+    return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr, dropped=dropped)
 
 
 def replacement_patch(old: Any, new: Any) -> Any:
@@ -165,6 +176,8 @@ class Reader:
 
     #: the payload key holding the prompt of a prompt submission
     prompt_key = "prompt"
+    #: the payload keys that may hold the agent's session id, the first present counts
+    session_keys: tuple[str, ...] = ("session_id",)
 
     def __init__(self, words: Vocabulary) -> None:
         self.words = words
@@ -201,7 +214,9 @@ class Reader:
         raise PayloadError(f"the {self.words.name} payload has no 'hook_event_name'")
 
     def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
-        return _optional_str(payload, "session_id", native_event)
+        key = next((k for k in self.session_keys if k in payload), self.session_keys[0])
+        error = functools.partial(PayloadError, native_event=native_event)
+        return optional_str(payload, key, error, where=f" in the {self.words.name} {native_event} payload") or None
 
     def start_dir(self, payload: dict[str, Any]) -> str | None:
         """Where the agent says it works: the project root is looked for from here."""
@@ -430,10 +445,3 @@ class Dialect:
                  settings: Settings) -> None:
         self.name, self.words = words.name, words
         self.reader, self.writer, self.hooks, self.settings = reader, writer, hooks, settings
-
-
-def _optional_str(payload: dict[str, Any], key: str, native_event: str) -> str | None:
-    value = payload.get(key)
-    if value is None or isinstance(value, str):
-        return value or None
-    raise PayloadError(f"'{key}' in the {native_event} payload must be a string", native_event)

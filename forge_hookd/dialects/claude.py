@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from ..events import HookEvent
-from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict, Vocabulary,
-                   Writer, ask_reason, exit_problem, joined, json_object, text_of)
+from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+                   Vocabulary, Writer, ask_reason, exit_problem, joined, json_answer, json_object, text_of)
 
 WORDS = Vocabulary(
     "claude",
@@ -67,9 +65,7 @@ class ClaudeWriter(Writer):
             out["systemMessage"] = joined(verdict.messages)
         if len(specific) > 1:
             out["hookSpecificOutput"] = specific
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _pre_tool_use(self, specific: dict[str, Any], verdict: Verdict, dropped: list[str]) -> None:
         if verdict.decision is not None:

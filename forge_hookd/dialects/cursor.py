@@ -22,7 +22,8 @@ import orjson
 
 from ..events import TOOL_EVENT_TYPES, HookEvent
 from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
-                   Verdict, Vocabulary, Writer, agent_data, ask_reason, exit_problem, joined, json_object)
+                   Verdict, Vocabulary, Writer, agent_data, ask_reason, exit_problem, joined, json_answer,
+                   json_object)
 
 _MCP = "MCP:"
 
@@ -144,9 +145,7 @@ class CursorWriter(Writer):
                 out["user_message"] = joined([out.get("user_message", ""), *verdict.messages])
             else:
                 dropped.append(f"messages: Cursor shows no message on {event}")
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _permission(self, out: dict[str, Any], event: str, verdict: Verdict, dropped: list[str]) -> None:
         decision, reason = verdict.decision, verdict.reason

@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 
 from ..events import HookEvent
-from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict, Vocabulary,
-                   Writer, ask_reason, joined, json_object, text_of)
+from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+                   Vocabulary, Writer, ask_reason, joined, json_answer, json_object, text_of)
 
 WORDS = Vocabulary(
     "gemini",
@@ -78,9 +78,7 @@ class GeminiWriter(Writer):
             out["systemMessage"] = joined(messages)
         if len(specific) > 1:
             out["hookSpecificOutput"] = specific
-        stderr = "\n".join(f"forge-hook-run: warning: dropped {d}" for d in dropped)
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=stderr,
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _decision(self, out: dict[str, Any], event: str, verdict: Verdict, messages: list[str],
                   dropped: list[str]) -> None:
