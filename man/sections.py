@@ -51,7 +51,7 @@ A guard denies or asks with a reason that says what matched and how to do it saf
 A guard's result is a hook result with no process behind it: exit_code 0 when the guard judged (its decision and reason are its answer), no stdout, stderr or signal; exit_code null with an error when it could not judge. A guard that fails (a bug) denies, never allows. An unknown guard or option is a config warning with a did-you-mean (an error under --strict); the entry still loads and denies, naming the problem. timeout, env, working_dir and detach do not apply to a guard; blocking: false makes it an observer.
 """,
     "MATCHING": """
-A hook's event is a comma-separated list of patterns; it matches when any one does. With T the event type and T:tool the type plus tool name: * matches every event; an exact T matches whatever the tool; T:tool matches that tool only; shell-style globs (tool:*, tool:*:write, *:bash) are matched, case-sensitively, against T and against T:tool.
+A hook's event is a comma-separated list of patterns; it matches when any one does. With T the event type and T:tool the type plus tool name: * matches every event; an exact T matches whatever the tool; T:tool matches that tool only; shell-style globs (tool:*, tool:*:write, *:bash) are matched, case-sensitively, against T and against T:tool. For an event that came in through a dialect, T:tool is tried with the canonical tool name and with the agent's own: tool:pre_execute:Bash, :run_shell_command and :Shell guard Claude's, Gemini's and Cursor's shell as tool:pre_execute:bash does. forge-hook check names a tool part that looks like a typo of a canonical or an agent's tool name (bsah, Bahs).
 """,
     "RUNNING": """
 Each hook runs as /bin/sh -c COMMAND in its own session and process group, in its working directory, with the caller's environment plus the variables below plus the hook's env. Its stdin is the event JSON, then end-of-file. stdout and stderr are captured separately, decoded as UTF-8 with replacement and kept up to 1 MiB each; the rest is read and dropped, and the result says stdout_truncated or stderr_truncated.
@@ -62,7 +62,9 @@ On timeout the whole tree the hook started is ended: SIGTERM to its process grou
 
 Event data is never substituted into the command text: it reaches a hook only through its environment and stdin. Quote variables in double quotes: echo "tool: $FORGE_TOOL_NAME".
 
-A nested call (a hook that runs forge-hook-run for an event type already being handled up the chain, tracked in FORGE_HOOK_CHAIN) is a circular trigger: it runs no hooks, says so in warnings and exits 0.
+A nested call (a hook that runs forge-hook-run for an event type already being handled up the chain for the same session, tracked in FORGE_HOOK_CHAIN) is a circular trigger: it runs no hooks, says so in warnings and exits 0. An event of another session is another agent (a hook that starts claude -p, whose own hook runs forge-hook-run --dialect claude): it is guarded like any other. A nested run's document on the hook's stdout is that hook's answer (HOOK ANSWERS).
+
+A blocking hook whose command names a file in the project that does not exist (node .claude/hooks/guard.js, python3 .forge/x.py || true, "$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh; python3 -m MOD when the interpreter says "No module named MOD") denies with the reason "script missing: PATH", whatever its exit status, forge hooks and format hooks alike. It is checked when the hook has finished; a path the command tests first ([ -f X ] && sh X), a file outside the project and a word with an unknown variable are left alone.
 
 FORGE_SKIP=ID,ID (as pre-commit's SKIP) keeps the hooks with those ids from running this once: FORGE_SKIP=lint git commit. Never silent: each hook skipped so is a warning (stderr, warnings, the run log) and an entry of skipped_on_request; a name no loaded hook has is a warning with a did-you-mean. Only a hook with an id can be skipped, so a guard you never named cannot be switched off by a variable; event data never sets FORGE_SKIP, and a hook's nested run does not inherit it.
 
@@ -97,7 +99,9 @@ A hook can say more than yes or no. When its stdout, stripped, is one JSON objec
 * context: a string for the agent's model
 * message: a string for the person at the agent
 
-An object with a known key beside an unknown one, a value of the wrong type, a key given twice, or another decision ("block", "Deny") is a malformed answer: the hook's error names the key and the hook denies. So does an answer longer than the 1 MiB output bound, which cannot be read whole. A typo never turns a deny into an allow.
+An object with a known key beside an unknown one, a value of the wrong type, a key given twice, or another decision ("block", "Deny") is a malformed answer: the hook's error names the key and the hook denies. So does an answer longer than the 1 MiB output bound, which cannot be read whole; an object whose keys are near-misses of answer keys holding a value of that key's type ({"decison": "deny"}, with a did-you-mean); and stdout holding more than one JSON document, or a document and more text, of which any would be an answer (a deny printed twice as JSON lines). A UTF-8 byte-order mark before the answer is ignored. A typo never turns a deny into an allow.
+
+forge can call forge: the document of a nested forge-hook-run (version beside decision, results or error) is its hook's answer: its decision, reason, context and messages carry over, the decision when the hook exits as forge-hook-run does for it (0, 1, 4). A nested run's error document fails the hook, whatever its exit status.
 
 One hook's decision: a hook that exits non-zero, times out, is killed or cannot start denies, whatever it answered; a hook that exits 0 decides by its answer, allow without one.
 
@@ -128,7 +132,7 @@ Every hook gets:
 * FORGE_<KEY>: each data key, upper-cased, non-alphanumerics as _; objects and lists as JSON: FORGE_TOOL_ARGS, FORGE_TOOL_RESULT, FORGE_ERROR, FORGE_LLM_MODEL, FORGE_LLM_TOKENS, FORGE_MESSAGE_COUNT, FORGE_PERM_LEVEL, FORGE_PERM_RULE, FORGE_USER_INPUT ...
 * FORGE_WORKING_DIR: the directory the hook runs in
 * FORGE_PROJECT_DIR: the project root
-* FORGE_HOOK_CHAIN: PID.START:TYPE,...: the runs up the process tree and their event types (the circular-trigger guard; an entry counts only when that process is an ancestor)
+* FORGE_HOOK_CHAIN: PID.START:TYPE=SESSION,...: the runs up the process tree, their event types and sessions (escaped, a long id by its hash, at most 64 entries: the circular-trigger guard; an entry counts only when that process is an ancestor)
 * FORGE_HOOK_VARS: the FORGE_<KEY> data variables this run set, so that a nested run removes them
 * FORGE_HOOK_TOKEN: a random token, one per hook run, by which the runner recognises the processes the hook started (also double-forked ones) to end them; leave it as it is
 
@@ -197,6 +201,8 @@ What forge-hook-run promises when hooks misbehave, each proved by its test suite
 - Every signal that would end the runner (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU and the real-time signals) ends every running hook tree, prints the document with what finished (the interrupted hook reported with its error), and exits 128+n. SIGPIPE and SIGXFSZ stay ignored, as Python leaves them (a closed stdout is exit 141); SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS, SIGTRAP and SIGABRT come from a faulting instruction and are not caught. Before any hook runs (for example while blocked reading stdin) the document is the error document, with the same exit codes; while the document is written a late signal is ignored, so it is never cut short. The exception: a signal in the first ~20 ms, before the Python interpreter has run any of forge-hook-run's code, ends it by the default action, with no document.
 - Memory is bounded whatever hooks print: a hook printing 300 MB on stdout and 300 MB on stderr leaves the runner's peak RSS at 44 MiB (measured with /usr/bin/time -v on 2026-11-21), of which 12 MiB is the JSON of the 2 MiB kept.
 - Any event: stdin is read up to 64 MiB; a 5 MB argument reaches hooks in full on stdin while its variable is cut; a hook that closes stdin at once or never reads it is fine.
+- Any stdin: read whole also when it is non-blocking (O_NONBLOCK inherited from a Node parent); write-only, closed or unreadable it is bad input (exit 2, or the dialect's deny on events that can block), never exit 3. A directory as stdin is refused by CPython itself while starting (exit 1), before any code of forge-hook-run runs.
+- Fail closed: where forge cannot do its job on an event that can block, it denies with a reason: a hook that fails, times out or cannot start; a blocking hook whose script is missing; a built-in guard that fails; a malformed answer; a nested run's error; a changed trusted project (TRUST); through a dialect an unreadable payload or stdin, a --strict config error or an internal error. A circular trigger skips hooks only for the same type and session.
 - Only file descriptors 0, 1 and 2 reach a hook; every child is reaped, also when a signal interrupts the run.
 - Hostile input (random bytes, mutated events, deep nesting, lone surrogates, huge numbers, NUL bytes) never crashes it: exit 2 or 0, a JSON document, no traceback.
 - Concurrent invocations in one project are independent.
