@@ -17,8 +17,9 @@ if TYPE_CHECKING:  # what type checkers see (mypy knows this name); nothing at r
 else:
     import _signal  # the signal module's core: signal itself imports enum
 
-#: The runner's signals (as signals.RUNNER_SIGNALS, which is not imported this early).
-_RUNNER_SIGNALS: "dict[int, str]" = {_signal.SIGINT: "SIGINT", _signal.SIGTERM: "SIGTERM", _signal.SIGHUP: "SIGHUP"}
+# The one list of the runner's signals and their names, from a module of built-in
+# imports only (the warm client's path: signals.py itself imports signal, and enum).
+from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
 
 
 def main() -> int:
@@ -65,16 +66,16 @@ def answer_signals_during_startup() -> None:
     """Until the command installs its :class:`~forge_hookd.signals.SignalCatcher`, a
     signal ends the runner at once with the JSON error document and 128+n (Python's
     default would die silently). Nothing has started yet: nothing to clean up."""
-    for sig in _RUNNER_SIGNALS:
+    for sig in RUNNER_SIGNALS:
         _signal.signal(sig, _exit_during_startup)
 
 
 def _exit_during_startup(signum: int, frame: "FrameType | None") -> None:
-    # Formatted by hand and written with os.write: the handler may run before click,
+    # Formatted by hand and written with posix.write: the handler may run before click,
     # orjson or the boundary are imported, or in the middle of importing them, so it
-    # may use nothing that is not loaded already; os._exit, because unwinding could
+    # may use nothing that is not loaded already; posix._exit, because unwinding could
     # land in a half-imported module's error handling.
-    name = _RUNNER_SIGNALS.get(signum, f"signal {signum}")
+    name = name_of(signum)
     posix.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
     posix.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
                     % name).encode())

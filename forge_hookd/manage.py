@@ -168,10 +168,11 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable.
-    And, found by check only (the hook runs): a timeout outside [0.1, 300]; an id that
-    two hooks of one file hold; a word in a project hook's command that trust cannot
-    resolve (an unknown variable, a glob, python -m pkg), whose target a trusted project
-    does not cover.
+    And, found by check only (the hook runs): a timeout outside [0.1, 300]; a tool
+    name that looks like a typo of one forge or an agent uses (tool:pre_execute:bsah);
+    an id that two hooks of one file hold; a word in a project hook's command that trust
+    cannot resolve (an unknown variable, a glob, python -m pkg), whose target a trusted
+    project does not cover.
 
     A hook is named project[2] (its file and index), as everywhere. On success check
     says which files it read and how many hooks each holds.

@@ -27,6 +27,10 @@ if TYPE_CHECKING:  # mypy knows this name; _signal has no stubs, and is signal's
 else:
     import _signal
 
+# The signals a cold run answers (its document and 128+n), relayed to the worker so that
+# the run answers them as a cold run would: one list, built from _signal too.
+from .signalnames import RUNNER_SIGNALS, name_of
+
 PROTOCOL = b"forge-warm/1"
 RUNNER_SOCKET = b"runner.sock"
 CONTROL_SOCKET = b"control.sock"
@@ -38,16 +42,6 @@ ENABLED_MARK = b"forge/warm.on"
 MAX_REQUEST = 16 * 1024 * 1024
 #: The descriptors a run request carries: stdin, stdout, stderr, working directory.
 PASSED_FDS = 4
-
-# The signals that end a process by default, relayed to the worker so that the run
-# answers them as a cold run would (SIGINT, SIGTERM and SIGHUP with its document; the
-# others by dying of them). Numbers from _signal: the signal module imports enum.
-RELAYED = tuple(getattr(_signal, name) for name in (
-    "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
-    "SIGPROF", "SIGXCPU", "SIGPWR") if hasattr(_signal, name))
-SIGNAL_NAMES = {getattr(_signal, name): name for name in (
-    "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS",
-    "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM", "SIGPROF", "SIGXCPU", "SIGPWR") if hasattr(_signal, name)}
 
 _FS = sys.getfilesystemencoding()
 
@@ -193,9 +187,10 @@ class _Client:
             raise _Cold(f"the resident runner refused: {line[2:].decode('utf-8', 'replace')}")
         if not line.startswith(b"A "):
             raise _Cold("the resident runner closed the connection before taking the run")
-        for signum in RELAYED:  # from here on the run is the worker's: it answers signals
-            if _signal.getsignal(signum) != _signal.SIG_IGN or signum in _ANSWERED:
-                _signal.signal(signum, self._relay)
+        # From here on the run is the worker's: it answers signals. All of them, even one
+        # that came in ignored, as a cold run's handlers do.
+        for signum in RUNNER_SIGNALS:
+            _signal.signal(signum, self._relay)
         return self._wait_status()
 
     def _connect(self) -> None:
@@ -245,8 +240,7 @@ class _Client:
             if signum == self.relayed:  # it died of the signal we were sent: so do we
                 _signal.signal(signum, _signal.SIG_DFL)
                 posix.kill(posix.getpid(), signum)
-            raise Broken(f"the resident runner's worker was killed by "
-                         f"{SIGNAL_NAMES.get(signum, f'signal {signum}')} in the middle of the run")
+            raise Broken(f"the resident runner's worker was killed by {name_of(signum)} in the middle of the run")
         raise Broken("the resident runner ended in the middle of the run")
 
     def _relay(self, signum: int, frame: object) -> None:
@@ -255,11 +249,6 @@ class _Client:
             self.sock.sendall(b"K %d\n" % signum)
         except OSError:
             pass
-
-
-#: The signals a cold run answers even when they came in ignored (it installs its own
-#: handlers for them whatever it inherited).
-_ANSWERED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
 
 
 # -- starting the runner again -----------------------------------------------------------

@@ -33,7 +33,8 @@ import time
 from typing import NoReturn
 
 from . import warmclient as wire
-from .tree import TreeEnd, _direct_children, become_subreaper, tree_members
+from .look import direct_children
+from .tree import TreeEnd, become_subreaper, tree_members
 from .warmworker import REFUSED, Spare, default_signals, peer_of, stdio_key
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
@@ -315,16 +316,16 @@ class Runner:
         except OSError:
             pass  # the client went away: nobody to tell
         conn.close()
-        left = _direct_children() - self.workers.keys() - self.spares.keys() - self.retiring - self.spared
+        left = direct_children() - self.workers.keys() - self.spares.keys() - self.retiring - self.spared
         if code >= 0:
             self.spared |= left  # a clean worker ended all but its detach hooks' processes
         elif left:
             self.log.write(f"worker {pid} was killed by signal {-code}; ending the "
                            f"{len(left)} process{'es' if len(left) != 1 else ''} it left")
-            end = TreeEnd(lambda: tree_members(sorted(left)), None, 1.0)
+            end = TreeEnd(lambda look: tree_members(sorted(left), look=look), None, 1.0)
             if not end.start():
                 self.ending.append(end)
-        self.spared &= _direct_children()
+        self.spared &= direct_children()
 
     # -- control -------------------------------------------------------------------
     def _accept_control(self) -> None:

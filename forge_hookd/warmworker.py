@@ -27,13 +27,15 @@ import time
 from collections.abc import Mapping
 
 from . import warmclient as wire
+from .signalnames import RUNNER_SIGNALS
 from .tree import become_subreaper
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
 #: a spare that ends unused: never one of a run's (0-5, 128+n), and not counted as served.
 REFUSED = 254
-#: The signals the runner handles itself; its children put them back as a fresh Python has them.
-RUNNER_SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+#: The signals the runner handles itself, and those a run ignores once it is done (cli.main's
+#: ignore_late_signals): its children put them back as a fresh Python has them.
+HANDLED_SIGNALS = (signal.SIGCHLD, *RUNNER_SIGNALS)
 _REQUEST_TIMEOUT = 60.0  # a client that connects and sends nothing does not hold a worker for ever
 _GONE_CLIENT_BACKSTOP = 30.0
 #: What decides Python's stdio encoding: a client whose settings would give another
@@ -58,7 +60,7 @@ def stdio_key(environ: Mapping[bytes, bytes]) -> tuple[bytes, ...]:
 
 def default_signals() -> None:
     """The runner's signals as a fresh interpreter has them."""
-    for signum in RUNNER_SIGNALS:
+    for signum in HANDLED_SIGNALS:
         signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
 
 
@@ -266,7 +268,7 @@ def _watch_client(conn: socket.socket) -> None:
             while b"\n" in buffer:
                 line, _, buffer = buffer.partition(b"\n")
                 signum = int(line[2:]) if line.startswith(b"K ") and line[2:].isdigit() else 0
-                if signum in wire.RELAYED:
+                if signum in RUNNER_SIGNALS:
                     os.kill(os.getpid(), signum)
 
     threading.Thread(target=watch, name="forge-warm-client", daemon=True).start()

@@ -295,16 +295,25 @@ def test_a_sigkilled_client_ends_its_runs_trees(project: Project, runner: WarmRu
         time.sleep(0.02)
 
 
-def test_a_signal_the_cold_run_dies_of_kills_the_client_and_the_trees(
-        project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGUSR1, signal.SIGRTMIN + 3], ids=["SIGUSR1", "SIGRTMIN+3"])
+def test_every_ending_signal_is_relayed_and_answered_as_cold(
+        project: Project, runner: WarmRunner, tmp_path: Path, sig: int) -> None:
+    """A cold run answers every signal that would end it (signals.py) with its document
+    and 128+n: so does the warm run, the signal relayed to its worker."""
+    from forge_hookd.signals import name_of
+
     sleeper_hooks(project, tmp_path / "pids")
     proc = start_client(project, warm_env(runner.directory))
     wait_for(tmp_path / "pids/child.pid", proc)
     pids = read_pids(tmp_path / "pids")
-    proc.send_signal(signal.SIGUSR1)  # a cold run dies of it at once: so do client and worker
-    proc.communicate(timeout=60)
-    assert proc.returncode == -signal.SIGUSR1
-    assert gone(*pids.values())  # the runner ended what its dead worker left
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, err
+    doc = json.loads(out)
+    assert doc["interrupted"] == name_of(sig) and doc["results"][0]["error"].startswith("interrupted")
+    assert f"interrupted by {name_of(sig)}: running hooks were ended".encode() in err
+    assert gone(*pids.values())
+    assert runner.served == 1
 
 
 def test_a_worker_killed_mid_run_fails_closed(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
@@ -408,7 +417,8 @@ def test_the_warm_client_imports_next_to_nothing(project: Project, runner: WarmR
     floor = subprocess.run([sys.executable, "-X", "importtime", "-c", "import re, sys"], capture_output=True,
                            text=True).stderr
     ours = imported - {line.split("|")[-1].strip() for line in floor.splitlines() if "|" in line}
-    assert ours == {"forge_hookd", "forge_hookd.__main__", "forge_hookd.warmclient", "_socket"}, ours
+    assert ours == {"forge_hookd", "forge_hookd.__main__", "forge_hookd.signalnames", "forge_hookd.warmclient",
+                    "_socket"}, ours
     assert runner.served == 1
 
 
