@@ -101,16 +101,19 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def report(revs: list[str], samples: dict[tuple[str, str], list[tuple[float, float]]], rounds: int) -> None:
+def report(revs: list[str], samples: dict[tuple[str, str], list[tuple[float, float]]], rounds: int,
+           names: list[str] | None = None) -> None:
+    """Medians per scenario (``names``, else every scenario of this script), the ratio of
+    the medians and the median of the paired ratios, for wall and CPU time."""
     base, cand = revs
     print(f"{rounds} paired rounds, {cand} against {base}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f} at the end\n")
-    for scenario in SCENARIOS:
+    for scenario in names if names is not None else SCENARIOS:
         for k, name in enumerate(("wall", "cpu")):
             a = [s[k] for s in samples[base, scenario]]
             b = [s[k] for s in samples[cand, scenario]]
             paired = statistics.median(y / x for x, y in zip(a, b, strict=True))
-            print(f"{scenario:10} {name:4}  {base} {statistics.median(a):7.1f} ms  {cand} "
+            print(f"{scenario:17} {name:4}  {base} {statistics.median(a):7.1f} ms  {cand} "
                   f"{statistics.median(b):7.1f} ms  ratio {statistics.median(b) / statistics.median(a):.3f}"
                   f"  paired {paired:.3f}")
 

@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -116,23 +115,9 @@ def main() -> None:
                     samples[rev, name].append(timed(argv, cwd, envs[rev], stdin))
             print(f"\rbench: round {i + 1}/{args.rounds}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        report(revs, names, samples, args.rounds)
+        ab.report(revs, samples, args.rounds, names)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def report(revs: list[str], names: list[str], samples: dict[tuple[str, str], list[tuple[float, float]]],
-           rounds: int) -> None:
-    base, cand = revs
-    print(f"{rounds} paired rounds, {cand} against {base}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f} at the end\n")
-    for name in names:
-        for k, what in enumerate(("wall", "cpu")):
-            a = [s[k] for s in samples[base, name]]
-            b = [s[k] for s in samples[cand, name]]
-            paired = statistics.median(y / x for x, y in zip(a, b, strict=True))
-            print(f"{name:17} {what:4}  {base} {statistics.median(a):7.1f} ms  {cand} "
-                  f"{statistics.median(b):7.1f} ms  paired ratio {paired:.3f}")
 
 
 if __name__ == "__main__":
