@@ -200,7 +200,7 @@ def _judge_for(hook: Hook, event: HookEvent) -> answers.Judge:
     """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
     agent's rules for a hook with a ``format`` (dialects/)."""
     if hook.format is not None:
-        return dialects.get(hook.format).hooks.judge(event)
+        return dialects.get(hook.format).hooks.judge(event, fail_closed=hook.fail_closed)
     return answers.judge
 
 

@@ -154,7 +154,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable.
-    And, found by check only (the hook runs): a timeout outside [0.1, 300].
+    And, found by check only (the hook runs): a timeout outside [0.1, 600].
     """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")
@@ -175,7 +175,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.",
               shell_complete=completion.values(completion.event_types, separator=","))
 @click.option("--command", metavar="CMD", help="The shell command.")
-@click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-300).")
+@click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-600).")
 @click.option("--description", metavar="D", help="What the hook is for.")
 @click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="An environment variable. Repeatable.")
 @click.option("--working-dir", metavar="DIR",
@@ -218,7 +218,7 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     index = editing.add_hook(path, hook, retrust=scope == "project")
     _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})", root)
     if timeout is not None and hook.effective_timeout != timeout:
-        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.effective_timeout:g}")
+        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 600]; it is {hook.effective_timeout:g}")
     for pattern_ in hook.patterns:
         if not pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from . import trust
 from .codec import Codec, Outcome, Request
 from .config import find_project_root, load_sources, untrusted_warning
+from .dialects import stricter_than_the_agents
 from .errors import ConfigError, UsageError
 from .executor import HookExecutor
 from .registry import HookRegistry
 from .results import dry_run_document
+from .stops import StopCount
 from .witness import Witness
 
 if TYPE_CHECKING:
@@ -67,15 +69,19 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     witness = Witness(say, trace_to=trace_to, root=root, trace=options.trace, trust_override=override,
                       no_global=options.no_global, no_project=options.no_project, dialect=request.dialect)
     event = request.event
-    if event is None:
-        return _no_forge_type(request, say), witness
+    stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
     hooks, warnings = _load(event, root, options, override=override, witness=witness, say=say)
     if options.dry_run:
         return Outcome(request, dry_run_document(event, hooks, warnings), dry_run=hooks), witness
+    if stops is not None:
+        hooks = stops.limited(hooks)
     executor = HookExecutor(working_dir=root, subreaper=True)
     executor.on_start = witness.on_start
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
                             catcher=catcher)
+    if stops is not None:
+        stops.settle(hook_run)
+    hook_run.warnings += stricter_than_the_agents(hook_run)
     for warning in hook_run.warnings:
         say(f"warning: {warning}")
     hook_run.warnings[:0] = warnings
@@ -102,10 +108,3 @@ def _load(event: HookEvent, root: str, options: RunOptions, *, override: bool, w
         say(f"warning: {warning}")
     witness.matching(loaded.hooks, event)
     return HookRegistry(loaded.hooks).get_hooks(event), warnings
-
-
-def _no_forge_type(request: Request, say: Say) -> Outcome:
-    """An agent's event with no forge type: no hook runs, the agent proceeds."""
-    warning = f"{request.dialect}'s {request.native_event} has no forge event type: no hook runs, the agent proceeds"
-    say(f"warning: {warning}")
-    return Outcome(request, {"version": 1, "event": None, "warnings": [warning]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, ClassVar
@@ -15,9 +15,9 @@ from .events import EVENT_TYPES, HookEvent
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
-MAX_TIMEOUT = 300.0
+MAX_TIMEOUT = 600.0  # Claude's and Codex's own default: an imported hook keeps it (DESIGN, "Hook config")
 HOOK_KEYS = ("event", "command", "guard", "with", "timeout", "working_dir", "env", "enabled", "detach",
-             "description", "blocking", "format")
+             "description", "blocking", "format", "matcher", "if", "fail_closed", "max_continues")
 # What a guard hook's ``command`` holds until the executor judges guards in-process: an
 # answer that denies, saying so. A guard entry must never run as an empty command (an
 # allow): this build fails closed instead (issue 22; the executor branches on ``guard``).
@@ -27,7 +27,7 @@ _GLOB_CHARS = frozenset("*?[")
 
 
 def clamp_timeout(timeout: float) -> float:
-    """Timeouts are kept within [0.1, 300] seconds (NaN means the default)."""
+    """Timeouts are kept within [0.1, 600] seconds (NaN means the default)."""
     timeout = float(timeout)
     if timeout != timeout:
         return DEFAULT_TIMEOUT
@@ -76,7 +76,7 @@ class Hook:
     in-process, with its options in ``with_``, the config key ``with``); a guard hook's
     ``command`` is :data:`GUARD_STAND_IN` and never part of :meth:`to_dict`.
 
-    ``timeout`` is clamped to [0.1, 300] s; None means "not set": the executor's default
+    ``timeout`` is clamped to [0.1, 600] s; None means "not set": the executor's default
     applies (10 s unless the executor says otherwise), and a hook configured with an
     explicit ``"timeout": 10`` keeps its 10. ``source`` says where the hook was loaded
     from (``global``, ``project`` or a file path) and ``source_index`` its place in that
@@ -96,14 +96,25 @@ class Hook:
     format: str | None = None  # an agent's hook protocol it speaks (dialects/)
     guard: str | None = None  # a built-in guard's name (guards/): judged without a process
     with_: dict[str, Any] = field(default_factory=dict)  # the guard's options, config key "with"
+    matcher: str | None = None  # the agent's own matcher, read by the format's rules
+    if_: str | None = None  # Claude's "if" rule, config key "if"
+    fail_closed: bool = False  # a format hook's plain failure denies
+    max_continues: int | None = None  # at most this many refused stops in a row are obeyed
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _native: Callable[[HookEvent], bool] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.timeout is not None:
             object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
+        native = None
+        if self.matcher is not None or self.if_ is not None:
+            from .dialects.matching import native_filter  # only hooks that keep an agent's filter
+
+            native = native_filter(self.format, self.matcher, self.if_)
+        object.__setattr__(self, "_native", native)
 
     @property
     def effective_timeout(self) -> float:
@@ -117,7 +128,9 @@ class Hook:
     def matches(self, event: HookEvent) -> bool:
         """True when any of the comma-separated patterns matches the event."""
         event_type = event.type.value
-        return any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns)
+        if not any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns):
+            return False
+        return self._native is None or self._native(event)
 
     def to_dict(self) -> dict[str, Any]:
         """The config entry for this hook; keys left at their default are omitted."""
@@ -144,6 +157,14 @@ class Hook:
             out["blocking"] = False
         if self.format is not None:
             out["format"] = self.format
+        if self.matcher is not None:
+            out["matcher"] = self.matcher
+        if self.if_ is not None:
+            out["if"] = self.if_
+        if self.fail_closed:
+            out["fail_closed"] = True
+        if self.max_continues is not None:
+            out["max_continues"] = self.max_continues
         return out
 
     @classmethod
@@ -171,6 +192,10 @@ class Hook:
             description=_optional_str(data, "description"),
             blocking=_bool(data, "blocking", True),
             format=_format(data.get("format")),
+            matcher=_optional_str(data, "matcher"),
+            if_=_optional_str(data, "if"),
+            fail_closed=_bool(data, "fail_closed", False),
+            max_continues=_max_continues(data.get("max_continues")),
             source=source,
             source_index=source_index,
         )
@@ -249,6 +274,14 @@ def _format(value: object) -> str | None:
     if value is None or (isinstance(value, str) and value in NAMES):
         return value
     raise ConfigError(f"'format' must be one of {', '.join(NAMES)}, not {value!r}")
+
+
+def _max_continues(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError("'max_continues' must be a whole number of refused stops, 0 or more")
+    return value
 
 
 def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
