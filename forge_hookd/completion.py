@@ -56,6 +56,15 @@ def event_types() -> list[str]:
     return sorted(EVENT_TYPES)
 
 
+def event_patterns() -> list[str]:
+    """The event types, and ``agent:native:NAME`` for every native event of every agent
+    that forge has no type of its own for (a hook's ``event`` names them so)."""
+    from .dialects import NAMES, get
+
+    native = {f"agent:native:{event}" for name in NAMES for event in get(name).words.native_events}
+    return event_types() + sorted(native)
+
+
 def dialect_names() -> list[str]:
     from .dialects import NAMES
 

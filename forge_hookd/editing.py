@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,11 +121,30 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
 def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
     """What is legal in an entry, runs, but is almost certainly not what its author meant
     (what makes a hook not run is a load warning, see :func:`config.iter_entries`)."""
+    doubts = []
     timeout = entry.get("timeout")
     if timeout is not None and not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
-        return [f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "
-                f"it is clamped to {hook.effective_timeout:g}"]
-    return []
+        doubts.append(f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "
+                      f"it is clamped to {hook.effective_timeout:g}")
+    return doubts + _unset_variables(hook)
+
+
+def _unset_variables(hook: Hook) -> list[str]:
+    """A variable the command expands that nobody sets (issue 21: a plugin's
+    ``${CLAUDE_PLUGIN_ROOT}`` outside the plugin expands to nothing)."""
+    import os
+
+    from . import cmdvars
+    from .dialects import get
+
+    if hook.guard is not None:
+        return []
+    agent = get(hook.format).hooks.variables if hook.format else ()
+    known = {*os.environ, *hook.env, *agent}
+    return [f"the command expands ${{{name}}}, which nothing sets (not the hook's env, forge"
+            f"{f', {hook.format}' if hook.format else ''}, nor this environment): it expands to nothing; "
+            f"{cmdvars.HINTS.get(name, 'set it in the hook' + chr(39) + 's env')}"
+            for name in cmdvars.unset_variables(hook.command, known)]
 
 
 # -- editing ----------------------------------------------------------------------------
@@ -153,6 +173,43 @@ def remove_hooks(path: Path, pattern: str, *, retrust: bool) -> int:
 
     update_file(path, remove, retrust=retrust)
     return removed[0]
+
+
+def remove_at(path: Path, index: int, *, retrust: bool) -> str:
+    """Remove the entry at ``index``; its pattern. ConfigError when there is none."""
+    if read_raw(path) is None:
+        raise ConfigError("no such file", path=str(path))
+    gone: list[str] = []
+
+    def remove(doc: dict[str, Any]) -> None:
+        hooks = doc["hooks"]
+        if not 0 <= index < len(hooks):
+            raise ConfigError(f"there is no hook {index} (the file has {len(hooks)})", path=str(path))
+        entry = hooks.pop(index)
+        gone.append(str(entry.get("event")) if isinstance(entry, dict) else "not an object")
+
+    update_file(path, remove, retrust=retrust)
+    return gone[0]
+
+
+def new_hooks(doc: dict[str, Any], hooks: list[Hook], added: list[Hook]) -> list[Hook]:
+    """The ``hooks`` that ``doc`` does not hold yet (an import run twice adds nothing),
+    also put into ``added``. Whether a hook is enabled, and its description, do not make
+    it another hook."""
+    def key(entry: dict[str, Any]) -> str:
+        return json.dumps({k: v for k, v in entry.items() if k not in ("enabled", "description")}, sort_keys=True)
+
+    seen = set()
+    for entry in doc.get("hooks", []):
+        try:
+            seen.add(key(Hook.from_dict(entry).to_dict()))
+        except ConfigError:
+            continue
+    for hook in hooks:
+        if key(hook.to_dict()) not in seen:
+            seen.add(key(hook.to_dict()))
+            added.append(hook)
+    return list(added)
 
 
 def set_enabled(path: Path, index: int, enabled: bool, *, retrust: bool) -> None:

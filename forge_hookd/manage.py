@@ -153,8 +153,11 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       an unknown top-level key ("hook" for "hooks"), a file without "hooks";
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
-      a working_dir that does not exist; an env that sets an event variable.
-    And, found by check only (the hook runs): a timeout outside [0.1, 600].
+      a working_dir that does not exist; an env that sets an event variable;
+      a matcher or an "if" the hook's agent could not use.
+    And, found by check only (the hook runs): a timeout outside [0.1, 600]; a command
+    that expands a variable nothing sets (a plugin's ${CLAUDE_PLUGIN_ROOT}, a Gemini
+    extension's ${extensionPath} outside the agent that fills them in).
     """
     root = _root(ctx)
     problems = [p for scope in ("global", "project")
@@ -173,7 +176,7 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @click.option("--template", type=click.Choice(sorted(HOOK_TEMPLATES)), metavar="NAME",
               help="Start from a template (forge-hook templates).")
 @click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.",
-              shell_complete=completion.values(completion.event_types, separator=","))
+              shell_complete=completion.values(completion.event_patterns, separator=","))
 @click.option("--command", metavar="CMD", help="The shell command.")
 @click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-600).")
 @click.option("--description", metavar="D", help="What the hook is for.")
@@ -261,14 +264,19 @@ def _env(pairs: tuple[str, ...]) -> dict[str, str]:
     return env
 
 
-@forge_hook.command("remove", short_help="Remove every hook whose pattern is exactly PATTERN.")
+@forge_hook.command("remove", short_help="Remove the hook at INDEX, or every hook whose pattern is PATTERN.")
 @scope_options
-@click.argument("pattern")
+@click.argument("pattern", metavar="PATTERN|INDEX")
 @click.pass_context
 def remove_command(ctx: click.Context, global_: bool, project: bool, pattern: str) -> int:
-    """Remove the hooks whose pattern is exactly PATTERN; exit 1 when none is."""
+    """Remove the hook at INDEX (as forge-hook list shows it), or every hook whose
+    pattern is exactly PATTERN; exit 1 when there is none."""
     scope = _scope(global_, project)
     path = editing.scope_path(scope, _root(ctx))
+    if pattern.isdigit():  # no event pattern is a number: an index (issue 21)
+        gone = editing.remove_at(path, int(pattern), retrust=scope == "project")
+        _edited(ctx, scope, f"removed hook {pattern} ({gone})")
+        return ManagerStatus.OK
     removed = editing.remove_hooks(path, pattern, retrust=scope == "project")
     if not removed:
         say(PROG, f"error: no hook with pattern '{pattern}' in {path}")
@@ -314,9 +322,16 @@ def templates_command(as_json: bool) -> None:
 
 
 @forge_hook.command("events", short_help="The event types and the variables hooks get.")
-@click.option("--json", "as_json", is_flag=True, help="A JSON list of the 16 event types.")
-def events_command(as_json: bool) -> None:
-    """The event types, what each carries, and the variables a hook gets."""
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of the event types (or of the agent's events).")
+@click.option("--agent", metavar="AGENT", shell_complete=completion.values(completion.dialect_names),
+              help="An agent's own events instead, and the forge type each runs the hooks of.")
+def events_command(as_json: bool, agent: str | None) -> None:
+    """The event types, what each carries, and the variables a hook gets; with --agent,
+    every event that agent fires and its forge type (agent:native:NAME for the ones
+    forge has no type of its own for: a pattern names them as it names a tool)."""
+    if agent is not None:
+        _agent_events(agent, as_json)
+        return
     if as_json:
         print_json([{"type": t.value, "description": info.meaning, "tool_name": info.has_tool,
                       "data_keys": list(info.data_keys),
@@ -333,7 +348,23 @@ def events_command(as_json: bool) -> None:
         "also FORGE_HOOK_CHAIN (the event types being handled up the chain, which stops "
         "circular triggers), FORGE_HOOK_VARS (the data variables this run set, which a nested "
         "run removes) and FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; "
-        "leave it be).", 88))
+        "leave it be). An agent's own events: forge-hook events --agent NAME.", 88))
+
+
+def _agent_events(agent: str, as_json: bool) -> None:
+    from .dialects import get
+
+    if agent not in DIALECTS:
+        raise UsageError(f"--agent takes one of {', '.join(DIALECTS)}, not '{agent}'")
+    words = get(agent).words
+    rows = [(event, forge_type, event in words.blocking_events) for event, forge_type in words.events.items()]
+    rows += [(event, f"agent:native:{event}", False) for event in sorted(words.native_events)]
+    if as_json:
+        print_json([{"event": e, "forge": f, "blocking": b} for e, f, b in rows])
+        return
+    width = max(len(e) for e, _, _ in rows)
+    for event, forge_type, blocking in rows:
+        click.echo(f"{event:{width}}  {forge_type}{'  (waits for permission: a failure of forge denies)' if blocking else ''}")
 
 
 @forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
@@ -383,8 +414,15 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
                    dry_run: bool) -> None:
     """Convert an agent's hooks (FILE, default its settings for the scope) into forge hooks.
 
-    Each hook keeps speaking its agent's protocol ("format": AGENT). Entries with no forge
-    form (a regex matcher, a prompt hook, an event forge does not have) are named and skipped.
+    Each hook keeps speaking its agent's protocol ("format": AGENT) and behaves as it did
+    under the agent: its event's forge type (agent:native:NAME for the events forge has no
+    type of its own for), its matcher (a list of tools as patterns, anything else kept as
+    the hook's "matcher", read the agent's way) and Claude's "if", its timeout or the
+    agent's default, async as an observer, onFailure: block and failClosed as fail_closed,
+    loop_limit as max_continues, a plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA, a
+    Gemini extension's ${extensionPath}, and ~/.cursor as the base of a user-level
+    Cursor file. What has no forge form (an http, prompt, agent or mcp_tool hook, an
+    event the agent does not fire) is named and skipped. Importing again adds nothing.
     """
     from .config import update_file
     from .dialects import NAMES, get
@@ -408,18 +446,27 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
         found = import_hooks(dialect, doc, source)
         imported.hooks += found.hooks
         imported.skipped += found.skipped
+        imported.notes += found.notes
+        imported.directories += found.directories
     for skipped in imported.skipped:
         say(PROG, f"skipped {skipped}")
+    for note in imported.notes:
+        say(PROG, f"note: {note}")
     if dry_run:
-        print_json({"hooks": imported.hooks, "skipped": imported.skipped})
+        print_json({"hooks": imported.hooks, "skipped": imported.skipped, "notes": imported.notes})
         return
     hooks = [Hook.from_dict(entry) for entry in imported.hooks]
     path = editing.scope_path(scope, _root(ctx))
+    added: list[Hook] = []
     if hooks:
-        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in hooks),
+        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in editing.new_hooks(doc, hooks, added)),
                     retrust=scope == "project")
-    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
-                        f"from {', '.join(source for source, _ in sources)}")
+    for directory in imported.directories:  # a plugin's data directory, made as the agent makes it
+        os.makedirs(directory, exist_ok=True)
+    already = len(hooks) - len(added)
+    _edited(ctx, scope, f"imported {len(added)} hook{'s' if len(added) != 1 else ''} "
+                        f"from {', '.join(source for source, _ in sources)}"
+                        + (f" ({already} already there)" if already else ""))
 
 
 # -- wiring forge into agents ---------------------------------------------------------------

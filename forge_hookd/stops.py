@@ -79,7 +79,7 @@ class StopCount:
             return None
         limit, problem = max_continues()
         directory = state_dir()
-        path = os.path.join(directory, _key(event))
+        path = count_file(event)
         writable = _ready(directory)
         count = _read(path) if writable else 0
         event.data["stop_count"] = count
@@ -139,12 +139,12 @@ class StopCount:
             pass
 
 
-def _key(event: HookEvent) -> str:
-    """The file of a session's count: a hash of the event type, the session and, for a
-    subagent, its id (each subagent's stop is its own loop)."""
+def count_file(event: HookEvent) -> str:
+    """The file of a session's count: named by a hash of the event type, the session and,
+    for a subagent, its id (each subagent's stop is its own loop)."""
     agent_id = event.data.get("agent_id") if event.type.value == "agent:subagent_stop" else None
     text = f"{event.type.value}\0{event.session_id or ''}\0{agent_id or ''}"
-    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:40]
+    return os.path.join(state_dir(), hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:40])
 
 
 def _ready(directory: str) -> bool:

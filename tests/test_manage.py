@@ -213,7 +213,7 @@ def test_templates_and_events(project: Project) -> None:
     assert tool_error["data_keys"] == ["tool_args", "error"] and tool_error["tool_name"] is True
     assert {"FORGE_EVENT", "FORGE_TOOL_NAME", "FORGE_TOOL_ARGS", "FORGE_ERROR"} <= set(tool_error["variables"])
     text = hook(project, "events").stdout
-    assert text.count("\n") == 30 and "user:interrupt" in text and "agent:stop" in text
+    assert text.count("\n") == 31 and "user:interrupt" in text and "agent:stop" in text
     assert all(name in text for name in ("FORGE_HOOK_CHAIN", "FORGE_HOOK_VARS", "FORGE_HOOK_TOKEN"))
 
 
