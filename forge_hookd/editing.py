@@ -193,8 +193,8 @@ def remove_at(path: Path, index: int, *, retrust: bool) -> str:
 
 
 def new_hooks(doc: dict[str, Any], hooks: list[Hook], added: list[Hook]) -> list[Hook]:
-    """The ``hooks`` that ``doc`` does not hold yet (an import run twice adds nothing),
-    also put into ``added``. Whether a hook is enabled, and its description, do not make
+    """The ``hooks`` that ``doc`` does not hold yet (an import run twice adds nothing; two
+    alike in one import are two, as the agent ran them), also put into ``added``. Whether a hook is enabled, and its description, do not make
     it another hook."""
     def key(entry: dict[str, Any]) -> str:
         return json.dumps({k: v for k, v in entry.items() if k not in ("enabled", "description")}, sort_keys=True)
@@ -205,10 +205,7 @@ def new_hooks(doc: dict[str, Any], hooks: list[Hook], added: list[Hook]) -> list
             seen.add(key(Hook.from_dict(entry).to_dict()))
         except ConfigError:
             continue
-    for hook in hooks:
-        if key(hook.to_dict()) not in seen:
-            seen.add(key(hook.to_dict()))
-            added.append(hook)
+    added.extend(hook for hook in hooks if key(hook.to_dict()) not in seen)
     return list(added)
 
 

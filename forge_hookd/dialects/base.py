@@ -481,11 +481,22 @@ def loop_count(event: HookEvent) -> int:
 
 def lifecycle_fields(event: HookEvent) -> dict[str, Any]:
     """What a Claude-shaped payload of a lifecycle event carries, from the forge event:
-    its ``source``, ``trigger``, notification, subagent, and a stop's loop flag."""
-    fields = {key: event.data[key] for key in ("source", "trigger", "message", "notification_type",
-                                                "agent_type", "agent_id") if isinstance(event.data.get(key), str)}
+    its ``source``, ``trigger``, notification, subagent, a stop's loop flag and last
+    answer, and the transcript of the agent the event came from (a stop hook reads it)."""
+    fields: dict[str, Any] = {key: event.data[key] for key in ("source", "trigger", "message", "notification_type",
+                                                                "agent_type", "agent_id")
+                              if isinstance(event.data.get(key), str)}
+    agent = event.data.get("agent")
+    foreign: Any = agent.get("payload") if isinstance(agent, dict) else None
+    foreign = foreign if isinstance(foreign, dict) else {}
+    transcript = foreign.get("transcript_path", foreign.get("transcriptPath"))
+    if isinstance(transcript, str):
+        fields["transcript_path"] = transcript
     if event.type.value in STOP_TYPES:
         fields["stop_hook_active"] = loop_count(event) > 0
+        last = foreign.get("last_assistant_message", foreign.get("prompt_response"))
+        if isinstance(last, str):
+            fields["last_assistant_message"] = last
     return fields
 
 

@@ -228,7 +228,7 @@ class CopilotHooks(HookFormat):
         fields = lifecycle_fields(event)
         if native_event in ("agentStop", "subagentStop"):
             payload.update(stopReason="end_turn", stop_hook_active=fields.pop("stop_hook_active", False))
-        payload.update({_CAMEL.get(k, k): v for k, v in fields.items() if k != "source"})
+        payload.update({_CAMEL.get(k, k): v for k, v in fields.items() if k not in ("source", "last_assistant_message")})
         return payload
 
     variables = ("COPILOT_CLI", "COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "COPILOT_HOOK_DIR")
@@ -338,7 +338,7 @@ class CopilotSettings(Settings):
 
 
 #: the camelCase payloads' spelling of a lifecycle field (the loop flag stays snake_case)
-_CAMEL = {"agent_type": "agentType", "agent_id": "agentId"}
+_CAMEL = {"agent_type": "agentType", "agent_id": "agentId", "transcript_path": "transcriptPath"}
 
 
 def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:
