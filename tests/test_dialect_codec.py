@@ -143,6 +143,11 @@ def test_print_config_prints_the_agents_snippet(name: str, project: Project) -> 
     snippet = json.loads(run.stdout)
     commands = {h["command"] for groups in snippet["hooks"].values() for g in groups for h in g["hooks"]}
     assert commands == {f"forge-hook-run --dialect {name}"}
+    # issue 21: the turn's end and the rest of the lifecycle are events forge handles
+    lifecycle = {"claude": {"Stop", "SubagentStart", "SubagentStop", "Notification", "PreCompact", "PostCompact"},
+                 "codex": {"Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact"},
+                 "gemini": {"AfterAgent", "PreCompress", "Notification"}}[name]
+    assert lifecycle <= set(snippet["hooks"])
 
 
 @pytest.mark.parametrize("name", sorted(PRE_TOOL))

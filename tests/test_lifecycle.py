@@ -49,6 +49,16 @@ def test_agent_native_is_matched_by_its_native_name_as_a_tool(project: Project) 
     assert [r["stdout"] for r in other.json["results"]] == ["any\n"]
 
 
+def test_forge_hook_events_lists_every_native_event_of_an_agent(project: Project) -> None:
+    done = run_installed(["events", "--agent", "claude", "--json"], cwd=project.root, prog="forge-hook")
+    listed = {e["event"]: e["forge"] for e in json.loads(done.stdout)}
+    assert listed["Stop"] == "agent:stop" and listed["Setup"] == "agent:native:Setup" and len(listed) == 33
+    text = run_installed(["events", "--agent", "gemini"], cwd=project.root, prog="forge-hook").stdout
+    assert "AfterAgent" in text and "agent:stop" in text and "BeforeToolSelection  agent:native" in text
+    bad = run_installed(["events", "--agent", "vim"], cwd=project.root, prog="forge-hook")
+    assert bad.exit_status == 2 and "--agent takes one of" in bad.stderr
+
+
 def test_observe_only_events_keep_the_native_exit_statuses(project: Project) -> None:
     # A deny still exits 1; the caller knows a notification cannot be blocked.
     project.write_hooks([{"event": "session:notification", "command": "exit 1"}])

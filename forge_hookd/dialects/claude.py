@@ -266,10 +266,14 @@ class ClaudeSettings(Settings):
 
         return if_rule(rule, self.words)
 
+    #: the timeout the snippet gives SessionEnd: Claude gives a hook there 1.5 s unless
+    #: its entry says otherwise (Codex's own default is fine: None)
+    session_end_timeout: int | None = 30
+
     def snippet(self, command: str) -> dict[str, Any]:
         hook = [{"type": "command", "command": command}]
-        # Claude gives a SessionEnd hook 1.5 s unless its entry says otherwise.
-        end = [{"type": "command", "command": command, "timeout": 30}]
+        end = hook if self.session_end_timeout is None else \
+            [{"type": "command", "command": command, "timeout": self.session_end_timeout}]
         return {"hooks": {event: [{"matcher": "*", "hooks": hook}] if event in _MATCHED
                           else [{"hooks": end if event == "SessionEnd" else hook}]
                           for event in self.words.events}}

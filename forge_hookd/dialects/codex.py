@@ -188,6 +188,7 @@ class CodexSettings(ClaudeSettings):
     files = (".codex/hooks.json", "~/.codex/hooks.json")
     local_files = ()  # Codex has no personal project file (it inherited Claude's by mistake)
     agent_timeout = 600.0  # discovery.rs: timeout_sec.unwrap_or(600)
+    session_end_timeout = None
     # Codex's matchers (events/common.rs): tools, a session's source, a compaction's
     # trigger, a subagent's type; Stop, prompts and the model events ignore them.
     matched_types = frozenset({"session:start", "session:pre_compact", "session:post_compact",
