@@ -278,8 +278,11 @@ class HookEvent:
         return cls(EventType.LLM_STREAM_END, data=data, session_id=session_id)
 
     @classmethod
-    def session_start(cls, session_id: str) -> HookEvent:
-        return cls(EventType.SESSION_START, session_id=session_id)
+    def session_start(cls, session_id: str, source: str | None = None) -> HookEvent:
+        """``source``: how the session started (``startup``, ``resume``, ``clear``,
+        ``compact``: after a compaction, where rules are re-injected)."""
+        data = {} if source is None else {"source": source}
+        return cls(EventType.SESSION_START, data=data, session_id=session_id)
 
     @classmethod
     def session_end(cls, session_id: str, message_count: int | None = None) -> HookEvent:

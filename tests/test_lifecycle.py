@@ -26,6 +26,7 @@ def test_the_lifecycle_types_join_the_seeds_sixteen() -> None:
     assert set(LIFECYCLE) <= EVENT_TYPES and len(EVENT_TYPES) == 23
     assert EventType("agent:stop") is EventType.AGENT_STOP
     assert HookEvent.agent_native("Setup").tool_name == "Setup"
+    assert HookEvent.session_start("s", source="compact").data == {"source": "compact"}
     assert HookEvent.session_notification("needs you", "permission_prompt").data == {
         "message": "needs you", "notification_type": "permission_prompt"}
 
