@@ -209,6 +209,25 @@ def test_import_refuses_loudly_what_forge_cannot_run_and_is_idempotent(project: 
         "./setup.sh", "./end.sh", "./other.sh"]
 
 
+def test_a_hook_on_every_lifecycle_event_imports_whole(project: Project) -> None:
+    # The settings shape of disler/claude-code-hooks-mastery (@052ad1cb; no licence, so only
+    # its shape is reproduced): every lifecycle event hooked with "matcher": "" and
+    # `uv run $CLAUDE_PROJECT_DIR/.claude/hooks/<event>.py`. On main all but SessionStart
+    # were "no forge event type" and skipped.
+    events = ["Notification", "Stop", "SubagentStop", "PreCompact", "SessionStart", "UserPromptSubmit"]
+    settings = project.root / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {event: [{"matcher": "", "hooks": [
+        {"type": "command", "command": f"uv run $CLAUDE_PROJECT_DIR/.claude/hooks/{event.lower()}.py"}]}]
+        for event in events}}))
+    hooks = imported(project, "claude")
+    assert [h["event"] for h in hooks] == ["session:notification", "agent:stop", "agent:subagent_stop",
+                                           "session:pre_compact", "session:start", "user:prompt_submit"]
+    assert all("matcher" not in h for h in hooks)
+    check = forge_hook(project, "check")  # $CLAUDE_PROJECT_DIR is Claude's: set for a claude hook
+    assert "CLAUDE_PROJECT_DIR" not in check.stdout
+
+
 def test_claudes_exec_form_runs_the_same_argv(project: Project, tmp_path: Path) -> None:
     root = plugin("notify-permission", tmp_path)
     (root / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
