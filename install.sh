@@ -50,6 +50,12 @@ user_data() {
 }
 
 uninstall() {
+    # What still calls forge (shell start-up lines, git hooks, agent settings), found
+    # while forge's own Python is still here to read its records; said at the end.
+    leftovers=""
+    if [ -x "$venv/bin/python" ]; then
+        leftovers="$("$venv/bin/python" -m forge_hookd.leftovers 2>/dev/null || true)"
+    fi
     removed=""
     for c in $commands; do
         # Only our own links: a forge-hook from elsewhere in the same bin stays.
@@ -80,6 +86,10 @@ uninstall() {
     if [ -n "$kept" ]; then
         echo "kept (your hooks, trust records and logs; remove them yourself if you want):"
         for k in $kept; do echo "  $k"; done
+    fi
+    if [ -n "$leftovers" ]; then
+        echo "these still call forge, which is gone now:"
+        printf '%s\n' "$leftovers"
     fi
 }
 

@@ -2,6 +2,7 @@
 """Paired comparison of two revisions of forge-hook-run on bench/run.py's projects.
 
     python3 bench/ab.py [--rounds 101] [BASE [CANDIDATE]]    (default: main HEAD)
+    python3 bench/ab.py --instructions [BASE [CANDIDATE]]
 
 Installs each revision (``git archive``, then a real, non-editable install) into its own
 virtualenv, builds bench/run.py's throwaway projects for each, then runs 0, 1 and 100
@@ -9,6 +10,11 @@ hooks of ``true`` for both, alternating which goes first round by round. Reports
 scenario, wall time and CPU time (user + system of the runner and its hooks, from
 ``wait4``) as medians and as the median of the per-round ratios. On a shared machine the
 CPU time and the paired ratio are the figures to trust: wall time moves with the load.
+
+``--instructions`` counts instead the instructions of one run of each (valgrind's
+callgrind, the runner's own process: its hooks are not traced): the same count for the
+same code whatever else the machine does, where a loaded machine's CPU times move by
+10%. Python writes its byte code first, so no run pays for compiling.
 """
 
 from __future__ import annotations
@@ -48,9 +54,20 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float
     return (time.perf_counter() - started) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
 
 
+def instructions(argv: list[str], cwd: Path, env: dict[str, str]) -> int:
+    """Instructions the runner executes for one run (callgrind; hooks not traced)."""
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True)  # byte code written
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd,
+                          env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    collected = [line for line in proc.stderr.splitlines() if "Collected" in line]
+    return int(collected[-1].split()[-1].replace(",", ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=101)
+    parser.add_argument("--instructions", action="store_true", help="count instructions (callgrind) instead")
     parser.add_argument("base", nargs="?", default="main")
     parser.add_argument("candidate", nargs="?", default="HEAD")
     args = parser.parse_args()
@@ -64,6 +81,13 @@ def main() -> None:
         for rev in revs:
             bench.ROOT = root
             runners[rev] = install(rev, work, env)
+        if args.instructions:
+            for scenario in SCENARIOS:
+                counts = {rev: instructions(runners[rev].commands[scenario], runners[rev].cwd[scenario], env)
+                          for rev in revs}
+                print(f"{scenario:10} instructions  {revs[0]} {counts[revs[0]]:>13,}  {revs[1]} "
+                      f"{counts[revs[1]]:>13,}  ratio {counts[revs[1]] / counts[revs[0]]:.3f}")
+            return
         samples: dict[tuple[str, str], list[tuple[float, float]]] = {(r, s): [] for r in revs for s in SCENARIOS}
         for i in range(args.rounds):
             for scenario in SCENARIOS:

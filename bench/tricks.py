@@ -33,6 +33,26 @@ TRICKS = {
     "paths as str, not pathlib (config.py)": (EVENT_PATH, "pass", "import pathlib"),
     "built-in SHA-256, not hashlib (trust.py)": (EVENT_PATH, "import _sha256", "import hashlib; hashlib.sha256"),
     "click.shell_completion only when a shell asks (completion.py)": (EVENT_PATH, "pass", "import click.shell_completion"),
+    "process machinery only when a hook runs (executor.py: process.py's subprocess and selectors)": (
+        EVENT_PATH, "pass", "import subprocess, selectors"),
+    "redaction rules only when a record is written (runrecord.py, trace.py)": (
+        EVENT_PATH, "pass", "import forge_hookd.redact"),
+    "the guard pack only when a config names a guard (config.py)": (
+        EVENT_PATH, "pass", "import forge_hookd.guards"),
+    "difflib only on the way to a did-you-mean (text.py)": (EVENT_PATH, "pass", "import difflib"),
+    "logging only when the library has a warning to log (config.py, manage.py, safefile.py)": (
+        EVENT_PATH, "pass", "import logging"),
+    "tempfile only when a file is written (safefile.py)": (EVENT_PATH, "pass", "import tempfile"),
+    "traceback only with FORGE_DEBUG=1 (boundary.py)": (EVENT_PATH, "pass", "import traceback"),
+    "asyncio only for the async API (executor.py)": (EVENT_PATH, "pass", "import asyncio"),
+    "importlib.metadata only for --version and a build without dist-info (cli.py, runrecord.py, __init__.py)": (
+        EVENT_PATH, "pass", "from importlib.metadata import version; version('forge-hookd')"),
+    "shlex only for a command with quotes (trust.py)": (EVENT_PATH, "pass", "import shlex"),
+    "the dialect modules only for --dialect (cli.py)": (
+        EVENT_PATH + "; import forge_hookd.pipeline, forge_hookd.codec", "pass", "import forge_hookd.dialectcodec"),
+    "the tracer only when tracing (witness.py)": (EVENT_PATH, "pass", "import forge_hookd.trace"),
+    "fcntl only when a file is locked (safefile.py, runlog.py)": (EVENT_PATH, "pass", "import fcntl"),
+    "glob only for forge-hook import --from copilot (dialects/copilot.py)": (EVENT_PATH, "pass", "import glob"),
     "plain class, not a dataclass, of four fields (config.py, runrecord.py, dialects/base.py)": (
         EVENT_PATH, "class A:\n def __init__(self, a=None, b=None, c=None, d=None): self.a, self.b, self.c, self.d = a, b, c, d",
         "@dataclasses.dataclass\nclass A:\n a: list = None\n b: list = None\n c: str = None\n d: str = None"),

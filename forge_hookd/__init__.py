@@ -65,7 +65,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
-        from importlib.metadata import version
+        from importlib.metadata import version  # 20+ ms, only when asked (bench/README.md, "tricks.py")
 
         return version("forge-hookd")
     if name in _EXPORTS:

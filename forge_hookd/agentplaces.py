@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,8 +165,6 @@ def runner_command() -> tuple[str, str | None]:
     else the absolute path of the one installed beside this Python (agents start hooks
     with their own $PATH, and a hook that is not found is, for most agents, a hook that
     silently does not run); and a note saying why, for the second case."""
-    import sys
-
     ours = shutil.which(RUNNER, path=os.path.dirname(sys.executable))
     on_path = shutil.which(RUNNER)
     if ours is None or (on_path is not None and Path(on_path).resolve() == Path(ours).resolve()):

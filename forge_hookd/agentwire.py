@@ -79,9 +79,7 @@ def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> 
         kept = [e for e in snippet.get("hooks", {}) if e in before]
         if new_text == text:
             return Outcome(name, path, "unchanged", [], kept, plan.notes)
-        write_atomically(path, new_text.encode())
-        if raw is None:
-            wirerecord.follow_umask(path)
+        write_atomically(path, new_text.encode(), shared=True)
         wirerecord.update(lambda records: _record(records, name, scope, path, raw, new_text, plan, new_dirs))
     return Outcome(name, path, "created" if raw is None else "updated", events, kept, plan.notes)
 

@@ -16,10 +16,32 @@ compose into its decision is :meth:`forge_hookd.results.HookRun.conclude`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+import json  # loaded by orjson anyway: the stdlib parser sees what orjson cannot say
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
+
+if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instructions at import
+    from collections.abc import Callable
+    from typing import Protocol
+
+    class Finished(Protocol):
+        """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
+
+        @property
+        def exit_code(self) -> int | None: ...
+        @property
+        def stdout(self) -> str: ...
+        @property
+        def stderr(self) -> str: ...
+        @property
+        def stdout_truncated(self) -> bool: ...
+        @property
+        def timed_out(self) -> bool: ...
+        @property
+        def error(self) -> str | None: ...
+
+    Judge = Callable[[Finished], "Judgement"]
 
 ALLOW, DENY, ASK = "allow", "deny", "ask"
 DECISIONS = (ALLOW, DENY, ASK)
@@ -81,8 +103,6 @@ def _check_refused(text: str, exc: orjson.JSONDecodeError) -> None:
 
 
 def _stdlib_loads(text: str) -> Any:
-    import json  # already loaded: orjson imports it
-
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -118,8 +138,6 @@ def _check_keys(obj: dict[str, Any], text: str) -> None:
 def _duplicate_key(text: str) -> str | None:
     """A key given twice in one object, at any depth. Only answers pay for this second
     parse: orjson keeps the last of two keys and cannot say that there were two."""
-    import json  # already loaded: orjson imports it
-
     found: list[str] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -132,23 +150,6 @@ def _duplicate_key(text: str) -> str | None:
 
 
 # -- one hook ---------------------------------------------------------------------------
-class Finished(Protocol):
-    """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
-
-    @property
-    def exit_code(self) -> int | None: ...
-    @property
-    def stdout(self) -> str: ...
-    @property
-    def stderr(self) -> str: ...
-    @property
-    def stdout_truncated(self) -> bool: ...
-    @property
-    def timed_out(self) -> bool: ...
-    @property
-    def error(self) -> str | None: ...
-
-
 class Judgement(NamedTuple):
     """What a judge read from a finished hook.
 
@@ -161,9 +162,6 @@ class Judgement(NamedTuple):
     answer: Answer | None
     error: str | None = None
     decision: str | None = None
-
-
-Judge = Callable[[Finished], Judgement]
 
 
 def judge(result: Finished) -> Judgement:

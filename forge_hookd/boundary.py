@@ -9,15 +9,24 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
 
 from .errors import ExitStatus, ForgeError, UsageError, error_document
+from .runlog import RunContext, record
 from .safefile import write_all
 from .signals import Interrupted, SignalCatcher
-from .text import visible
+from .text import json_bytes, visible
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Failing(Protocol):  # for the type checker only (see codec.Codec)
+        """Whatever answers an invocation's failure in the caller's protocol (a codec)."""
+
+        def fail(self, kind: str, message: str, status: int) -> int: ...
 
 
 def write_stdout(data: bytes) -> None:
@@ -39,7 +48,7 @@ MANAGER_PROG = "forge-hook"
 
 def print_json(value: Any) -> None:
     """``value`` as indented JSON on stdout (what ``--json`` of a listing prints)."""
-    click.echo(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    click.echo(json_bytes(value, option=orjson.OPT_INDENT_2).decode())
 
 
 def say(prog: str, message: str) -> None:
@@ -50,12 +59,6 @@ def say(prog: str, message: str) -> None:
 class ReaderClosed(Exception):
     """Whoever read our stdout went away (EPIPE). Not an OSError, so that click's own
     EPIPE handling (exit 1, which means "blocked") never sees it."""
-
-
-class Failing(Protocol):
-    """Whatever answers an invocation's failure in the caller's protocol (a codec)."""
-
-    def fail(self, kind: str, message: str, status: int) -> int: ...
 
 
 class Invocation:
@@ -158,8 +161,7 @@ class JsonCommand(BoundaryCommand):
             return super().invoke(ctx)
 
     def _fail(self, invocation: Invocation, prog: str, kind: str, message: str, status: int) -> int:
-        from .runlog import RunContext, record  # runs that end in an error are logged too
-
+        # runs that end in an error are logged too
         warning = record(error_document(kind, message), RunContext(exit_status=status))
         if warning is not None:
             say(prog, f"warning: {warning}")
@@ -185,7 +187,7 @@ def _unexpected(exc: BaseException) -> str:
 
 def _print_traceback_if_debugging() -> None:
     if os.environ.get("FORGE_DEBUG") == "1":
-        import traceback
+        import traceback  # 1.9 ms, paid only with FORGE_DEBUG=1 (bench/README.md, "tricks.py")
 
         traceback.print_exc()
 

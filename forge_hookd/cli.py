@@ -10,7 +10,7 @@ caller reads one answer in its own protocol.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -18,11 +18,14 @@ from . import completion
 from .boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
 from .codec import ForgeCodec, event_from_options
 from .dialects import NAMES as DIALECTS
-from .dialectcodec import DialectCodec, dialect_named, split_dialect
 from .errors import ExitStatus, UsageError
 from .events import EVENT_TYPES
 from .pipeline import RunOptions, serve
 from .text import did_you_mean
+
+if TYPE_CHECKING:
+    from .codec import Codec
+    from .dialectcodec import DialectCodec
 
 PROG = RUNNER_PROG
 
@@ -46,7 +49,11 @@ Input (stdin), one JSON object:
 \b
 Config: $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json (global),
 then <project root>/.forge/hooks.json, then each --config file, in that order.
-Project hooks run only once trusted: forge-hook trust (see man forge-hook).
+Project hooks run only once a person trusts them: forge-hook trust (see man forge-hook).
+Trust covers .forge/ and every project file a hook's command names; a change since
+then denies events that can block where a project hook matches (re-trust to go on).
+FORGE_SKIP=ID,ID: the hooks with those ids do not run this once (said on stderr
+and in the document's skipped_on_request); only a hook with an "id" can be skipped.
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
@@ -91,7 +98,7 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from importlib.metadata import version  # 20+ ms, only for --version (bench/README.md, "tricks.py")
 
         click.echo(f"{PROG} {version('forge-hookd')}")
         ctx.exit()
@@ -111,11 +118,22 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     """``--dialect`` and ``--report`` are eager: the codec that answers this invocation,
     failures included, is chosen before any other option is looked at (an option's value
     is in ``ctx.params`` once processed)."""
-    invocation: Invocation = ctx.obj
     if param.name == "dialect" and value is not None:
-        invocation.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
-    elif param.name == "report" and isinstance(invocation.codec, DialectCodec):
-        invocation.codec.report = value
+        # The dialect modules load only for an agent's call (bench/README.md, "tricks.py").
+        from .dialectcodec import DialectCodec
+
+        ctx.obj.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
+    elif param.name == "report" and ctx.params.get("dialect"):  # --dialect came first
+        cast("DialectCodec", ctx.obj.codec).report = value
+    return value
+
+
+def _hush(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """``-q`` is eager too: a usage error found later in the command line must not
+    print the error document it asked not to see."""
+    invocation: Invocation = ctx.obj
+    if value and isinstance(invocation.codec, ForgeCodec):
+        invocation.codec.quiet = True
     return value
 
 
@@ -130,18 +148,24 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
                                  "allow_extra_args": True})
 @click.option("--event", "event_type", metavar="TYPE", shell_complete=completion.values(completion.event_types),
               help="Build the event from options instead of reading stdin.")
-@click.option("--tool", metavar="NAME", help="With --event: the tool name.")
+@click.option("--tool", metavar="NAME", shell_complete=completion.values(completion.tool_names),
+              help="With --event: the tool name.")
 @click.option("--session-id", metavar="ID", help="With --event: the session id.")
 @click.option("--data", metavar="JSON", help="With --event: the event data, a JSON object.")
 # Plain str types, not click.Path: its constructor looks up
 # a translation of its name (bench/README.md, "tricks.py"). Neither needs click's checks.
-@click.option("--project-root", metavar="DIR",
+@click.option("--project-root", metavar="DIR", shell_complete=completion.paths("dir"),
               help="Project root (default: $FORGE_PROJECT_DIR, else the nearest directory "
                    "upwards with .forge/hooks.json, else the current one).")
-@click.option("--config", "extra_configs", multiple=True, metavar="FILE", help="Another hooks file, run after the project's. Repeatable.")
+@click.option("--config", "extra_configs", multiple=True, metavar="FILE", shell_complete=completion.paths("file"),
+              help="Another hooks file, run after the project's. Repeatable.")
 @click.option("--trust-project", is_flag=True,
               help="Run the project's hooks even if its hooks file is not trusted "
                    "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
+@click.option("--require-trust", is_flag=True,
+              help="Project hooks that are not trusted are an error, not skipped: exit 2 (through "
+                   "--dialect, a deny where the agent waits) when one matches the event (also "
+                   "FORGE_REQUIRE_TRUST=1); for git hooks and CI, where skip would mean pass.")
 @click.option("--no-global", is_flag=True, help="Do not load the global hooks file.")
 @click.option("--no-project", is_flag=True, help="Do not load the project hooks file.")
 @click.option("--keep-going", is_flag=True,
@@ -150,9 +174,14 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
               help="Run up to N hooks at once. Every matching hook runs (as with --keep-going); "
                    "results stay in config order. For observational events.")
 @click.option("--strict", is_flag=True,
-              help="Treat any config warning as an error (exit 2, no hook runs).")
+              help="Treat any config or trust warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.option("-q", "--quiet", is_flag=True, is_eager=True, callback=_hush,
+              help="Print no document, not even an error document: the one-line verdict or error "
+                   "on stderr and the exit status say it all (an allow prints nothing). For git "
+                   "hooks, Makefiles and terminals. Not with --dialect (stdout is the agent's) "
+                   "nor --dry-run (its document is its answer).")
 @click.option("--trace", is_flag=True,
               help="Tell on stderr what the run does and why: files read, hooks matched or "
                    "not, each start, end and decision (also FORGE_TRACE=1).")
@@ -172,9 +201,10 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
 @click.pass_context
 def forge_hook_run(
     ctx: click.Context, event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
-    project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, no_global: bool,
+    project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, require_trust: bool,
+    no_global: bool,
     no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
-    trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
+    quiet: bool, trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
 ) -> int:
     """Run the hooks configured for one agent event.
 
@@ -187,20 +217,23 @@ def forge_hook_run(
     invocation: Invocation = ctx.obj
     options = RunOptions(project_root=project_root, extra_configs=extra_configs, trust_project=trust_project,
                          no_global=no_global, no_project=no_project, keep_going=keep_going, jobs=jobs,
-                         strict=strict, dry_run=dry_run, trace=trace)
+                         strict=strict, dry_run=dry_run, trace=trace, require_trust=require_trust)
     if dialect is None and (report is not None or print_config):
         raise UsageError("--report and --print-config go with --dialect NAME")
+    if dialect is not None and quiet:  # refused, not ignored: the agent reads stdout, not us
+        raise UsageError("--quiet does not go with --dialect: stdout is the agent's answer")
     if dialect is not None and print_config:
         return _print_config(dialect)
     if dialect is not None and (event_type is not None or dry_run or pretty):
         raise UsageError("--event, --dry-run and --pretty do not go with --dialect")
+    if quiet and dry_run:
+        raise UsageError("--quiet does not go with --dry-run: a dry run's document is its answer")
     if dialect is None:
         if event_type is None and (tool or session_id or data is not None):
             raise UsageError("--tool, --session-id and --data go with --event")
         event = event_from_options(event_type, tool, session_id, data) if event_type is not None else None
-        invocation.codec = _forge_codec(event=event, pretty=pretty)
-    assert isinstance(invocation.codec, (ForgeCodec, DialectCodec))
-    return serve(invocation.codec, options, stdin=sys.stdin.buffer, catcher=invocation.catcher,
+        invocation.codec = _forge_codec(event=event, pretty=pretty, quiet=quiet)
+    return serve(cast("Codec", invocation.codec), options, stdin=sys.stdin.buffer, catcher=invocation.catcher,
                  say=lambda line: say(PROG, line), trace_to=lambda line: click.echo(f"{PROG}: {line}", err=True))
 
 
@@ -217,6 +250,8 @@ def _refuse_extras(ctx: click.Context) -> None:
 
 
 def _print_config(value: str) -> int:
+    from .dialectcodec import dialect_named, split_dialect  # as in _speak
+
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
     print_json(dialect.settings.snippet(f"forge-hook-run --dialect {name}"))

@@ -12,7 +12,7 @@ that reply, and :meth:`~Codec.fail`: answer a failure of the run itself (bad inp
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
@@ -20,13 +20,28 @@ from .errors import EventError, ExitStatus, UsageError, error_document
 from .events import HookEvent
 from .results import describe_hook
 from .signals import signal_name
-from .text import one_line
+from .text import json_bytes, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Protocol
 
     from .registry import Hook
     from .results import HookRun
+
+    # For the type checker only: creating a Protocol class costs 0.3 M instructions of
+    # every run's start-up (bench/README.md, "Start-up tricks").
+    class Codec(Protocol):
+        """The verbs every protocol speaks at the run's ends (see the module docstring)."""
+
+        def read(self, stdin: BinaryIO) -> Request: ...
+
+        def reply(self, outcome: Outcome) -> Reply: ...
+
+        def send(self, reply: Reply) -> None: ...
+
+        def fail(self, kind: str, message: str, status: int) -> int: ...
+
 
 MAX_EVENT_BYTES = 64 * 1024 * 1024
 _EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
@@ -69,27 +84,20 @@ class Reply:
         self.dropped = dropped or []
 
 
-class Codec(Protocol):
-    """The verbs every protocol speaks at the run's ends (see the module docstring)."""
-
-    def read(self, stdin: BinaryIO) -> Request: ...
-
-    def reply(self, outcome: Outcome) -> Reply: ...
-
-    def send(self, reply: Reply) -> None: ...
-
-    def fail(self, kind: str, message: str, status: int) -> int: ...
-
-
 class ForgeCodec:
     """Codec zero, the forge protocol: one JSON event on stdin (or built from
     ``--event``), one JSON document on stdout, the decision in the exit status, and one
     verdict line on stderr for people. ``say`` writes a line for people (stderr),
-    ``out`` the document (stdout)."""
+    ``out`` the document (stdout).
+
+    ``quiet`` (``-q``, for git hooks, Makefiles and terminals): no document at all, not
+    even an error document; the verdict or error line on stderr and the exit status are
+    the whole answer. This class is the one place that writes the document.
+    """
 
     def __init__(self, say: Callable[[str], None], out: Callable[[bytes], None], *,
-                 event: HookEvent | None = None, pretty: bool = False) -> None:
-        self.say, self.out, self.event, self.pretty = say, out, event, pretty
+                 event: HookEvent | None = None, pretty: bool = False, quiet: bool = False) -> None:
+        self.say, self.out, self.event, self.pretty, self.quiet = say, out, event, pretty, quiet
         self._document: dict[str, Any] = {}
 
     def read(self, stdin: BinaryIO) -> Request:
@@ -113,16 +121,18 @@ class ForgeCodec:
     def send(self, reply: Reply) -> None:
         for line in reply.stderr:
             self.say(line)
-        self.out(self._encoded(self._document))
+        if not self.quiet:
+            self.out(self._encoded(self._document))
 
     def fail(self, kind: str, message: str, status: int) -> int:
         self.say(f"error: {message}")
-        self.out(orjson.dumps(error_document(kind, message)) + b"\n")
+        if not self.quiet:
+            self.out(json_bytes(error_document(kind, message)) + b"\n")
         return status
 
     def _encoded(self, document: dict[str, Any]) -> bytes:
         option = orjson.OPT_INDENT_2 if self.pretty else 0
-        return orjson.dumps(document, option=option, default=str) + b"\n"
+        return json_bytes(document, option=option) + b"\n"
 
 
 def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
@@ -152,13 +162,11 @@ def verdict_line(run: HookRun) -> str | None:
     blocker = run.blocked_by
     if run.interrupted is not None:
         return f"interrupted by {signal_name(-run.interrupted)}: running hooks were ended"
+    if run.imposed is not None and run.imposed.reason is not None:  # forge's own deny: no hook made it
+        return f"blocked by forge ({run.imposed.source}): {one_line(run.imposed.reason)}"
     if blocker is not None:
-        return (f"blocked by {describe_hook(blocker.hook, blocker.index)} ({blocker.hook.event_pattern}): "
+        return (f"blocked by {describe_hook(blocker.hook, blocker.index)} '{blocker.hook.event_pattern}': "
                 f"{one_line(blocker.reason) or 'no reason given'}")
     if run.decision == "ask":
         return f"ask (exit status 4): a person must decide: {one_line(run.reason or '') or 'no reason given'}"
     return None
-
-
-__all__ = ["Codec", "ForgeCodec", "Outcome", "Reply", "Request", "event_from_options",
-           "read_event", "verdict_line"]

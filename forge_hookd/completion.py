@@ -24,6 +24,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from .dialects import NAMES as DIALECTS
+from .events import EVENT_TYPES
+
 if TYPE_CHECKING:  # at run time the alias would import click.shell_completion
     from collections.abc import Callable, Iterable
 
@@ -51,30 +54,125 @@ def values(listed: Callable[[], Iterable[str]], *, separator: str | None = None)
 
 
 def event_types() -> list[str]:
-    from .events import EVENT_TYPES
-
     return sorted(EVENT_TYPES)
 
 
-def event_patterns() -> list[str]:
-    """The event types, and ``agent:native:NAME`` for every native event of every agent
-    that forge has no type of its own for (a hook's ``event`` names them so)."""
+def native_events() -> list[str]:
+    """Every native event of every agent that forge has no type of its own for: a hook's
+    ``event`` names them ``agent:native:NAME``."""
     from .dialects import NAMES, get
 
-    native = {f"agent:native:{event}" for name in NAMES for event in get(name).words.native_events}
-    return event_types() + sorted(native)
+    return sorted({event for name in NAMES for event in get(name).words.native_events})
 
 
 def dialect_names() -> list[str]:
-    from .dialects import NAMES
-
-    return list(NAMES)
+    return list(DIALECTS)
 
 
 def template_names() -> list[str]:
+    # Only a shell asking pays for building the templates (bench/README.md, "Start-up tricks").
     from .templates import HOOK_TEMPLATES
 
     return sorted(HOOK_TEMPLATES)
+
+
+def guard_names() -> list[str]:
+    from .guards import ALIASES, GUARDS
+
+    return sorted([*GUARDS, *ALIASES])
+
+
+def guard_sets() -> list[str]:
+    from .guards.entries import SETS
+
+    return [*SETS, *guard_names()]
+
+
+def guard_tools() -> list[str]:
+    from .guards.explain import TEST_TOOLS
+
+    return list(TEST_TOOLS)
+
+
+def tool_names() -> list[str]:
+    """Every tool name a pattern or ``--tool`` may take that forge knows: the canonical
+    ones (``bash``) and each agent's own (``Bash``, ``run_shell_command``)."""
+    from .dialects import NAMES, get
+
+    names: set[str] = set()
+    for name in NAMES:
+        tools = get(name).words.tools
+        names.update(tools)
+        names.update(tools.values())
+    return sorted(names)
+
+
+def event_patterns(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``add --event``: event types, and after a type that carries a tool and its colon
+    (``tool:pre_execute:``) the tool names (after ``agent:native:`` the agents' native
+    events); a list of patterns is completed at its last."""
+    from click.shell_completion import CompletionItem
+
+    from .events import EVENT_INFO
+
+    done, comma, current = incomplete.rpartition(",")
+    head = done + comma
+    with_tool = [t.value for t, info in EVENT_INFO.items() if info.has_tool]
+    typed = next((t for t in with_tool if current.startswith(t + ":")), None)
+    if typed == "agent:native":  # its "tool" is the agent's own name of the event
+        listed = [f"{typed}:{event}" for event in native_events()]
+    elif typed is not None:
+        listed = [f"{typed}:{tool}" for tool in tool_names()]
+    else:
+        listed = event_types()
+    return [CompletionItem(head + value) for value in listed if value.startswith(current)]
+
+
+def paths(kind: str) -> Completer:
+    """A ``shell_complete`` callback that lets the shell complete a path: ``file`` or
+    ``dir`` (a plain ``str`` option: click.Path would cost start-up, see cli.py)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type=kind)]
+
+    return complete
+
+
+def hook_selectors(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``enable/disable/remove``: the indexes and ids of the hooks in the file the
+    command edits (``--global``, else the project's), each with its pattern and command
+    as help; ``remove`` also takes a pattern."""
+    from click.shell_completion import CompletionItem
+
+    items: dict[str, CompletionItem] = {}
+    for index, entry in _entries(ctx):
+        about = f"{entry.get('event', '?')}: {' '.join(str(entry.get('command', entry.get('guard', ''))).split())}"
+        hook_id = entry.get("id")
+        for name in (str(index), *([hook_id] if isinstance(hook_id, str) else [])):
+            items.setdefault(name, CompletionItem(name, help=about[:80]))
+        pattern = entry.get("event")
+        if ctx.command.name == "remove" and isinstance(pattern, str):
+            items.setdefault(pattern, CompletionItem(pattern, help="every hook with exactly this pattern"))
+    return [item for value, item in items.items() if value.startswith(incomplete)]
+
+
+def _entries(ctx: click.Context) -> list[tuple[int, dict[str, Any]]]:
+    """The entries of the hooks file the command names; none when it cannot be read."""
+    from .config import find_project_root, global_config_path, parse_document, project_file, read_raw
+    from .errors import ConfigError
+
+    if ctx.params.get("global_"):
+        path = global_config_path()
+    else:
+        path = project_file(find_project_root(ctx.find_root().params.get("project_root")))
+    try:
+        raw = read_raw(path)
+        hooks = parse_document(raw, path).get("hooks", []) if raw is not None else []
+    except (ConfigError, OSError):
+        return []
+    return [(i, e) for i, e in enumerate(hooks) if isinstance(e, dict)]
 
 
 def install_if_asked(prog: str) -> None:
@@ -86,8 +184,9 @@ def install_if_asked(prog: str) -> None:
         add_completion_class(_fish_class())
 
 
-# Click's bash script, except for the two lines marked: the line up to the cursor and
-# the word-break characters go to the command, instead of COMP_WORDS split at colons.
+# Click's bash script, except for the lines marked: the line up to the cursor and the
+# word-break characters go to the command, instead of COMP_WORDS split at colons; and a
+# directory is completed as a file name (with its '/').
 _SOURCE_BASH = """\
 %(complete_func)s() {
     local IFS=$'\\n'
@@ -102,7 +201,9 @@ _SOURCE_BASH = """\
 
         if [[ $type == 'dir' ]]; then
             COMPREPLY=()
-            compopt -o dirnames
+            # forge-hook-run: filenames too, so that a directory gets its '/' and a
+            # name with spaces its quoting, as cd's own completion does.
+            compopt -o dirnames -o filenames
         elif [[ $type == 'file' ]]; then
             COMPREPLY=()
             compopt -o default

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json  # loaded by orjson anyway; only its parser sees a key given twice
 import os
-import stat
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -30,16 +31,20 @@ class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
     ``untrusted_path`` is the project file when it exists but is not trusted (its hooks were
-    not loaded), ``untrusted_check`` why. A plain class: a dataclass would cost 0.45 ms
-    of every run's start-up (bench/README.md, "tricks.py").
+    not loaded), ``untrusted_check`` why, and ``untrusted_hooks`` the hooks the file holds
+    as it now reads (never run: what a changed project's deny is decided on), None when
+    it cannot be parsed. A plain class: a dataclass would cost 0.45 ms of every run's
+    start-up (bench/README.md, "tricks.py").
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
-                 untrusted_path: str | None = None, untrusted_check: trust.TrustCheck | None = None) -> None:
+                 untrusted_path: str | None = None, untrusted_check: trust.TrustCheck | None = None,
+                 untrusted_hooks: list[Hook] | None = None) -> None:
         self.hooks = hooks if hooks is not None else []
         self.warnings = warnings if warnings is not None else []
         self.untrusted_path = untrusted_path
         self.untrusted_check = untrusted_check
+        self.untrusted_hooks = untrusted_hooks
 
     @property
     def untrusted_state(self) -> trust.TrustState | None:
@@ -61,18 +66,43 @@ def global_config_path() -> str:
 def find_project_root(explicit: StrPath | None = None, *, start: StrPath | None = None) -> str:
     """``explicit``, else ``$FORGE_PROJECT_DIR``, else the nearest directory upwards
     from ``start`` (default: the current one) holding ``.forge/hooks.json``, else
-    ``start``. Always absolute."""
+    ``start``. Always absolute. (forge-hook's commands: the file a person edits; a
+    run's search is :func:`locate_project_root`.)"""
+    return locate_project_root(explicit, start=start, trusted_first=False).root
+
+
+class ProjectRoot:
+    """Where a run's project is, and the untrusted hooks files the search went past. A
+    plain class: a NamedTuple costs 0.9 M instructions at import (bench/README.md)."""
+
+    __slots__ = ("root", "passed")
+
+    def __init__(self, root: str, passed: tuple[str, ...] = ()) -> None:
+        self.root, self.passed = root, passed
+
+
+def locate_project_root(explicit: StrPath | None = None, *, start: StrPath | None = None,
+                        trusted_first: bool = True) -> ProjectRoot:
+    """As :func:`find_project_root`, but a directory below the project cannot switch its
+    guards off (issue 19 item 8): with ``trusted_first``, a hooks file the user never
+    trusted (a dependency under node_modules, a vendored library) does not end the search
+    upwards; the nearest root with a trust record wins, and those passed are returned to
+    be reported. When none up the tree was ever trusted, the nearest hooks file is the
+    project, as before."""
     if explicit:
-        return os.path.realpath(explicit)
+        return ProjectRoot(os.path.realpath(explicit))
     if os.environ.get(PROJECT_DIR_VAR):
-        return os.path.realpath(os.environ[PROJECT_DIR_VAR])
+        return ProjectRoot(os.path.realpath(os.environ[PROJECT_DIR_VAR]))
     cwd = directory = os.path.realpath(start) if start else os.getcwd()
+    passed: list[str] = []
     while True:
         if os.path.isfile(project_file(directory)):
-            return directory
+            if not trusted_first or trust.has_record(directory):
+                return ProjectRoot(directory, tuple(passed))
+            passed.append(directory)
         parent = os.path.dirname(directory)
         if parent == directory:
-            return cwd
+            return ProjectRoot(passed[0]) if passed else ProjectRoot(cwd)
         directory = parent
 
 
@@ -153,8 +183,6 @@ def duplicate_keys(raw: bytes, doc: dict[str, Any]) -> dict[int | None, list[str
     entries. Empty (and cheap) for a file without any."""
     if len(_KEY_END.findall(raw)) == _key_count(doc):
         return {}
-    import json
-
     try:
         pairs = json.loads(raw, object_pairs_hook=_pairs)
     except ValueError:  # pragma: no cover - orjson accepted it
@@ -301,13 +329,19 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
     if not override:
         check = trust.check(path, raw, doc if doc is not None else {})
         if check.state is not trust.TrustState.TRUSTED:
-            return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_check=check)
+            return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_check=check,
+                                untrusted_hooks=None if doc is None else _unrun(doc, path))
     if doc is None:
         return LoadedConfig(warnings=[*warnings, problem])
     root = trust.project_root_of(path)
     loaded = hooks_from_document(doc, path=path, source="project", raw=raw, project_root=root)
     loaded.warnings[:0] = warnings
     return loaded
+
+
+def _unrun(doc: dict[str, Any], path: StrPath) -> list[Hook]:
+    """The well-formed hooks of an untrusted file, to match against (never to run)."""
+    return [hook for _, hook, _ in iter_entries(doc, path=path, source="project") if hook is not None]
 
 
 def load_sources(
@@ -339,6 +373,7 @@ def load_sources(
         project = load_project_file(project_path, trust_project=trust_project)
         loaded.extend(_noted(note, "project", project_path, project))
         loaded.untrusted_path, loaded.untrusted_check = project.untrusted_path, project.untrusted_check
+        loaded.untrusted_hooks = project.untrusted_hooks
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
@@ -355,12 +390,7 @@ def untrusted_warning(loaded: LoadedConfig, project_root: StrPath) -> str | None
     check = loaded.untrusted_check
     if loaded.untrusted_path is None or check is None:
         return None
-    if not check.trustable:
-        return f"project hooks in {loaded.untrusted_path} did not run: {check.detail}"
-    why = check.detail or ("it changed since it was trusted" if check.state is trust.TrustState.CHANGED
-                             else "the project is not trusted")
-    return (f"project hooks in {loaded.untrusted_path} did not run: {why}; "
-            f"review it, then run: forge-hook trust {project_root}")
+    return trust.not_run_warning(loaded.untrusted_path, os.fspath(project_root), check)
 
 
 # -- writing ---------------------------------------------------------------------
@@ -383,7 +413,7 @@ def update_file(path: StrPath, change: Callable[[dict[str, Any]], None], *,
         doc.setdefault("hooks", [])
         change(doc)
         content = dump_document(doc)
-        write_atomically(path, content)
+        write_atomically(path, content, shared=True)  # a new hooks file follows the umask, as any file
         if was_trusted:
             trust.trust(path, content, doc)
         return doc
@@ -408,13 +438,15 @@ class HookConfig:
 
     @staticmethod
     def get_global_path() -> Path:
+        # pathlib (with urllib.parse and ipaddress) costs 22 M instructions, 9% of an event
+        # that matches no hook: only this API of the seed's speaks Path (bench/README.md).
         from pathlib import Path
 
         return Path(global_config_path())
 
     @staticmethod
     def get_project_path(project_root: StrPath | None = None) -> Path:
-        from pathlib import Path
+        from pathlib import Path  # as in get_global_path
 
         return Path(project_config_path(project_root))
 
@@ -449,7 +481,7 @@ class HookConfig:
 def _logged(loaded: LoadedConfig, project_root: StrPath | None) -> list[Hook]:
     notice = untrusted_warning(loaded, project_root) if project_root is not None else None
     if loaded.warnings or notice:
-        import logging
+        import logging  # 12 ms, only when a library call has a warning to log (bench/README.md, "tricks.py")
 
         log = logging.getLogger("forge_hookd")
         for warning in [*map(str, loaded.warnings), *([notice] if notice else [])]:

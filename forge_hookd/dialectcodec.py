@@ -10,14 +10,17 @@ proceed with a word on stderr elsewhere (DESIGN.md, "Dialects").
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
 from .codec import Outcome, Reply, Request
+from .events import EventType, HookEvent
 from .errors import UsageError, error_document
 from .signals import signal_name
+from .text import json_bytes
 from .dialects import NAMES, get
 from .dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
 
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from .dialects.base import Dialect
 
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
+_PROBE_EVENT = HookEvent(EventType.SESSION_START, timestamp=0.0)
 
 
 def split_dialect(value: str) -> tuple[str, str | None]:
@@ -71,7 +75,8 @@ class DialectCodec:
         self.inbound, self.native_event = inbound, inbound.native_event
         if inbound.event is None:  # a reader always makes one (agent:native at least)
             raise PayloadError(f"the {dialect.name} payload makes no event", inbound.native_event)
-        return Request(inbound.event, start_dir=inbound.cwd, dialect=self.name, native_event=inbound.native_event)
+        start = agent_project_dir(dialect) or inbound.cwd
+        return Request(inbound.event, start_dir=start, dialect=self.name, native_event=inbound.native_event)
 
     def reply(self, outcome: Outcome) -> Reply:
         run = outcome.run
@@ -126,9 +131,23 @@ class DialectCodec:
                           "dropped": reply.dropped}
         try:
             with open(self.report, "wb") as out:
-                out.write(orjson.dumps(doc, default=str) + b"\n")
+                out.write(json_bytes(doc) + b"\n")
         except OSError as exc:
             self.err(f"forge-hook-run: warning: could not write the report {self.report}: {exc.strerror or exc}")
+
+
+def agent_project_dir(dialect: Dialect) -> str | None:
+    """The project directory the agent names in its hook's environment (Claude's
+    ``CLAUDE_PROJECT_DIR``, Gemini's ``GEMINI_PROJECT_DIR`` ...), where the search for the
+    project root starts: a ``cd`` moves the payload's ``cwd``, and a directory below the
+    project must not become the project (issue 19 item 8). The variables are the ones the
+    dialect gives its own hooks for the project directory, in its order."""
+    probe = "/\0project"
+    for name, value in dialect.hooks.env(_PROBE_EVENT, probe).items():
+        found = os.environ.get(name) if value == probe else None
+        if found and os.path.isabs(found):
+            return found
+    return None
 
 
 def verdict_of(run: HookRun) -> Verdict:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import trust
 from .config import (
@@ -19,9 +20,11 @@ from .config import (
     read_raw,
     update_file,
 )
+from .dialects import get
 from .errors import ConfigError
 from .events import HookEvent
-from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook
+from .text import did_you_mean
+from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name
 
 
 @dataclass
@@ -35,9 +38,14 @@ class ListedHook:
     trust: trust.TrustState
     trust_detail: str | None = None  # why it is not trusted: the file that changed ...
 
+    @property
+    def name(self) -> str:
+        """Its one name for people: ``project[2]``, ``global[0] (lint)``."""
+        return hook_name(self.scope, self.index, self.hook.id)
+
     def to_dict(self) -> dict[str, Any]:
         return {**self.hook.to_dict(), "timeout": self.hook.effective_timeout, "enabled": self.hook.enabled,
-                "blocking": self.hook.blocking,
+                "blocking": self.hook.blocking, "name": self.name,
                 "source": self.scope, "file": str(self.file), "index": self.index,
                 "trusted": self.trust is trust.TrustState.TRUSTED, "trust": self.trust.value,
                 "trust_detail": self.trust_detail}
@@ -109,12 +117,23 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
         return []
     duplicates = duplicate_keys(raw, doc)
     problems = file_warnings(doc, path=path, duplicates=duplicates)
+    first_with_id: dict[str, int] = {}
     for index, hook, warnings in iter_entries(doc, path=path, source="", duplicates=duplicates,
                                               project_root=project_root):
         problems += warnings
         if hook is not None:
             problems += [ConfigError(message, path=str(path), entry=index)
                          for message in _entry_doubts(doc["hooks"][index], hook)]
+        if hook is not None and hook.id is not None:
+            first = first_with_id.setdefault(hook.id, index)
+            if first != index:
+                problems.append(ConfigError(f"id '{hook.id}' is hooks[{first}]'s too: an id names one hook of "
+                                            "its file (enable, disable, remove and FORGE_SKIP take it)",
+                                            path=str(path), entry=index))
+    if path == scope_path("project", project_root):  # trust covers the project's file only
+        problems += [ConfigError(f"trust cannot see what '{word}' names (a variable it does not know, a glob, a "
+                                 "module): a change there is not a change of the trusted project", path=str(path),
+                                 entry=index) for index, word in trust.unresolved(doc, project_root)]
     return problems
 
 
@@ -132,10 +151,7 @@ def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
 def _unset_variables(hook: Hook) -> list[str]:
     """A variable the command expands that nobody sets (issue 21: a plugin's
     ``${CLAUDE_PLUGIN_ROOT}`` outside the plugin expands to nothing)."""
-    import os
-
-    from . import cmdvars
-    from .dialects import get
+    from . import cmdvars  # 2 ms at import (python -X importtime): check's, not every forge-hook command's
 
     if hook.guard is not None:
         return []
@@ -149,10 +165,15 @@ def _unset_variables(hook: Hook) -> list[str]:
 
 # -- editing ----------------------------------------------------------------------------
 def add_hook(path: Path, hook: Hook, *, retrust: bool) -> int:
-    """Append ``hook`` to ``path``; its index there."""
+    """Append ``hook`` to ``path``; its index there. An id another entry of the file
+    holds already is refused (ConfigError): an id names one hook."""
     position: list[int] = []
 
     def append(doc: dict[str, Any]) -> None:
+        taken = [i for i, e in enumerate(doc["hooks"]) if isinstance(e, dict) and hook.id and e.get("id") == hook.id]
+        if taken:
+            raise ConfigError(f"id '{hook.id}' is hooks[{taken[0]}]'s already: an id names one hook of its file",
+                              path=str(path))
         doc["hooks"].append(hook.to_dict())
         position.append(len(doc["hooks"]) - 1)
 
@@ -160,44 +181,69 @@ def add_hook(path: Path, hook: Hook, *, retrust: bool) -> int:
     return position[0]
 
 
-def remove_hooks(path: Path, pattern: str, *, retrust: bool) -> int:
-    """Remove every entry whose ``event`` is exactly ``pattern``; how many went."""
+def add_guards(path: Path, hooks: list[Hook], *, retrust: bool) -> tuple[list[int], list[tuple[str, int]]]:
+    """Append each guard hook of ``hooks`` that ``path`` does not hold yet, in one write:
+    a guard counts as there when an entry names it (or its alias), whatever its pattern
+    and options (the user's own settings are kept). The indexes of the entries added,
+    and for each guard already there its name and index."""
+    from .guards import ALIASES  # the parser and the guards: 7.2 ms of every other forge-hook command
+
+    def canonical(name: object) -> object:
+        return ALIASES.get(name, name) if isinstance(name, str) else name
+
+    added: list[int] = []
+    present: list[tuple[str, int]] = []
+
+    def append(doc: dict[str, Any]) -> None:
+        there: dict[object, int] = {}
+        for k, e in enumerate(doc["hooks"]):
+            if isinstance(e, dict) and e.get("guard") is not None:
+                there.setdefault(canonical(e.get("guard")), k)
+        for hook in hooks:
+            key = canonical(hook.guard)
+            if key in there:
+                present.append((str(hook.guard), there[key]))
+                continue
+            doc["hooks"].append(hook.to_dict())
+            there[key] = len(doc["hooks"]) - 1
+            added.append(there[key])
+
+    raw = read_raw(path)
+    if raw is not None:  # every guard there already: the file is left byte for byte as it is
+        hooks_now = parse_document(raw, path).get("hooks")
+        append({"hooks": list(hooks_now) if isinstance(hooks_now, list) else []})
+        if not added:
+            return added, present
+        added.clear()
+        present.clear()
+    update_file(path, append, retrust=retrust)  # checked again under the file's lock
+    return added, present
+
+
+def remove_hooks(path: Path, selector: str, *, retrust: bool) -> list[int]:
+    """Remove the hook ``selector`` names (an index, an id: see :func:`select`), else
+    every entry whose ``event`` is exactly ``selector``; the indexes that went."""
     if read_raw(path) is None:
-        return 0
+        return []
     removed: list[int] = []
 
     def remove(doc: dict[str, Any]) -> None:
-        kept = [e for e in doc["hooks"] if not (isinstance(e, dict) and e.get("event") == pattern)]
-        removed.append(len(doc["hooks"]) - len(kept))
-        doc["hooks"] = kept
-
-    update_file(path, remove, retrust=retrust)
-    return removed[0]
-
-
-def remove_at(path: Path, index: int, *, retrust: bool) -> str:
-    """Remove the entry at ``index``; its pattern. ConfigError when there is none."""
-    if read_raw(path) is None:
-        raise ConfigError("no such file", path=str(path))
-    gone: list[str] = []
-
-    def remove(doc: dict[str, Any]) -> None:
         hooks = doc["hooks"]
-        if not 0 <= index < len(hooks):
-            raise ConfigError(f"there is no hook {index} (the file has {len(hooks)})", path=str(path))
-        entry = hooks.pop(index)
-        gone.append(str(entry.get("event")) if isinstance(entry, dict) else "not an object")
+        named = select(hooks, selector, path=path, patterns=True)
+        removed.extend(named)
+        doc["hooks"] = [e for i, e in enumerate(hooks) if i not in named]
 
     update_file(path, remove, retrust=retrust)
-    return gone[0]
+    return removed
 
 
 def new_hooks(doc: dict[str, Any], hooks: list[Hook], added: list[Hook]) -> list[Hook]:
     """The ``hooks`` that ``doc`` does not hold yet (an import run twice adds nothing; two
-    alike in one import are two, as the agent ran them), also put into ``added``. Whether a hook is enabled, and its description, do not make
-    it another hook."""
+    alike in one import are two, as the agent ran them), also put into ``added``. Whether
+    a hook is enabled, its description and its id do not make it another hook."""
     def key(entry: dict[str, Any]) -> str:
-        return json.dumps({k: v for k, v in entry.items() if k not in ("enabled", "description")}, sort_keys=True)
+        return json.dumps({k: v for k, v in entry.items() if k not in ("enabled", "description", "id")},
+                          sort_keys=True)
 
     seen = set()
     for entry in doc.get("hooks", []):
@@ -209,20 +255,51 @@ def new_hooks(doc: dict[str, Any], hooks: list[Hook], added: list[Hook]) -> list
     return list(added)
 
 
-def set_enabled(path: Path, index: int, enabled: bool, *, retrust: bool) -> None:
-    """Enable or disable the entry at ``index``. Raises ConfigError when there is none."""
+def set_enabled(path: Path, selector: str, enabled: bool, *, retrust: bool) -> int:
+    """Enable or disable the entry ``selector`` names (an index or an id); its index.
+    Raises ConfigError when there is no such entry."""
     if read_raw(path) is None:
         raise ConfigError("no such file", path=str(path))
+    found: list[int] = []
 
     def toggle(doc: dict[str, Any]) -> None:
         hooks = doc["hooks"]
-        if not 0 <= index < len(hooks):
-            raise ConfigError(f"there is no hook {index} (the file has {len(hooks)})", path=str(path))
+        named = select(hooks, selector, path=path)
+        if not named:
+            _no_such_hook(hooks, selector, path)
+        index = named[0]
         if not isinstance(hooks[index], dict):
             raise ConfigError(f"hook {index} is not an object; fix the file by hand", path=str(path))
         if enabled:
             hooks[index].pop("enabled", None)
         else:
             hooks[index]["enabled"] = False
+        found.append(index)
 
     update_file(path, toggle, retrust=retrust)
+    return found[0]
+
+
+def select(hooks: list[Any], selector: str, *, path: Path, patterns: bool = False) -> list[int]:
+    """The indexes of the entries ``selector`` names: digits are an index (refused when
+    out of range), else an id (refused when two entries hold it), else, with
+    ``patterns``, every entry whose ``event`` is exactly ``selector``."""
+    if selector.isdigit():
+        index = int(selector)
+        if index >= len(hooks):
+            _no_such_hook(hooks, selector, path)
+        return [index]
+    with_id = [i for i, e in enumerate(hooks) if isinstance(e, dict) and e.get("id") == selector]
+    if len(with_id) > 1:
+        raise ConfigError(f"id '{selector}' names hooks {', '.join(map(str, with_id))}: name one by its index "
+                          "(forge-hook list), and give the others ids of their own (forge-hook check)", path=str(path))
+    if with_id or not patterns:
+        return with_id
+    return [i for i, e in enumerate(hooks) if isinstance(e, dict) and e.get("event") == selector]
+
+
+def _no_such_hook(hooks: list[Any], selector: str, path: Path) -> NoReturn:
+    ids = [str(e["id"]) for e in hooks if isinstance(e, dict) and isinstance(e.get("id"), str)]
+    hint = "" if selector.isdigit() else did_you_mean(selector, ids)
+    what = f"there is no hook {selector}" if selector.isdigit() else f"no hook has the id '{selector}'{hint}"
+    raise ConfigError(f"{what} (the file has {len(hooks)}; forge-hook list shows them)", path=str(path))

@@ -7,7 +7,9 @@ A hook that fails or times out is *not* an exception: it is a ``HookResult``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from enum import IntEnum, unique
+from typing import Any
 
 
 @unique  # two names for one status read as two meanings (httpie does the same)
@@ -96,3 +98,20 @@ class UsageError(ForgeError):
     """A bad command line: an unknown option, a bad option value."""
 
     kind = "usage"
+
+
+def json_type(value: object) -> str:
+    """What a JSON value is, in the words an error message uses (``a number``)."""
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def optional_str(obj: Mapping[str, Any], key: str, error: Callable[[str], Exception], *, where: str = "") -> str | None:
+    """``obj[key]`` when it is a string, or None when missing or null; any other value
+    raises ``error(message)`` (an EventError, a ConfigError, a dialect's PayloadError),
+    the message naming the key, ``where`` it was and what it was instead."""
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise error(f"'{key}'{where} must be a string or null, not {json_type(value)}")

@@ -3,6 +3,7 @@ and its strict JSON parser."""
 
 from __future__ import annotations
 
+import json  # loaded by orjson anyway: the fallback encoder for what orjson refuses
 import math
 import re
 import time
@@ -12,7 +13,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .errors import EventError
+from .errors import EventError, json_type, optional_str
 from .text import did_you_mean
 
 
@@ -132,8 +133,24 @@ RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)
 #: conventional one wins.
 CONVENTIONAL_KEYS: tuple[str, ...] = tuple(dict.fromkeys(k for info in EVENT_INFO.values() for k in info.data_keys))
 
+#: The hooks a person asked this run to skip (skiplist.py): never set by event data nor
+#: by a hook's ``env``, never inherited by a nested run.
+SKIP_VAR = "FORGE_SKIP"
+
 #: Names neither a ``data`` key nor a hook's own ``env`` can set.
-RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS))
+RESERVED_ENV: frozenset[str] = frozenset((*EVENT_VARS, *RUNNER_VARS, SKIP_VAR))
+#: The variables that steer forge itself (a nested forge-hook-run reads them): event data
+#: is the caller's content and never configures a nested run, so no ``data`` key sets one
+#: (issue 19 item 9). Names under FORGE_HOOK_ and FORGE_WARM are the runner's own too.
+STEERING_VARS: frozenset[str] = frozenset({
+    "FORGE_TRUST_PROJECT", "FORGE_REQUIRE_TRUST", "FORGE_CONFIG_DIR", "FORGE_LOG", "FORGE_LOG_FILE",
+    "FORGE_TRACE", "FORGE_MAX_CONTINUES", "FORGE_DEBUG", "FORGE_LOCK_TIMEOUT", SKIP_VAR})
+_STEERING_PREFIXES = ("FORGE_HOOK_", "FORGE_WARM")
+
+
+def steers_forge(name: str) -> bool:
+    """Whether the variable ``name`` configures forge-hook-run or forge-hook."""
+    return name in STEERING_VARS or name.startswith(_STEERING_PREFIXES)
 
 ENV_VALUE_LIMIT = 8 * 1024
 TRUNCATED_MARKER = "...[truncated]"
@@ -183,14 +200,13 @@ def dumps(value: Any) -> bytes:
     try:
         return orjson.dumps(value, default=str)
     except TypeError:
-        import json
-
         return json.dumps(value, default=str, separators=(",", ":")).encode()
 
 
 def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, str, str]]]:
     """Each ``data`` key that gets a variable, with its name, and the (lost, kept, name)
-    triples of keys that collided. Conventional keys claim their names first, so that a
+    triples of keys that collided (``kept`` empty: the name steers forge, see
+    :data:`STEERING_VARS`). Conventional keys claim their names first, so that a
     decoy ``tool-args`` never replaces ``tool_args``; among the rest the first wins."""
     names: dict[Any, str] = {}
     owner: dict[str, Any] = {}
@@ -199,6 +215,9 @@ def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, s
     for key in [*conventional, *(k for k in data if k not in CONVENTIONAL_KEYS)]:
         name = env_name(str(key))
         if name in RESERVED_ENV or len(name) > _ENV_NAME_LIMIT:
+            continue
+        if steers_forge(name):
+            lost.append((str(key), "", name))
             continue
         if name in owner:
             lost.append((str(key), str(owner[name]), name))
@@ -418,8 +437,11 @@ class HookEvent:
         return env
 
     def env_conflicts(self) -> list[str]:
-        """One warning per ``data`` key whose variable another key took."""
-        return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'"
+        """One warning per ``data`` key whose variable another key took, or that would
+        set a variable that steers forge (left out of the environment; it is on stdin)."""
+        return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'" if kept else
+                f"data key '{lost}' would set {name}, which steers forge: left out of the hooks' environment "
+                "(it is on stdin); event data never configures a nested run"
                 for lost, kept, name in _data_names(self.data)[1]]
 
     # -- parsing -----------------------------------------------------------------
@@ -442,21 +464,15 @@ class HookEvent:
     def from_dict(cls, obj: object) -> HookEvent:
         """Validate a decoded JSON value as an event (see :meth:`from_json`)."""
         if not isinstance(obj, dict):
-            raise EventError(f"event must be a JSON object, not {_json_type(obj)}")
+            raise EventError(f"event must be a JSON object, not {json_type(obj)}")
         _refuse_unknown_keys(obj)
         return cls(
             type=_event_type(obj.get("type")),
             timestamp=_timestamp(obj.get("timestamp")),
             data=_data(obj.get("data")),
-            tool_name=_optional_str(obj, "tool_name"),
-            session_id=_optional_str(obj, "session_id"),
+            tool_name=optional_str(obj, "tool_name", EventError),
+            session_id=optional_str(obj, "session_id", EventError),
         )
-
-
-def _json_type(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-             int: "a number", float: "a number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
 
 
 def _refuse_unknown_keys(obj: dict[str, Any]) -> None:
@@ -473,7 +489,7 @@ def _event_type(value: object) -> EventType:
     if value is None:
         raise EventError("event has no 'type'")
     if not isinstance(value, str):
-        raise EventError(f"'type' must be a string, not {_json_type(value)}")
+        raise EventError(f"'type' must be a string, not {json_type(value)}")
     if value not in EVENT_TYPES:
         raise EventError(f"unknown event type '{value}'; run 'forge-hook-run --help' for the list")
     return EventType(value)
@@ -483,7 +499,7 @@ def _timestamp(value: object) -> float:
     if value is None:
         return time.time()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise EventError(f"'timestamp' must be a number, not {_json_type(value)}")
+        raise EventError(f"'timestamp' must be a number, not {json_type(value)}")
     if not math.isfinite(value):
         raise EventError("'timestamp' must be a finite number")
     return float(value)
@@ -493,7 +509,7 @@ def _data(value: object) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise EventError(f"'data' must be an object, not {_json_type(value)}")
+        raise EventError(f"'data' must be an object, not {json_type(value)}")
     if _nested_deeper(value, MAX_DATA_DEPTH):
         raise EventError(f"'data' is nested deeper than {MAX_DATA_DEPTH} levels")
     return value
@@ -508,10 +524,3 @@ def _nested_deeper(value: dict[str, Any], limit: int) -> bool:
         if not level:
             return False
     return True
-
-
-def _optional_str(obj: dict[str, Any], key: str) -> str | None:
-    value = obj.get(key)
-    if value is not None and not isinstance(value, str):
-        raise EventError(f"'{key}' must be a string or null, not {_json_type(value)}")
-    return value

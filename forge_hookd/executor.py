@@ -1,8 +1,10 @@
 """Running the hooks an event matches: the chain, the circular guard, the async API.
 
-Process control (subprocess, signals, psutil) is imported only when a hook actually
-runs: an event that matches nothing costs no more than reading the config (psutil alone
-is 16 ms: bench/README.md, "tricks.py").
+Process control (process.py, tree.py: subprocess, selectors, psutil) is imported only
+when a hook actually runs: an event that matches nothing costs no more than reading the
+config (subprocess and selectors 17 ms, psutil 16 ms: bench/README.md, "tricks.py").
+A built-in guard (guards/) is judged in this process, where it would have started, so a
+chain of guards only loads no process machinery at all.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from .chain import active_chain, chain_value
 from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
                      HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
-from .results import HookBlockedError, HookResult, HookRun
+from .results import HookBlockedError, HookResult, HookRun, Imposed
 from .signals import Interrupted
 
 if TYPE_CHECKING:
@@ -48,11 +50,13 @@ class HookExecutor:
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
-    exists to run hooks (as forge-hook-run does). ``on_start(index, hook)``, when set, is
-    told of each hook as it starts (``--trace``).
+    exists to run hooks (as forge-hook-run does). ``on_start(index, hook)`` and
+    ``on_end(result)``, when set, are told of each hook as it starts and as its result
+    is made, in the order that happens (``--trace`` narrates the run as it goes).
     """
 
     on_start: Callable[[int, Hook], None] | None = None
+    on_end: Callable[[HookResult], None] | None = None
 
     def __init__(
         self,
@@ -77,7 +81,7 @@ class HookExecutor:
         self, event: HookEvent, *, stop_on_failure: bool = True, jobs: int = 1
     ) -> list[HookResult]:
         """Run the matching hooks (in a worker thread) and return their results."""
-        import asyncio
+        import asyncio  # 25+ ms, only for the async API (bench/README.md, "tricks.py")
 
         run = await asyncio.to_thread(self.run, event, stop_on_failure=stop_on_failure, jobs=jobs)
         return run.results
@@ -90,16 +94,21 @@ class HookExecutor:
         jobs: int = 1,
         hooks: Sequence[Hook] | None = None,
         catcher: SignalCatcher | None = None,
+        warnings: list[str] | None = None,
+        imposed: Imposed | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
         descriptor limit says so) and every one runs. A signal recorded by ``catcher``
-        ends every running tree and returns what finished.
+        ends every running tree and returns what finished. ``warnings``, when given, is
+        the list the run's warnings go on (the caller's, with what it found before).
+        ``imposed`` is forge's own word on the run (a deny, a message), concluded with
+        the hooks' (results.py).
         """
         started = time.monotonic()
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
-        run = HookRun(event=event)
+        run = HookRun(event=event, warnings=warnings if warnings is not None else [], imposed=imposed)
         if event.type.value in active_chain():
             run.warnings.append(
                 f"circular trigger: '{event.type.value}' is already being handled "
@@ -109,7 +118,7 @@ class HookExecutor:
             run.warnings += event.env_conflicts() if matched else []
             self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
                             jobs=max(1, jobs), catcher=catcher)
-            run.conclude()
+        run.conclude()
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -119,7 +128,10 @@ class HookExecutor:
     ) -> None:
         if not hooks:
             return
-        from .process import HookProcesses
+        if all(h.guard is not None for h in hooks):  # nothing to spawn: no process machinery
+            self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher)
+            return
+        from .process import HookProcesses  # only now: see the module docstring
         from .tree import become_subreaper
 
         if self.subreaper:
@@ -143,22 +155,55 @@ class HookExecutor:
                         next_hook = next(pending, None)
                         if self.on_start is not None:
                             self.on_start(index, hook)
+                        if hook.guard is not None:  # judged here and now, holding no job slot
+                            results[index] = self._ended(self._guard_result(index, hook, run.event))
+                            stopped = stop_on_failure and results[index].blocks
+                            continue
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = failed.judged(_judge_for(hook, run.event))
+                            results[index] = self._ended(failed.judged(_judge_for(hook, run.event)))
                             stopped = stop_on_failure and results[index].blocks
                     for done in processes.wait():
-                        result = results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                        result = results[done.index] = self._ended(done.judged(_judge_for(done.hook, run.event)))
                         stopped = stopped or (stop_on_failure and result.blocks)
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for done in processes.close():
                     done.error = f"interrupted: the runner received {exc}"
-                    results[done.index] = done.judged(_judge_for(done.hook, run.event))
+                    results[done.index] = self._ended(done.judged(_judge_for(done.hook, run.event)))
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
             run.interrupted = signalled[0]
+
+    def _judge_guards(self, run: HookRun, hooks: list[Hook], *, stop_on_failure: bool,
+                      catcher: SignalCatcher | None) -> None:
+        """A chain of built-in guards only, judged in config order in this process: no
+        process module, no subreaper, no spawn (bench/README.md, "Built-in guards")."""
+        signalled = catcher.received if catcher is not None else []
+        for index, hook in enumerate(hooks):
+            if signalled:
+                break
+            if self.on_start is not None:
+                self.on_start(index, hook)
+            run.results.append(self._ended(self._guard_result(index, hook, run.event)))
+            if stop_on_failure and run.results[-1].blocks:
+                break
+        run.skipped = list(range(len(run.results), len(hooks)))
+        if signalled:
+            run.interrupted = signalled[0]
+
+    def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
+        # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry
+        # (bench/README.md, "Built-in guards: a whole run").
+        from .guards.hook import guard_result
+
+        return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
+
+    def _ended(self, result: HookResult) -> HookResult:
+        if self.on_end is not None:
+            self.on_end(result)
+        return result
 
     # The environment is built and encoded once per run, not once per hook: Popen would
     # otherwise encode every variable again for each spawn.
@@ -192,6 +237,11 @@ class HookExecutor:
         # A hook's own env cannot fake the event it handles: event names are not its to set.
         env.update(_encoded({k: v for k, v in hook.env.items() if not is_event_var(k) and k not in event_vars}))
         env[WORKING_DIR_VAR.encode()] = os.fsencode(os.path.abspath(cwd))
+        if hook.source == "project":
+            # Running a hook never changes what trust covers: a Python helper under .forge/
+            # would leave __pycache__/*.pyc there, a new file, and the next event would find
+            # the project changed (issue 19 item 1). Global hooks are the user's own.
+            env[b"PYTHONDONTWRITEBYTECODE"] = b"1"
         timeout = self.default_timeout if hook.timeout is None else hook.timeout
         return Spec(hook, cwd, env, stdin, timeout)
 

@@ -11,8 +11,11 @@ from typing import Any
 import click
 import orjson
 
+from . import logview, runlog
 from .boundary import MANAGER_PROG, print_json, say
+from .logview import row, table
 from .errors import UsageError
+from .text import visible
 
 PROG = MANAGER_PROG
 
@@ -38,8 +41,6 @@ def log_command(as_json: bool, event_type: str | None, tool: str | None, session
     ($FORGE_LOG_FILE, else ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl, and its
     rotated files). Each run: time, event, tool, decision, the deciding hook and its
     reason, duration. Secrets were redacted before anything was written."""
-    from . import logview, runlog
-
     path = runlog.log_path()
     if path is None:
         raise UsageError("the run log is off (FORGE_LOG=0)")
@@ -67,8 +68,6 @@ def log_command(as_json: bool, event_type: str | None, tool: str | None, session
 def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str | None = None) -> None:
     """Records as JSON lines or as a table; numbered from the latest (1) unless
     ``number`` is given (``+``: a run seen while following, printed without the header)."""
-    from .logview import row, table
-
     if as_json:
         for rec in records:
             click.echo(orjson.dumps(rec).decode())
@@ -76,5 +75,5 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
         rows = [row(number or str(len(records) - i), rec) for i, rec in enumerate(records)]
         lines = table(rows, shutil.get_terminal_size((120, 24)).columns)
         for line in lines[1:] if number else lines:
-            click.echo(line)
+            click.echo(visible(line))  # a logged command or reason must not drive the terminal
     sys.stdout.flush()

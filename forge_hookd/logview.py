@@ -16,7 +16,9 @@ from typing import Any, BinaryIO
 import orjson
 
 from .errors import UsageError
+from .registry import hook_name
 from .runlog import log_files
+from .text import visible
 
 _SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([smhdw])$")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -152,24 +154,39 @@ HEADER = ("#", "TIME", "EVENT", "TOOL", "DECISION", "BY", "DURATION", "REASON")
 
 def row(number: str, rec: dict[str, Any]) -> tuple[str, ...]:
     """One table row: number (1 = the latest), local time, event, tool, decision, the
-    deciding hook, duration, reason (or the error)."""
+    deciding hook (``project[0] in ~/src/app``), duration, reason (or the error). Every
+    cell has its control characters written out: a logged command or reason must never
+    drive the terminal."""
     event = rec.get("event") or {}
     error = rec.get("error") or {}
-    reason = rec.get("reason") or error.get("message") or ""
+    native: dict[str, Any] = event["agent"] if isinstance(event.get("agent"), dict) else {}
+    untyped = event.get("type") is None and native.get("event") is not None  # an agent's event forge has no type for
+    reason = rec.get("reason") or error.get("message") or ("no forge event type: no hook ran" if untyped else "")
     duration = rec.get("duration")
-    return (number, _local(str(rec.get("time", ""))), str(event.get("type") or error.get("kind") or "-"),
-            str(event.get("tool") or "-"), str(rec.get("decision") or "-"), _decider(rec),
-            f"{duration * 1000:.0f} ms" if isinstance(duration, (int, float)) else "-",
-            " ".join(str(reason).split()))
+    kind = f"{native['event']} ({native.get('name') or '?'})" if untyped else event.get("type") or error.get("kind")
+    cells = (number, _local(str(rec.get("time", ""))), str(kind or "-"), str(event.get("tool") or "-"),
+             str(rec.get("decision") or "-"), _decider(rec),
+             f"{duration * 1000:.0f} ms" if isinstance(duration, (int, float)) else "-", " ".join(str(reason).split()))
+    return tuple(map(visible, cells))
 
 
 def _decider(rec: dict[str, Any]) -> str:
+    """The deciding hook by its one name, and for a project's hook which project."""
     index = rec.get("decided_by")
     hook = next((h for h in rec.get("hooks") or [] if h.get("index") == index), None)
     if index is None or hook is None:
         return "-"
-    where = f"[{hook['source_index']}]" if hook.get("source_index") is not None else f" #{index}"
-    return f"{hook.get('source') or '?'}{where}"
+    name = hook_name(hook.get("source"), hook.get("source_index"), hook.get("id"), run_index=index)
+    project = rec.get("project")
+    return f"{name} in {_short_path(project)}" if hook.get("source") == "project" and project else name
+
+
+def _short_path(path: str, limit: int = 40) -> str:
+    """``~/src/app`` for a path in the home directory; the tail of a long one."""
+    home = os.path.expanduser("~")
+    if home != "/" and (path == home or path.startswith(home + "/")):
+        path = "~" + path[len(home):]
+    return path if len(path) <= limit else "..." + path[-(limit - 3):]
 
 
 def _local(iso: str) -> str:

@@ -6,6 +6,7 @@ Parsing and printing only: the work is in :mod:`forge_hookd.editing`,
 
 from __future__ import annotations
 
+import logging  # every command hears the library's notes (a lock waited for)
 import os
 import shutil
 import textwrap
@@ -16,14 +17,17 @@ import click
 
 from . import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
 from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
-from .text import visible
+from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
 from .dialects import NAMES as DIALECTS
-from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw
+from .dialects import get
+from .dialects.importing import Imported, import_hooks
 from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
-from .registry import Hook, pattern_can_match
+from .registry import Hook, hook_name, pattern_can_match
 from .log_cli import log_command
+from .policy_cli import guard_group, replay_command, test_command
 from .templates import HOOK_TEMPLATES
+from .text import short_command, visible
 from .wirerecord import Outcome
 
 PROG = MANAGER_PROG
@@ -49,14 +53,13 @@ def scope_options(func: Any) -> Any:
 
 
 def _edited(ctx: click.Context, scope: str, what: str, root: Path | None = None) -> None:
-    """Say what changed, and whether the project file still needs trusting."""
+    """Say what changed, and what to do next when the project file needs trusting."""
     root = root or _root(ctx)
     path = editing.scope_path(scope, root)
-    click.echo(f"{PROG}: {what} in {path}")
+    click.echo(visible(f"{PROG}: {what} in {path}"))
     raw = read_raw(path)
     if scope == "project" and raw is not None and not trust.is_trusted(path, raw):
-        say(PROG, f"note: {path} is not trusted, so its hooks do not run; "
-                  f"review it, then run: forge-hook trust {root}")
+        say(PROG, f"next: review {path}, then run: forge-hook trust {root} (project hooks run once trusted)")
 
 
 @click.group(cls=BoundaryGroup, name=PROG,
@@ -80,8 +83,6 @@ def forge_hook(project_root: str | None) -> None:
 def _library_notes_to_stderr(ctx: click.Context) -> None:
     """What the library notes while it works (a lock it waits for) as ``forge-hook: ...``
     lines on stderr, for as long as the command runs (a test process runs many)."""
-    import logging
-
     class Notes(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             say(PROG, record.getMessage())
@@ -94,17 +95,21 @@ def _library_notes_to_stderr(ctx: click.Context) -> None:
 @forge_hook.command("list", short_help="List the hooks, where each is, whether it runs.")
 @click.option("--event", "event_type", type=click.Choice(sorted(EVENT_TYPES)), metavar="TYPE",
               help="Only the hooks this event would run, in run order.")
-@click.option("--tool", metavar="NAME", help="With --event: the tool name.")
+@click.option("--tool", metavar="NAME", shell_complete=completion.values(completion.tool_names),
+              help="With --event: the tool name.")
 @click.option("--trust-project", is_flag=True, help="With --event: count untrusted project hooks as running.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list instead of a table.")
 @click.pass_context
 def list_command(ctx: click.Context, event_type: str | None, tool: str | None, trust_project: bool,
                  as_json: bool) -> None:
-    """List every configured hook: source, index, pattern, state, trust, timeout, command.
+    """List every configured hook: its name, pattern, state, trust, timeout, command.
 
-    The index (the # column) is the hook's position in its own file's "hooks" list,
-    counting from 0; the global and the project file each count from 0. enable and
-    disable take it with --global or --project.
+    A hook's name is its file and its index there, project[2] (with its id, if it has
+    one: project[2] (lint)), as every line of forge-hook and forge-hook-run names it. The
+    index is the hook's position in its own file's "hooks" list, counting from 0; the
+    global and the project file each count from 0. enable, disable and remove take the
+    index or the id, with --global or --project. A long command is shortened here; --json
+    has it whole.
     """
     if event_type is None and (tool or trust_project):
         raise UsageError("--tool and --trust-project go with --event")
@@ -121,24 +126,32 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
         print_json([h.to_dict() for h in listed])
         return
     for line in _table(listed, shutil.get_terminal_size((100, 24)).columns):
-        click.echo(line)
+        click.echo(line)  # each cell is visible(): a command under review never drives the terminal
+
+
+#: Characters of a command a table shows at most, however wide the terminal (a 1.6 KB
+#: inline program would otherwise fill it): the whole command is in list --json.
+COMMAND_LIMIT = 72
 
 
 def _table(listed: list[editing.ListedHook], width: int) -> list[str]:
-    rows = [("SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
-    rows += [(h.scope, str(h.index), h.hook.event_pattern, "yes" if h.hook.enabled else "no",
-              "yes" if h.hook.blocking else "no", h.trust.value, f"{h.hook.effective_timeout:g}s",
-              " ".join(h.hook.command.split())) for h in listed]
-    widths = [max(len(r[i]) for r in rows) for i in range(7)]
+    """The hooks as aligned columns, every cell with control characters written out (a
+    command under review must not repaint the terminal), the command shortened."""
+    rows: list[tuple[str, ...]] = [("HOOK", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND")]
+    rows += [tuple(map(visible, (h.name, h.hook.event_pattern, "yes" if h.hook.enabled else "no",
+                                 "yes" if h.hook.blocking else "no", h.trust.value,
+                                 "-" if h.hook.guard else f"{h.hook.effective_timeout:g}s",  # a guard runs no process to time out
+                                 " ".join(h.hook.action.split()))))
+             for h in listed]
+    widths = [max(len(r[i]) for r in rows) for i in range(6)]
     lines = []
     for row in rows:
-        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:7], widths, strict=True))
-        room = max(width - len(left) - 2, 12)
-        command = row[7] if len(row[7]) <= room else row[7][: room - 3] + "..."
-        lines.append(f"{left}  {command}".rstrip())
+        left = "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
+        room = min(max(width - len(left) - 2, 12), COMMAND_LIMIT)
+        lines.append(f"{left}  {short_command(row[6], room)}".rstrip())
     files = sorted({str(h.file) for h in listed})
     why = sorted({f"{h.file}: {h.trust.value}: {h.trust_detail}" for h in listed if h.trust_detail})
-    return lines + [f"({', '.join(files)})", *why] if files else ["no hooks configured"]
+    return lines + [visible(f"({', '.join(files)})"), *map(visible, why)] if files else ["no hooks configured"]
 
 
 @forge_hook.command("check", short_help="Validate the hooks files; exit 1 on problems.")
@@ -155,20 +168,56 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable;
       a matcher or an "if" the hook's agent could not use.
-    And, found by check only (the hook runs): a timeout outside [0.1, 600]; a command
-    that expands a variable nothing sets (a plugin's ${CLAUDE_PLUGIN_ROOT}, a Gemini
-    extension's ${extensionPath} outside the agent that fills them in).
+    And, found by check only (the hook runs): a timeout outside [0.1, 600]; an id that
+    two hooks of one file hold; a word in a project hook's command that trust cannot
+    resolve (an unknown variable, a glob, python -m pkg), whose target a trusted project
+    does not cover; a command that expands a variable nothing sets (a plugin's
+    ${CLAUDE_PLUGIN_ROOT}, a Gemini extension's ${extensionPath} outside the agent that
+    fills them in).
+
+    A hook is named project[2] (its file and index), as everywhere. On success check
+    says which files it read and how many hooks each holds.
     """
     root = _root(ctx)
-    problems = [p for scope in ("global", "project")
-                for p in editing.check_file(editing.scope_path(scope, root), root)]
+    found = [(scope, p) for scope in ("global", "project")
+             for p in editing.check_file(editing.scope_path(scope, root), root)]
     if as_json:
         print_json([{"file": p.path, "line": p.line, "column": p.column, "entry": p.entry,
-                      "message": p.message} for p in problems])
-    else:
-        for problem in problems:
-            click.echo(str(problem))
-    return ManagerStatus.PROBLEMS if problems else ManagerStatus.OK
+                     "hook": None if p.entry is None else hook_name(scope, p.entry),
+                     "message": p.message} for scope, p in found])
+        return ManagerStatus.PROBLEMS if found else ManagerStatus.OK
+    for scope, problem in found:
+        click.echo(visible(_problem_line(scope, problem)))
+    for line in _checked(root, len(found)):
+        click.echo(visible(line))
+    return ManagerStatus.PROBLEMS if found else ManagerStatus.OK
+
+
+def _problem_line(scope: str, problem: ConfigError) -> str:
+    """``FILE:LINE:COL: message`` or ``FILE: project[2]: message``."""
+    where = problem.path or ""
+    if problem.line is not None:
+        where = f"{where}:{problem.line}:{problem.column}"
+    if problem.entry is not None:
+        where = f"{where}: {hook_name(scope, problem.entry)}"
+    return f"{where}: {problem.message}" if where else problem.message
+
+
+def _checked(root: Path, problems: int) -> list[str]:
+    """What check read: each file and its hooks, then the verdict."""
+    lines = []
+    for scope in ("global", "project"):
+        path = editing.scope_path(scope, root)
+        try:
+            raw = read_raw(path)
+            entries = None if raw is None else len(parse_document(raw, path).get("hooks", []))
+        except ConfigError:
+            entries = -1
+        what = ("no such file" if entries is None else "not readable as a hooks file" if entries < 0
+                else f"{entries} hook{'s' if entries != 1 else ''}")
+        lines.append(f"  {scope:8} {path}: {what}")
+    verdict = f"{problems} problem{'s' if problems != 1 else ''}" if problems else "no problems"
+    return [f"{PROG}: checked the global and the project hooks file: {verdict}", *lines]
 
 
 @forge_hook.command("add", short_help="Append a hook, from a template or options.")
@@ -176,8 +225,18 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
 @click.option("--template", type=click.Choice(sorted(HOOK_TEMPLATES)), metavar="NAME",
               help="Start from a template (forge-hook templates).")
 @click.option("--event", "pattern", metavar="PATTERN", help="The event pattern(s), comma-separated.",
-              shell_complete=completion.values(completion.event_patterns, separator=","))
+              shell_complete=completion.event_patterns)
 @click.option("--command", metavar="CMD", help="The shell command.")
+@click.option("--guard", metavar="NAME", help="A built-in guard (forge-hook guard list), judged without a process.",
+              shell_complete=completion.values(completion.guard_names))
+@click.option("--with", "with_json", metavar="JSON", help="With --guard: the guard's options, a JSON object.")
+@click.option("--guards", "guard_set", metavar="SET",
+              help="Several built-in guards at once: recommended, all, or names separated by commas; "
+                   "a guard already in the file is left as it is.",
+              shell_complete=completion.values(completion.guard_sets, separator=","))
+@click.option("--id", "hook_id", metavar="ID",
+              help="A name for the hook, unique in its file: enable, disable, remove and FORGE_SKIP=ID "
+                   "take it (letters, digits, '-', '_', '.'; not only digits).")
 @click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-600).")
 @click.option("--description", metavar="D", help="What the hook is for.")
 @click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="An environment variable. Repeatable.")
@@ -189,10 +248,14 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
               help='An observer ("blocking": false): its failures and answers are recorded, never obeyed.')
 @click.pass_context
 def add_command(ctx: click.Context, global_: bool, project: bool, template: str | None,
-                pattern: str | None, command: str | None, timeout: float | None,
+                pattern: str | None, command: str | None, guard: str | None, with_json: str | None,
+                guard_set: str | None, hook_id: str | None, timeout: float | None,
                 description: str | None, env_pairs: tuple[str, ...], working_dir: str | None,
                 disabled: bool, detach: bool, observer: bool) -> None:
-    """Append a hook, from a template or from --event and --command.
+    """Append a hook: from a template, from --event and --command, or a built-in guard
+    (--guard NAME [--with JSON], on every tool call unless --event says otherwise);
+    --guards recommended adds the recommended guards in one step, and leaves any
+    already in the file as they are (run it twice: nothing changes).
 
     With --project, when no .forge/hooks.json exists yet up the tree (and no
     --project-root is given), the file is created in the nearest .forge directory
@@ -200,6 +263,12 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     It prints the path it wrote.
     """
     scope = _scope(global_, project)
+    if guard is not None or guard_set is not None or with_json is not None:
+        process = {"--template": template, "--command": command, "--timeout": timeout, "--env": env_pairs,
+                   "--working-dir": working_dir, "--detach": detach}
+        _add_guards(ctx, scope, guard, guard_set, with_json, pattern, hook_id, description, disabled, observer,
+                    process)
+        return
     if template is not None and (pattern or command):
         raise UsageError("--template goes without --event and --command")
     if template is None and not (pattern and command):
@@ -208,9 +277,10 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     if working_dir is not None:
         working_dir = _checked_working_dir(working_dir, root, relative_is_checked=scope == "project")
     base = HOOK_TEMPLATES[template].to_dict() if template else {"event": pattern, "command": command}
-    changes = {"timeout": timeout, "description": description, "working_dir": working_dir,
+    changes = {"id": hook_id, "timeout": timeout, "description": description, "working_dir": working_dir,
                "env": _env(env_pairs) or None}
-    entry = {**base, **{k: v for k, v in changes.items() if v is not None}}
+    entry = {**{k: v for k, v in changes.items() if k == "id" and v is not None}, **base,
+             **{k: v for k, v in changes.items() if v is not None}}
     entry.update({"enabled": False} if disabled else {}, **({"detach": True} if detach else {}),
                  **({"blocking": False} if observer else {}))
     try:
@@ -219,10 +289,55 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
         raise UsageError(exc.message) from None
     path = editing.scope_path(scope, root)
     index = editing.add_hook(path, hook, retrust=scope == "project")
-    _edited(ctx, scope, f"added hook {index} ({hook.event_pattern})", root)
+    _edited(ctx, scope, f"added {hook_name(scope, index, hook.id)} '{hook.event_pattern}'", root)
     if timeout is not None and hook.effective_timeout != timeout:
         say(PROG, f"note: timeout {timeout:g} is outside [0.1, 600]; it is {hook.effective_timeout:g}")
     for pattern_ in hook.patterns:
+        if not pattern_can_match(pattern_):
+            say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
+
+
+def _add_guards(ctx: click.Context, scope: str, guard: str | None, guard_set: str | None, with_json: str | None,
+                pattern: str | None, hook_id: str | None, description: str | None, disabled: bool,
+                observer: bool, process: dict[str, Any]) -> None:
+    """``add --guard NAME [--with JSON]`` and ``add --guards SET``."""
+    from .guards import GuardError, entries  # 7.2 ms of every other forge-hook command (bench/README.md)
+
+    given = [flag for flag, value in process.items() if value]
+    if given:
+        raise UsageError(f"{given[0]} does not go with a built-in guard: a guard runs no command")
+    if guard is None and guard_set is None:
+        raise UsageError("--with goes with --guard NAME")
+    if guard is not None and guard_set is not None:
+        raise UsageError("say --guard NAME or --guards SET, not both")
+    if guard_set is not None and (with_json is not None or description is not None or hook_id is not None):
+        raise UsageError("--guards adds each guard with its default options: add one with --guard NAME "
+                         "to give it --with, --description or --id")
+    try:
+        chosen = ([(guard, entries.options_from_json(with_json))] if guard is not None
+                  else entries.named(guard_set or ""))
+        made = [entries.entry(name, options, pattern=pattern) for name, options in chosen]
+    except GuardError as exc:
+        raise UsageError(str(exc)) from None
+    extra = {**({"id": hook_id} if hook_id is not None else {}),
+             **({"description": description} if description else {}), **({"enabled": False} if disabled else {}),
+             **({"blocking": False} if observer else {})}
+    try:
+        hooks = [Hook.from_dict({**e, **extra}) for e in made]
+    except ConfigError as exc:  # an id that is no id
+        raise UsageError(exc.message) from None
+    root = _root_to_add_to(ctx) if scope == "project" else _root(ctx)
+    added, present = editing.add_guards(editing.scope_path(scope, root), hooks, retrust=scope == "project")
+    if present:
+        say(PROG, "note: already in the file, left as they are: "
+                  + ", ".join(f"{name} ({hook_name(scope, index)})" for name, index in present))
+    if added:
+        there = {name for name, _ in present}
+        names = ", ".join(str(h.guard) for h in hooks if h.guard not in there)
+        plural = "s" if len(added) > 1 else ""
+        where = ", ".join(hook_name(scope, index, hook_id) for index in added)
+        _edited(ctx, scope, f"added guard{plural} {names} ({where})", root)
+    for pattern_ in hooks[0].patterns if hooks else ():
         if not pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
 
@@ -264,49 +379,47 @@ def _env(pairs: tuple[str, ...]) -> dict[str, str]:
     return env
 
 
-@forge_hook.command("remove", short_help="Remove the hook at INDEX, or every hook whose pattern is PATTERN.")
+@forge_hook.command("remove", short_help="Remove a hook: by index, id, or every one with exactly PATTERN.")
 @scope_options
-@click.argument("pattern", metavar="PATTERN|INDEX")
+@click.argument("hook", metavar="INDEX|ID|PATTERN", shell_complete=completion.hook_selectors)
 @click.pass_context
-def remove_command(ctx: click.Context, global_: bool, project: bool, pattern: str) -> int:
-    """Remove the hook at INDEX (as forge-hook list shows it), or every hook whose
-    pattern is exactly PATTERN; exit 1 when there is none."""
+def remove_command(ctx: click.Context, global_: bool, project: bool, hook: str) -> int:
+    """Remove the hook at INDEX or with the id ID (as forge-hook list shows them), else
+    every hook whose pattern is exactly PATTERN; exit 1 when there is none."""
     scope = _scope(global_, project)
     path = editing.scope_path(scope, _root(ctx))
-    if pattern.isdigit():  # no event pattern is a number: an index (issue 21)
-        gone = editing.remove_at(path, int(pattern), retrust=scope == "project")
-        _edited(ctx, scope, f"removed hook {pattern} ({gone})")
-        return ManagerStatus.OK
-    removed = editing.remove_hooks(path, pattern, retrust=scope == "project")
+    removed = editing.remove_hooks(path, hook, retrust=scope == "project")
     if not removed:
-        say(PROG, f"error: no hook with pattern '{pattern}' in {path}")
+        say(PROG, f"error: no hook with index, id or pattern '{hook}' in {path}")
         return ManagerStatus.PROBLEMS
-    _edited(ctx, scope, f"removed {removed} hook{'s' if removed > 1 else ''} ({pattern})")
+    names = ", ".join(hook_name(scope, index) for index in removed)
+    _edited(ctx, scope, f"removed {names}" + ("" if hook.isdigit() else f" ({hook})"))
     return ManagerStatus.OK
 
 
-def _toggle(ctx: click.Context, global_: bool, project: bool, index: int, enabled: bool) -> None:
+def _toggle(ctx: click.Context, global_: bool, project: bool, selector: str, enabled: bool) -> None:
     scope = _scope(global_, project)
-    editing.set_enabled(editing.scope_path(scope, _root(ctx)), index, enabled, retrust=scope == "project")
-    _edited(ctx, scope, f"{'enabled' if enabled else 'disabled'} hook {index}")
+    index = editing.set_enabled(editing.scope_path(scope, _root(ctx)), selector, enabled, retrust=scope == "project")
+    _edited(ctx, scope, f"{'enabled' if enabled else 'disabled'} {hook_name(scope, index)}"
+                        + ("" if selector.isdigit() else f" ({selector})"))
 
 
-@forge_hook.command("enable", short_help="Enable the hook at INDEX (see list).")
+@forge_hook.command("enable", short_help="Enable the hook at INDEX or with ID (see list).")
 @scope_options
-@click.argument("index", type=int)
+@click.argument("hook", metavar="INDEX|ID", shell_complete=completion.hook_selectors)
 @click.pass_context
-def enable_command(ctx: click.Context, global_: bool, project: bool, index: int) -> None:
-    """Enable the hook at INDEX (as forge-hook list shows it)."""
-    _toggle(ctx, global_, project, index, True)
+def enable_command(ctx: click.Context, global_: bool, project: bool, hook: str) -> None:
+    """Enable the hook at INDEX, or with the id ID (as forge-hook list shows them)."""
+    _toggle(ctx, global_, project, hook, True)
 
 
-@forge_hook.command("disable", short_help="Disable the hook at INDEX (see list).")
+@forge_hook.command("disable", short_help="Disable the hook at INDEX or with ID (see list).")
 @scope_options
-@click.argument("index", type=int)
+@click.argument("hook", metavar="INDEX|ID", shell_complete=completion.hook_selectors)
 @click.pass_context
-def disable_command(ctx: click.Context, global_: bool, project: bool, index: int) -> None:
-    """Disable the hook at INDEX (as forge-hook list shows it)."""
-    _toggle(ctx, global_, project, index, False)
+def disable_command(ctx: click.Context, global_: bool, project: bool, hook: str) -> None:
+    """Disable the hook at INDEX, or with the id ID (as forge-hook list shows them)."""
+    _toggle(ctx, global_, project, hook, False)
 
 
 @forge_hook.command("templates", short_help="The ready-made hooks add --template adds.")
@@ -352,8 +465,6 @@ def events_command(as_json: bool, agent: str | None) -> None:
 
 
 def _agent_events(agent: str, as_json: bool) -> None:
-    from .dialects import get
-
     if agent not in DIALECTS:
         raise UsageError(f"--agent takes one of {', '.join(DIALECTS)}, not '{agent}'")
     words = get(agent).words
@@ -364,29 +475,42 @@ def _agent_events(agent: str, as_json: bool) -> None:
         return
     width = max(len(e) for e, _, _ in rows)
     for event, forge_type, blocking in rows:
-        click.echo(f"{event:{width}}  {forge_type}{'  (waits for permission: a failure of forge denies)' if blocking else ''}")
+        note = "  (waits for permission: a failure of forge denies)" if blocking else ""
+        click.echo(f"{event:{width}}  {forge_type}{note}")
 
 
-@forge_hook.command("trust", short_help="Trust a project's hooks file as it is now.")
+@forge_hook.command("trust", short_help="Trust a project's hooks, as they are now.")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.pass_context
 def trust_command(ctx: click.Context, directory: str | None) -> None:
-    """Trust DIRECTORY's hooks as they are now (default: the project root).
+    """Trust DIRECTORY's hooks as they are now (default: the project root), after you
+    reviewed them: only a person trusts (through an agent's dialect, forge-hook-run
+    denies a tool call that runs this command).
 
-    Trust covers .forge/hooks.json, every file under .forge/, and every file in the
-    project that a hook's command names (./scripts/guard.sh, python3 tools/check.py);
-    a change to any of them makes the project untrusted until it is trusted again. It
-    cannot see what those files run in turn, nor paths built at run time.
+    Trust covers .forge/hooks.json, every file under .forge/ (no exemptions), and every
+    file in the project that a hook's command names: as a word, inside quotes, $(...),
+    backticks or sh -c strings, after cd DIR &&, and through the agents' project
+    variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR ...). A change
+    to any of them makes the project "changed": events that can block are denied where a
+    project hook matches, until it is trusted again. Trust cannot see what those files run
+    in turn, nor paths built at run time: the words it could not resolve are listed.
     """
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
     if raw is None:
         raise ConfigError("no hooks file to trust", path=str(path))
-    covered = trust.trust(path, raw, parse_document(raw, path))  # a file that does not parse is refused
-    click.echo(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
-               f"{len(covered)} file{'s' if len(covered) != 1 else ''}:")
+    doc = parse_document(raw, path)  # a file that does not parse is refused
+    covered = trust.trust(path, raw, doc)
+    click.echo(visible(f"{PROG}: trusted {path.parent.parent}; its hooks will run. Trust covers "
+                       f"{len(covered)} file{'s' if len(covered) != 1 else ''}:"))
     for rel, sha in covered.items():
-        click.echo(f"  {rel}  {sha[:12] if len(sha) == 64 else sha}")
+        click.echo(visible(f"  {trust.shown(rel)}  {sha[:12] if len(sha) == 64 else sha}"))
+    unseen = trust.unresolved(doc, path.parent.parent)
+    if unseen:
+        click.echo(f"{PROG}: trust cannot see what these commands name (a variable it does not know, a glob, "
+                   "a module): review what they run yourself")
+        for index, word in unseen:
+            click.echo(visible(f"  hooks[{index}]: {word}"))
 
 
 @forge_hook.command("untrust", short_help="Stop trusting a project's hooks file.")
@@ -396,9 +520,9 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
     """Stop trusting DIRECTORY's hooks (default: the project root)."""
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     if trust.untrust(path):
-        click.echo(f"{PROG}: {path} is no longer trusted")
+        click.echo(visible(f"{PROG}: {path} is no longer trusted"))
     else:
-        click.echo(f"{PROG}: nothing to untrust: {path} was not trusted")
+        click.echo(visible(f"{PROG}: nothing to untrust: {path} was not trusted"))
 
 
 # -- import (dialects) --------------------------------------------------------------------
@@ -406,7 +530,7 @@ def untrust_command(ctx: click.Context, directory: str | None) -> None:
 @click.option("--from", "agent", required=True, metavar="AGENT",
               shell_complete=completion.values(completion.dialect_names),
               help=f"Whose hooks: {', '.join(DIALECTS[:-1])} or {DIALECTS[-1]}.")
-@click.argument("file", required=False)
+@click.argument("file", required=False, shell_complete=completion.paths("file"))
 @scope_options
 @click.option("--dry-run", is_flag=True, help="Print the converted hooks as JSON; write nothing.")
 @click.pass_context
@@ -424,12 +548,8 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     Cursor file. What has no forge form (an http, prompt, agent or mcp_tool hook, an
     event the agent does not fire) is named and skipped. Importing again adds nothing.
     """
-    from .config import update_file
-    from .dialects import NAMES, get
-    from .dialects.importing import Imported, import_hooks
-
-    if agent not in NAMES:
-        raise UsageError(f"--from takes one of {', '.join(NAMES)}, not '{agent}'")
+    if agent not in DIALECTS:
+        raise UsageError(f"--from takes one of {', '.join(DIALECTS)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
     # the files the agent itself reads: its home moved by CODEX_HOME & co., Gemini's comments
@@ -607,6 +727,9 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
 
 
 forge_hook.add_command(log_command)
+forge_hook.add_command(guard_group)
+forge_hook.add_command(test_command)
+forge_hook.add_command(replay_command)
 
 
 def main() -> int:

@@ -13,40 +13,44 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import trust
-from .codec import Codec, Outcome, Request
-from .config import find_project_root, load_sources, untrusted_warning
-from .dialects import stricter_than_the_agents
+from . import dialects, skiplist, trust, trustrun
+from .codec import Outcome, Request
+from .config import ProjectRoot, load_sources, locate_project_root
 from .errors import ConfigError, UsageError
 from .executor import HookExecutor
 from .registry import HookRegistry
-from .results import dry_run_document
+from .results import Imposed, describe_hook, dry_run_document
 from .stops import StopCount
 from .witness import Witness
 
 if TYPE_CHECKING:
+    from .codec import Codec
     from .events import HookEvent
     from .registry import Hook
+    from .results import HookRun
     from .signals import SignalCatcher
 
 Say = Callable[[str], None]
 
 
-class RunOptions(NamedTuple):
-    """How to run, as the command line says it (every field has its flag)."""
+class RunOptions:
+    """How to run, as the command line says it (every field has its flag). A plain
+    class: a NamedTuple costs about 0.9 M instructions to create at import, 0.35% of a
+    run that matches no hook (bench/README.md, "Start-up tricks")."""
 
-    project_root: str | None = None
-    extra_configs: tuple[str, ...] = ()
-    trust_project: bool = False
-    no_global: bool = False
-    no_project: bool = False
-    keep_going: bool = False
-    jobs: int = 1
-    strict: bool = False
-    dry_run: bool = False
-    trace: bool = False
+    __slots__ = ("project_root", "extra_configs", "trust_project", "no_global", "no_project", "keep_going",
+                 "jobs", "strict", "dry_run", "trace", "require_trust")
+
+    def __init__(self, *, project_root: str | None = None, extra_configs: tuple[str, ...] = (),
+                 trust_project: bool = False, no_global: bool = False, no_project: bool = False,
+                 keep_going: bool = False, jobs: int = 1, strict: bool = False, dry_run: bool = False,
+                 trace: bool = False, require_trust: bool = False) -> None:
+        self.project_root, self.extra_configs, self.trust_project = project_root, extra_configs, trust_project
+        self.no_global, self.no_project, self.keep_going = no_global, no_project, keep_going
+        self.jobs, self.strict, self.dry_run, self.trace = jobs, strict, dry_run, trace
+        self.require_trust = require_trust
 
 
 def serve(codec: Codec, options: RunOptions, *, stdin: BinaryIO, catcher: SignalCatcher | None,
@@ -64,47 +68,99 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
         trace_to: Say) -> tuple[Outcome, Witness]:
     """Root, load (with trust), match, execute, conclude; what the run log will record
     is gathered by the witness as it goes."""
-    root = find_project_root(options.project_root, start=request.start_dir)
     override = options.trust_project or trust.override_from_env()
+    located = locate_project_root(options.project_root, start=request.start_dir, trusted_first=not override)
+    root = located.root
     witness = Witness(say, trace_to=trace_to, root=root, trace=options.trace, trust_override=override,
-                      no_global=options.no_global, no_project=options.no_project, dialect=request.dialect)
+                      no_global=options.no_global, no_project=options.no_project, dialect=request.dialect,
+                      native_event=request.native_event)
     event = request.event
     stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
-    hooks, warnings = _load(event, root, options, override=override, witness=witness, say=say)
+    hooks, warnings, imposed, skipped = _load(event, request, located, options, override=override,
+                                              witness=witness, say=say)
     if options.dry_run:
-        return Outcome(request, dry_run_document(event, hooks, warnings), dry_run=hooks), witness
+        return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
+                       dry_run=hooks), witness
     if stops is not None:
         hooks = stops.limited(hooks)
     executor = HookExecutor(working_dir=root, subreaper=True)
-    executor.on_start = witness.on_start
+    witness.attach(executor, hooks)
+    said = len(warnings)  # one list of the run's warnings, from loading to the log
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
-                            catcher=catcher)
+                            catcher=catcher, warnings=warnings, imposed=imposed)
     if stops is not None:
         stops.settle(hook_run)
-    hook_run.warnings += stricter_than_the_agents(hook_run)
-    for warning in hook_run.warnings:
+    warnings += _stricter_than_the_agents(hook_run)  # hook_run.warnings is this list
+    for warning in warnings[said:]:
         say(f"warning: {warning}")
-    hook_run.warnings[:0] = warnings
-    return Outcome(request, hook_run.to_dict(), run=hook_run), witness
+    return Outcome(request, _skip_reported(hook_run.to_dict(), skipped), run=hook_run), witness
 
 
-def _load(event: HookEvent, root: str, options: RunOptions, *, override: bool, witness: Witness,
-          say: Say) -> tuple[list[Hook], list[str]]:
-    """The hooks ``event`` runs, in order, and the config warnings (said as they are
-    found; under ``strict`` the first is a ConfigError and the others are said as errors)."""
+def _stricter_than_the_agents(run: HookRun) -> list[str]:
+    """A warning for each format hook that forge's stricter rule made deny where its
+    agent would have let the action through (it timed out, died by a signal, or could
+    not start: DESIGN.md, "Dialects")."""
+    warnings = []
+    for result in run.results:
+        hook = result.hook
+        code = result.exit_code
+        broke = result.timed_out or result.error is not None or code is None or code < 0 or code in (126, 127)
+        if hook.format is None or not hook.blocking or result.decision != "deny" or not broke:
+            continue
+        if dialects.get(hook.format).hooks.stricter(code, result.stderr):
+            warnings.append(f"{describe_hook(hook, result.index)} '{hook.event_pattern}' (format {hook.format}) "
+                            f"denies because it {'timed out' if result.timed_out else 'broke'} ({result.reason}): "
+                            f"forge is stricter than {hook.format} here, which would let the action proceed")
+    return warnings
+
+
+def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict[str, Any]:
+    """``skipped_on_request`` in the document whenever FORGE_SKIP names anything."""
+    if skipped is not None:
+        document["skipped_on_request"] = skiplist.report(skipped)
+    return document
+
+
+def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *, override: bool,
+          witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
+    """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
+    found; under ``strict`` the first is a ConfigError and the others are said as errors),
+    forge's own word on the run (trustrun.py: a changed project's deny, a message for the
+    person, an agent running forge-hook trust), and the hooks FORGE_SKIP kept from running
+    (None when it names nothing)."""
+    root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
     unclear = None if options.trust_project else trust.override_warning()
     loaded = load_sources(root, include_global=not options.no_global, include_project=not options.no_project,
                           extra=options.extra_configs, trust_project=override, on_file=witness.file)
-    warnings = [*([unclear] if unclear else []), *map(str, loaded.warnings)]
-    if options.strict and warnings:
+    where = trustrun.Where(event, trustrun.can_block(event, request.dialect, request.native_event),
+                           request.dialect)
+    verdict = trustrun.judge(loaded, located, where,
+                             require=options.require_trust or trust.require_from_env())
+    warnings = [*([unclear] if unclear else []), *map(str, loaded.warnings), *verdict.warnings]
+    if options.strict and warnings:  # a trust warning too: --strict turns any warning into an error
         for warning in warnings[1:]:
             say(f"error: {warning}")
         raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
-    notice = untrusted_warning(loaded, root)
-    warnings += [notice] if notice else []
+    if verdict.error is not None:
+        raise ConfigError(verdict.error)
+    requested = skiplist.requested()
+    skipping = skiplist.apply(HookRegistry(loaded.hooks).get_hooks(event), loaded.hooks, requested)
+    warnings += skipping.warnings
     for warning in warnings:
         say(f"warning: {warning}")
-    witness.matching(loaded.hooks, event)
-    return HookRegistry(loaded.hooks).get_hooks(event), warnings
+    witness.matching(loaded.hooks, event, skipped=skipping.skipped)
+    return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
+            skipping.skipped if requested else None)
+
+
+def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | None) -> Imposed | None:
+    """forge's own word: an agent's tool call that would trust the project is denied
+    before trust's own deny (it is about this very call); trust's message stays."""
+    if request.dialect is None or event.type.value != "tool:pre_execute":
+        return trusting
+    refused = trustrun.agent_trusting(event, root)
+    if refused is None:
+        return trusting
+    return Imposed(refused.source, refused.reason, trusting.message if trusting is not None else None)

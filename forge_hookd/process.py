@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import resource
 import selectors
 import subprocess
 import time
@@ -125,8 +126,6 @@ class _Child:
 
 def descriptor_capacity() -> int:
     """How many more hooks the descriptor limit (RLIMIT_NOFILE) lets run at once; >= 1."""
-    import resource
-
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return 1 << 20

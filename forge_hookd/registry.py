@@ -10,19 +10,20 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
-from .errors import ConfigError
+from .dialects import NAMES as DIALECTS
+from .errors import ConfigError, optional_str
 from .events import EVENT_TYPES, HookEvent
+from .text import did_you_mean
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
 MAX_TIMEOUT = 600.0  # Claude's and Codex's own default: an imported hook keeps it (DESIGN, "Hook config")
-HOOK_KEYS = ("event", "command", "guard", "with", "timeout", "working_dir", "env", "enabled", "detach",
+HOOK_KEYS = ("id", "event", "command", "guard", "with", "timeout", "working_dir", "env", "enabled", "detach",
              "description", "blocking", "format", "matcher", "if", "fail_closed", "max_continues")
-# What a guard hook's ``command`` holds until the executor judges guards in-process: an
-# answer that denies, saying so. A guard entry must never run as an empty command (an
-# allow): this build fails closed instead (issue 22; the executor branches on ``guard``).
-GUARD_STAND_IN = ("printf '%s\\n' '{\"decision\": \"deny\", \"reason\": \"forge-hook-run: this build does not "
-                  "run built-in guards yet; remove the guard entry or update forge-hook-run\"}'")
+# An id is named on command lines and in FORGE_SKIP=id,id: no comma, space, colon or glob
+# character (it can never read as a pattern), and never all digits (it can never read as
+# an index: forge-hook disable 2).
+_ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -67,14 +68,32 @@ def pattern_can_match(pattern: str) -> bool:
     return any(fnmatchcase(f"{t}:{w}", pattern) for t in EVENT_TYPES for w in words)
 
 
+def hook_name(source: str | None, source_index: int | None, hook_id: str | None = None, *,
+              run_index: int | None = None) -> str:
+    """How a hook is named for people, the one way everywhere (trace, verdict line, list,
+    log, check): its source and its place in its own file, ``project[2]``, and its id
+    when it has one, ``project[2] (lint)``. A hook not read from a file (a library
+    caller's) is ``hook N``, its place in the run."""
+    if source_index is None:
+        name = f"hook {run_index if run_index is not None else '?'}"
+    else:
+        name = f"{source or '?'}[{source_index}]"
+    return f"{name} ({hook_id})" if hook_id else name
+
+
 @dataclass(frozen=True)
 class Hook:
     """A shell command, or a built-in guard, attached to the events its ``event_pattern``
     matches.
 
     A hook has either a ``command`` or a ``guard`` (a built-in guard's name, judged
-    in-process, with its options in ``with_``, the config key ``with``); a guard hook's
-    ``command`` is :data:`GUARD_STAND_IN` and never part of :meth:`to_dict`.
+    in-process by the executor, never run as a shell command, with its options in
+    ``with_``, the config key ``with``); a guard hook's ``command`` is empty and never
+    part of :meth:`to_dict`: ``Hook("tool:pre_execute", guard="destructive_rm")``.
+
+    ``id`` is an optional name, unique in its file (``forge-hook check`` reports
+    duplicates), that ``forge-hook enable/disable/remove`` and ``FORGE_SKIP`` take: an
+    index shifts with every add and remove, an id does not.
 
     ``timeout`` is clamped to [0.1, 600] s; None means "not set": the executor's default
     applies (10 s unless the executor says otherwise), and a hook configured with an
@@ -85,7 +104,7 @@ class Hook:
     """
 
     event_pattern: str
-    command: str
+    command: str = ""
     timeout: float | None = None
     working_dir: str | None = None
     env: dict[str, str] = field(default_factory=dict)
@@ -100,18 +119,21 @@ class Hook:
     if_: str | None = None  # Claude's "if" rule, config key "if"
     fail_closed: bool = False  # a format hook's plain failure denies
     max_continues: int | None = None  # at most this many refused stops in a row are obeyed
+    id: str | None = None  # its name for people and FORGE_SKIP, unique in its file
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _native: Callable[[HookEvent], bool] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.guard is not None and self.command:  # which would run? neither guess is safe
+            raise ValueError("a hook has a command or a guard, not both")
         if self.timeout is not None:
             object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
         native = None
         if self.matcher is not None or self.if_ is not None:
-            from .dialects.matching import native_filter  # only hooks that keep an agent's filter
+            from .dialects.matching import native_filter  # 3 ms at import (-X importtime): only a kept filter pays
 
             native = native_filter(self.format, self.matcher, self.if_)
         object.__setattr__(self, "_native", native)
@@ -120,6 +142,17 @@ class Hook:
     def effective_timeout(self) -> float:
         """The timeout this hook runs with when the executor keeps the 10 s default."""
         return DEFAULT_TIMEOUT if self.timeout is None else self.timeout
+
+    @property
+    def action(self) -> str:
+        """What the hook does, for tables and traces: its command, or ``guard NAME``
+        and the guard's options."""
+        if self.guard is None:
+            return self.command
+        import json  # 2 ms of forge-hook's start-up, where nothing else loads it (python -X importtime)
+
+        options = " with " + json.dumps(self.with_, sort_keys=True, ensure_ascii=False) if self.with_ else ""
+        return f"guard {self.guard}{options}"
 
     @property
     def patterns(self) -> tuple[str, ...]:
@@ -134,7 +167,8 @@ class Hook:
 
     def to_dict(self) -> dict[str, Any]:
         """The config entry for this hook; keys left at their default are omitted."""
-        out: dict[str, Any] = {"event": self.event_pattern}
+        out: dict[str, Any] = {} if self.id is None else {"id": self.id}
+        out["event"] = self.event_pattern
         if self.guard is None:
             out["command"] = self.command
         else:
@@ -181,7 +215,7 @@ class Hook:
         guard = _guard(data)
         return cls(
             event_pattern=event_pattern,
-            command=_required_str(data, "command") if guard is None else GUARD_STAND_IN,
+            command=_required_str(data, "command") if guard is None else "",
             guard=guard,
             with_=_with(data.get("with")),
             timeout=_timeout(data["timeout"]) if "timeout" in data else None,
@@ -196,6 +230,7 @@ class Hook:
             if_=_optional_str(data, "if"),
             fail_closed=_bool(data, "fail_closed", False),
             max_continues=_max_continues(data.get("max_continues")),
+            id=_hook_id(data.get("id")),
             source=source,
             source_index=source_index,
         )
@@ -209,23 +244,46 @@ def unknown_keys(data: dict[str, Any]) -> list[str]:
 def _required_str(data: dict[str, Any], key: str) -> str:
     value = data.get(key)
     if value is None:
-        raise ConfigError(f"missing required key '{key}'")
+        raise ConfigError(f"missing required key '{key}'{_misspelt(data, (key,))}")
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"'{key}' must be a non-empty string")
     return _no_nul(value, key)
+
+
+def _misspelt(data: dict[str, Any], wanted: tuple[str, ...]) -> str:
+    """``; 'comand' is no key (did you mean 'command'?)`` when an unknown key of the
+    entry looks like a typo of a missing required one: the typo is the news, not the gap."""
+    for key in unknown_keys(data):
+        hint = did_you_mean(str(key), wanted)
+        if hint:
+            return f"; '{key}' is no key{hint}"
+    return ""
 
 
 def _guard(data: dict[str, Any]) -> str | None:
     """The guard's name; exactly one of ``command`` and ``guard`` is given."""
     if "guard" not in data:
         if "command" not in data:
-            raise ConfigError("missing required key 'command' (or 'guard', a built-in guard)")
+            raise ConfigError("missing required key 'command' (or 'guard', a built-in guard)"
+                              + _misspelt(data, ("command", "guard")))
         if "with" in data:
             raise ConfigError("'with' holds a guard's options: this hook has a 'command', not a 'guard'")
         return None
     if "command" in data:
         raise ConfigError("a hook has a 'command' or a 'guard', not both")
     return _required_str(data, "guard")
+
+
+def _hook_id(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"'id' must be a string, not {type(value).__name__}")
+    if not _ID.fullmatch(value) or value.isdigit():
+        shown = repr(value) if len(value) <= 40 else f"{value[:30]!r}... ({len(value)} characters)"
+        raise ConfigError(f"'id' must be up to 100 letters, digits, '-', '_' and '.', not only digits "
+                          f"(that reads as an index), not {shown}")
+    return value
 
 
 def _with(value: object) -> dict[str, Any]:
@@ -237,9 +295,7 @@ def _with(value: object) -> dict[str, Any]:
 
 
 def _optional_str(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is not None and not isinstance(value, str):
-        raise ConfigError(f"'{key}' must be a string or null")
+    value = optional_str(data, key, ConfigError)
     return value if value is None else _no_nul(value, key)
 
 
@@ -269,11 +325,9 @@ def _env(value: object) -> dict[str, str]:
 
 
 def _format(value: object) -> str | None:
-    from .dialects import NAMES
-
-    if value is None or (isinstance(value, str) and value in NAMES):
+    if value is None or (isinstance(value, str) and value in DIALECTS):
         return value
-    raise ConfigError(f"'format' must be one of {', '.join(NAMES)}, not {value!r}")
+    raise ConfigError(f"'format' must be one of {', '.join(DIALECTS)}, not {value!r}")
 
 
 def _max_continues(value: object) -> int | None:

@@ -12,15 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .answers import ALLOW, ASK, DENY, Answer, Judge, merge_patch
+from .answers import ALLOW, ASK, DENY, Answer, merge_patch
 from .events import HookEvent
-from .registry import Hook
+from .registry import Hook, hook_name
 from .signals import signal_name
 from .text import one_line
 
-__all__ = ["HookBlockedError", "HookResult", "HookRun", "describe_hook", "dry_run_document", "hook_document"]
+if TYPE_CHECKING:
+    from .answers import Judge
+
+__all__ = ["HookBlockedError", "HookResult", "HookRun", "Imposed", "describe_hook", "dry_run_document",
+           "hook_document"]
+
+
+class Imposed:
+    """forge's own word on a run, decided before any hook ran (a changed project, say):
+    a deny of its own when ``reason`` is set (no hook result is invented: ``blocked_by``
+    names the ``source`` and the reason, with no index), and a message for the person.
+    The run concludes with it as with any hook's (:meth:`HookRun.conclude`). A plain
+    class: a NamedTuple costs 0.9 M instructions to create at import (bench/README.md)."""
+
+    __slots__ = ("source", "reason", "message")
+
+    def __init__(self, source: str, reason: str | None = None, message: str | None = None) -> None:
+        self.source, self.reason, self.message = source, reason, message
 
 
 @dataclass
@@ -144,11 +161,9 @@ def hook_document(hook: Hook) -> dict[str, Any]:
 
 
 def describe_hook(hook: Hook, index: int) -> str:
-    """``project hook 0``: the words ``forge-hook list`` uses for the hook, else its
-    place in this run."""
-    if hook.source_index is None:
-        return f"hook {index}"
-    return f"{hook.source or 'unknown'} hook {hook.source_index}"
+    """``project[0]``: the hook's name everywhere (:func:`~forge_hookd.registry.hook_name`),
+    else its place in this run."""
+    return hook_name(hook.source, hook.source_index, hook.id, run_index=index)
 
 
 class HookBlockedError(Exception):
@@ -180,10 +195,16 @@ class HookRun:
     blocked_by: HookResult | None = None  # the first blocking hook that denied
     context: list[str] = field(default_factory=list)  # every hook's, for the agent's model
     messages: list[str] = field(default_factory=list)  # every hook's, for the person
+    imposed: Imposed | None = None  # forge's own deny or message, decided before the hooks ran
 
     @property
     def blocked(self) -> bool:
-        return self.blocked_by is not None
+        return self.blocked_by is not None or self.denied_by_forge
+
+    @property
+    def denied_by_forge(self) -> bool:
+        """True when forge itself denies the run (:class:`Imposed`), whatever the hooks said."""
+        return self.imposed is not None and self.imposed.reason is not None
 
     def conclude(self) -> None:
         """The run's decision, reason, rewritten data, context and messages from its
@@ -191,33 +212,40 @@ class HookRun:
         blocking = [r for r in self.results if r.hook.blocking]
         self.blocked_by = next((r for r in blocking if r.decision == DENY), None)
         asking = [r for r in blocking if r.decision == ASK]
-        if self.blocked_by is not None:
+        if self.imposed is not None and self.imposed.reason is not None:  # decided before any hook ran
+            self.decision, self.reason = DENY, self.imposed.reason
+        elif self.blocked_by is not None:
             self.decision, self.reason = DENY, self.blocked_by.reason
         elif asking:
             self.decision, self.reason = ASK, "\n".join(r.reason for r in asking if r.reason) or None
         self.context = _collected(self.results, "context")
-        self.messages = _collected(self.results, "message")
+        own = [self.imposed.message] if self.imposed is not None and self.imposed.message else []
+        self.messages = own + _collected(self.results, "message")
         self.warnings.extend(_observer_warnings(self.results))
         patching = [r for r in blocking if r.answer is not None and r.answer.data is not None and r.decision != DENY]
         if patching:
             self.data, conflicts = _rewrite(self.event.data, patching)
             self.warnings.extend(conflicts)
 
+    def _blocker(self) -> dict[str, Any] | None:
+        """``blocked_by`` as the document says it: forge's own deny (its source and reason,
+        no index: no hook made it), else the first blocking hook that denied."""
+        if self.imposed is not None and self.imposed.reason is not None:
+            return {"source": self.imposed.source, "reason": self.imposed.reason}
+        blocker = self.blocked_by
+        if blocker is None:
+            return None
+        return {"index": blocker.index, "source": blocker.hook.source, "source_index": blocker.hook.source_index,
+                "event": blocker.hook.event_pattern, "description": blocker.hook.description,
+                "reason": blocker.reason}
+
     def to_dict(self) -> dict[str, Any]:
         """The output document of forge-hook-run (DESIGN.md, "Output")."""
-        blocker = self.blocked_by
         doc: dict[str, Any] = {
             "version": 1,
             "event": self.event.to_dict(),
-            "blocked": blocker is not None,
-            "blocked_by": None if blocker is None else {
-                "index": blocker.index,
-                "source": blocker.hook.source,
-                "source_index": blocker.hook.source_index,
-                "event": blocker.hook.event_pattern,
-                "description": blocker.hook.description,
-                "reason": blocker.reason,
-            },
+            "blocked": self.blocked,
+            "blocked_by": self._blocker(),
             "decision": self.decision,
             "reason": self.reason,
             **({} if self.data is None else {"data": self.data}),

@@ -22,6 +22,10 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import stat
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -67,7 +71,6 @@ def lock_timeout() -> float:
 def locked(path: StrPath) -> Iterator[None]:
     """An exclusive lock for writing ``path``: an flock on its real directory, reentrant
     within a thread. Raises :class:`LockTimeout` after :func:`lock_timeout` seconds."""
-    import threading
 
     target = real_path(path)
     directory = os.path.dirname(target)
@@ -98,7 +101,7 @@ def _lock_descriptor(directory: str) -> int:
     directory (NFS emulates flock with fcntl locks, which need a file open for writing),
     a lock file in our own runtime directory instead, keyed by the directory: it keeps
     out writers on this machine, and still leaves nothing beside the file."""
-    import fcntl
+    import fcntl  # 0.25 ms, only when a file is written (bench/README.md, "Start-up tricks")
 
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -113,8 +116,9 @@ def _lock_descriptor(directory: str) -> int:
 
 
 def _fallback_lock_path(directory: str) -> str:
+    # Paid only where a directory cannot be flocked (NFS): hashlib loads OpenSSL (6.4 ms),
+    # tempfile 9 ms (bench/README.md, "tricks.py").
     import hashlib
-    import stat
     import tempfile
 
     base = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir(), f"forge-hook-{os.getuid()}")
@@ -129,8 +133,7 @@ def _fallback_lock_path(directory: str) -> str:
 
 
 def _flock_bounded(fd: int, target: str) -> None:
-    import fcntl
-    import time
+    import fcntl  # as in _lock_descriptor
 
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -154,7 +157,7 @@ def _flock_bounded(fd: int, target: str) -> None:
 
 
 def _say_waiting(fd: int, target: str, timeout: float) -> None:
-    import logging
+    import logging  # 12 ms, only while waiting for a lock (bench/README.md, "tricks.py")
 
     logging.getLogger("forge_hookd").warning(
         "waiting for the lock on %s, held by %s (giving up in %g s)", target, _holder_name(fd), timeout)
@@ -173,14 +176,17 @@ def _holder_name(fd: int) -> str:
     return f"another process (pid {pids[0]})" if pids and pids[0].isdigit() else "another process"
 
 
-def write_atomically(path: StrPath, content: bytes) -> None:
+def write_atomically(path: StrPath, content: bytes, *, shared: bool = False) -> None:
     """Replace the real file behind ``path`` by ``content``, under its lock.
 
     A temporary file beside it, fsynced, renamed over it; the file keeps its permission
     bits; the directory is fsynced so that the rename survives a crash. Stale
-    temporaries of ours are removed first.
+    temporaries of ours are removed first. A file that does not exist yet is created
+    0600 (a trust record, a state file), or with ``shared`` as any new file of the user
+    is (0666 less the umask: a project's hooks file or an agent's settings, which may be
+    committed and read by the user's other tools).
     """
-    import tempfile
+    import tempfile  # 9 ms, only when a file is written (bench/README.md, "tricks.py")
 
     target = real_path(path)
     directory, name = os.path.split(target)
@@ -191,7 +197,7 @@ def write_atomically(path: StrPath, content: bytes) -> None:
         except OSError as exc:
             raise _unchanged(exc, target) from exc
         try:
-            _fill(fd, tmp, content, target)
+            _fill(fd, tmp, content, target, shared=shared)
             os.replace(tmp, target)
         except BaseException as exc:
             _unlink_quietly(tmp)
@@ -201,14 +207,31 @@ def write_atomically(path: StrPath, content: bytes) -> None:
         _fsync_directory(directory)
 
 
-def _fill(fd: int, tmp: str, content: bytes, target: str) -> None:
+def _fill(fd: int, tmp: str, content: bytes, target: str, *, shared: bool) -> None:
     try:
         write_all(lambda view: os.write(fd, view), content)
         os.fsync(fd)
         if os.path.exists(target):
             os.fchmod(fd, os.stat(target).st_mode & 0o7777)
+        elif shared:  # set before the rename: the file never exists with other bits
+            os.fchmod(fd, 0o666 & ~umask())
     finally:
         os.close(fd)
+
+
+def umask() -> int:
+    """The process's umask, read without changing it (``os.umask`` can only be read by
+    setting it, which another thread of a library caller could meet half-way)."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # pragma: no cover - a kernel before 4.7, or no /proc
+    os.umask(mask)  # pragma: no cover
+    return mask  # pragma: no cover
 
 
 def _fsync_directory(directory: str) -> None:
@@ -245,8 +268,6 @@ def _remove_stale_temporaries(directory: str, name: str) -> None:
     a temporary seen here is already stale; the pid check is a second safeguard. Old
     versions named them ``.NAME.RANDOM.tmp`` (no pid): those go once a minute old.
     """
-    import re
-    import time
 
     pattern = re.compile(rf"\.{re.escape(name)}\.(?:(\d+)\.)?[a-z0-9_]{{8}}\.tmp")
     try:

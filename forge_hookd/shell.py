@@ -330,6 +330,13 @@ def _words_of(text: str) -> list[Word]:
 
 
 # -- what a command runs in turn ---------------------------------------------------------------
+def scripts_of(command: Command) -> frozenset[str]:
+    """The strings ``command`` runs as shell code (a -c string, eval's words, find -exec's
+    command): :func:`parse` yields the commands in them on their own, so a guard that
+    reads the outer command's words as paths leaves these to them."""
+    return frozenset(text for _, text in _shell_strings(command))
+
+
 def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
     name, words = command.name, command.words
     if name in SHELLS:

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from .answers import DENY
 from .events import STOP_TYPES
+from .results import describe_hook
+from .safefile import write_atomically
 
 if TYPE_CHECKING:
     from .events import HookEvent
@@ -117,14 +119,13 @@ class StopCount:
             why = (f"{MAX_VAR}={self.limit}" if first.hook.max_continues is None or first.hook.max_continues >= self.limit
                    else f"the hook's max_continues={first.hook.max_continues}")
             said = (f"forge let the agent stop: its stop was refused {self.count} times in a row ({why}); "
-                    f"hook {first.index} ({first.hook.event_pattern}) still refuses: {first.reason or 'no reason'}"
+                    f"{describe_hook(first.hook, first.index)} '{first.hook.event_pattern}' still refuses: "
+                    f"{first.reason or 'no reason'}"
                     if self.writable else "forge let the agent stop: it cannot count refused stops here")
             run.warnings.append(said)
             run.messages.append(said)
 
     def _write(self, count: int, run: HookRun) -> None:
-        from .safefile import write_atomically
-
         try:
             write_atomically(self.path, f"{count}\n".encode())
         except OSError as exc:

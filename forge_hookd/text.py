@@ -7,6 +7,7 @@ quotes (a hook's command or output, an event's key) can never drive the terminal
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 # C0 (but tab), DEL and C1: a hook's output must not drive the terminal, and a line for
 # people stays one line (a newline in an event's key must not split the message).
@@ -14,8 +15,9 @@ _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c !=
 
 
 def visible(text: str) -> str:
-    """``text`` with terminal control characters written out (ESC as ``\\x1b``)."""
-    return text.translate(_CONTROL)
+    """``text`` with terminal control characters written out (ESC as ``\\x1b``), and
+    bytes that are not UTF-8 (a path's, read with surrogateescape) as ``\\xNN``."""
+    return shown_path(text.translate(_CONTROL))
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -24,12 +26,67 @@ def one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def short_command(command: str, limit: int = 80) -> str:
+    """A hook's command for a table or a trace line: one line, and past ``limit``
+    characters its head and its whole length (``awk '{ s = s... (1692 characters)``), so
+    that a long inline program never floods a line (the whole command is in the
+    document and in ``forge-hook list --json``)."""
+    line = " ".join(command.split())
+    if len(line) <= limit:
+        return line
+    marker = f"... ({len(command)} characters)"
+    if limit < len(marker) + 8:
+        return line[: max(limit - 3, 1)] + "..."
+    return line[: limit - len(marker)].rstrip() + marker
+
+
 def did_you_mean(word: str, known: Iterable[str], *, aliases: Mapping[str, str] | None = None) -> str:
     """`` (did you mean 'X'?)`` for a misspelt ``word``, or ``""``: a known alias first
     (``tool`` for ``tool_name``), else the closest of ``known``."""
     if aliases and word in aliases:
         return f" (did you mean '{aliases[word]}'?)"
-    import difflib  # only on the way to an error message
+    import difflib  # 1.7 ms, only on the way to an error message (bench/README.md, "tricks.py")
 
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def json_bytes(value: Any, *, option: int = 0) -> bytes:
+    """``value`` as JSON, for a document, a report or a log record of ours.
+
+    A path that is not UTF-8 (Linux paths are bytes; Python reads them with
+    surrogateescape) is written with each byte that is not UTF-8 as ``\\xNN``
+    (backslashreplace): valid JSON for every reader, never a crash (orjson refuses lone
+    surrogates). The exact bytes are in the hooks' environment and in the trust store's
+    keys (trust.path_key). Costs nothing until a surrogate is met.
+    """
+    import orjson
+
+    try:
+        return orjson.dumps(value, option=option, default=str)
+    except TypeError:
+        return orjson.dumps(_text_safe(value), option=option, default=str)
+
+
+def _text_safe(value: Any) -> Any:
+    if isinstance(value, str):
+        return shown_path(value)
+    if isinstance(value, dict):
+        return {_text_safe(k): _text_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_text_safe(v) for v in value]
+    return value
+
+
+def shown_path(text: str) -> str:
+    """``text`` with the bytes that are not UTF-8 (surrogates) as ``\\xNN``."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that no byte made
+        return text.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+    return raw.decode("utf-8", "backslashreplace")

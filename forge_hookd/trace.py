@@ -14,11 +14,13 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .text import one_line, visible
+from .registry import hook_name
+from .text import short_command, visible
 
 if TYPE_CHECKING:
     from .events import HookEvent
     from .registry import Hook
+    from .results import HookResult
 
 _COLOURS = {"good": "32", "bad": "31", "ask": "33", "dim": "2", "head": "1"}
 
@@ -29,6 +31,7 @@ class Tracer:
     def __init__(self, write: Callable[[str], None], *, colour: bool) -> None:
         self.write = write
         self.colour = colour and "NO_COLOR" not in os.environ
+        self.hooks: list[Hook] = []
 
     def _paint(self, text: str, tone: str) -> str:
         return f"\033[{_COLOURS[tone]}m{text}\033[0m" if self.colour else text
@@ -55,48 +58,67 @@ class Tracer:
             self.say(f"not read {scope} {path}: {state}", "dim")
 
     # -- matching ----------------------------------------------------------------------
-    def matching(self, hooks: list[Hook], event: HookEvent) -> None:
-        """Each loaded hook: matched, or why not (disabled, its pattern)."""
+    def matching(self, hooks: list[Hook], event: HookEvent, *, skipped: dict[int, str] | None = None) -> None:
+        """Each loaded hook: matched, or why not (disabled, its pattern, ``skipped`` on
+        request: ``id(hook)`` -> why)."""
         subject = event.type.value + (f":{event.tool_name}" if event.tool_name else "")
         per_source: dict[str | None, int] = {}
+        skipped = skipped or {}
         if not hooks:
             self.say(f"event {subject}: no hooks loaded", "dim")
         for hook in hooks:
             index = per_source[hook.source] = per_source.get(hook.source, -1) + 1
-            name = f"{hook.source}[{index}] '{hook.event_pattern}'"
+            name = f"{_name(hook, index)} '{hook.event_pattern}'"
             if not hook.enabled:
                 self.say(f"skip {name}: disabled", "dim")
-            elif hook.matches(event):
-                self.say(f"match {name}: {_short(hook.command)}", "good")
-            else:
+            elif not hook.matches(event):
                 self.say(f"skip {name}: pattern does not match {subject}", "dim")
+            elif id(hook) in skipped:
+                self.say(f"skip {name}: {skipped[id(hook)]}", "ask")
+            else:
+                self.say(f"match {name}: {_short(hook.action)}", "good")
 
     # -- running --------------------------------------------------------------------------
+    def running(self, hooks: list[Hook]) -> None:
+        """The hooks about to run, in run order: what the run's indexes name."""
+        self.hooks = list(hooks)
+
     def started(self, index: int, hook: Hook) -> None:
-        self.say(f"start hook {index} '{hook.event_pattern}' ({hook.source}): {_short(hook.command)}")
+        self.say(f"start {_name(hook, index)} '{hook.event_pattern}': {_short(hook.action)}")
+
+    def ended(self, result: HookResult) -> None:
+        """One hook's end, told as it happens."""
+        guard = result.hook.guard
+        how = (f"guard {guard} judged in-process" if guard and result.exit_code == 0
+               else f"timed out ({result.error})" if result.timed_out
+               else f"killed by {result.signal}" if result.signal
+               else f"could not judge: {result.error}" if guard
+               else f"could not start: {result.error}" if result.exit_code is None
+               else f"exit {result.exit_code}")
+        self.say(f"end {_name(result.hook, result.index)}: {how}, {result.decision}, {result.duration:.3f} s",
+                 _tone(result.decision))
 
     def finished(self, doc: dict[str, Any], exit_status: int) -> None:
-        """Each hook's end and the run's decision, from the run's document."""
-        for result in doc.get("results") or []:
-            self._result(result)
+        """The hooks the chain never reached and the run's decision, from its document."""
         for index in doc.get("skipped") or []:
-            self.say(f"hook {index} did not run: an earlier hook stopped the chain", "dim")
+            self.say(f"{self._named(index)} did not run: an earlier hook stopped the chain", "dim")
         decision = doc.get("decision") or "allow"
         blocker: dict[str, Any] = doc.get("blocked_by") or next(  # an ask has no blocker: the first asking hook
             (r for r in doc.get("results") or [] if decision != "allow" and r.get("decision") == decision), {})
         reason = doc.get("reason") or ""
-        by = f" by hook {blocker['index']}" + (f": {_short(reason)}" if reason else "") if blocker else ""
+        who = self._named(blocker["index"]) if "index" in blocker else f"forge ({blocker.get('source')})"
+        by = f" by {who}" + (f": {_short(reason)}" if reason else "") if blocker else ""
         self.say(f"decision {decision}{by}; exit {exit_status}; {doc.get('duration', 0):.3f} s",
                  _tone(decision))
 
-    def _result(self, result: dict[str, Any]) -> None:
-        decision = result.get("decision") or "allow"
-        how = (f"timed out ({result.get('error')})" if result.get("timed_out")
-               else f"killed by {result['signal']}" if result.get("signal")
-               else f"could not start: {result.get('error')}" if result.get("exit_code") is None
-               else f"exit {result.get('exit_code')}")
-        self.say(f"end hook {result.get('index')}: {how}, {decision}, "
-                 f"{result.get('duration', 0):.3f} s", _tone(decision))
+    def _named(self, index: int) -> str:
+        return _name(self.hooks[index], index) if 0 <= index < len(self.hooks) else f"hook {index}"
+
+
+def _name(hook: Hook, index: int) -> str:
+    """The hook's one name (registry.hook_name): ``project[2]``; a library caller's
+    hook, read from no file, by its place in the run."""
+    return hook_name(hook.source, hook.source_index, hook.id, run_index=index)
 
 
 def _tone(decision: str) -> str:
@@ -104,7 +126,8 @@ def _tone(decision: str) -> str:
 
 
 def _short(text: str, limit: int = 80) -> str:
-    """One line, cut, secrets masked (stderr may end up in an agent's transcript)."""
-    from .redact import redact_text
+    """One line, cut (saying how long it was), secrets masked (stderr may end up in an
+    agent's transcript)."""
+    from .redact import redact_text  # 0.7 ms, only when tracing with the log off (bench/README.md)
 
-    return one_line(redact_text(" ".join(text.split())), limit)  # masked as the line reads
+    return short_command(redact_text(" ".join(text.split())), limit)  # masked as the line reads

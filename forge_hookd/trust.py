@@ -1,20 +1,33 @@
 """Project trust, the way direnv does it: a project's hooks run only after the user has
-trusted exactly what they would run. Any change makes the project untrusted until it is
-trusted anew.
+trusted exactly what they would run. Any change makes the project "changed" until it is
+trusted anew (pipeline.py decides what a changed project does to a run).
 
 What a trust record covers (DESIGN.md, "Trust"): the hooks file, every file under
-``.forge/``, and every file inside the project that a hook's command names as a word
-(``./scripts/guard.sh``, ``python3 tools/check.py``), each by its SHA-256. Records are
-keyed by the real path of the project root that runs the hooks, so a ``.forge`` (or a
-hooks file) that is a symlink out of the project is never covered by another project's
-trust. What trust cannot see: a file that a covered script runs in turn, a path a
-command builds at run time (``$DIR/x.sh``), anything outside the project.
+``.forge/`` (no exemptions: a file that comes and goes is a file a script can source),
+and every file inside the project that a hook's command names: as a word, inside quotes,
+``$(...)``, backticks, ``sh -c`` strings, after ``cd DIR &&`` (:func:`shell.trust_words`),
+through the project variables of every agent (``$FORGE_PROJECT_DIR``,
+``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR`` ... as the dialects' hook variables say)
+and through the hook's own ``env`` (``${CLAUDE_PLUGIN_ROOT}``), each by its SHA-256.
+Records are keyed by the real path of the project root that runs the hooks, so a
+``.forge`` (or a hooks file) that is a symlink out of the project is never covered by
+another project's trust. What trust cannot see: a file that a covered script runs in
+turn, a path a command builds at run time, anything outside the project; a word it
+cannot resolve is said (:func:`unresolved`), never silently dropped.
 
 Records live in ``${XDG_DATA_HOME:-~/.local/share}/forge/trust.json``::
 
     {"version": 2, "projects": {"/abs/root": {"files": {".forge/hooks.json": "<sha256>",
-                                                        "scripts/guard.sh": "<sha256>"}}}}
+                                                        "scripts/guard.sh": "<sha256>"},
+                                              "named": [["", "./scripts/guard.sh"], ...],
+                                              "reader": "shell-1"}}}
 
+``named`` holds every word the commands could run or read as a path (and its
+``working_dir``), so that a run whose hooks file is the trusted one looks for those
+files without parsing a command again.
+
+A path that is not UTF-8 (Linux paths are bytes) is keyed as a NUL followed by the hex
+of its bytes: no path holds a NUL, so such a key never meets a real one (:func:`path_key`).
 A version 1 record (``{"trusted": {"/abs/root/.forge/hooks.json": "<sha256>"}}``) covered
 the hooks file only: it reads as "changed", to be trusted again.
 """
@@ -24,7 +37,6 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from enum import Enum
@@ -37,11 +49,18 @@ from .readfile import read_regular
 from .safefile import StrPath, locked, write_atomically
 
 OVERRIDE_VAR = "FORGE_TRUST_PROJECT"
+REQUIRE_VAR = "FORGE_REQUIRE_TRUST"
 STORE_VERSION = 2
-#: Bounds on what a project can make a run read: the store, each covered file, their number.
+#: Bounds on what a project can make a run read: the store, each covered file, their
+#: number, and how deep ``.forge/`` nests (a pull can add any tree; the walk is a loop,
+#: so depth costs no stack, and past these the project reads as not trustable).
 MAX_STORE_BYTES = 4 * 1024 * 1024
 MAX_COVERED_BYTES = 16 * 1024 * 1024
 MAX_COVERED_FILES = 1000
+MAX_FORGE_DEPTH = 32
+#: Which reading of commands wrote a record's candidate words: a record of another
+#: reading is read again from the commands (same verdict, the parser's cost).
+READER = "shell-1"
 
 
 class TrustState(str, Enum):
@@ -53,12 +72,14 @@ class TrustState(str, Enum):
 class TrustCheck:
     """A trust state and, when it is not "trusted", why: the file that changed, the
     symlink that leaves the project, the store that cannot be read. ``trustable`` is
-    False when ``forge-hook trust`` would refuse the project as it is."""
+    False when ``forge-hook trust`` would refuse the project as it is; ``changed`` names
+    the covered file that differs (relative to the project root), when one does."""
 
-    __slots__ = ("state", "detail", "trustable")
+    __slots__ = ("state", "detail", "trustable", "changed")
 
-    def __init__(self, state: TrustState, detail: str | None = None, *, trustable: bool = True) -> None:
-        self.state, self.detail, self.trustable = state, detail, trustable
+    def __init__(self, state: TrustState, detail: str | None = None, *, trustable: bool = True,
+                 changed: str | None = None) -> None:
+        self.state, self.detail, self.trustable, self.changed = state, detail, trustable, changed
 
 
 def trust_store_path() -> str:
@@ -71,20 +92,31 @@ _YES = frozenset({"1", "true", "yes", "on"})
 _NO = frozenset({"", "0", "false", "no", "off"})
 
 
+def _yes(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in _YES
+
+
 def override_from_env() -> bool:
     """``FORGE_TRUST_PROJECT=1`` (or true, yes, on, any case): trust every project file
     (for CI and headless agents)."""
-    return os.environ.get(OVERRIDE_VAR, "").strip().lower() in _YES
+    return _yes(OVERRIDE_VAR)
+
+
+def require_from_env() -> bool:
+    """``FORGE_REQUIRE_TRUST=1`` (yes words as above): project hooks that are not trusted
+    are an error, not skipped (git hooks, CI)."""
+    return _yes(REQUIRE_VAR)
 
 
 def override_warning() -> str | None:
-    """What to tell the user when ``FORGE_TRUST_PROJECT`` is neither a yes nor a no word:
-    a typo must not pass unnoticed, in either direction."""
-    value = os.environ.get(OVERRIDE_VAR, "")
-    if value.strip().lower() in _YES | _NO:
-        return None
-    return (f"{OVERRIDE_VAR}={value!r} is not understood, so it trusts nothing: "
-            "use 1, true, yes or on (or 0, false, no, off)")
+    """What to tell the user when ``FORGE_TRUST_PROJECT`` or ``FORGE_REQUIRE_TRUST`` is
+    neither a yes nor a no word: a typo must not pass unnoticed, in either direction."""
+    for name, meaning in ((OVERRIDE_VAR, "so it trusts nothing"), (REQUIRE_VAR, "so trust is not required")):
+        value = os.environ.get(name, "")
+        if value.strip().lower() not in _YES | _NO:
+            return (f"{name}={value!r} is not understood, {meaning}: "
+                    "use 1, true, yes or on (or 0, false, no, off)")
+    return None
 
 
 def digest(content: bytes) -> str:
@@ -105,6 +137,17 @@ def _sha256() -> Any:
     import hashlib  # pragma: no cover - a build without the built-in modules
 
     return hashlib.sha256  # pragma: no cover
+
+
+def path_key(path: str) -> str:
+    """``path`` as JSON can hold it: itself when it is UTF-8, else a NUL and the hex of
+    its bytes (a path read with surrogateescape; no path holds a NUL, so the key never
+    names another path, and orjson refuses lone surrogates)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return "\0" + os.fsencode(path).hex()
+    return path
 
 
 # -- what a record covers --------------------------------------------------------------
@@ -132,21 +175,23 @@ def _refuse_escapes(hooks_file: StrPath, real_root: str) -> str:
 
 def coverage(hooks_file: StrPath, content: bytes, doc: Any = None) -> dict[str, str]:
     """What trusting ``content`` at ``hooks_file`` covers: each file's path relative to
-    the real project root, with its SHA-256 (the hooks file first).
+    the real project root (:func:`path_key`), with its SHA-256 (the hooks file first).
 
     ``doc`` is ``content`` parsed (parsed here when None). Raises ConfigError when the
     project cannot be trusted as it is (a symlink out of it, a covered file that is too
-    large or not readable).
+    large or not readable, a ``.forge/`` too deep or too large).
     """
     real_root = os.path.realpath(project_root_of(hooks_file))
-    return _coverage(hooks_file, real_root, _refuse_escapes(hooks_file, real_root), content, doc)
+    hooks_real = _refuse_escapes(hooks_file, real_root)
+    return _coverage(hooks_file, real_root, hooks_real, content, candidates(_parsed(content, doc), real_root))
 
 
-def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: bytes, doc: Any) -> dict[str, str]:
-    covered = {os.path.relpath(hooks_real, real_root): digest(content)}
-    forge_files = _forge_files(os.path.dirname(hooks_real), _own_files(hooks_real))
-    for path in [*forge_files, *_named_files(_parsed(content, doc), real_root)]:
-        rel = os.path.relpath(path, real_root)
+def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: bytes,
+              named: list[list[str]]) -> dict[str, str]:
+    covered = {path_key(os.path.relpath(hooks_real, real_root)): digest(content)}
+    forge_files = _forge_files(os.path.dirname(hooks_real), os.fspath(hooks_file))
+    for path in [*forge_files, *_named_files(named, real_root)]:
+        rel = path_key(os.path.relpath(path, real_root))
         if rel not in covered:
             if len(covered) >= MAX_COVERED_FILES:
                 raise ConfigError(f"more than {MAX_COVERED_FILES} files to cover", path=os.fspath(hooks_file))
@@ -163,32 +208,30 @@ def _parsed(content: bytes, doc: Any) -> Any:
         return {}
 
 
-def _own_files(hooks_real: str) -> Callable[[str], bool]:
-    """Whether a path is the lock or a temporary file of a forge-hook edit in progress
-    (see :mod:`forge_hookd.safefile`): they come and go, and nothing runs them."""
-    directory, name = os.path.split(hooks_real)
-    lock = os.path.join(directory, name + ".lock")
-
-    def own(path: str) -> bool:
-        base = os.path.basename(path)
-        return path == lock or (os.path.dirname(path) == directory and base.startswith(f".{name}.")
-                                and base.endswith(".tmp"))
-
-    return own
-
-
-def _forge_files(directory: str, skip: Callable[[str], bool]) -> Iterator[str]:
-    """Everything under ``.forge/``, depth first, symlinks not followed (a symlink is
-    covered by its target text; a file it names in the project is covered by itself)."""
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            yield from _forge_files(entry.path, skip)
-        elif not skip(entry.path):
-            yield entry.path
+def _forge_files(directory: str, where: str) -> Iterator[str]:
+    """Everything under ``.forge/`` in a stable order, symlinks not followed (a symlink is
+    covered by its target text; a file it names in the project is covered by itself).
+    A loop over a stack, not recursion: a 1200-level chain costs no stack. More than
+    MAX_FORGE_DEPTH levels or MAX_COVERED_FILES entries: ConfigError."""
+    stack: list[tuple[str, int]] = [(directory, 0)]
+    seen = 0
+    while stack:
+        current, depth = stack.pop()
+        if depth > MAX_FORGE_DEPTH:
+            raise ConfigError(f".forge/ nests deeper than {MAX_FORGE_DEPTH} levels ({current}): too deep "
+                              "to check, so it cannot be trusted", path=where)
+        try:
+            entries = sorted(os.scandir(current), key=lambda e: e.name, reverse=True)
+        except OSError:
+            continue
+        seen += len(entries)
+        if seen > MAX_COVERED_FILES:
+            raise ConfigError(f".forge/ holds more than {MAX_COVERED_FILES} entries: too large to check, so it "
+                              "cannot be trusted", path=where)
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, depth + 1))
+        yield from sorted(e.path for e in entries if not e.is_dir(follow_symlinks=False))
 
 
 def _file_digest(path: str) -> str:
@@ -196,63 +239,92 @@ def _file_digest(path: str) -> str:
     file by its kind (never opened: a FIFO would block)."""
     info = os.lstat(path)
     if stat.S_ISLNK(info.st_mode):
-        return "symlink:" + os.readlink(path)
+        return "symlink:" + path_key(os.readlink(path))
     if not stat.S_ISREG(info.st_mode):
         return f"special:{stat.S_IFMT(info.st_mode):o}"
     content = read_regular(path, limit=MAX_COVERED_BYTES)
     return digest(content or b"")
 
 
-_ROOT_VARS = ("$FORGE_PROJECT_DIR", "${FORGE_PROJECT_DIR}")
+@functools.cache
+def _agent_variables() -> tuple[tuple[str, str], ...]:
+    """Every agent's project variables, as each dialect's hooks get them: the name and
+    what follows the project root in its value (``("COPILOT_HOOK_DIR",
+    "/.github/hooks")``). Read from the dialects (one owner per fact), once."""
+    from . import dialects
+    from .events import PROJECT_DIR_VAR, EventType, HookEvent
+
+    probe, event = "/\0root", HookEvent(EventType.SESSION_START)
+    found: dict[str, str] = {PROJECT_DIR_VAR: ""}
+    for name in dialects.NAMES:
+        for var, value in dialects.get(name).hooks.env(event, probe).items():
+            if value == probe or value.startswith(probe + "/"):
+                found.setdefault(var, value[len(probe):])
+    return tuple(found.items())
 
 
-_PLAIN_WORDS = re.compile(r"[^\s();<>|&]+")
+def project_variables(root: str) -> dict[str, str]:
+    """The variables that name the project root (or a place in it) in a hook's command."""
+    return {name: root + rest for name, rest in _agent_variables()}
 
 
-def command_words(command: str) -> list[str]:
-    """The words of a shell command as the shell would split them (operators such as
-    ``&&`` and ``;`` apart), or on whitespace when it does not parse."""
-    if not any(c in command for c in "'\"\\"):
-        # Without quotes or escapes shlex would split here too; a regex is ~20x faster.
-        return _PLAIN_WORDS.findall(command)
-    import shlex
+def _command_words(entry: dict[str, Any], real_root: str) -> Any:
+    """:func:`shell.trust_words` of an entry's command, its variables known: the agents'
+    project variables, and the entry's own ``env`` (a plugin's ``CLAUDE_PLUGIN_ROOT``)."""
+    from . import shell  # the parser, only for a project that has commands to read
 
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:  # an unbalanced quote: the shell will refuse it anyway
-        return command.split()
+    command = entry["command"]
+    variables: dict[str, str] = {}
+    if "$" in command:
+        variables = project_variables(real_root)
+        env = entry.get("env")
+        if isinstance(env, dict):
+            variables.update((k, v) for k, v in env.items() if isinstance(k, str) and isinstance(v, str))
+    return shell.trust_words(command, variables=variables)
 
 
-def _named_files(doc: Any, real_root: str) -> Iterator[str]:
-    """The regular files inside the project that a hook's command names as a word
-    (``./x.sh``, ``tools/check.py``, ``--config=ci/x.json``), resolved."""
+def _commands(doc: Any) -> Iterator[tuple[int, dict[str, Any]]]:
     hooks = doc.get("hooks") if isinstance(doc, dict) else None
-    seen: set[tuple[str, str]] = set()  # a file may hold the same command many times
-    for entry in hooks if isinstance(hooks, list) else []:
-        if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
-            continue
+    for index, entry in enumerate(hooks if isinstance(hooks, list) else []):
+        if isinstance(entry, dict) and isinstance(entry.get("command"), str):
+            yield index, entry
+
+
+def candidates(doc: Any, real_root: str) -> list[list[str]]:
+    """Every word the hooks' commands could run or read as a path, with the directory it
+    is relative to (the entry's ``working_dir``, "" for the root): what the check looks
+    for in the project. Kept in the trust record, so that a run whose hooks file is the
+    trusted one never parses a command (bench/README.md, "trust.py")."""
+    found: dict[tuple[str, str], None] = {}  # a file may hold the same command many times
+    for _, entry in _commands(doc):
         working_dir = entry.get("working_dir")
-        base = os.path.join(real_root, working_dir) if isinstance(working_dir, str) else real_root
-        for word in command_words(entry["command"]):
-            for candidate in (word, word.partition("=")[2]):
-                if (candidate, base) in seen:
-                    continue
-                seen.add((candidate, base))
-                path = _project_file(candidate, base, real_root)
-                if path is not None:
-                    yield path
+        base = working_dir if isinstance(working_dir, str) else ""
+        for word in _command_words(entry, real_root).paths:
+            found[base, word] = None
+    return [[base, word] for base, word in found]
+
+
+def _named_files(named: list[list[str]], real_root: str) -> Iterator[str]:
+    """The regular files inside the project that the candidate words name, resolved."""
+    for base, word in named:
+        path = _project_file(word, os.path.join(real_root, base), real_root)
+        if path is not None:
+            yield path
+
+
+def unresolved(doc: Any, root: StrPath) -> list[tuple[int, str]]:
+    """What the hooks' commands name that trust cannot resolve (an unknown variable, a
+    glob, ``python -m pkg``): each hook's index and the word, so that trust never claims
+    more than it sees (``forge-hook trust`` says them, ``forge-hook check`` reports them)."""
+    real_root = os.path.realpath(root)
+    return [(index, word) for index, entry in _commands(doc)
+            for word in _command_words(entry, real_root).unresolved]
 
 
 def _project_file(word: str, base: str, real_root: str) -> str | None:
     if not word or "\0" in word or len(word) > 4096:
         return None
-    for var in _ROOT_VARS:
-        if word.startswith(var + "/"):
-            word = real_root + word[len(var):]
-    try:  # one stat first: most words (echo, -la, $HOME) name nothing, and realpath costs more
+    try:  # one stat first: most words (echo, -la) name nothing, and realpath costs more
         if not stat.S_ISREG(os.stat(os.path.join(base, word)).st_mode):
             return None
     except (OSError, ValueError):
@@ -277,49 +349,109 @@ def _load_store(store: str) -> dict[str, Any]:
     return doc
 
 
+def _record(doc: dict[str, Any], real_root: str) -> dict[str, Any] | None:
+    record = doc.get("projects", {}).get(path_key(real_root))
+    return record if isinstance(record, dict) else None
+
+
 def _recorded(doc: dict[str, Any], real_root: str) -> dict[str, str] | None:
-    record = doc.get("projects", {}).get(real_root)
-    files = record.get("files") if isinstance(record, dict) else None
+    record = _record(doc, real_root)
+    files = record.get("files") if record is not None else None
     return {k: v for k, v in files.items() if isinstance(v, str)} if isinstance(files, dict) else None
 
 
-def _difference(recorded: dict[str, str], current: dict[str, str]) -> str | None:
-    """The first covered file that differs, in words, or None."""
+def _recorded_candidates(record: dict[str, Any] | None) -> list[list[str]] | None:
+    """The candidate words a record holds, when this forge's reader wrote them."""
+    named = record.get("named") if record is not None and record.get("reader") == READER else None
+    if not isinstance(named, list) or not all(isinstance(n, list) and len(n) == 2 and
+                                              all(isinstance(p, str) for p in n) for n in named):
+        return None
+    return named
+
+
+def has_record(root: StrPath) -> bool:
+    """Whether the user trusted the project at ``root`` once (whatever it holds now): a
+    cheap look at the store for the search of the project root. False when the store
+    cannot be read."""
+    try:
+        return _recorded(_load_store(trust_store_path()), os.path.realpath(root)) is not None
+    except ConfigError:
+        return False
+
+
+def shown(rel: str) -> str:
+    """A covered path as people read it (a NUL key as the path with escapes)."""
+    if rel.startswith("\0"):
+        return bytes.fromhex(rel[1:]).decode("utf-8", "backslashreplace")
+    return rel
+
+
+def _difference(recorded: dict[str, str], current: dict[str, str]) -> tuple[str, str] | None:
+    """The first covered file that differs, and what happened to it, or None."""
     for rel, sha in recorded.items():
         if rel not in current:
-            return f"{rel} is gone since the project was trusted"
+            return rel, "is gone"
         if current[rel] != sha:
-            return f"{rel} changed since the project was trusted"
+            return rel, "changed"
     new = next((rel for rel in current if rel not in recorded), None)
-    return None if new is None else f"{new} is new since the project was trusted"
+    return None if new is None else (new, "is new")
 
 
 def check(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustCheck:
     """Whether ``content``, read from ``hooks_file``, and everything its hooks run in the
     project are what the user trusted. Never raises: a store that cannot be read makes
-    the project untrusted, with the reason in ``detail``."""
+    the project untrusted, a trusted project that can no longer be checked (too deep,
+    too large) changed, each with the reason in ``detail``."""
     real_root = os.path.realpath(project_root_of(hooks_file))
     try:
-        hooks_real = _refuse_escapes(hooks_file, real_root)
         store = _load_store(trust_store_path())
     except ConfigError as exc:
         return TrustCheck(TrustState.UNTRUSTED, str(exc), trustable=False)
     recorded = _recorded(store, real_root)
-    if recorded is None:
-        if hooks_real in store.get("trusted", {}):
-            return TrustCheck(TrustState.CHANGED, "it was trusted by an older forge-hook, whose trust covered "
-                                               "the hooks file only")
-        return TrustCheck(TrustState.UNTRUSTED)
     try:
-        current = _coverage(hooks_file, real_root, hooks_real, content, doc)
+        hooks_real = _refuse_escapes(hooks_file, real_root)
+    except ConfigError as exc:  # a pull that links .forge out of a trusted project changed it
+        state = TrustState.UNTRUSTED if recorded is None else TrustState.CHANGED
+        return TrustCheck(state, str(exc), trustable=False, changed=None if recorded is None else ".forge/")
+    if recorded is None:
+        if path_key(hooks_real) in store.get("trusted", {}):
+            return TrustCheck(TrustState.CHANGED, "it was trusted by an older forge-hook, whose trust covered "
+                                               "the hooks file only", changed=".forge/hooks.json")
+        return TrustCheck(TrustState.UNTRUSTED)
+    hooks_rel = path_key(os.path.relpath(hooks_real, real_root))
+    if recorded.get(hooks_rel) != digest(content):  # the commands changed: nothing else to read
+        what = "is new" if hooks_rel not in recorded else "changed"
+        return TrustCheck(TrustState.CHANGED, f"{shown(hooks_rel)} {what} since the project was trusted",
+                          changed=shown(hooks_rel))
+    # The trusted hooks file: its commands name what they named then (the record's words,
+    # when this forge wrote them; else they are read again).
+    named = _recorded_candidates(_record(store, real_root))
+    try:
+        if named is None:
+            named = candidates(_parsed(content, doc), real_root)
+        current = _coverage(hooks_file, real_root, hooks_real, content, named)
     except (ConfigError, OSError) as exc:
-        return TrustCheck(TrustState.UNTRUSTED, str(exc), trustable=False)
+        # Trusted once: what the user chose must not switch off because a pull made it
+        # uncheckable. It is "changed" (a blocking event denies), and not trustable.
+        return TrustCheck(TrustState.CHANGED, str(exc), trustable=False, changed=".forge/")
     difference = _difference(recorded, current)
-    return TrustCheck(TrustState.TRUSTED) if difference is None else TrustCheck(TrustState.CHANGED, difference)
+    if difference is None:
+        return TrustCheck(TrustState.TRUSTED)
+    rel, what = difference
+    return TrustCheck(TrustState.CHANGED, f"{shown(rel)} {what} since the project was trusted", changed=shown(rel))
+
+
+def not_run_warning(path: str, root: str, check: TrustCheck) -> str:
+    """What to say when the project's hooks at ``path`` did not run for lack of trust."""
+    if not check.trustable and check.state is not TrustState.CHANGED:
+        return f"project hooks in {path} did not run: {check.detail}"
+    why = check.detail or ("it changed since it was trusted" if check.state is TrustState.CHANGED
+                           else "the project is not trusted")
+    return f"project hooks in {path} did not run: {why}; review it, then run: forge-hook trust {root}"
 
 
 def _v1_key(hooks_file: StrPath) -> str:
-    return os.path.realpath(hooks_file)
+    return path_key(os.path.realpath(hooks_file))
 
 
 def state(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustState:
@@ -344,10 +476,11 @@ def trust(hooks_file: StrPath, content: bytes, doc: Any = None) -> dict[str, str
     """Trust ``content`` at ``hooks_file`` and what its hooks run; what it covers.
     Raises ConfigError when the project cannot be trusted as it is."""
     real_root = os.path.realpath(project_root_of(hooks_file))
-    covered = coverage(hooks_file, content, doc)
+    named = candidates(_parsed(content, doc), real_root)
+    covered = _coverage(hooks_file, real_root, _refuse_escapes(hooks_file, real_root), content, named)
 
     def record(store: dict[str, Any]) -> None:
-        store["projects"][real_root] = {"files": covered}
+        store["projects"][path_key(real_root)] = {"files": covered, "named": named, "reader": READER}
         store.get("trusted", {}).pop(_v1_key(hooks_file), None)
 
     _update(record)
@@ -364,7 +497,7 @@ def untrust(hooks_file: StrPath) -> bool:
 
     def forget(store: dict[str, Any]) -> None:
         v1 = store.get("trusted", {}).pop(_v1_key(hooks_file), None)
-        found.append(store["projects"].pop(real_root, None) is not None or v1 is not None)
+        found.append(store["projects"].pop(path_key(real_root), None) is not None or v1 is not None)
 
     _update(forget)
     return found[0]

@@ -122,14 +122,6 @@ def missing_directories(directory: str) -> list[str]:
     return missing[::-1]
 
 
-def follow_umask(path: str) -> None:
-    """A new settings file gets the permissions any new file of the user's gets (it may
-    be committed to the project); write_atomically's temporary file was 0600."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(os.path.realpath(path), 0o666 & ~mask)
-
-
 def remove_directories(dirs: list[str]) -> None:
     """The directories install made, innermost first, as long as they are empty."""
     for directory in reversed(dirs):

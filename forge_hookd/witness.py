@@ -5,6 +5,7 @@ files read, the hooks matched and started, the final document. The one place whe
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from .runrecord import RunContext, file_entry
 if TYPE_CHECKING:
     from .config import LoadedConfig
     from .events import HookEvent
+    from .executor import HookExecutor
     from .registry import Hook
     from .trace import Tracer
 
@@ -24,15 +26,13 @@ class Witness:
 
     def __init__(self, say: Callable[[str], None], *, trace_to: Callable[[str], None], root: str, trace: bool,
                  trust_override: bool, no_global: bool, no_project: bool, dialect: str | None = None,
-                 colour: bool | None = None) -> None:
+                 native_event: str | None = None, colour: bool | None = None) -> None:
         self.say = say
-        self.context = RunContext(project_root=root, dialect=dialect)
+        self.context = RunContext(project_root=root, dialect=dialect, native_event=native_event)
         self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
-            import sys
-
-            from .trace import Tracer
+            from .trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
 
             tty = sys.stderr.isatty() if colour is None else colour
             self.tracer = Tracer(trace_to, colour=tty)
@@ -40,15 +40,18 @@ class Witness:
                 if skipped:
                     self.tracer.not_read(scope, f"--no-{scope}")
 
-    @property
-    def on_start(self) -> Callable[[int, Hook], None] | None:
-        """For ``HookExecutor.on_start``: None unless tracing."""
-        return self.tracer.started if self.tracer is not None else None
-
-    def matching(self, hooks: list[Hook], event: HookEvent) -> None:
-        """Which of the loaded hooks match ``event`` and why not (only when tracing)."""
+    def attach(self, executor: HookExecutor, hooks: list[Hook]) -> None:
+        """Hear of each of ``hooks`` as ``executor`` starts and ends it (only when
+        tracing: ``--trace`` narrates as it happens, not from the document afterwards)."""
         if self.tracer is not None:
-            self.tracer.matching(hooks, event)
+            self.tracer.running(hooks)
+            executor.on_start, executor.on_end = self.tracer.started, self.tracer.ended
+
+    def matching(self, hooks: list[Hook], event: HookEvent, *, skipped: list[Hook] | None = None) -> None:
+        """Which of the loaded hooks match ``event`` and why not, ``skipped`` the ones
+        FORGE_SKIP kept from running (only when tracing)."""
+        if self.tracer is not None:
+            self.tracer.matching(hooks, event, skipped={id(h): "FORGE_SKIP names it" for h in skipped or []})
 
     def file(self, scope: str, path: str, loaded: LoadedConfig) -> None:
         """``config.load_sources``'s ``on_file``."""

@@ -87,17 +87,27 @@ def command_page(name: str, command: click.Command, sections: dict[str, str],
              section("DESCRIPTION", paragraphs(inspect.cleandoc(command.help or "")))]
     parts.append(section("OPTIONS", option_entries(command, ctx)))
     if subcommands and isinstance(command, click.Group):
-        body = []
-        for sub_name in command.list_commands(ctx):
-            sub = command.commands[sub_name]
-            sub_ctx = click.Context(sub, info_name=sub_name, parent=ctx, **sub.context_settings)
-            usage = " ".join(sub.collect_usage_pieces(sub_ctx))
-            body.append(f".SS {roff(name + ' ' + sub_name + ' ' + usage)}\n"
-                        f"{paragraphs(inspect.cleandoc(sub.help or ''))}\n{option_entries(sub, sub_ctx)}")
-        parts.append(section("COMMANDS", "\n".join(body)))
+        parts.append(section("COMMANDS", "\n".join(_commands(name, command, ctx))))
     for title, text in sections.items():
         parts.append(section(title, paragraphs(text)))
     return "\n".join(parts)
+
+
+def _commands(prefix: str, group: click.Group, ctx: click.Context) -> list[str]:
+    """One subsection per subcommand, and one per subcommand of a subgroup
+    (forge-hook guard list, forge-hook guard test), so that every option is named."""
+    import inspect
+
+    body = []
+    for sub_name in group.list_commands(ctx):
+        sub = group.commands[sub_name]
+        sub_ctx = click.Context(sub, info_name=sub_name, parent=ctx, **sub.context_settings)
+        usage = " ".join(sub.collect_usage_pieces(sub_ctx))
+        body.append(f".SS {roff(prefix + ' ' + sub_name + ' ' + usage)}\n"
+                    f"{paragraphs(inspect.cleandoc(sub.help or ''))}\n{option_entries(sub, sub_ctx)}")
+        if isinstance(sub, click.Group):
+            body += _commands(f"{prefix} {sub_name}", sub, sub_ctx)
+    return body
 
 
 def pages() -> dict[str, str]:

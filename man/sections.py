@@ -21,16 +21,41 @@ Anything else is refused with exit status 2 and no hook run: an unknown key (a m
      "enabled": true, "detach": false, "description": "Block dangerous shell commands"}
   ]}
 
-event and command are required. timeout defaults to 10 seconds and is clamped to [0.1, 600] (an imported hook gets its agent's default); enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS). max_continues (a whole number) lowers FORGE_MAX_CONTINUES for this hook's refusals of a stop. A hook with a format (see DIALECTS) may also keep its agent's own filters, as forge-hook import writes them: matcher (the agent's matcher, read the agent's way: on tools, a session start's source, a compaction's trigger, a notification's or a subagent's type) and if (Claude's permission rule, Bash(git commit:*)); and fail_closed: true, which makes its plain failure (an exit status other than 0 and 2, output that is not valid JSON) deny.
+event and command (or guard: BUILT-IN GUARDS) are required. id is optional: a name for the hook, unique in its file (letters, digits, -, _ and ., not only digits), that forge-hook enable, disable and remove and FORGE_SKIP take. timeout defaults to 10 seconds and is clamped to [0.1, 600] (an imported hook gets its agent's default); enabled defaults to true; a relative working_dir is relative to the project root, where hooks run by default. detach: true leaves what the hook starts in the background running after it exits. blocking: false makes the hook an observer (see HOOK ANSWERS). max_continues (a whole number) lowers FORGE_MAX_CONTINUES for this hook's refusals of a stop. A hook with a format (see DIALECTS) may also keep its agent's own filters, as forge-hook import writes them: matcher (the agent's matcher, read the agent's way: on tools, a session start's source, a compaction's trigger, a notification's or a subagent's type) and if (Claude's permission rule, Bash(git commit:*)); and fail_closed: true, which makes its plain failure (an exit status other than 0 and 2, output that is not valid JSON) deny.
 
 Hooks run in this order: the global file, then the project file, then each --config file, each in file order. A missing file is no error. A file that is not valid JSON, or a malformed entry, is skipped with a warning naming the file, the entry and the problem (line and column for JSON syntax); every other hook still loads. An unknown key in an entry is a warning; the hook still loads. With --strict any warning is an error (exit 2) and no hook runs.
 """,
     "THE AGENT'S LIFECYCLE": """
 Beyond the seed's sixteen types, an agent's own lifecycle: agent:stop (the agent is about to end its turn), agent:subagent_start and agent:subagent_stop, session:notification (the agent shows the person a notice: a permission prompt waiting, idle), session:pre_compact and session:post_compact (data.trigger: manual or auto), and agent:native for every other native event of an agent, with the native event's name as tool_name, so that patterns name it as a tool (agent:native:Setup, agent:native:*). Re-injecting rules after a compaction is session:start with data.source compact.
 
-A deny on agent:stop or agent:subagent_stop means "do not stop yet": its reason is the agent's next instruction, and context travels only with a deny, as part of its reason. On session:pre_compact a deny stops the compaction where the agent allows it (Claude) and is reported as dropped elsewhere; on agent:subagent_start it stops the subagent where the agent allows it (Cursor). session:notification and session:post_compact are observe only: through a dialect a deny there is reported, never turned into the agent stopping; in the forge protocol the exit statuses stay as they are (a deny exits 1). forge's own failures (a broken payload, a --strict config error, a bug) never refuse a stop, and neither does a format hook that timed out or could not start: a broken forge or hook must not trap an agent in a loop.
+A deny on agent:stop or agent:subagent_stop means "do not stop yet": its reason is the agent's next instruction, and context travels only with a deny, as part of its reason. On session:pre_compact a deny stops the compaction where the agent allows it (Claude) and is reported as dropped elsewhere; on agent:subagent_start it stops the subagent where the agent allows it (Cursor). session:notification and session:post_compact are observe only: through a dialect a deny there is reported, never turned into the agent stopping; in the forge protocol the exit statuses stay as they are (a deny exits 1). forge's own failures (a broken payload, a project changed since it was trusted, --require-trust, a --strict config error, a bug) never refuse a stop or a compaction, and neither does a format hook that timed out or could not start: a broken forge or hook must not trap an agent in a loop.
 
 A stop cannot be refused for ever. data.stop_count (FORGE_STOP_COUNT) says how many times in a row this session's stop was refused already; forge counts per session in ${XDG_STATE_HOME:-~/.local/state}/forge/stops/, and its count decides (the agent's own flag, stop_hook_active or loop_count, stays in data.agent.payload). After FORGE_MAX_CONTINUES refusals in a row (default 5; a hook's max_continues lowers it for that hook) the hooks still run and are recorded, as observers, and the agent is let stop, with a warning and a message saying why; a stop let through starts the count again. A count forge cannot keep (a state directory it cannot write) lets every stop through, with a warning.
+""",
+    "BUILT-IN GUARDS": """
+A hook entry can name a built-in guard instead of a command; it is judged inside forge-hook-run, without a process:
+
+  {"event": "tool:pre_execute", "guard": "destructive_rm"}
+  {"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["main", "trunk"]}}
+
+The guards (forge-hook guard list shows what each catches and its options; * marks the recommended set that forge-hook add --guards recommended writes):
+
+* destructive_rm *: deleting /, ~, the project itself or anything outside it, by rm, find -delete, xargs rm or an interpreter one-liner (shutil.rmtree); with allow_outside, outside_project
+* force_push *: git push --force, -f, +ref, --force-with-lease to a protected branch, pushes to or deletions of protected branches (ask); with protected_branches, push_to_protected, force_with_lease
+* destructive_git *: git reset --hard, clean -f, checkout -- ., restore ., branch -D, stash drop and clear, filter-branch; with allow
+* secret_files *: .env, ~/.ssh, *.pem, cloud credentials read or written by a file tool or reached by a shell command (cat .env, grep -r KEY .env*); with patterns, allow
+* hardcoded_secrets *: tokens, keys and passwords in content a tool writes or edits; with allow
+* remote_code *: curl | sh, base64 -d | bash, uploads of files (curl -d @file, -F), reverse shells, tunnels; with allow_hosts
+* infra_destructive: terraform destroy, kubectl delete, DROP TABLE, TRUNCATE (asks); with decision
+* package_policy: a new dependency through npm, pip, uv, cargo, go, gem (asks); with allow, decision, run_packages
+* protected_paths: lockfiles, .git/, CI configuration, files outside the project, by file tools and shell redirections; with paths, allow, outside_project, allow_outside
+* privilege_escalation: sudo, doas, pkexec, su, run0, chmod 777, setuid, chown of the system; also named block_sudo (the template); with allow, permissions
+* no_verify: git commit and push with --no-verify, -n, HUSKY=0, core.hooksPath
+* self_protection *: a tool call that edits forge's config, .forge/ or the trust store, or runs forge-hook trust, disable, remove or install --uninstall
+
+A guard denies or asks with a reason that says what matched and how to do it safely; when it finds nothing it gives no answer (never an explicit allow). Shell commands are parsed, not grepped: wrappers (env, nice, timeout, nohup, xargs, sudo, sh -c, bash -lc, eval), quoting, heredocs fed to a shell, &&, ;, | and subshell chains, command substitution, find -exec and interpreter one-liners are seen through, while echo "rm -rf /" and grep sudo auth.log pass. A command longer than 1 MiB or nested deeper than 16 levels is refused as unreadable. Tool arguments are read under every agent's names, and the agent's working directory is where a command starts.
+
+A guard's result is a hook result with no process behind it: exit_code 0 when the guard judged (its decision and reason are its answer), no stdout, stderr or signal; exit_code null with an error when it could not judge. A guard that fails (a bug) denies, never allows. An unknown guard or option is a config warning with a did-you-mean (an error under --strict); the entry still loads and denies, naming the problem. timeout, env, working_dir and detach do not apply to a guard; blocking: false makes it an observer.
 """,
     "MATCHING": """
 A hook's event is a comma-separated list of patterns; it matches when any one does. With T the event type and T:tool the type plus tool name: * matches every event; an exact T matches whatever the tool; T:tool matches that tool only; shell-style globs (tool:*, tool:*:write, *:bash) are matched, case-sensitively, against T and against T:tool.
@@ -45,9 +70,13 @@ On timeout the whole tree the hook started is ended: SIGTERM to its process grou
 Event data is never substituted into the command text: it reaches a hook only through its environment and stdin. Quote variables in double quotes: echo "tool: $FORGE_TOOL_NAME".
 
 A nested call (a hook that runs forge-hook-run for an event type already being handled up the chain, tracked in FORGE_HOOK_CHAIN) is a circular trigger: it runs no hooks, says so in warnings and exits 0.
+
+FORGE_SKIP=ID,ID (as pre-commit's SKIP) keeps the hooks with those ids from running this once: FORGE_SKIP=lint git commit. Never silent: each hook skipped so is a warning (stderr, warnings, the run log) and an entry of skipped_on_request; a name no loaded hook has is a warning with a did-you-mean. Only a hook with an id can be skipped, so a guard you never named cannot be switched off by a variable; event data never sets FORGE_SKIP, and a hook's nested run does not inherit it.
+
+Every hook is named one way in every line for people (the verdict line, --trace, forge-hook list, log and check): its file and its index there, project[2], and its id when it has one, project[2] (lint).
 """,
     "OUTPUT": """
-stdout carries exactly one JSON document, compact (indented with --pretty), whatever happened; messages for people go to stderr as forge-hook-run: ....
+stdout carries exactly one JSON document, compact (indented with --pretty), whatever happened; messages for people go to stderr as forge-hook-run: .... With -q (--quiet), for git hooks, Makefiles and terminals, nothing goes to stdout, not even an error document: the one-line verdict (blocked by project[0] 'tool:pre_execute:bash': REASON) or error on stderr and the exit status are the answer, and an allow prints nothing. -q does not go with --dialect (stdout is the agent's) nor with --dry-run (its document is its answer).
 
   {"version": 1,
    "event": {"type": "tool:pre_execute", "timestamp": 1763700000.5, "data": {},
@@ -64,7 +93,7 @@ stdout carries exactly one JSON document, compact (indented with --pretty), what
                 "decision": "allow", "answer": null}, ...],
    "skipped": [2], "warnings": [], "duration": 0.011}
 
-index is the hook's position among the hooks this event matched, in run order, counting from 0; skipped and blocked_by use the same numbers (forge-hook-run --dry-run lists them). hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its error for a hook that timed out, could not start or answered malformed, else its stdout, else its stderr, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
+index is the hook's position among the hooks this event matched, in run order, counting from 0; skipped and blocked_by use the same numbers (forge-hook-run --dry-run lists them). hook is the hook's config entry plus its source (global, project, or the path of a --config file). exit_code is null for a hook that never started and negative for a signal death, with signal naming it (-15, "SIGTERM"). decision is the run's (allow, deny or ask); blocked is true exactly when it is deny. reason is the denying hook's reason (its answer's reason, else its error for a hook that timed out, could not start or answered malformed, else its stdout, else its stderr, stripped), for ask the asking hooks' reasons one per line, null for allow. data is the event's data as the hooks rewrote it, present only when one did; context and messages collect every hook's, in config order. Each result has its own decision and its answer (null for plain output). An interrupted run adds "interrupted": "SIGTERM" (or SIGINT, SIGHUP). When FORGE_SKIP names anything, "skipped_on_request" lists the hooks it kept from running: [{"id": "lint", "source": "project", "source_index": 0, "event": "tool:*"}]. --dry-run prints {"version": 1, "event": ..., "dry_run": true, "hooks": [{"index": 0, "hook": {...}}], "warnings": [...]}. An error before any hook ran prints {"version": 1, "error": {"kind": "...", "message": "..."}} with kind one of invalid_event, invalid_config, usage, interrupted, system, internal.
 """,
     "HOOK ANSWERS": """
 A hook can say more than yes or no. When its stdout, stripped, is one JSON object holding at least one of these keys, that object is its answer; anything else is plain output:
@@ -120,18 +149,21 @@ forge-hook-run reads:
 * XDG_CONFIG_HOME: else the global file is ${XDG_CONFIG_HOME:-~/.config}/forge/hooks.json
 * FORGE_PROJECT_DIR: the project root, when --project-root is not given
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) runs project hooks even when their file is not trusted; any other value is ignored with a warning
+* FORGE_REQUIRE_TRUST: 1, true, yes or on (any case) is --require-trust
+* CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR, COPILOT_PROJECT_DIR: with --dialect, where the search for the project root starts (the agent's project directory)
+* XDG_STATE_HOME: where the run log, the stop counts and the sessions already told of an untrusted project are (${XDG_STATE_HOME:-~/.local/state}/forge/: runs.jsonl, stops/, trust-told.json; each bounded)
 * XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
-* FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited)
+* FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited); the trace tells each hook's start and end as they happen, a long command shortened (saying its length)
+* FORGE_SKIP: ID,ID: the hooks with these ids do not run this once, said on stderr and in the document (see RUNNING)
 * FORGE_LOG: 0 turns the run log off
 * FORGE_LOG_FILE: where the run log is, instead of ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl
 * FORGE_MAX_CONTINUES: how many refused stops in a row are obeyed before the agent is let stop (a whole number, default 5; see THE AGENT'S LIFECYCLE)
-* XDG_STATE_HOME: where the run log and the stop counts are (${XDG_STATE_HOME:-~/.local/state}/forge/)
 * NO_COLOR: no colour in --trace, even on a terminal
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
-* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json, else the current directory
+* PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json that is not an untrusted project nested in a trusted one (see TRUST), else the current directory
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
 * ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
 * ${XDG_STATE_HOME:-~/.local/state}/forge/stops/: how many times in a row each session's stop was refused, one small file per session (named by a hash), removed when a stop is let through; at most 256, none older than 7 days
@@ -142,9 +174,21 @@ Every run appends one JSON line to the run log: time, duration, version, the eve
 Secrets are redacted before anything is written: the values of keys and variables whose names hold TOKEN, SECRET, PASSWORD, PASSWD, KEY, CREDENTIAL, AUTH or COOKIE, those values again wherever a hook prints them, and token shapes anywhere (sk-..., ghp_/gho_/github_pat_..., AKIA..., xox[abpr]-..., Bearer ..., PEM private key blocks, JWTs, URL passwords). Each record is at most 64 KiB; the file is rotated at 10 MiB, 3 files kept. Concurrent runs never interleave: one write per record, a lock for records over 4 KiB and for rotation. A log that cannot be written costs one warning on stderr and in warnings, never the run or its exit status.
 """,
     "TRUST": """
-A repository you clone must not run commands on your machine just because an agent fired an event in it. So project hooks run only when the project's .forge/hooks.json is trusted: forge-hook trust records its path and the SHA-256 of its content, and any change to the file makes it untrusted until trusted anew. An untrusted file is not even parsed: forge-hook-run runs the global hooks only and puts a warning in warnings (and on stderr) naming the file and the command to trust it. The global file and --config files are the caller's own and always run.
+A repository you clone must not run commands on your machine just because an agent fired an event in it, and a guard you chose must never switch off in silence. Project hooks run only once a person trusts them with forge-hook trust, which records, under the real path of the project root, the SHA-256 of .forge/hooks.json, of every file under .forge/ (no exemptions), and of every file in the project that a hook's command names: as a word, inside quotes, $(...) or backticks, inside sh -c and bash -c strings, after cd DIR &&, through the agents' project variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR, $CURSOR_PROJECT_DIR, $COPILOT_PROJECT_DIR) and through the hook's own env (${CLAUDE_PLUGIN_ROOT}). Project hooks run with PYTHONDONTWRITEBYTECODE=1, so running them never changes what trust covers; a byte-code file that arrives by a pull is covered like any other.
 
-In CI and headless agents, where nobody can review a prompt, say so explicitly: --trust-project or FORGE_TRUST_PROJECT=1.
+Never trusted (a clone): project hooks do not run; the global ones do; the run says so on stderr and in warnings, and through --dialect in a message the person sees (Claude's, Codex's and Gemini's systemMessage, Cursor's user_message; Copilot's hooks have none) on session start and on the first event that can block in each session.
+
+Changed since trusted (a pull, an edit, a checkout): on an event that can block, when a project hook matches the event as the file now reads (or the file cannot be read), the run is denied (exit 1; through --dialect, the agent's deny) with a reason naming the changed file and the command that re-trusts. blocked_by is {"source": "trust", "reason": ...} with no index; results hold the global hooks that ran. On other events the global hooks run and the change is a warning, agent:stop, agent:subagent_stop and session:pre_compact among them: a hook may refuse a stop, forge's own word never does (THE AGENT'S LIFECYCLE). A .forge/ nested deeper than 32 levels or holding more than 1000 entries cannot be checked: it reads as untrusted (as changed, when it was trusted) with a warning, never a crash.
+
+--require-trust (FORGE_REQUIRE_TRUST=1) makes project hooks that are not trusted an error where one matches the event: exit 2, and through --dialect a deny on events that can block; for git hooks and CI, where skipping would mean passing. --strict turns every trust warning into an error.
+
+Only a person trusts: through --dialect, a tool call that runs forge-hook trust (a path, a wrapper, sh -c, python -m forge_hookd.manage) or writes the trust store is denied before any hook runs, with a reason saying that a person must review and trust.
+
+A directory below the project cannot switch its guards off: a .forge/hooks.json that was never trusted (a dependency under node_modules, a vendored library, a submodule) does not end the search for the project root; the nearest trusted root above it runs its hooks, and the nested file is named in warnings. Through --dialect the search starts at the agent's project directory (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR or COPILOT_PROJECT_DIR in the hook's environment, Cursor's workspace_roots), not at a cwd that a cd moved.
+
+What trust cannot see: a file that a covered script runs in turn, a path a command builds at run time, and a word it cannot resolve (an unknown variable, a glob, python -m pkg): forge-hook trust lists those words and forge-hook check reports them. A data key of the event never sets a variable that steers forge (FORGE_TRUST_PROJECT, FORGE_CONFIG_DIR, FORGE_LOG ...): it is left out of the hooks' environment, with a warning.
+
+In CI and headless agents, where nobody can review: --trust-project or FORGE_TRUST_PROJECT=1.
 """,
     "EXIT STATUS": """
 * 0: proceed (decision allow): no matching hook, or every hook that ran said continue
@@ -154,6 +198,7 @@ In CI and headless agents, where nobody can review a prompt, say so explicitly: 
 * 3: internal error (a bug); still a JSON error document
 * 5: the machine refused (a full disk, a read-only directory, a deleted current directory, a name too long): one line on stderr, an error document of kind system
 * 129, 130, 143: interrupted by SIGHUP, SIGINT, SIGTERM: running hooks were ended, partial results printed
+* 141: the reader of stdout went away (as a shell's SIGPIPE); nothing more is written
 """,
     "GUARANTEES": """
 What forge-hook-run promises when hooks misbehave, each proved by its test suite through the installed executable, checked by process id:
@@ -177,18 +222,18 @@ Block sudo in the project, trust the file, then try it:
   echo '{"type":"tool:pre_execute","tool_name":"bash","data":{"tool_args":{"command":"sudo ls"}}}' \\
     | forge-hook-run | jq -r .blocked_by.reason
 
-From a Makefile or a script, without stdin:
+From a Makefile, a git hook or a script, without stdin and without the document (-q: the verdict line only when a hook blocks; the same exit status):
 
-  forge-hook-run --event session:start --session-id "$SESSION" --data '{"message_count": 0}'
+  forge-hook-run -q --event session:start --session-id "$SESSION" --data '{"message_count": 0}'
 
 See what would run, and why a hook does not:
 
   forge-hook-run --dry-run --event tool:pre_execute --tool bash | jq '.hooks[].hook'
 
-Shell completion of options and event types, colons included (bash, in ~/.bashrc; zsh_source in ~/.zshrc after compinit; for fish, _FORGE_HOOK_RUN_COMPLETE=fish_source forge-hook-run | source):
+Shell completion of options, event types (colons included), tool names, paths, hook indexes and ids (bash, in ~/.bashrc; zsh_source in ~/.zshrc after compinit; for fish, type -q forge-hook-run; and _FORGE_HOOK_RUN_COMPLETE=fish_source forge-hook-run | source). Each line does nothing once forge is uninstalled:
 
-  eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
-  eval "$(_FORGE_HOOK_COMPLETE=bash_source forge-hook)"
+  command -v forge-hook-run >/dev/null && eval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"
+  command -v forge-hook >/dev/null && eval "$(_FORGE_HOOK_COMPLETE=bash_source forge-hook)"
 """,
     "SEE ALSO": """
 forge-hook(1), jq(1), sh(1). The same engine is a Python library, import forge_hookd: see README.md in the source tree.
@@ -197,7 +242,11 @@ forge-hook(1), jq(1), sh(1). The same engine is a Python library, import forge_h
 
 FORGE_HOOK = {
     "TRUST": """
-Project hooks (.forge/hooks.json) run only once you trust that exact content: forge-hook trust records the file's absolute path and the SHA-256 of its bytes in ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json. Any change to the file (a git checkout, a pull, an editor) makes it untrusted until you trust it again, and forge-hook list shows it as changed. Edits made with forge-hook add, remove, enable and disable --project keep a file trusted if it was trusted before the edit (you made the change); an untrusted file stays untrusted. The global file is yours and always trusted.
+Project hooks run only once a person trusts them. forge-hook trust [DIR] records, under the real path of the project root, in ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json, the SHA-256 of .forge/hooks.json, of every file under .forge/ (no exemptions), and of every file in the project that a hook's command names (as a word, inside quotes, $(...), backticks, sh -c strings, after cd DIR &&, through $FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR and the other agents' project variables, and through the hook's own env), and prints what it covers and the words it cannot see: an unknown variable, a glob, python -m pkg. forge-hook check reports those words too. A path that is not UTF-8 is keyed by its bytes.
+
+Any change to a covered file (a pull, an editor, a checkout) makes the project changed: forge-hook-run then denies events that can block where a project hook matches, until the project is trusted again, and warns elsewhere; forge-hook list shows each hook's trust (trusted, untrusted, changed) and why. forge-hook-run --require-trust (FORGE_REQUIRE_TRUST=1) makes untrusted project hooks an error, for git hooks and CI. Through an agent's dialect, a tool call that runs forge-hook trust or writes the trust store is denied: only a person trusts, after reviewing. A .forge/ deeper than 32 levels or with more than 1000 entries cannot be trusted.
+
+Edits made with forge-hook add, remove, enable and disable --project keep a project trusted if it was trusted before the edit (you made the change); an untrusted one stays untrusted. The global file is yours and always trusted. What trust cannot see: what a covered script runs in turn, a path built at run time.
 
 In CI and headless agents: forge-hook-run --trust-project, or FORGE_TRUST_PROJECT=1.
 """,
@@ -222,12 +271,34 @@ Codex runs a hook only once its hash is trusted in ~/.codex/config.toml, as code
 
 forge-hook doctor says, per agent found (or with a settings file in the project), which of its settings files run forge-hook-run and on which of its events, in its own names, and exits 1 with one line per finding: an event forge handles that a wired file leaves out; forge-hook-run running twice on one event; another agent's --dialect, or a Copilot event without :EVENT; forge-hook-run not found where the settings name it; Claude's disableAllHooks, Gemini's hooksConfig.enabled: false, Codex's hooks switched off, a forge hook or the project not trusted by Codex; and an agent's own hook that would run twice, once from its settings and once imported into a forge hooks file ("format": AGENT) on an event forge-hook-run runs on. --json prints {"agents": [...], "findings": N}.
 """,
+    "BUILT-IN GUARDS": """
+forge-hook guard list [--json] names every built-in guard (forge-hook-run(1), BUILT-IN GUARDS), what it catches, its options with their kind and default, and whether it is in the recommended set. forge-hook add --guard NAME [--with JSON] writes one guard entry (on tool:pre_execute unless --event says otherwise), and forge-hook add --guards recommended writes the recommended set in one step (--guards also takes all, or names separated by commas); a guard already in the file, by its name or alias and whatever its options, is left as it is, so running it twice changes nothing. An unknown guard or option is refused before anything is written.
+
+forge-hook guard test NAME [--with JSON] [--tool TOOL] [--content TEXT] [--cwd DIR] [--json] -- COMMAND|PATH says what guard NAME decides on one tool call, what matched, and how the command was read (each simple command, how it was reached: via sh -c, wrapped in sudo, after cd DIR, fed by curl). After --, one argument is a command line as written; several are one command's words, quoted back as a shell needs them. With --tool read, write, edit, glob or grep the argument is a path, and --content the text written. It exits 0 for allow, 1 for deny, 4 for ask.
+""",
+    "POLICY TESTS": """
+forge-hook test FILE [--dialect AGENT[:EVENT]] [--trust-project] [--json] runs every case of a fixtures file through forge-hook-run's pipeline, against the hooks configured here (built-in guards and command hooks alike; command hooks run for real), and compares each run's decision with the one the case expects:
+
+  {"cases": [
+    {"name": "no sudo", "command": "sudo apt install x", "expect": "deny", "reason": "Blocked: sudo"},
+    {"name": "Claude reads .env", "dialect": "claude", "expect": "deny",
+     "payload": {"hook_event_name": "PreToolUse", "cwd": "{project}", "tool_name": "Read",
+                 "tool_input": {"file_path": "{project}/.env"}}},
+    {"name": "a session starts", "event": {"type": "session:start"}, "expect": "allow"}]}
+
+A case has one of command (a bash pre-tool call), event (a forge event) or payload (an agent's own, read as the case's dialect or --dialect reads it); expect is allow, deny or ask; reason, if given, must be part of the run's reason. {project} in any string is the project root. The report says ok or FAIL per case and, for each failure, the expected decision (-) and the actual one (+) with the hook that decided and its reason. A file that is not valid JSON, or a case that cannot be used, is a usage error (exit 2) naming the case.
+""",
+    "REPLAY": """
+forge-hook replay N [--trust-project] [--json] fires the event of run N of forge-hook log (1 is the latest) again, in the project it ran in (or --project-root), against the hooks configured today, and shows the decision then and now, each hook then (-) and now (+), and how many did not run. It replays what the run log kept: the event's type, tool, session and data, bounded (each string cut at 512 characters) and redacted, and for an agent's run the agent's name, event and tool but not its payload (so not its working directory: guards judge from the project root). A value the log cut or masked is replayed as it holds it, and the replay names it. Files, the environment and the time are today's, and command hooks run for real.
+""",
     "EXIT STATUS": """
-* 0: done; for check, no problems; for doctor, all is well
-* 1: check or doctor found problems; remove matched no hook
-* 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index, a file or trust records that cannot be parsed (the message says which)
+* 0: done; for check, no problems; for doctor, all is well; for test, every case passed; for replay, the decision is the same; for guard test, allow
+* 1: check or doctor found problems; remove matched no hook; a test case failed; replay's decision changed; guard test: deny
+* 4: guard test: ask
+* 2: bad invocation or input: an unknown option or subcommand, a missing --global/--project, a malformed hook, no such index or id, an id two hooks hold, a file or trust records that cannot be parsed (the message says which)
 * 3: internal error (a bug); FORGE_DEBUG=1 prints the traceback
 * 5: the machine refused: a full disk, a read-only directory, a name too long, a deleted current directory, a lock held past FORGE_LOCK_TIMEOUT (one line says which)
+* 141: the reader of stdout went away (as a shell's SIGPIPE: forge-hook list | head -1)
 """,
     "ENVIRONMENT": """
 * FORGE_CONFIG_DIR, XDG_CONFIG_HOME: where the global hooks file is (as for forge-hook-run)
@@ -246,13 +317,20 @@ forge-hook doctor says, per agent found (or with a settings file in the project)
   forge-hook trust                      # after reviewing .forge/hooks.json
   forge-hook list --event tool:pre_execute --tool bash
   forge-hook check || echo 'fix the lines above'
-  forge-hook disable --project 0
+  forge-hook add --project --id lint --event 'tool:post_execute:write' --command 'ruff check .'
+  forge-hook disable --project lint             # or by index: forge-hook disable --project 0
+  FORGE_SKIP=lint git commit                    # skip it this once, said on stderr
   forge-hook list --json | jq -r '.[] | select(.trusted | not) | .file'
   forge-hook log --decision deny --since 1h     # what was blocked in the last hour, and why
   forge-hook log --show 1                       # the latest run, whole
   forge-hook install --agent claude --project   # forge-hook-run as Claude Code's hook command
   forge-hook doctor                             # wired where? anything running twice?
   forge-hook install --agent all --global --uninstall
+  forge-hook add --global --guards recommended  # the built-in guards; twice changes nothing
+  forge-hook guard test destructive_rm -- 'find ~ -name "*.log" | xargs rm -rf'
+  forge-hook guard test secret_files --tool read -- ~/.aws/credentials
+  forge-hook test --trust-project tests/policy.json   # in CI: exit 1 if a case fails
+  forge-hook replay 1                           # would today's hooks still decide the same?
 """,
     "SEE ALSO": """
 forge-hook-run(1), jq(1).

@@ -214,7 +214,7 @@ def test_a_deny_answer_blocks_with_its_reason_and_stops_the_chain(project: Proje
     assert (doc["decision"], doc["reason"]) == ("deny", "not on main")
     assert doc["blocked_by"]["reason"] == "not on main" and doc["skipped"] == [1]
     assert doc["results"][0]["exit_code"] == 0 and doc["results"][0]["should_continue"] is False
-    assert "blocked by project hook 0 (*): not on main" in run.stderr
+    assert "blocked by project[0] '*': not on main" in run.stderr
 
 
 def test_a_failing_hook_denies_whatever_it_answered(project: Project, forge_run: ForgeRun) -> None:

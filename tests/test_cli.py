@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from helpers import SUDO, Project, installed
+from helpers import SUDO, ForgeRun, Project, installed
 from forge_hookd import codec
 from forge_hookd.cli import forge_hook_run
 
@@ -42,7 +42,7 @@ def test_blocking_hook_exits_1_with_reason(project: Project) -> None:
     assert result.exit_code == 1
     assert doc(result)["blocked_by"] == {"index": 0, "event": "tool:pre_execute:bash", "source": "project",
                                          "source_index": 0, "description": "Block", "reason": "Blocked: no"}
-    assert result.stderr == "forge-hook-run: blocked by project hook 0 (tool:pre_execute:bash): Blocked: no\n"
+    assert result.stderr == "forge-hook-run: blocked by project[0] 'tool:pre_execute:bash': Blocked: no\n"
 
 
 def test_event_from_options_does_not_read_stdin(project: Project) -> None:
@@ -223,3 +223,34 @@ def test_a_missing_config_file_named_on_purpose_is_an_error(project: Project, tm
     result = invoke(project, ["--config", str(missing)], {"type": "session:start"})
     assert result.exit_code == 2
     assert doc(result)["error"]["message"] == f"{missing}: no such file (named with --config)"
+
+
+# -- -q/--quiet: for git hooks, Makefiles and terminals (issue 23, item 2) ----------------------
+def test_quiet_prints_no_document_only_the_verdict_line_and_the_same_status(project: Project,
+                                                                           forge_run: ForgeRun) -> None:
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo 'Blocked: no'; exit 1"},
+                         {"event": "session:*", "command": "echo fine"}])
+    for flag in ("-q", "--quiet"):
+        blocked = forge_run(SUDO, flag)
+        assert (blocked.exit_status, blocked.stdout) == (1, "")
+        assert blocked.stderr == "forge-hook-run: blocked by project[0] 'tool:pre_execute:bash': Blocked: no\n"
+        allowed = forge_run({"type": "session:start"}, flag)
+        assert (allowed.exit_status, allowed.stdout, allowed.stderr) == (0, "", "")  # an allow prints nothing
+    # not even an error document: the error line on stderr and the status are the answer
+    for args, stdin in ((["-q"], "not json"), (["-q", "--bogus"], "{}"), (["--bogus", "-q"], "{}")):
+        failed = forge_run(stdin, *args)
+        assert (failed.exit_status, failed.stdout) == (2, ""), args
+        assert failed.stderr.startswith("forge-hook-run: error: ") and failed.stderr.count("\n") == 1, args
+    assert forge_run(SUDO).stdout.startswith('{"version":1')  # without -q the document is there
+
+
+def test_quiet_is_refused_with_a_dialect_and_with_a_dry_run(project: Project, forge_run: ForgeRun) -> None:
+    """With --dialect stdout is the agent's answer, so -q could only be ignored or
+    refused: refused, in the agent's form (on an event that can block that is a deny)."""
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+               "session_id": "s", "cwd": str(project.root)}
+    refused = forge_run(payload, "--dialect", "claude", "-q")
+    assert refused.exit_status == 2 and "--quiet does not go with --dialect" in refused.stderr
+    dry = forge_run(None, "-q", "--dry-run", "--event", "session:start")
+    assert dry.exit_status == 2 and dry.stdout == ""
+    assert dry.stderr == "forge-hook-run: error: --quiet does not go with --dry-run: a dry run's document is its answer\n"

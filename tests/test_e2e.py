@@ -21,7 +21,7 @@ def test_block_sudo_template_blocks_with_reason(project: Project, forge_run: For
     project.write_hooks([HOOK_TEMPLATES["block_sudo"].to_dict()])
     run = forge_run(SUDO)
     assert run.exit_status == 1
-    assert run.json["blocked_by"]["reason"] == "Blocked: sudo not allowed"
+    assert run.json["blocked_by"]["reason"].startswith("Blocked: sudo not allowed. ")
     assert run.json["results"][0]["hook"]["source"] == "project"
     allowed = forge_run({**SUDO, "data": {"tool_args": {"command": "pseudosudo ls"}}})
     assert allowed.exit_status == 0 and allowed.json["blocked"] is False

@@ -31,7 +31,7 @@ def test_list_hooks_in_run_order_with_file_indexes_and_trust(project: Project) -
     assert [h.hook.command for h in editing.would_run(listed, event, trust_project=False)] == ["g"]
     assert [h.hook.command for h in editing.would_run(listed, event, trust_project=True)] == ["g", "q"]
     assert listed[1].to_dict() == {"event": "tool:*", "command": "p", "timeout": 10.0, "enabled": False,
-                                   "blocking": True, "source": "project", "file": str(project.hooks_file), "index": 1,
+                                   "blocking": True, "name": "project[1]", "source": "project", "file": str(project.hooks_file), "index": 1,
                                    "trusted": False, "trust": "untrusted", "trust_detail": None}
 
 
@@ -68,21 +68,21 @@ def test_add_remove_toggle_keep_unknown_keys_and_order(project: Project) -> None
     project.hooks_file.write_text(json.dumps({"comment": "mine", "hooks": [
         {"event": "a", "command": "1", "x-note": "keep"}, "not an object"]}))
     assert editing.add_hook(project.hooks_file, Hook("b", "2"), retrust=True) == 2
-    editing.set_enabled(project.hooks_file, 0, False, retrust=True)
-    assert editing.remove_hooks(project.hooks_file, "zzz", retrust=True) == 0
+    assert editing.set_enabled(project.hooks_file, "0", False, retrust=True) == 0
+    assert editing.remove_hooks(project.hooks_file, "zzz", retrust=True) == []
     doc = json.loads(project.hooks_file.read_text())
     assert doc == {"comment": "mine", "hooks": [{"event": "a", "command": "1", "x-note": "keep", "enabled": False},
                                                 "not an object", {"event": "b", "command": "2"}]}
-    editing.set_enabled(project.hooks_file, 0, True, retrust=True)
+    editing.set_enabled(project.hooks_file, "0", True, retrust=True)
     assert "enabled" not in json.loads(project.hooks_file.read_text())["hooks"][0]
-    assert editing.remove_hooks(project.hooks_file, "a", retrust=True) == 1
-    with pytest.raises(ConfigError, match="there is no hook 5 \\(the file has 2\\)"):
-        editing.set_enabled(project.hooks_file, 5, True, retrust=True)
+    assert editing.remove_hooks(project.hooks_file, "a", retrust=True) == [0]
+    with pytest.raises(ConfigError, match="there is no hook 5 \\(the file has 2;"):
+        editing.set_enabled(project.hooks_file, "5", True, retrust=True)
     with pytest.raises(ConfigError, match="hook 0 is not an object"):
-        editing.set_enabled(project.hooks_file, 0, True, retrust=True)
+        editing.set_enabled(project.hooks_file, "0", True, retrust=True)
     with pytest.raises(ConfigError, match="no such file"):
-        editing.set_enabled(project.root / "none.json", 0, True, retrust=True)
-    assert editing.remove_hooks(project.root / "none.json", "a", retrust=True) == 0
+        editing.set_enabled(project.root / "none.json", "0", True, retrust=True)
+    assert editing.remove_hooks(project.root / "none.json", "a", retrust=True) == []
 
 
 def test_edits_keep_a_trusted_file_trusted_and_an_untrusted_one_untrusted(project: Project) -> None:
@@ -99,7 +99,7 @@ def test_an_unparsable_file_is_never_overwritten(project: Project) -> None:
     project.hooks_file.write_bytes(b'{"hooks": [oops')
     for edit in (lambda: editing.add_hook(project.hooks_file, Hook("a", "b"), retrust=True),
                  lambda: editing.remove_hooks(project.hooks_file, "a", retrust=True),
-                 lambda: editing.set_enabled(project.hooks_file, 0, False, retrust=True)):
+                 lambda: editing.set_enabled(project.hooks_file, "0", False, retrust=True)):
         with pytest.raises(ConfigError, match="invalid JSON"):
             edit()
     assert project.hooks_file.read_bytes() == b'{"hooks": [oops'

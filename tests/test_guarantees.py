@@ -512,7 +512,7 @@ def test_terminal_escapes_from_a_hook_are_made_visible_on_stderr(project: Projec
     run = forge_run(EVENT)
     assert run.exit_status == 1
     assert "\x1b" not in run.stderr and "\x07" not in run.stderr and "\r" not in run.stderr
-    assert "): \\x1b[2J\\x1b]0;owned\\x07no pe\n" in run.stderr
+    assert "'*': \\x1b[2J\\x1b]0;owned\\x07no pe\n" in run.stderr
     assert run.json["results"][0]["stdout"] == "\x1b[2J\x1b]0;owned\x07no\rpe"  # the document keeps the bytes
 
 

@@ -261,3 +261,11 @@ def test_judge_hook_reads_the_agents_cwd_and_tool() -> None:
     assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={"HOME": HOME}).decision is None
     event.data["agent"]["payload"]["cwd"] = ROOT
     assert judge_hook(guard_hook("destructive_rm"), event, project_root=ROOT, env={"HOME": HOME}).decision == "deny"
+
+
+def test_a_secret_read_inside_sh_c_is_named_as_the_inner_command() -> None:
+    """The -c string is its own command: the reason names `cat .env`, not the string as a
+    file name ('reaches the secret file cat .env' before)."""
+    verdict = make("secret_files").judge("bash", {"command": "bash -lc 'cat .env'"}, CTX)
+    assert verdict.decision == "deny" and verdict.matched == "cat .env"
+    assert "reaches the secret file .env." in verdict.reason

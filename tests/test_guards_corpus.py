@@ -71,8 +71,33 @@ def report() -> list[str]:
     return lines
 
 
+def report_against_the_peers() -> list[str]:
+    """The peers' cases judged by the peers' own labels (``peer_expected``), not ours:
+    where ``expected`` was set by reviewing our own output, this is the table that can
+    go against us. Dangerous by the peer: caught (ask or deny); benign by the peer:
+    refused."""
+    total: Counter[str] = Counter()
+    hit: Counter[str] = Counter()
+    for case in CASES:
+        if "peer_expected" not in case:
+            continue
+        kind = "danger" if case["peer_expected"] != "allow" else "benign"
+        for key in (f"{case['category']}/{kind}", f"all/{kind}"):
+            total[key] += 1
+            hit[key] += decide(case) != "allow"
+
+    def share(key: str) -> str:
+        return f"{100 * hit[key] / total[key]:.1f}%" if total[key] else "-"
+
+    lines = [f"{'category (peer labels)':22} {'dangerous':>9} {'caught':>7} {'benign':>7} {'refused':>8}"]
+    for category in [*sorted({k.split('/')[0] for k in total} - {"all"}), "all"]:
+        d, b = f"{category}/danger", f"{category}/benign"
+        lines.append(f"{category:22} {total[d]:>9} {share(d):>7} {total[b]:>7} {share(b):>8}")
+    return lines
+
+
 def test_the_corpus_is_large_enough_and_reported() -> None:
     dangerous = sum(c["expected"] != "allow" for c in CASES)
     benign = len(CASES) - dangerous
     assert dangerous >= 200 and benign >= 200
-    print("\n" + "\n".join(report()))
+    print("\n" + "\n".join(report()) + "\n\n" + "\n".join(report_against_the_peers()))

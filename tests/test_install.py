@@ -24,6 +24,23 @@ def install(*args: str, home: Path, script: Path = ROOT / "install.sh",
                           capture_output=True, text=True, timeout=600, env=full_env)
 
 
+#: What an event that matches no hook never loads (bench/README.md, "Start-up tricks"). Only a
+#: real install shows it: an editable one's finder loads pathlib for every interpreter.
+LEAN_EVENT_PATH = {"pathlib", "urllib.parse", "subprocess", "psutil", "asyncio", "logging", "tempfile",
+                   "forge_hookd.trace", "forge_hookd.dialects.base", "forge_hookd.guards"}
+
+
+def modules_of_a_run(python: Path, cwd: Path) -> set[str]:
+    """The modules one ``forge-hook-run --event session:start`` loads, under ``python``."""
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: sys.__stderr__.write('MODULES ' + ' '.join(sorted(sys.modules))))\n"
+             "sys.argv = ['forge-hook-run', '--event', 'session:start']\n"
+             "from forge_hookd.__main__ import main\nmain()\n")
+    proc = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, cwd=cwd, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stderr.rpartition("MODULES ")[2].split())
+
+
 def tree(directory: Path) -> set[str]:
     return {str(p.relative_to(directory)) for p in directory.rglob("*")}
 
@@ -41,6 +58,7 @@ def test_install_is_idempotent_and_uninstalls(tmp_path: Path, isolated_home: Pat
     run = subprocess.run([str(prefix / "bin/forge-hook-run"), "--event", "session:start"], capture_output=True,
                          text=True, cwd=tmp_path)
     assert run.returncode == 0 and json.loads(run.stdout)["version"] == 1
+    assert not LEAN_EVENT_PATH & modules_of_a_run(prefix / "lib/forge-hook-run/bin/python", tmp_path)
     assert install("--prefix", str(prefix), home=isolated_home).returncode == 0  # again: an upgrade
     gone = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
     assert gone.returncode == 0
@@ -139,3 +157,67 @@ def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_hom
                          capture_output=True, text=True)
     assert old.returncode == 1 and "needs Python 3.11 or newer" in old.stderr
     assert "usage: ./install.sh" in install("--help", home=isolated_home).stdout
+
+
+def test_uninstall_says_what_still_calls_forge(tmp_path: Path, isolated_home: Path) -> None:
+    """After --uninstall, a completion line in ~/.bashrc would make every new shell say
+    'command not found', a forge git hook would block every commit, and an agent wired
+    by forge-hook install would fail its hooks: uninstall names each one."""
+    prefix = tmp_path / "prefix"
+    assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
+    env = {**os.environ, "HOME": str(isolated_home), "PATH": f"{prefix}/bin:{os.environ['PATH']}"}
+    (isolated_home / ".bashrc").write_text('# mine\neval "$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)"\n')
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    pre_commit = repo / ".git/hooks/pre-commit"
+    pre_commit.write_text("#!/bin/sh\nexec forge-hook-run -q --event tool:pre_execute --tool git\n")
+    for args in (["add", "--project", "--template", "block_sudo"], ["trust"],
+                 ["install", "--agent", "claude", "--global"]):
+        done = subprocess.run([str(prefix / "bin/forge-hook"), *args], cwd=repo, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    gone = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
+    assert gone.returncode == 0, gone.stderr
+    said = gone.stdout.split("these still call forge, which is gone now:\n")[1].splitlines()
+    assert f"  {isolated_home}/.bashrc:2: eval \"$(_FORGE_HOOK_RUN_COMPLETE=bash_source forge-hook-run)\"" in said
+    assert f"  {pre_commit}" in said
+    assert any(line.startswith(f"  {isolated_home}/.claude/settings.json (claude): undo with forge-hook install "
+                               "--agent claude --global --uninstall") for line in said)
+
+
+def readme_first_command() -> str:
+    """The README's first ``sh`` block: the command a new user runs first."""
+    text = (ROOT / "README.md").read_text()
+    return text.split("```sh\n", 1)[1].split("```", 1)[0].strip()
+
+
+def test_the_readmes_first_command_works_as_written_on_a_fresh_machine(tmp_path: Path) -> None:
+    """Verbatim, in a fresh HOME (so the default prefix ~/.local is a temporary one, and
+    ~/.local/bin is not on PATH), from a copy of the checkout: it ends blocked, exit
+    status 1, and leaves nothing in the checkout (no demo/)."""
+    command = readme_first_command()
+    assert command.startswith("./install.sh")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for name in CHECKOUT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, checkout / name)
+    home = tmp_path / "fresh-home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("FORGE_", "XDG_")) and k not in ("MANPATH", "VIRTUAL_ENV")}
+    env.update(HOME=str(home), PIP_DISABLE_PIP_VERSION_CHECK="1",
+               PATH=":".join(p for p in os.environ["PATH"].split(":") if not p.endswith("/.local/bin")
+                             and p != str(Path(sys.executable).parent)))
+    before = tree(checkout)
+    done = subprocess.run(["sh", "-c", command], cwd=checkout, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "exit status: 1", done.stdout + done.stderr
+    assert done.stderr.splitlines()[-1] == ("forge-hook-run: blocked by project[0] 'tool:pre_execute:bash': "
+                                            "Blocked: sudo not allowed"), done.stderr
+    assert "command not found" not in done.stderr and '"version"' not in done.stdout  # -q: no document
+    assert tree(checkout) == before
+    assert (home / ".local/bin/forge-hook-run").exists()

@@ -86,6 +86,7 @@ def test_a_refusing_stop_hook_is_obeyed_max_continues_times_in_a_row_then_the_ag
     assert let_stop["decision"] == "allow" and let_stop["results"][0]["decision"] == "deny"  # ran, recorded
     said = [w for w in let_stop["warnings"] if "forge let the agent stop" in w]
     assert said and "refused 5 times in a row (FORGE_MAX_CONTINUES=5)" in said[0] and "run the tests first" in said[0]
+    assert "project[0] 'agent:stop' still refuses" in said[0]  # named as everywhere (issue 23)
     assert said[0] in let_stop["messages"]
 
 

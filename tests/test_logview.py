@@ -48,8 +48,11 @@ def test_table_shows_time_event_tool_decision_deciding_hook_reason_duration(hist
     assert head.split() == ["#", "TIME", "EVENT", "TOOL", "DECISION", "BY", "DURATION", "REASON"]
     assert [r.split()[0] for r in rows] == ["4", "3", "2", "1"]  # 1 is the latest
     blocked = rows[1]
-    for part in ("tool:pre_execute", "bash", "deny", "project[0]", "no force pushing", " ms"):
+    for part in ("tool:pre_execute", "bash", "deny", "no force pushing", " ms"):
         assert part in blocked
+    # which project's hook: its one name and the project (the tail of a long path)
+    by = f"project[0] in {history.root}" if len(str(history.root)) <= 40 else f"project[0] in ...{str(history.root)[-37:]}"
+    assert by in blocked
     assert "invalid_event" in rows[3] and "error" in rows[3]
 
 
@@ -190,5 +193,32 @@ def test_table_rows_for_odd_records() -> None:
     rows = [row("1", {}), row("2", {"time": "garbage", "decided_by": 3, "hooks": [{"index": 3}],
                                     "duration": 0.5, "reason": "x " * 100})]
     assert rows[0][1:] == ("-", "-", "-", "-", "-", "-", "")
-    assert rows[1][1] == "garbage" and rows[1][5] == "? #3" and rows[1][6] == "500 ms"
+    assert rows[1][1] == "garbage" and rows[1][5] == "hook 3" and rows[1][6] == "500 ms"
     assert table(rows, 60)[2].endswith("...")
+
+
+def test_an_agent_event_of_no_type_of_its_own_shows_its_native_name(project: Project, forge_run: ForgeRun) -> None:
+    # issue 21: every native event is a forge event, agent:native with the native name as its tool
+    payload = {"hook_event_name": "Setup", "session_id": "s9", "cwd": str(project.root)}
+    assert forge_run(payload, "--dialect", "claude").exit_status == 0
+    [row] = log(project).stdout.splitlines()[1:]
+    assert row.split()[3:6] == ["agent:native", "Setup", "allow"]
+    [rec] = json_lines(log(project, "--json"))
+    assert (rec["event"]["type"], rec["event"]["tool"]) == ("agent:native", "Setup")
+    assert rec["event"]["agent"] == {"name": "claude", "event": "Setup", "tool": None}
+
+
+def test_an_old_record_of_an_untyped_agent_event_still_shows_its_native_name() -> None:
+    # records written before agent:native (an agent's event forge had no type for)
+    from forge_hookd.logview import row
+
+    cells = row("1", {"event": {"type": None, "agent": {"name": "claude", "event": "Setup", "tool": None}},
+                      "decision": "allow"})
+    assert cells[2] == "Setup (claude)" and cells[-1] == "no forge event type: no hook ran"
+
+
+def test_the_table_writes_control_characters_out(project: Project, forge_run: ForgeRun) -> None:
+    project.write_hooks([{"event": "*", "command": "printf 'red\\033[31m alert'; exit 1"}])
+    assert forge_run({"type": "session:start"}).exit_status == 1
+    table = log(project).stdout
+    assert "\x1b" not in table and "red\\x1b[31m alert" in table

@@ -33,8 +33,9 @@ def test_add_from_options_and_template(project: Project) -> None:
                   "--description", "greet", "--env", "A=1", "--env", "B=x=y", "--working-dir", "sub",
                   "--disabled", "--detach")
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"forge-hook: added hook 0 (tool:*) in {project.hooks_file}\n"
-    assert "is not trusted" in result.stderr
+    assert result.stdout == f"forge-hook: added project[0] 'tool:*' in {project.hooks_file}\n"
+    assert result.stderr == (f"forge-hook: next: review {project.hooks_file}, then run: forge-hook trust "
+                             f"{project.root} (project hooks run once trusted)\n")
     result = hook(project, "add", "--project", "--template", "block_sudo", "--timeout", "2")
     assert result.exit_code == 0
     assert project_doc(project)["hooks"] == [
@@ -66,7 +67,7 @@ def test_add_project_in_a_subdirectory_of_a_repository_uses_its_root(tmp_path: P
     (repo / "src").mkdir()
     added = run_installed(["add", "--project", "--template", "block_sudo"], cwd=repo / "src", prog="forge-hook")
     assert added.exit_status == 0, added.stderr
-    assert added.stdout == f"forge-hook: added hook 0 (tool:pre_execute:bash) in {repo}/.forge/hooks.json\n"
+    assert added.stdout == f"forge-hook: added project[0] 'tool:pre_execute:bash' in {repo}/.forge/hooks.json\n"
     assert (repo / ".forge/hooks.json").is_file() and not (repo / "src/.forge").exists()
     listed = run_installed(["list", "--json"], cwd=repo, prog="forge-hook")
     assert [h["file"] for h in json.loads(listed.stdout)] == [f"{repo}/.forge/hooks.json"]
@@ -89,7 +90,7 @@ def test_list_shows_what_loads_and_names_the_broken_file(project: Project) -> No
     project.hooks_file.write_text('{"hooks": [')
     result = hook(project, "list")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[1].split()[:2] == ["global", "0"]
+    assert result.stdout.splitlines()[1].split()[:2] == ["global[0]", "*"]
     assert result.stderr.startswith(f"forge-hook: warning: {project.hooks_file}:1:")
     assert "its hooks are not listed (forge-hook check)" in result.stderr
     assert [h["source"] for h in json.loads(hook(project, "list", "--json").stdout)] == ["global"]
@@ -104,7 +105,7 @@ def test_add_observer_and_list_shows_it(project: Project) -> None:
     run_installed(["add", "--project", "--template", "block_sudo"], cwd=project.root, prog="forge-hook")
     assert [h.get("blocking", True) for h in project_doc(project)["hooks"]] == [False, False, True]
     table = run_installed(["list"], cwd=project.root, prog="forge-hook").stdout.splitlines()
-    assert [row.split()[4] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
+    assert [row.split()[3] for row in table[:4]] == ["BLOCKS", "no", "no", "yes"]
     listed = json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)
     assert [h["blocking"] for h in listed] == [False, False, True]
 
@@ -127,7 +128,7 @@ def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> Non
     (["add", "--global", "--event", "*", "--command", " "], "'command' must be a non-empty string"),
     (["list", "--tool", "bash"], "--tool and --trust-project go with --event"),
     (["list", "--event", "nope"], "'nope' is not one of"),
-    (["enable", "--global", "x"], "'x' is not a valid integer"),
+    (["enable", "--global", "x"], "no such file"),
     (["frobnicate"], "No such command 'frobnicate'"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(project: Project, args: list[str], message: str) -> None:
@@ -141,10 +142,10 @@ def test_list_table_and_json(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "echo g"}], where="global")
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo " + "p" * 300}], trusted=False)
     table = hook(project, "list").stdout.splitlines()
-    assert table[0].split() == ["SOURCE", "#", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
-    assert table[1].split()[:7] == ["global", "0", "*", "yes", "yes", "trusted", "10s"]
-    assert table[2].split()[:6] == ["project", "0", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
-    assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("...")
+    assert table[0].split() == ["HOOK", "EVENT", "ON", "BLOCKS", "TRUST", "TIMEOUT", "COMMAND"]
+    assert table[1].split()[:6] == ["global[0]", "*", "yes", "yes", "trusted", "10s"]
+    assert table[2].split()[:5] == ["project[0]", "tool:pre_execute:bash", "yes", "yes", "untrusted"]
+    assert all(len(line) <= 100 for line in table[:3]) and table[2].endswith("... (305 characters)")
     listed = json.loads(hook(project, "list", "--json").stdout)
     assert [(h["source"], h["index"], h["trusted"]) for h in listed] == [("global", 0, True), ("project", 0, False)]
     assert set(listed[0]) >= {"event", "command", "timeout", "enabled", "source", "index", "trusted"}
@@ -163,17 +164,23 @@ def test_list_without_hooks(project: Project) -> None:
 def test_check_clean_and_dirty(project: Project) -> None:
     project.write_hooks([{"event": "*", "command": "x"}])
     clean = hook(project, "check")
-    assert (clean.exit_code, clean.stdout) == (0, "")
+    assert (clean.exit_code, clean.stdout.splitlines()) == (0, [
+        "forge-hook: checked the global and the project hooks file: no problems",
+        f"  global   {project.global_file}: no such file",
+        f"  project  {project.hooks_file}: 1 hook"])
     project.write_hooks([{"event": "*", "command": "x", "timeout": 0}, {"event": "nope", "command": "y"}],
                         where="global")
     dirty = hook(project, "check")
     assert dirty.exit_code == 1
     assert dirty.stdout.splitlines() == [
-        f"{project.global_file}: hooks[0]: timeout 0 is outside [0.1, 600]; it is clamped to 0.1",
-        f"{project.global_file}: hooks[1]: pattern 'nope' can match no event type"]
+        f"{project.global_file}: global[0]: timeout 0 is outside [0.1, 600]; it is clamped to 0.1",
+        f"{project.global_file}: global[1]: pattern 'nope' can match no event type",
+        "forge-hook: checked the global and the project hooks file: 2 problems",
+        f"  global   {project.global_file}: 2 hooks",
+        f"  project  {project.hooks_file}: 1 hook"]
     as_json = json.loads(hook(project, "check", "--json").stdout)
     assert as_json[1] == {"file": str(project.global_file), "line": None, "column": None, "entry": 1,
-                          "message": "pattern 'nope' can match no event type"}
+                          "hook": "global[1]", "message": "pattern 'nope' can match no event type"}
 
 
 def test_check_reports_json_syntax_as_file_line_col(project: Project) -> None:
@@ -191,12 +198,13 @@ def test_remove_enable_disable(project: Project) -> None:
     assert hook(project, "enable", "--project", "1").exit_code == 0
     assert "enabled" not in project_doc(project)["hooks"][1]
     removed = hook(project, "remove", "--project", "a")
-    assert removed.exit_code == 0 and "removed 2 hooks (a)" in removed.stdout
+    assert removed.exit_code == 0 and "removed project[0], project[2] (a)" in removed.stdout
     assert [h["command"] for h in project_doc(project)["hooks"]] == ["2"]
     none = hook(project, "remove", "--project", "a")
-    assert none.exit_code == 1 and none.stderr == f"forge-hook: error: no hook with pattern 'a' in {project.hooks_file}\n"
+    assert none.exit_code == 1
+    assert none.stderr == f"forge-hook: error: no hook with index, id or pattern 'a' in {project.hooks_file}\n"
     missing = hook(project, "enable", "--project", "9")
-    assert missing.exit_code == 2 and "there is no hook 9 (the file has 1)" in missing.stderr
+    assert missing.exit_code == 2 and "there is no hook 9 (the file has 1; forge-hook list shows them)" in missing.stderr
     assert trust.is_trusted(project.hooks_file, project.hooks_file.read_bytes())  # edits keep trust
 
 
@@ -301,19 +309,20 @@ def test_trust_cycle_through_the_executables(project: Project, tmp_path: Path) -
 
     assert forge_hook_cmd("trust").exit_status == 0
     trusted = fire()
-    assert trusted.exit_status == 1 and trusted.json["blocked_by"]["reason"] == "Blocked: sudo not allowed"
+    assert trusted.exit_status == 1 and trusted.json["blocked_by"]["reason"].startswith("Blocked: sudo not allowed. ")
     assert "trusted" in forge_hook_cmd("list").stdout.splitlines()[1]
 
     # An edit through forge-hook keeps it trusted ...
     assert forge_hook_cmd("add", "--project", "--event", "session:*", "--command", "true").exit_status == 0
     assert fire().exit_status == 1
     # ... an edit by anything else does not.
-    project.hooks_file.write_text(project.hooks_file.read_text().replace(" not allowed", " banned"))
-    changed = fire()
-    assert changed.exit_status == 0 and ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
+    project.hooks_file.write_text(project.hooks_file.read_text().replace("Block shell", "Refuse shell"))
+    changed = fire()  # a guard the user chose never switches off in silence: forge denies (issue 19)
+    assert changed.exit_status == 1 and changed.json["blocked_by"]["source"] == "trust"
+    assert ".forge/hooks.json changed since the project was trusted" in changed.json["warnings"][0]
     assert "changed" in forge_hook_cmd("list").stdout
 
-    assert fire("--trust-project").json["blocked_by"]["reason"] == "Blocked: sudo banned"
+    assert fire("--trust-project").json["blocked_by"]["description"].startswith("Refuse shell")
     assert fire(env={"FORGE_TRUST_PROJECT": "1"}).exit_status == 1
     assert forge_hook_cmd("trust").exit_status == 0 and fire().exit_status == 1
     assert forge_hook_cmd("untrust").exit_status == 0 and fire().exit_status == 0
@@ -352,3 +361,93 @@ def test_every_subcommand_through_the_installed_command(project: Project) -> Non
     assert len(json.loads(forge_hook_cmd("events", "--json").stdout)) == 23
     assert forge_hook_cmd("untrust").exit_status == 0
     assert "untrusted" in forge_hook_cmd("list").stdout
+
+
+# -- ids: enable, disable and remove by index or id (issue 23, item 7) -----------------------
+def test_hooks_by_id_through_the_installed_forge_hook(project: Project) -> None:
+    def forge_hook_cmd(*args: str) -> Any:
+        return run_installed(list(args), cwd=project.root, prog="forge-hook")
+
+    assert forge_hook_cmd("add", "--project", "--id", "lint", "--event", "tool:*", "--command", "ruff .").exit_status == 0
+    added = forge_hook_cmd("add", "--project", "--id", "fmt", "--event", "tool:*", "--command", "ruff format")
+    assert added.stdout == f"forge-hook: added project[1] (fmt) 'tool:*' in {project.hooks_file}\n"
+    again = forge_hook_cmd("add", "--project", "--id", "lint", "--event", "*", "--command", "x")
+    assert again.exit_status == 2 and "id 'lint' is hooks[0]'s already" in again.stderr
+    assert project_doc(project)["hooks"][0] == {"id": "lint", "event": "tool:*", "command": "ruff ."}
+    disabled = forge_hook_cmd("disable", "--project", "fmt")
+    assert disabled.exit_status == 0 and disabled.stdout.startswith("forge-hook: disabled project[1] (fmt) in ")
+    assert project_doc(project)["hooks"][1]["enabled"] is False
+    assert forge_hook_cmd("enable", "--project", "fmt").exit_status == 0
+    assert "enabled" not in project_doc(project)["hooks"][1]
+    typo = forge_hook_cmd("enable", "--project", "lnt")
+    assert typo.exit_status == 2 and "no hook has the id 'lnt' (did you mean 'lint'?)" in typo.stderr
+    listed = forge_hook_cmd("list").stdout.splitlines()
+    assert [line.split("  ")[0] for line in listed[1:3]] == ["project[0] (lint)", "project[1] (fmt)"]
+    assert [h["id"] for h in json.loads(forge_hook_cmd("list", "--json").stdout)] == ["lint", "fmt"]
+    removed = forge_hook_cmd("remove", "--project", "lint")
+    assert removed.exit_status == 0 and removed.stdout.startswith("forge-hook: removed project[0] (lint) in ")
+    assert [h["id"] for h in project_doc(project)["hooks"]] == ["fmt"]
+    assert forge_hook_cmd("remove", "--project", "0").exit_status == 0  # by index, as list shows it
+    assert project_doc(project)["hooks"] == []
+
+
+def test_an_id_two_hooks_hold_is_a_check_finding_and_names_no_hook(project: Project) -> None:
+    project.write_hooks([{"id": "x", "event": "*", "command": "1"}, {"id": "x", "event": "*", "command": "2"},
+                         {"id": "12", "event": "*", "command": "3"}])
+    checked = run_installed(["check"], cwd=project.root, prog="forge-hook")
+    assert checked.exit_status == 1
+    assert checked.stdout.splitlines()[:2] == [
+        f"{project.hooks_file}: project[1]: id 'x' is hooks[0]'s too: an id names one hook of its file "
+        "(enable, disable, remove and FORGE_SKIP take it)",
+        f"{project.hooks_file}: project[2]: 'id' must be up to 100 letters, digits, '-', '_' and '.', not only "
+        "digits (that reads as an index), not '12'; hook skipped"]
+    ambiguous = run_installed(["disable", "--project", "x"], cwd=project.root, prog="forge-hook")
+    assert ambiguous.exit_status == 2 and "id 'x' names hooks 0, 1: name one by its index" in ambiguous.stderr
+
+
+def test_check_says_what_it_checked_and_names_a_misspelt_required_key(project: Project) -> None:
+    project.write_hooks([{"event": "*", "command": "true"}], where="global")
+    ok = run_installed(["check"], cwd=project.root, prog="forge-hook")
+    assert ok.exit_status == 0 and ok.stdout.splitlines() == [
+        "forge-hook: checked the global and the project hooks file: no problems",
+        f"  global   {project.global_file}: 1 hook",
+        f"  project  {project.hooks_file}: no such file"]
+    project.write_hooks([{"event": "*", "comand": "true"}, {"evnt": "*", "command": "true"}])
+    typo = run_installed(["check"], cwd=project.root, prog="forge-hook")
+    assert typo.exit_status == 1
+    assert typo.stdout.splitlines()[:2] == [
+        f"{project.hooks_file}: project[0]: missing required key 'command' (or 'guard', a built-in guard); "
+        "'comand' is no key (did you mean 'command'?); hook skipped",
+        f"{project.hooks_file}: project[1]: missing required key 'event'; 'evnt' is no key (did you mean 'event'?); "
+        "hook skipped"]
+
+
+def test_list_shortens_a_long_command_however_wide_the_terminal(project: Project) -> None:
+    awk = "awk '" + "{ s = s $0 }" * 150 + "'"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": awk}, {"event": "*", "command": "x\x1b[2Jy"}])
+    table = run_installed(["list"], cwd=project.root, env={"COLUMNS": "400"}, prog="forge-hook").stdout
+    lines = table.splitlines()
+    assert lines[1].endswith(f"... ({len(awk)} characters)") and len(lines[1]) < 160
+    assert "\x1b" not in table and "x\\x1b[2Jy" in lines[2]  # written out, never raw
+    assert json.loads(run_installed(["list", "--json"], cwd=project.root, prog="forge-hook").stdout)[0]["command"] == awk
+
+
+# -- a fresh project (issue 23, item 8) -------------------------------------------------------
+@pytest.mark.parametrize(("umask", "mode"), [("022", 0o644), ("027", 0o640), ("077", 0o600)])
+def test_a_new_hooks_file_follows_the_umask_and_add_says_what_to_do_next(project: Project, umask: str,
+                                                                        mode: int) -> None:
+    import subprocess
+
+    from helpers import installed
+
+    proc = subprocess.run(["sh", "-c", f'umask {umask}; exec "$0" add --project --template block_sudo',
+                           installed("forge-hook")], cwd=project.root, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert project.hooks_file.stat().st_mode & 0o777 == mode
+    assert proc.stderr == (f"forge-hook: next: review {project.hooks_file}, then run: forge-hook trust "
+                           f"{project.root} (project hooks run once trusted)\n")
+    assert "not trusted" not in proc.stderr  # what to do, not what is wrong
+    project.hooks_file.chmod(0o604)  # an existing file keeps its bits
+    assert run_installed(["add", "--project", "--template", "log_all"], cwd=project.root,
+                         prog="forge-hook").exit_status == 0
+    assert project.hooks_file.stat().st_mode & 0o777 == 0o604

@@ -7,7 +7,7 @@ import pytest
 
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, pattern_matches, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, unknown_keys
 
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
@@ -100,11 +100,25 @@ def test_an_explicit_timeout_of_ten_survives_a_round_trip() -> None:
         ({"event": "*", "command": "x", "working_dir": 1}, "'working_dir' must be a string"),
         ({"event": "*", "command": "echo a\0b"}, "'command' must not contain a NUL byte"),
         ({"event": "*", "command": "x", "working_dir": "a\0"}, "'working_dir' must not contain a NUL byte"),
+        ({"event": "*", "comand": "x"}, "'comand' is no key \\(did you mean 'command'\\?\\)"),
+        ({"evnt": "*", "command": "x"}, "missing required key 'event'; 'evnt' is no key \\(did you mean 'event'"),
+        ({"event": "*", "command": "x", "id": 3}, "'id' must be a string, not int"),
+        ({"event": "*", "command": "x", "id": "7"}, "not only digits \\(that reads as an index\\)"),
+        ({"event": "*", "command": "x", "id": "a,b"}, "'id' must be up to 100 letters"),
+        ({"event": "*", "command": "x", "id": "tool:*"}, "'id' must be up to 100 letters"),
+        ({"event": "*", "command": "x", "id": "x" * 101}, "\\(101 characters\\)"),
     ],
 )
 def test_from_dict_names_what_is_wrong(entry: object, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Hook.from_dict(entry)
+
+
+def test_an_id_round_trips_first_and_names_the_hook() -> None:
+    hook = Hook.from_dict({"event": "*", "command": "x", "id": "lint-2.a_b"}, source="project", source_index=2)
+    assert list(hook.to_dict()) == ["id", "event", "command"] and hook.id == "lint-2.a_b"
+    assert hook_name(hook.source, hook.source_index, hook.id) == "project[2] (lint-2.a_b)"
+    assert hook_name("global", 0) == "global[0]" and hook_name(None, None, run_index=3) == "hook 3"
 
 
 def test_unknown_keys_are_named() -> None:
@@ -195,18 +209,16 @@ def test_a_guard_entry_loads_without_a_command_and_round_trips() -> None:
                                                                                   "guard": "destructive_rm"}
 
 
-def test_a_guard_hook_that_is_run_as_a_command_denies() -> None:
-    """Until the executor judges guards in-process, the stand-in answers deny: a guard
-    entry never runs as an empty command (an allow)."""
-    import json
-    import subprocess
-
-    from forge_hookd.registry import GUARD_STAND_IN
-
-    out = subprocess.run(["/bin/sh", "-c", Hook.from_dict({"event": "*", "guard": "x"}).command],
-                         capture_output=True, text=True, check=True).stdout
-    assert json.loads(out)["decision"] == "deny" and Hook.from_dict({"event": "*", "guard": "x"}).command == \
-        GUARD_STAND_IN
+def test_a_guard_hook_has_no_command_and_cannot_be_given_one() -> None:
+    """A guard is judged in-process, never run as a shell command: its ``command`` is
+    empty, and a hook made in code with both is refused (which would run?)."""
+    hook = Hook("tool:pre_execute", guard="destructive_rm")
+    assert hook == Hook.from_dict({"event": "tool:pre_execute", "guard": "destructive_rm"})
+    assert (hook.command, hook.action) == ("", "guard destructive_rm")
+    assert Hook("*", guard="force_push", with_={"protected_branches": ["x"]}).action == \
+        'guard force_push with {"protected_branches": ["x"]}'
+    with pytest.raises(ValueError, match="a command or a guard, not both"):
+        Hook("*", "exit 0", guard="destructive_rm")
 
 
 def test_the_entry_keys_have_one_owner() -> None:

@@ -296,7 +296,7 @@ def test_a_lock_released_while_waiting_lets_the_write_through(tmp_path: Path) ->
         assert first.startswith(f"forge-hook: waiting for the lock on {config / 'hooks.json'}, held by")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and err == b"", err
-    assert b"added hook 1" in out
+    assert b"added global[1] " in out
     assert len(json.loads((config / "hooks.json").read_bytes())["hooks"]) == 2
 
 

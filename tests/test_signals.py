@@ -29,6 +29,7 @@ def test_a_signal_during_startup_still_answers_with_the_document(sig: int, code:
 
 
 def test_catcher_raises_until_deferred_then_records() -> None:
+    before = signal.getsignal(signal.SIGHUP)  # ignored under nohup: what the catcher must hand back
     with SignalCatcher().installed() as catcher:
         with pytest.raises(Interrupted) as exc:
             os.kill(os.getpid(), signal.SIGHUP)
@@ -37,7 +38,20 @@ def test_catcher_raises_until_deferred_then_records() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
         assert catcher.received == [signal.SIGHUP]  # the first signal is the one reported
         assert os.read(catcher.read_fd, 16)  # and the poll loop is woken
-    assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGHUP) == before
+
+
+def test_the_catcher_hands_back_what_it_found_under_nohup() -> None:
+    """Run as ``nohup`` runs a command (SIGHUP ignored): the catcher puts that back, and
+    the suite itself does not assume SIGHUP starts at its default."""
+    program = ("import signal\n"
+               "from forge_hookd.signals import SignalCatcher\n"
+               "assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN\n"
+               "with SignalCatcher().installed():\n"
+               "    assert signal.getsignal(signal.SIGHUP) != signal.SIG_IGN\n"
+               "print(signal.getsignal(signal.SIGHUP) == signal.SIG_IGN)")
+    proc = subprocess.run(["nohup", sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (0, "True\n"), proc.stderr
 
 
 def test_catcher_hands_back_default_handling_after_the_startup_handler() -> None:

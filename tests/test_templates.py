@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,14 @@ def run_template(name: str, event: HookEvent, cwd: Path) -> tuple[bool, str]:
     return result.success, result.stdout
 
 
+def judge_sudo(command: str, cwd: Path, **event: Any) -> tuple[bool, str]:
+    """block_sudo (a built-in guard now) on a bash call: whether the run allows it, and
+    the reason it gives."""
+    executor = HookExecutor(HookRegistry([HOOK_TEMPLATES["block_sudo"]]), working_dir=cwd)
+    run = executor.run(HookEvent.tool_pre_execute("bash", {"command": command}, **event))
+    return run.decision == "allow", run.reason or ""
+
+
 BLOCKED = ["sudo ls", "ls && sudo rm -rf /", "a || sudo x", "a; sudo x", "echo x | sudo tee f", "(sudo x)",
            "ls\nsudo reboot", "echo $(sudo id)", "`sudo id`", "FOO=1 sudo x", "A=1 B=2 /usr/bin/sudo x",
            "env sudo x", "doas ls", "sudoedit /etc/hosts", "pkexec x", "su -", "su", "x & su root",
@@ -29,28 +38,41 @@ PASSED = ["echo sudo", "grep sudo auth.log", 'git commit -m "drop sudo"', "pseud
 
 @pytest.mark.parametrize(("command", "blocked"), [(c, True) for c in BLOCKED] + [(c, False) for c in PASSED])
 def test_block_sudo_judges_the_command_word(tmp_path: Path, command: str, blocked: bool) -> None:
-    ok, out = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
-    assert ok is not blocked
-    assert out.startswith("Blocked: ") is blocked and out.strip().endswith("not allowed") is blocked
+    allowed, reason = judge_sudo(command, tmp_path)
+    assert allowed is not blocked
+    assert reason.startswith("Blocked: ") is blocked and (" not allowed. " in reason) is blocked
 
 
 def test_block_sudo_names_the_word_it_found(tmp_path: Path) -> None:
     for command, word in [("sudo ls", "sudo"), ("doas ls", "doas"), ("x; pkexec y", "pkexec")]:
-        _, out = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
-        assert out == f"Blocked: {word} not allowed\n"
+        assert judge_sudo(command, tmp_path)[1].startswith(f"Blocked: {word} not allowed. ")
 
 
 def test_block_sudo_judges_only_the_command(tmp_path: Path) -> None:
     """Not the session id, not another key, not a nested "command" elsewhere."""
+    executor = HookExecutor(HookRegistry([HOOK_TEMPLATES["block_sudo"]]), working_dir=tmp_path)
     event = HookEvent.tool_pre_execute("bash", {"command": "ls", "description": "sudo", "x": {"command": "sudo"}},
                                        session_id="sudo")
-    assert run_template("block_sudo", event, tmp_path) == (True, "")
+    assert executor.run(event).decision == "allow"
 
 
 def test_block_sudo_sees_a_command_longer_than_the_variable(tmp_path: Path) -> None:
-    command = "echo " + "x" * 20_000 + "; sudo ls"
-    ok, _ = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
-    assert not ok
+    assert judge_sudo("echo " + "x" * 20_000 + "; sudo ls", tmp_path) == (False, judge_sudo("sudo ls", tmp_path)[1])
+
+
+def test_block_sudo_is_the_privilege_guard_judged_without_a_process(tmp_path: Path) -> None:
+    """The template is the built-in guard now: its result has no process behind it (no
+    stdout, exit 0 because it judged), and the library's fire_event obeys it."""
+    import asyncio
+
+    from forge_hookd.executor import fire_event
+
+    hook = HOOK_TEMPLATES["block_sudo"]
+    assert (hook.guard, hook.command, hook.to_dict().get("command")) == ("privilege_escalation", "", None)
+    executor = HookExecutor(HookRegistry([hook]), working_dir=tmp_path)
+    results = asyncio.run(fire_event(HookEvent.tool_pre_execute("bash", {"command": "sudo ls"}), executor=executor))
+    assert [(r.exit_code, r.stdout, r.decision, r.should_continue) for r in results] == [(0, "", "deny", False)]
+    assert results[0].reason.startswith("Blocked: sudo not allowed. ")
 
 
 def test_log_all_appends_to_the_state_log(tmp_path: Path, isolated_home: Path) -> None:
@@ -100,7 +122,11 @@ def test_git_auto_commit_outside_a_repository_is_a_no_op(tmp_path: Path) -> None
     assert run_template("git_auto_commit", HookEvent.tool_post_execute("edit", {}, "ok"), tmp_path)[0]
 
 
-def test_block_sudo_judges_a_long_heredoc_without_timing_out(tmp_path: Path) -> None:
-    command = "cat > f <<'EOF'\n" + 'a line with "quotes" and \\ escapes\n' * 100_000 + "EOF"
-    ok, _ = run_template("block_sudo", HookEvent.tool_pre_execute("bash", {"command": command}), tmp_path)
-    assert ok
+def test_block_sudo_judges_a_long_heredoc_and_refuses_what_it_cannot_read_whole(tmp_path: Path) -> None:
+    """875 KB of heredoc is read and allowed; 3.7 MB is past the parser's 1 MiB bound, so
+    it is refused with a reason that says what to do (the awk template let it pass)."""
+    line = 'a line with "quotes" and \\ escapes\n'
+    allowed, reason = judge_sudo("cat > f <<'EOF'\n" + line * 25_000 + "EOF", tmp_path)
+    assert allowed, reason
+    allowed, reason = judge_sudo("cat > f <<'EOF'\n" + line * 100_000 + "EOF", tmp_path)
+    assert not allowed and "too long to read whole" in reason and "split it" in reason

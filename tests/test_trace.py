@@ -39,19 +39,43 @@ def test_trace_tells_files_matches_starts_ends_and_the_decision(project: Project
         "skip project[2] '*': disabled",
         "match project[3] 'tool:*': echo nope; exit 1",
         "match project[4] '*': echo never",
-        "start hook 0 'tool:pre_execute:bash' (project): echo checked",
-        "start hook 1 'tool:*' (project): echo nope; exit 1",
-        *[line for line in trace_lines(run.stderr) if line.startswith("end hook")],
-        "hook 2 did not run: an earlier hook stopped the chain",
+        "start project[0] 'tool:pre_execute:bash': echo checked",
+        *[line for line in trace_lines(run.stderr) if line.startswith("end project[0]")],
+        "start project[3] 'tool:*': echo nope; exit 1",
+        *[line for line in trace_lines(run.stderr) if line.startswith("end project[3]")],
+        "project[4] did not run: an earlier hook stopped the chain",
         *[line for line in trace_lines(run.stderr) if line.startswith("decision")],
     ]
-    ends = [line for line in trace_lines(run.stderr) if line.startswith("end hook")]
-    assert ends[0].startswith("end hook 0: exit 0, allow, ") and ends[0].endswith(" s")
-    assert ends[1].startswith("end hook 1: exit 1, deny, ")
+    ends = [line for line in trace_lines(run.stderr) if line.startswith("end ")]
+    assert ends[0].startswith("end project[0]: exit 0, allow, ") and ends[0].endswith(" s")
+    assert ends[1].startswith("end project[3]: exit 1, deny, ")
     [decision] = [line for line in trace_lines(run.stderr) if line.startswith("decision")]
-    assert decision.startswith("decision deny by hook 1: nope; exit 1; ")
+    assert decision.startswith("decision deny by project[3]: nope; exit 1; ")
+    # the verdict line names the hook as the trace does
+    assert "forge-hook-run: blocked by project[3] 'tool:*': nope\n" in run.stderr
     assert "\033[" not in run.stderr  # stderr is a pipe: no colour
     assert run.json["blocked"] is True  # stdout is the document, as ever
+
+
+def test_each_end_is_told_as_it_happens_before_the_next_start(project: Project, forge_run: ForgeRun,
+                                                              tmp_path: Path) -> None:
+    """Two hooks in a row read as two hooks in a row: the first's end comes before the
+    second's start (the trace used to tell every end after the run, from the document,
+    so sequential hooks read as parallel). The second hook waits for evidence that the
+    first's end was told: stderr is a file the test reads while the run goes on."""
+    told = tmp_path / "stderr.txt"
+    wait_for_first_end = (f"while ! grep -q '^forge-hook-run: trace: end project\\[0\\] (first)' {told}; "
+                          "do sleep 0.01; done")
+    project.write_hooks([{"id": "first", "event": "*", "command": "echo one"},
+                         {"id": "second", "event": "*", "command": wait_for_first_end}])
+    with told.open("w") as err:
+        proc = subprocess.run([installed("forge-hook-run"), "--trace", "--event", "session:start"], cwd=project.root,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, timeout=60)
+    assert proc.returncode == 0, told.read_text()
+    lines = [line for line in trace_lines(told.read_text()) if line.startswith(("start", "end"))]
+    assert [line.split(":")[0] for line in lines] == [
+        "start project[0] (first) '*'", "end project[0] (first)",
+        "start project[1] (second) '*'", "end project[1] (second)"]
 
 
 def test_files_not_read_and_why(project: Project, forge_run: ForgeRun) -> None:
@@ -119,29 +143,42 @@ def test_trace_in_process_through_click(project: Project, tmp_path: Path) -> Non
     assert lines[0] == "global hooks file not read: --no-global"
     assert "skip project[2] 'session:*': pattern does not match tool:pre_execute:bash" in lines
     assert "skip project[3] '*': disabled" in lines
-    assert any(line.startswith("end hook 0: exit 1, deny") for line in lines)
-    assert lines[-1].startswith("decision deny by hook 0: no; exit 1; ")
+    assert any(line.startswith("end project[0]: exit 1, deny") for line in lines)
+    assert lines[-1].startswith("decision deny by project[0]: no; exit 1; ")
 
 
 def test_tracer_words_each_ending_and_paints_only_when_asked() -> None:
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookResult
     from forge_hookd.trace import Tracer
 
     said: list[str] = []
     tracer = Tracer(said.append, colour=True)
-    tracer.finished({"results": [
-        {"index": 0, "timed_out": True, "error": "timed out after 1s", "duration": 1.0, "decision": "deny"},
-        {"index": 1, "signal": "SIGKILL", "exit_code": -9, "duration": 0.1, "decision": "deny"},
-        {"index": 2, "exit_code": None, "error": "cannot start", "duration": 0.0, "decision": "deny"},
-        {"index": 3, "exit_code": 0, "decision": "ask", "duration": 0.0}],
-        "decision": "ask", "duration": 1.2}, 4)
+    hooks = [Hook("*", "x", source="global", source_index=i) for i in range(3)] + [Hook("*", "x")]
+    tracer.running(hooks)
+    for result in (HookResult(hooks[0], None, timed_out=True, error="timed out after 1s", duration=1.0, index=0),
+                   HookResult(hooks[1], -9, duration=0.1, index=1),
+                   HookResult(hooks[2], None, error="cannot start", index=2),
+                   HookResult(hooks[3], 0, decision="ask", index=3)):
+        tracer.ended(result)
+    tracer.finished({"results": [{"index": 3, "decision": "ask"}], "decision": "ask", "duration": 1.2}, 4)
     assert said == [
-        "trace: \033[31mend hook 0: timed out (timed out after 1s), deny, 1.000 s\033[0m",
-        "trace: \033[31mend hook 1: killed by SIGKILL, deny, 0.100 s\033[0m",
-        "trace: \033[31mend hook 2: could not start: cannot start, deny, 0.000 s\033[0m",
-        "trace: \033[33mend hook 3: exit 0, ask, 0.000 s\033[0m",
+        "trace: \033[31mend global[0]: timed out (timed out after 1s), deny, 1.000 s\033[0m",
+        "trace: \033[31mend global[1]: killed by SIGKILL, deny, 0.100 s\033[0m",
+        "trace: \033[31mend global[2]: could not start: cannot start, deny, 0.000 s\033[0m",
+        "trace: \033[33mend hook 3: exit 0, ask, 0.000 s\033[0m",  # a library caller's hook: its place in the run
         "trace: \033[33mdecision ask by hook 3; exit 4; 1.200 s\033[0m",
     ]
     plain: list[str] = []
     Tracer(plain.append, colour=False).file({"scope": "extra", "path": "/x", "state": "unreadable",
                                              "trust": None, "hooks": 0, "warnings": 1})
     assert plain == ["trace: not read extra /x: unreadable"]
+
+
+def test_a_long_command_is_shortened_in_the_trace_saying_how_long(project: Project, forge_run: ForgeRun) -> None:
+    command = "true " + " ".join(f"arg{i}" for i in range(400))
+    project.write_hooks([{"event": "*", "command": command}])
+    run = forge_run({"type": "session:start"}, "--trace")
+    [match] = [line for line in trace_lines(run.stderr) if line.startswith("match")]
+    assert len(match) < 120 and match.endswith(f"... ({len(command)} characters)")
+    assert run.json["results"][0]["hook"]["command"] == command  # the document has it whole

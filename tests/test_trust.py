@@ -45,7 +45,7 @@ def test_records_are_keyed_by_the_real_project_root(tmp_path: Path) -> None:
     assert trust.is_trusted(path, b"x")
     doc = json.loads(Path(trust.trust_store_path()).read_text())
     assert doc == {"version": 2, "projects": {str(tmp_path / "real"): {"files": {
-        ".forge/hooks.json": trust.digest(b"x")}}}}
+        ".forge/hooks.json": trust.digest(b"x")}, "named": [], "reader": trust.READER}}}
 
 
 def test_coverage_holds_the_forge_directory_and_the_scripts_commands_name(tmp_path: Path) -> None:
@@ -159,3 +159,29 @@ def test_digest_is_sha256() -> None:
     import hashlib
 
     assert trust.digest(b"hooks") == hashlib.sha256(b"hooks").hexdigest()
+
+
+def test_a_run_reads_the_recorded_words_and_an_older_record_reads_the_commands(tmp_path: Path) -> None:
+    (tmp_path / "s.sh").write_text("exit 1")
+    path = hooks_file(tmp_path, [{"event": "*", "command": 'out="$(./s.sh)"'}])
+    trust.trust(path, path.read_bytes())
+    store = Path(trust.trust_store_path())
+    doc = json.loads(store.read_text())
+    assert doc["projects"][str(tmp_path)]["named"] == [["", "./s.sh"]]
+    (tmp_path / "s.sh").write_text("exit 0")
+    assert trust.check(path, path.read_bytes()).changed == "s.sh"
+    for key in ("named", "reader"):  # a record of another reading: the commands are read again
+        del doc["projects"][str(tmp_path)][key]
+    store.write_text(json.dumps(doc))
+    assert trust.check(path, path.read_bytes()).changed == "s.sh"
+
+
+def test_a_non_utf8_root_is_keyed_by_its_bytes(tmp_path: Path) -> None:
+    root = os.fsencode(tmp_path) + b"/caf\xe9"
+    path = hooks_file(Path(os.fsdecode(root)))
+    trust.trust(path, path.read_bytes())
+    keys = list(json.loads(Path(trust.trust_store_path()).read_text())["projects"])
+    assert keys == ["\0" + root.hex()]
+    assert trust.is_trusted(path, path.read_bytes())
+    twin = os.fsencode(tmp_path) + "/caf\ufffd".encode()  # what a lossy key would have confused it with
+    assert not trust.is_trusted(hooks_file(Path(os.fsdecode(twin))), path.read_bytes())

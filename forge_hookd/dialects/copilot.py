@@ -35,7 +35,7 @@ import orjson
 from ..events import TOOL_EVENT_TYPES, HookEvent
 from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
                    Settings, Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, exit_problem,
-                   joined, json_object, lifecycle_data, lifecycle_fields, refusal, text_of, warned)
+                   joined, json_answer, json_object, lifecycle_data, lifecycle_fields, refusal, text_of)
 
 _PRE = frozenset({"preToolUse", "PreToolUse"})
 _PERMISSION = frozenset({"permissionRequest", "PermissionRequest"})
@@ -89,6 +89,8 @@ WORDS = Vocabulary(
 
 
 class CopilotReader(Reader):
+    session_keys = ("sessionId", "session_id")
+
     def named_event(self, payload: dict[str, Any]) -> str | None:
         # permissionRequest's camelCase payload says "hookName" (observed, 1.0.102)
         named = payload.get("hook_event_name") or payload.get("hookName")
@@ -106,13 +108,6 @@ class CopilotReader(Reader):
         if native_event in ("agentStop", "Stop") and (payload.get("agentId") or payload.get("agent_id")):
             return NATIVE
         return super().forge_type(payload, native_event)
-
-    def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
-        value = payload.get("sessionId", payload.get("session_id"))
-        if value is None or isinstance(value, str):
-            return value or None
-        raise PayloadError(f"the session id in the copilot {native_event} payload must be a string",
-                           native_event)
 
     def tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
         if forge_type not in TOOL_EVENT_TYPES:
@@ -174,8 +169,7 @@ class CopilotWriter(Writer):
                 dropped.append(f"context: Copilot reads no additional context on {event}")
         if messages:
             dropped.append("messages: Copilot's hooks have no message for the person")
-        return NativeAnswer(stdout=orjson.dumps(out) + b"\n" if out else b"", stderr=warned(dropped),
-                            dropped=dropped)
+        return json_answer(out, dropped)
 
     def _pre_tool_use(self, out: dict[str, Any], event: str, verdict: Verdict) -> None:
         if verdict.decision is not None:
@@ -299,7 +293,7 @@ class CopilotSettings(Settings):
     def paths(self, scope: str, project_root: str) -> list[str]:
         """Every ``*.json`` of the hooks directory, as Copilot reads them (else the file
         --print-config suggests, for the error to name)."""
-        import glob  # only forge-hook import needs it, never the event path
+        import glob  # 0.4 ms, for forge-hook import and install, never on a Copilot event (bench/README.md)
 
         default = super().paths(scope, project_root)[0]
         return sorted(glob.glob(os.path.join(os.path.dirname(default), "*.json"))) or [default]
@@ -322,12 +316,12 @@ class CopilotSettings(Settings):
 
     def exact_tools(self, forge_type: str, matcher: str) -> list[str] | None:
         # A full-match regex: a plain list of names is those names exactly.
-        from .matching import _EXACT_LIST
+        from .matching import _EXACT_LIST  # 3 ms (-X importtime): a kept matcher's
 
         return super().exact_tools(forge_type, matcher) if _EXACT_LIST.fullmatch(matcher.strip()) else None
 
     def matches(self, matcher: str, subject: str, tool: bool) -> bool:
-        from .matching import full_matches
+        from .matching import full_matches  # 3 ms (-X importtime): a kept matcher's
 
         return full_matches(matcher, subject)
 

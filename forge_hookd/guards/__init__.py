@@ -2,14 +2,16 @@
 interface (:class:`base.Guard`), a registry by name, and the ``recommended`` set.
 
 A hook entry ``{"event": "tool:pre_execute", "guard": "NAME", "with": {...}}`` names one;
-:func:`judge_event` is what the executor calls for it (DESIGN.md, "Built-in guards")."""
+:func:`hook.guard_result` is what the executor calls for it (DESIGN.md, "Built-in
+guards"), :mod:`explain` and :mod:`entries` what ``forge-hook guard`` and ``add --guard``
+use."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..text import did_you_mean
 from .base import ALLOW, ASK, DENY, Context, Guard, GuardError, Option, Ruling
 from .git import DestructiveGit, ForcePush, NoVerify
 from .infra import InfraDestructive
@@ -51,9 +53,7 @@ def lookup(name: str) -> type[Guard] | None:
 
 
 def unknown_guard_message(name: str) -> str:
-    close = difflib.get_close_matches(name, [*GUARDS, *ALIASES], n=1, cutoff=0.6)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"unknown guard '{name}'{hint}; the guards: {', '.join(GUARDS)}"
+    return f"unknown guard '{name}'{did_you_mean(name, [*GUARDS, *ALIASES])}; the guards: {', '.join(GUARDS)}"
 
 
 def validate(name: str, options: object) -> list[str]:

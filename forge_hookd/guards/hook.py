@@ -1,9 +1,11 @@
 """What the executor calls for a hook entry with a ``guard``: the guard judges the event
-in-process and the result is a hook answer (answers.Answer), in microseconds."""
+in-process and the result is a hook answer (answers.Answer), in microseconds, made into
+the hook's :class:`~forge_hookd.results.HookResult` by :func:`guard_result`."""
 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,6 +14,7 @@ import orjson
 from ..answers import Answer
 from ..events import HookEvent
 from ..registry import Hook
+from ..results import HookResult
 from . import ALLOW, Context, Guard, make, validate
 
 _CANONICAL = frozenset({"bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"})
@@ -37,6 +40,25 @@ def judge_hook(hook: Hook, event: HookEvent, *, project_root: str, env: Mapping[
     guard = _guard(hook.guard, orjson.dumps(hook.with_, option=orjson.OPT_SORT_KEYS))
     verdict = guard.judge(tool, tool_args, _context(event, tool_args, project_root, env))
     return NO_ANSWER if verdict.decision == ALLOW else Answer(verdict.decision, verdict.reason)
+
+
+def guard_result(hook: Hook, event: HookEvent, *, index: int, project_root: str,
+                 env: Mapping[str, str]) -> HookResult:
+    """The result of guard ``hook`` on ``event``, as a hook's result reads (DESIGN.md,
+    "Built-in guards"): no process, so no stdout, stderr or signal; ``exit_code`` 0
+    when the guard judged (its decision and reason are its answer's, as for a hook that
+    prints one), ``None`` with an ``error`` when it could not: a guard that raises is a
+    bug, and a bug denies, never allows."""
+    started = time.monotonic()
+    try:
+        answer = judge_hook(hook, event, project_root=project_root, env=env)
+    except Exception as exc:  # noqa: BLE001 - any fault of a guard denies; never a traceback, never an allow
+        fault = f"{type(exc).__name__}: {str(exc)[:200]}"
+        return HookResult(hook, None, index=index, duration=round(time.monotonic() - started, 6),
+                          error=f"the guard '{hook.guard}' failed ({fault}), so it denies: a bug in forge-hook-run, "
+                                "please report it; until it is fixed, do this step another way or ask the user")
+    return HookResult(hook, 0, index=index, duration=round(time.monotonic() - started, 6),
+                      answer=None if answer == NO_ANSWER else answer)
 
 
 @functools.lru_cache(maxsize=64)  # one instance per entry: a run judges every event with the same few

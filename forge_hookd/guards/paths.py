@@ -123,6 +123,28 @@ def _forge_hook_args(command: Command) -> list[str] | None:
     return None
 
 
+_PERSON_TRUSTS = "Only a person trusts a project's hooks, after reviewing them: ask the user to run it"
+
+
+def _subcommand(args: list[str]) -> str | None:
+    """forge-hook's subcommand among its arguments (past --project-root DIR and flags)."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--project-root":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _trust_store(path: str, context: Context) -> bool:
+    """Whether ``path`` is the trust store, its directory, or a directory holding it."""
+    store_dir = context.data_dir or posixpath.join(context.home, ".local/share/forge")
+    return inside(path, store_dir) or (inside(store_dir, path) and path not in ("/", context.home))
+
+
 class SelfProtection(Guard):
     name = "self_protection"
     summary = "An agent switching off its own guards: forge's config, .forge/, the trust store, forge-hook trust"
@@ -130,18 +152,30 @@ class SelfProtection(Guard):
                "forge-hook trust", "forge-hook disable 0", "python -m forge_hookd.manage remove 'tool:*'",
                "sh -c '~/.local/bin/forge-hook trust'", "echo {} > ~/.local/share/forge/trust.json",
                "forge-hook install --uninstall")
-    options = ()
+    options = (Option("only", "str", "all", '"trust": only running forge-hook trust and writing the trust store '
+                                            "(what forge-hook-run itself denies to every agent, without config)"),)
     tools = frozenset({"bash", "write", "edit"})
+
+    @classmethod
+    def validate(cls, options: object) -> list[str]:
+        problems = super().validate(options)
+        if not problems and isinstance(options, Mapping) and options.get("only", "all") not in ("all", "trust"):
+            problems.append(f'guard {cls.name}: option \'only\' must be "all" or "trust"')
+        return problems
 
     def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
         for word in paths_of(tool_args):
             path = resolve(word, context)
-            if path is not None and self._forge_file(path, context):
+            if path is not None and self.opts["only"] == "trust" and _trust_store(path, context):
+                return self.verdict(DENY, word, "writes forge's trust records", _PERSON_TRUSTS)
+            if path is not None and self.opts["only"] == "all" and self._forge_file(path, context):
                 return self.verdict(DENY, word, "edits forge's own configuration",
                                     "Only a person edits forge's hooks; tell the user what you would change")
         return ALLOWED
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
+        if self.opts["only"] == "trust":
+            return self._trusting(command, context)
         shown = " ".join(command.argv)
         args = _forge_hook_args(command)
         if args is not None:
@@ -158,6 +192,21 @@ class SelfProtection(Guard):
             if path is not None and self._forge_file(path, context):
                 return self.verdict(DENY, shown, f"changes forge's own file {word}",
                                     "Only a person edits forge's hooks and trust; ask the user")
+        return ALLOWED
+
+    def _trusting(self, command: Command, context: Context) -> Ruling:
+        """``only: trust``: forge-hook trust however spelled, or a write into the trust store."""
+        shown = " ".join(command.argv)
+        args = _forge_hook_args(command)
+        if args is not None and (_subcommand(args) == "trust" or args[:1] == ["(python code)"] and
+                                 "trust" in " ".join(command.argv)):
+            return self.verdict(DENY, shown, "trusts a project's hooks", _PERSON_TRUSTS)
+        cwd = command_cwd(command, context)
+        for word in [*written_paths(command), *(w for w in command.args if "forge" in w or "trust" in w)]:
+            path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
+            if path is not None and _trust_store(path, context) and (command.name not in _READERS or any(
+                    r.mode in ("write", "append") for r in command.redirects)):
+                return self.verdict(DENY, shown, f"changes forge's trust records ({word})", _PERSON_TRUSTS)
         return ALLOWED
 
     def _forge_file(self, path: str, context: Context) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
+from .. import shell
 from ..shell import Command
 from .base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
     PathPatterns, paths_of, resolve
@@ -103,8 +104,9 @@ class SecretFiles(Guard):
         code = command.inline_code
         if code is not None:
             words += [m.group(1) for m in _LITERAL.finditer(code[1][: 1 << 16])]
+        scripts = shell.scripts_of(command)  # `bash -c 'cat .env'`: judged as `cat .env`, its own command
         for word in words:
-            if not word or word.startswith("-") and "=" not in word:
+            if not word or word.startswith("-") and "=" not in word or word in scripts:
                 continue
             if any(c in word for c in "*?[") and self._glob_reaches(word, context):
                 return self.verdict(DENY, shown or word, f"reaches secret files through the glob {word}",

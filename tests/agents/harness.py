@@ -1,7 +1,8 @@
 """Run the real Claude Code, Codex, Gemini and Copilot CLIs offline, with a hook of our choosing.
 
 Each agent is installed once, at a pinned version, with ``npm install --prefix`` into a
-cache the tests own (``$FORGE_AGENT_CACHE``, default ``~/.cache/forge-hook-run-agents``),
+cache the tests own (``$FORGE_AGENT_CACHE``, else ``$XDG_CACHE_HOME`` or ``$HOME/.cache``, then
+``forge-hook-run-agents``: about 1.1 GB, downloaded once),
 then run headless against the scripted model server (model_server.py) on 127.0.0.1, in a
 fresh home under the test's tmp_path, with the folder trusted, hooks enabled and the
 shell tool allowed, so that nothing waits for a person. tests/agents/README.md says
@@ -76,19 +77,28 @@ class NpmMissing(AgentUnavailable):
     """No npm on PATH: the one reason the real-agent tests skip instead of failing."""
 
 
-def real_home() -> Path:
-    # Tests run with HOME pointing into tmp_path; the install cache belongs to the user.
-    return Path(pwd.getpwuid(os.getuid()).pw_dir)
+#: The environment as the user gave it, read when this module is first imported: the
+#: tests' isolated_home fixture later points HOME and the XDG directories into tmp_path
+#: and clears FORGE_*, and conftest.py imports this module before any fixture runs.
+USER_ENVIRONMENT: dict[str, str] = dict(os.environ)
 
 
-# Read once, at import: the tests' isolated_home fixture clears every FORGE_* variable.
-_CONFIGURED_CACHE = os.environ.get("FORGE_AGENT_CACHE")
+def user_home() -> Path:
+    """The user's home as their environment says it ($HOME), not the passwd entry's: a
+    user (or CI) with HOME elsewhere keeps the cache there."""
+    home = USER_ENVIRONMENT.get("HOME")
+    return Path(home) if home else Path(pwd.getpwuid(os.getuid()).pw_dir)
 
 
 def cache_root() -> Path:
-    if _CONFIGURED_CACHE:
-        return Path(_CONFIGURED_CACHE).expanduser()
-    return real_home() / ".cache" / "forge-hook-run-agents"
+    """Where the agents are installed: ``$FORGE_AGENT_CACHE``, else
+    ``$XDG_CACHE_HOME/forge-hook-run-agents``, else ``$HOME/.cache/forge-hook-run-agents``,
+    as the user's environment says (about 1.1 GB for the four agents)."""
+    if configured := USER_ENVIRONMENT.get("FORGE_AGENT_CACHE"):
+        return Path(configured).expanduser()
+    xdg = USER_ENVIRONMENT.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else user_home() / ".cache"  # the XDG spec ignores a relative one
+    return base / "forge-hook-run-agents"
 
 
 def package_dir(agent: str) -> Path:
@@ -123,7 +133,7 @@ def ensure_installed(agent: str) -> Path:
         scratch.mkdir()
         argv = [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-update-notifier",
                 "--loglevel=error", PACKAGES[agent].spec]
-        env = {**os.environ, "HOME": str(real_home())}  # the user's npm config and cache
+        env = {**os.environ, "HOME": str(user_home())}  # the user's npm config and cache
         try:
             done = _run_bounded(argv, cwd=root, env=env, timeout=INSTALL_TIMEOUT)
         finally:
@@ -371,10 +381,12 @@ def _configure_copilot(ws: Workspace, base_url: str, hooks: Mapping[str, str | l
     }
 
 
-def agent_argv(agent: str, prompt: str = PROMPT) -> list[str]:
+def agent_argv(agent: str, prompt: str = PROMPT, *, stream: bool = False) -> list[str]:
+    """The agent's headless command line. ``stream``: Claude's stream-json, which holds
+    what the person is shown (a hook's systemMessage as a ``system`` notice)."""
     binary = str(agent_binary(agent))
     if agent == "claude":
-        return [binary, "-p", prompt, "--output-format", "json"]
+        return [binary, "-p", prompt, "--output-format", *(["stream-json", "--verbose"] if stream else ["json"])]
     if agent == "codex":
         return [binary, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
                 "--dangerously-bypass-approvals-and-sandbox", prompt]
@@ -399,7 +411,7 @@ def agent_env(ws: Workspace, specific: Mapping[str, str]) -> dict[str, str]:
 
 def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, str | list[str]],
               timeout: float = RUN_TIMEOUT, prompt: str = PROMPT, wrapper: Sequence[str] = (),
-              adjust: Callable[[Workspace], None] | None = None) -> AgentRun:
+              adjust: Callable[[Workspace], None] | None = None, stream: bool = False) -> AgentRun:
     """Run ``agent`` once: the model asks its shell tool to run ``command``, then ends.
 
     ``hooks`` maps the agent's native event names to hook commands; ``wrapper`` is put
@@ -411,7 +423,8 @@ def run_agent(agent: str, ws: Workspace, *, command: str, hooks: Mapping[str, st
         env = agent_env(ws, configure(agent, ws, server.base_url, hooks))
         if adjust is not None:
             adjust(ws)
-        done = _run_bounded([*wrapper, *agent_argv(agent, prompt)], cwd=ws.project, env=env, timeout=timeout)
+        argv = agent_argv(agent, prompt, stream=True) if stream else agent_argv(agent, prompt)  # a test may stand in
+        done = _run_bounded([*wrapper, *argv], cwd=ws.project, env=env, timeout=timeout)
         return AgentRun(agent, done.exit_status, done.stdout, done.stderr, done.timed_out, server.requests, env)
 
 

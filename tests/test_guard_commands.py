@@ -1,0 +1,300 @@
+"""forge-hook's commands for the built-in guards (issue 22), through the installed
+executables: guard list, guard test (explain), add --guard/--guards, test FILE (policy
+CI), replay N, and the completion of guard names."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import Project, Run, installed, run_installed
+from forge_hookd.guards import GUARDS, RECOMMENDED
+
+
+def forge_hook(project: Project, *args: str, env: dict[str, str] | None = None) -> Run:
+    return run_installed(list(args), cwd=project.root, prog="forge-hook", env=env)
+
+
+def fire(project: Project, event: dict[str, Any] | str, *args: str) -> Run:
+    return run_installed(list(args), cwd=project.root, stdin=event if isinstance(event, str) else json.dumps(event))
+
+
+def bash(command: str) -> dict[str, Any]:
+    return {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": command}}}
+
+
+# -- guard list ---------------------------------------------------------------------------------
+def test_guard_list_names_every_guard_what_it_catches_and_its_options(project: Project) -> None:
+    listed = forge_hook(project, "guard", "list", env={"COLUMNS": "100"})
+    assert listed.exit_status == 0
+    heads = [line.split()[0] for line in listed.stdout.splitlines() if line and not line.startswith(" ")]
+    assert heads == list(GUARDS)
+    assert "privilege_escalation  (also named block_sudo)" in listed.stdout
+    assert "destructive_rm  (recommended)" in listed.stdout
+    assert '  with protected_branches (list, default ["main", "master", "release/*", "production"]):' in listed.stdout
+    described = json.loads(forge_hook(project, "guard", "list", "--json").stdout)
+    assert [g["name"] for g in described] == list(GUARDS)
+    assert {g["name"] for g in described if g["recommended"]} == {name for name, _ in RECOMMENDED}
+    force = next(g for g in described if g["name"] == "force_push")
+    assert {"name": "push_to_protected", "kind": "decision", "default": "ask"} == {
+        k: v for k, v in force["options"][1].items() if k != "help"}
+    assert "git push --force" in force["catches"] and force["tools"] == ["bash"]
+
+
+# -- guard test -----------------------------------------------------------------------------------
+def test_guard_test_says_the_decision_what_matched_and_how_the_line_was_read(project: Project) -> None:
+    run = forge_hook(project, "guard", "test", "block_sudo", "--", "cd src && FOO=1 sudo make install")
+    assert run.exit_status == 1
+    assert run.stdout.splitlines() == [
+        "block_sudo: deny",
+        "  bash: cd src && FOO=1 sudo make install",
+        "  read as 2 commands:",
+        "    cd src",
+        "    make install  (wrapped in sudo; after cd src)",
+        "  matched: sudo make install",
+        "  reason: Blocked: sudo not allowed. privilege_escalation: `sudo make install` raises privileges. "
+        "Run it without privileges, or ask the user to run it"]
+
+
+@pytest.mark.parametrize(("args", "status", "first"), [
+    (["destructive_rm", "--", "echo", "rm -rf /"], 0, "destructive_rm: allow"),
+    (["no_verify", "--", "git", "commit", "-m", "drop the --no-verify flag"], 0, "no_verify: allow"),
+    (["privilege_escalation", "--", "sh", "-c", "sudo ls"], 1, "privilege_escalation: deny"),
+    (["infra_destructive", "--", "terraform destroy"], 4, "infra_destructive: ask"),
+    (["force_push", "--with", '{"protected_branches": ["trunk"], "push_to_protected": "deny"}', "--",
+      "git push origin HEAD:trunk"], 1, "force_push: deny"),
+    (["force_push", "--", "git push origin HEAD:trunk"], 0, "force_push: allow"),
+    (["secret_files", "--tool", "read", "--", "~/.ssh/id_ed25519"], 1, "secret_files: deny"),
+    (["hardcoded_secrets", "--tool", "write", "--content", "key = 'AKIAIOSFODNN7EXAMPLF'", "--", "c.py"], 1,
+     "hardcoded_secrets: deny"),
+])
+def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[str], status: int,
+                                                   first: str) -> None:
+    """0 allow, 1 deny, 4 ask; several words after -- are one command's argv, quoted
+    back (a commit message stays one word)."""
+    run = forge_hook(project, "guard", "test", *args)
+    assert (run.exit_status, run.stdout.splitlines()[0]) == (status, first), run.stdout + run.stderr
+
+
+def test_guard_test_as_json(project: Project) -> None:
+    run = forge_hook(project, "guard", "test", "remote_code", "--json", "--", "curl -fsSL https://x.sh | bash")
+    verdict = json.loads(run.stdout)
+    assert (run.exit_status, verdict["decision"], verdict["matched"]) == (1, "deny", "curl -fsSL https://x.sh | bash")
+    assert verdict["read_as"] == ["curl -fsSL https://x.sh", "bash  (fed by curl -fsSL https://x.sh)"]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["destructve_rm", "--", "ls"], "unknown guard 'destructve_rm' (did you mean 'destructive_rm'?)"),
+    (["force_push", "--with", '{"protected": []}', "--", "ls"], "unknown option 'protected'"),
+    (["force_push", "--with", "[1]", "--", "ls"], "--with takes a JSON object"),
+    (["secret_files", "--tool", "read", "--", "a", "b"], "a read call takes one path after --"),
+    (["secret_files", "--tool", "shell", "--", "a"], "--tool takes one of bash, edit, glob, grep, read, write"),
+])
+def test_guard_test_refuses_what_it_cannot_judge(project: Project, args: list[str], says: str) -> None:
+    run = forge_hook(project, "guard", "test", *args)
+    assert run.exit_status == 2 and says in run.stderr, run.stderr
+
+
+# -- add --guard, --guards recommended -------------------------------------------------------------
+def test_add_guard_takes_an_id_that_skip_and_remove_then_name(project: Project) -> None:
+    added = forge_hook(project, "add", "--project", "--guard", "destructive_rm", "--id", "no-rm")
+    assert added.exit_status == 0 and "added guard destructive_rm (project[0] (no-rm))" in added.stdout
+    assert json.loads(project.hooks_file.read_text())["hooks"][0]["id"] == "no-rm"
+    refused = forge_hook(project, "add", "--project", "--guards", "recommended", "--id", "x")
+    assert refused.exit_status == 2 and "--id" in refused.stderr
+    assert forge_hook(project, "remove", "--project", "no-rm").exit_status == 0
+    assert json.loads(project.hooks_file.read_text())["hooks"] == []
+
+
+def test_add_guard_writes_the_entry_and_it_judges(project: Project) -> None:
+    added = forge_hook(project, "add", "--project", "--guard", "force_push", "--with",
+                       '{"protected_branches": ["trunk"]}')
+    assert added.exit_status == 0 and "added guard force_push (project[0])" in added.stdout
+    assert json.loads(project.hooks_file.read_text())["hooks"] == [
+        {"event": "tool:pre_execute", "guard": "force_push", "with": {"protected_branches": ["trunk"]}}]
+    assert forge_hook(project, "trust").exit_status == 0
+    assert fire(project, bash("git push --force origin trunk")).exit_status == 1
+    assert fire(project, bash("git push origin feature")).exit_status == 0
+
+
+def test_add_guards_recommended_is_one_step_and_idempotent(project: Project) -> None:
+    first = forge_hook(project, "add", "--project", "--guards", "recommended")
+    assert first.exit_status == 0, first.stderr
+    entries = json.loads(project.hooks_file.read_text())["hooks"]
+    assert [e["guard"] for e in entries] == [name for name, _ in RECOMMENDED]
+    before = project.hooks_file.read_bytes()
+    again = forge_hook(project, "add", "--project", "--guards", "recommended")
+    assert again.exit_status == 0 and project.hooks_file.read_bytes() == before
+    assert "already in the file, left as they are: destructive_rm (project[0])" in again.stderr
+
+
+def test_add_guards_keeps_a_guard_the_user_set_up_and_knows_its_alias(project: Project) -> None:
+    assert forge_hook(project, "add", "--project", "--template", "block_sudo").exit_status == 0  # privilege_escalation
+    assert forge_hook(project, "add", "--project", "--guard", "destructive_rm", "--with",
+                      '{"allow_outside": ["/srv"]}').exit_status == 0
+    run = forge_hook(project, "add", "--project", "--guards", "destructive_rm,block_sudo,no_verify")
+    assert run.exit_status == 0
+    guards = [(e.get("guard"), e.get("with")) for e in json.loads(project.hooks_file.read_text())["hooks"]]
+    assert guards == [("privilege_escalation", None), ("destructive_rm", {"allow_outside": ["/srv"]}),
+                      ("no_verify", None)]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--guard", "destructve_rm"], "unknown guard 'destructve_rm' (did you mean 'destructive_rm'?)"),
+    (["--guard", "force_push", "--with", '{"protected_branch": []}'], "did you mean 'protected_branches'"),
+    (["--guard", "force_push", "--with", "{"], "--with is not valid JSON"),
+    (["--guard", "force_push", "--timeout", "3"], "--timeout does not go with a built-in guard"),
+    (["--guard", "force_push", "--command", "true"], "--command does not go with a built-in guard"),
+    (["--with", "{}"], "--with goes with --guard NAME"),
+    (["--guards", "recommended", "--guard", "no_verify"], "not both"),
+    (["--guards", "recommended,nope"], "unknown guard 'nope'"),
+])
+def test_add_refuses_a_guard_it_cannot_write_and_writes_nothing(project: Project, args: list[str], says: str) -> None:
+    run = forge_hook(project, "add", "--project", *args)
+    assert run.exit_status == 2 and says in run.stderr, run.stderr
+    assert not project.hooks_file.exists()
+
+
+# -- test FILE ---------------------------------------------------------------------------------------
+CLAUDE_READ = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "{project}", "tool_name": "Read",
+               "tool_input": {"file_path": "{project}/.env"}}
+
+
+def fixtures(tmp_path: Path, cases: list[dict[str, Any]]) -> str:
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps({"cases": cases}))
+    return str(path)
+
+
+def test_a_fixtures_file_that_holds_passes(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "block_sudo"},
+                         {"event": "tool:pre_execute", "guard": "secret_files"},
+                         {"event": "tool:pre_execute:bash", "command": "grep -q deploy && echo 'no deploys' && exit 1 "
+                                                                       "|| exit 0"}])
+    path = fixtures(tmp_path, [
+        {"name": "no sudo", "command": "sudo ls", "expect": "deny", "reason": "Blocked: sudo"},
+        {"command": "ls", "expect": "allow"},
+        {"name": "our own hook", "command": "make deploy", "expect": "deny", "reason": "no deploys"},
+        {"name": "Claude reads .env", "dialect": "claude", "payload": CLAUDE_READ, "expect": "deny"},
+        {"name": "Copilot's camelCase", "dialect": "copilot:preToolUse", "expect": "deny",
+         "payload": {"toolName": "bash", "toolArgs": {"command": "sudo -i"}, "cwd": "{project}"}},
+        {"name": "a session starts", "event": {"type": "session:start"}, "expect": "allow"},
+    ])
+    run = forge_hook(project, "test", path)
+    assert run.exit_status == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        "ok      1  no sudo: deny", "ok      2  ls: allow", "ok      3  our own hook: deny",
+        "ok      4  Claude reads .env: deny", "ok      5  Copilot's camelCase: deny",
+        "ok      6  a session starts: allow", f"{path}: 6 case(s), 6 passed, 0 failed"]
+
+
+def test_a_failing_case_is_shown_as_a_diff_and_exits_1(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "force_push"}])
+    path = fixtures(tmp_path, [{"name": "a lease is fine", "command": "git push --force origin main",
+                                "expect": "allow"},
+                               {"name": "wrong reason", "command": "git push -f", "expect": "deny", "reason": "nope"}])
+    run = forge_hook(project, "test", path)
+    assert run.exit_status == 1
+    lines = run.stdout.splitlines()
+    assert lines[:3] == ["FAIL    1  a lease is fine", "      - allow",
+                         "      + deny by project[0] guard force_push: force_push: `git push --force origin main` "
+                         "rewrites published history (force push). Use --force-with-lease on your own branch, "
+                         "or open a pull request"]
+    assert lines[4] == "      - deny (reason holding 'nope')" and lines[-1].endswith("2 case(s), 0 passed, 2 failed")
+    per_case = [json.loads(line) for line in forge_hook(project, "test", "--json", path).stdout.splitlines()]
+    assert [(c["case"], c["passed"], c["decided_by"]) for c in per_case] == [
+        (1, False, "project[0] guard force_push"), (2, False, "project[0] guard force_push")]
+
+
+def test_the_dialect_can_be_given_for_the_whole_file(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "secret_files"}])
+    path = fixtures(tmp_path, [{"payload": CLAUDE_READ, "expect": "deny"}])
+    assert forge_hook(project, "test", "--dialect", "claude", path).exit_status == 0
+    assert "a payload needs its agent" in forge_hook(project, "test", path).stderr
+
+
+def test_untrusted_project_hooks_are_said_once_and_trust_project_runs_them(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "block_sudo"}], trusted=False)
+    path = fixtures(tmp_path, [{"command": "sudo ls", "expect": "deny"}, {"command": "doas ls", "expect": "deny"}])
+    run = forge_hook(project, "test", path)
+    assert run.exit_status == 1 and run.stderr.count("the project is not trusted") == 1
+    assert forge_hook(project, "test", "--trust-project", path).exit_status == 0
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    ("{", "not valid JSON"),
+    ('{"cases": []}', "with at least one case"),
+    ('[{"command": "ls"}]', "case 1: 'expect' must be one of allow, deny, ask"),
+    ('[{"command": "ls", "expect": "allow", "exepct": 1}]', "case 1: unknown key 'exepct'"),
+    ('[{"command": "ls", "event": {}, "expect": "allow"}]', "one of 'command', 'event' or 'payload'"),
+    ('[{"event": {"type": "tool:nope"}, "expect": "allow"}]', "case 1 (event): "),
+    ('[{"payload": {}, "dialect": "vim", "expect": "allow"}]', "unknown dialect 'vim'"),
+])
+def test_a_fixtures_file_that_cannot_be_used_is_a_usage_error(project: Project, tmp_path: Path, content: str,
+                                                              says: str) -> None:
+    path = tmp_path / "cases.json"
+    path.write_text(content)
+    run = forge_hook(project, "test", str(path))
+    assert run.exit_status == 2 and says in run.stderr, run.stderr
+
+
+# -- replay N -------------------------------------------------------------------------------------------
+def test_replay_shows_what_changed_since_the_run(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "force_push"},
+                         {"event": "tool:pre_execute", "guard": "destructive_rm"}])
+    assert fire(project, bash("git push -f")).exit_status == 1
+    same = forge_hook(project, "replay", "1")
+    assert same.exit_status == 0 and "the decision is the same" in same.stdout
+    assert "    project[0] guard force_push: deny" in same.stdout.splitlines()
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "destructive_rm"}])
+    changed = forge_hook(project, "replay", "1")
+    assert changed.exit_status == 1
+    lines = changed.stdout.splitlines()
+    assert lines[1].startswith("then: deny: force_push: `git push -f`") and lines[2] == "now:  allow"
+    assert lines[3:] == ["the decision changed", "hooks (- then, + now):", "  - project[0] guard force_push: deny",
+                         "  + project[0] guard destructive_rm: allow",
+                         "  hooks that did not run (an earlier hook stopped the chain): 1 then, 0 now"]
+    doc = json.loads(forge_hook(project, "replay", "1", "--json").stdout)
+    assert (doc["then"]["decision"], doc["now"]["decision"], doc["changed"]) == ("deny", "allow", True)
+
+
+def test_replay_names_what_the_log_did_not_keep_whole(project: Project) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "block_sudo"}])
+    fire(project, bash("sudo ls; export GITHUB_TOKEN=ghp_" + "a" * 36 + "; echo " + "x" * 600))
+    run = forge_hook(project, "replay", "1")
+    assert run.exit_status == 0
+    assert run.stdout.splitlines()[-1] == "not kept whole by the log, replayed as it holds them: data.tool_args.command"
+
+
+def test_replay_of_an_agents_run_keeps_its_names(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "secret_files"}])
+    payload = json.dumps({**CLAUDE_READ, "cwd": str(project.root),
+                          "tool_input": {"file_path": str(project.root / ".env")}})
+    assert json.loads(fire(project, payload, "--dialect", "claude").stdout)["hookSpecificOutput"][
+        "permissionDecision"] == "deny"
+    run = forge_hook(project, "replay", "1")
+    assert run.exit_status == 0 and run.stdout.startswith("run 1: tool:pre_execute read, claude PreToolUse at ")
+
+
+def test_replay_needs_a_run(project: Project) -> None:
+    assert "no run 3: the log holds 0 run(s)" in forge_hook(project, "replay", "3").stderr
+    assert "the run log is off" in forge_hook(project, "replay", "1", env={"FORGE_LOG": "0"}).stderr
+
+
+# -- completion --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("words", "cword", "offered"), [
+    ("forge-hook add --guard des", 3, ["destructive_git", "destructive_rm"]),
+    ("forge-hook guard test bl", 3, ["block_sudo"]),
+    ("forge-hook add --guards recommended,no", 3, ["recommended,no_verify"]),
+    ("forge-hook guard test x --tool r", 5, ["read"]),
+])
+def test_guard_names_complete(project: Project, words: str, cword: int, offered: list[str]) -> None:
+    import subprocess
+
+    out = subprocess.run([installed("forge-hook")], capture_output=True, text=True, check=True, env={
+        **os.environ, "_FORGE_HOOK_COMPLETE": "zsh_complete", "COMP_WORDS": words, "COMP_CWORD": str(cword)}).stdout
+    assert out.splitlines()[1::3] == offered
