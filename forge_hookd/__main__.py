@@ -7,8 +7,10 @@ import signal
 import sys
 from types import FrameType
 
-#: The runner's signals (as signals.RUNNER_SIGNALS, which is not imported this early).
-_RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# The one list of the runner's signals and their names: a small module the run loads
+# anyway (its own imports are loaded at interpreter start), so loading it first costs
+# nothing, and the handler below finds it whole.
+from forge_hookd.signals import RUNNER_SIGNALS, name_of
 
 
 def main() -> int:
@@ -25,7 +27,7 @@ def answer_signals_during_startup() -> None:
     """Until the command installs its :class:`~forge_hookd.signals.SignalCatcher`, a
     signal ends the runner at once with the JSON error document and 128+n (Python's
     default would die silently). Nothing has started yet: nothing to clean up."""
-    for sig in _RUNNER_SIGNALS:
+    for sig in RUNNER_SIGNALS:
         signal.signal(sig, _exit_during_startup)
 
 
@@ -34,7 +36,7 @@ def _exit_during_startup(signum: int, frame: FrameType | None) -> None:
     # orjson or the boundary are imported, or in the middle of importing them, so it
     # may use nothing that is not loaded already; os._exit, because unwinding could
     # land in a half-imported module's error handling.
-    name = signal.Signals(signum).name
+    name = name_of(signum)
     os.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
     os.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
                  % name).encode())

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
-from .errors import ExitStatus, ForgeError, UsageError, error_document
+from .errors import ExitStatus, ForgeError, UsageError, error_document, interrupted_status
 from .runlog import RunContext, record
 from .safefile import write_all
 from .signals import Interrupted, SignalCatcher
@@ -105,7 +105,7 @@ class BoundaryCommand(click.Command):
         except (KeyboardInterrupt, click.Abort):
             code = self._fail(invocation, name, "interrupted", "interrupted by SIGINT", ExitStatus.SIGINT)
         except Interrupted as exc:  # a signal before any hook ran (signals.py)
-            code = self._fail(invocation, name, "interrupted", f"interrupted by {exc}", ExitStatus(128 + exc.signum))
+            code = self._fail(invocation, name, "interrupted", f"interrupted by {exc}", interrupted_status(exc.signum))
         except ReaderClosed:  # nothing more is written, as a shell's SIGPIPE
             _silence_stdout()
             code = ExitStatus.READER_CLOSED

@@ -81,8 +81,8 @@ and answers in its form (stdout, stderr, exit status); the forge document goes t
 \b
 Exit status: 0 proceed (allow), 1 blocked by a hook (deny), 4 a hook asks a person
 to decide (ask), 2 bad invocation or input, 3 internal error, 5 the machine refused
-(full disk, deleted directory ...), 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM,
-141 the reader of stdout went away.
+(full disk, deleted directory ...), 128+n interrupted by signal n (130 SIGINT,
+143 SIGTERM, 131 SIGQUIT ...), 141 the reader of stdout went away.
 \b
 Example:
   echo '{{"type":"session:start","session_id":"s1"}}' | forge-hook-run | jq .

@@ -12,11 +12,14 @@ that reply, and :meth:`~Codec.fail`: answer a failure of the run itself (bad inp
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from .errors import EventError, ExitStatus, UsageError, error_document
+from .errors import EventError, ExitStatus, UsageError, error_document, interrupted_status
 from .events import HookEvent
 from .results import describe_hook
 from .signals import signal_name
@@ -114,7 +117,7 @@ class ForgeCodec:
         run = outcome.run
         if run is None:
             return Reply(b"", [], ExitStatus.PROCEED)
-        status = ExitStatus(128 + run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
+        status = interrupted_status(run.interrupted) if run.interrupted is not None else _EXIT_STATUS[run.decision]
         verdict = verdict_line(run)
         return Reply(b"", [verdict] if verdict else [], status)
 
@@ -136,12 +139,91 @@ class ForgeCodec:
 
 
 def read_event(stream: BinaryIO, *, limit: int | None = None) -> HookEvent:
-    """One event from ``stream``, reading at most ``limit`` (64 MiB) + 1 bytes."""
+    """One event from ``stream``, reading at most ``limit`` (64 MiB) + 1 bytes, whatever
+    stdin is (non-blocking, write-only: stdinread.py)."""
     limit = MAX_EVENT_BYTES if limit is None else limit
-    raw = stream.read(limit + 1)
+    return HookEvent.from_json(read_input(stream, limit=limit, what="event"))
+
+
+# -- reading stdin --------------------------------------------------------------------------
+# One bounded reader for both codecs (the forge event here, an agent's payload in
+# dialectcodec.py), whatever stdin turns out to be (issue 20, item 11). sys.stdin.buffer's
+# read(n) fails in ways a caller cannot read as bad input: on a descriptor with O_NONBLOCK
+# (inherited from a Node parent, which sets it on its pipes) it returns None, or what had
+# arrived so far, and a truncated event is refused as invalid; on a descriptor opened
+# write-only (0>FILE) it raises EBADF, which would be "internal" (exit 3). So the
+# descriptor is read with os.read; on EAGAIN we wait with poll (never clearing O_NONBLOCK:
+# the flag belongs to the open file description, which the parent shares); every refusal
+# is an EventError naming what stdin is: exit 2, or the dialect's deny on events that can
+# block. A directory as stdin never reaches us: CPython refuses it while starting ("<stdin>
+# is a directory, cannot continue", exit 1) before any code of ours runs; the check below
+# is for library callers that hand in such a descriptor.
+_CHUNK = 1 << 20  # what one read asks for: an event is usually a few hundred bytes
+
+
+def read_input(stream: BinaryIO, *, limit: int, what: str) -> bytes:
+    """All of ``stream``, at most ``limit`` bytes (reading ``limit + 1`` at most to tell).
+
+    ``what`` names the input in messages (``event``, ``claude payload``). Raises
+    :class:`EventError` for input over the limit and for a stdin that cannot be read.
+    """
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation: an in-memory stream
+        raw = stream.read(limit + 1) or b""
+        return _bounded(raw, limit, what)
+    return _read_fd(fd, limit, what)
+
+
+def _read_fd(fd: int, limit: int, what: str) -> bytes:
+    try:
+        info = os.fstat(fd)
+    except OSError as exc:
+        raise _unreadable(exc, what) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise EventError(f"stdin is a directory: pipe the {what} on stdin")
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:  # refused before reading
+        raise EventError(f"{what} larger than the limit of {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        try:
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
+        except BlockingIOError:  # O_NONBLOCK and nothing yet: wait for data or end of file
+            _wait_readable(fd)
+            continue
+        except OSError as exc:
+            raise _unreadable(exc, what) from None
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return _bounded(b"".join(chunks), limit, what)
+
+
+def _wait_readable(fd: int) -> None:
+    import select  # only for the rare non-blocking stdin
+
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    poller.poll()  # readable, or the writer closed (POLLHUP): the next read tells which
+
+
+def _bounded(raw: bytes, limit: int, what: str) -> bytes:
     if len(raw) > limit:
-        raise EventError(f"event larger than the limit of {limit} bytes")
-    return HookEvent.from_json(raw)
+        raise EventError(f"{what} larger than the limit of {limit} bytes")
+    return raw
+
+
+def _unreadable(exc: OSError, what: str) -> EventError:
+    """Why stdin cannot be read, in words for the person who started us."""
+    if exc.errno == errno.EBADF:
+        why = "stdin is not open for reading (closed, or opened write-only as with 0>FILE)"
+    elif exc.errno == errno.EISDIR:
+        why = "stdin is a directory"
+    else:
+        why = f"stdin cannot be read: {exc.strerror or exc}"
+    return EventError(f"{why}: pipe the {what} on stdin")
 
 
 def event_from_options(event_type: str, tool: str | None, session_id: str | None,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from .codec import Outcome, Reply, Request
+from .codec import Outcome, Reply, Request, read_input
 from .events import EventType, HookEvent
 from .errors import UsageError, error_document
 from .signals import signal_name
@@ -64,10 +64,10 @@ class DialectCodec:
         dialect = dialect_named(self.name)
         if stdin.isatty():
             raise UsageError(f"no payload: {dialect.name} pipes its hook payload on stdin")
-        raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
-        if len(raw) > MAX_PAYLOAD_BYTES:
-            raise PayloadError(f"payload larger than the limit of {MAX_PAYLOAD_BYTES} bytes")
         try:
+            raw = read_input(stdin, limit=MAX_PAYLOAD_BYTES, what=f"{dialect.name} payload")
+            if not raw.strip():
+                raise PayloadError(f"no {dialect.name} payload: stdin was empty (or closed)")
             inbound = dialect.reader.read(raw, self.native_event)
         except PayloadError as exc:
             self.native_event = exc.native_event or self.native_event

@@ -24,7 +24,7 @@ from .dialects import get
 from .errors import ConfigError
 from .events import HookEvent
 from .text import did_you_mean
-from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name
+from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name, tool_typos
 
 
 @dataclass
@@ -140,7 +140,7 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
 def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
     """What is legal in an entry, runs, but is almost certainly not what its author meant
     (what makes a hook not run is a load warning, see :func:`config.iter_entries`)."""
-    doubts = []
+    doubts = tool_typos(hook.patterns)  # bsah: legal (a caller's tool may be called so), never fires
     timeout = entry.get("timeout")
     if timeout is not None and not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
         doubts.append(f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "

@@ -28,6 +28,13 @@ class ExitStatus(IntEnum):
     SIGTERM = 143
 
 
+def interrupted_status(signum: int) -> int:
+    """128 + n, as a shell reports a command that signal n ended: the runner's exit
+    status when one of its signals interrupted it (SIGHUP 129, SIGINT 130, SIGQUIT 131,
+    SIGTERM 143 ...; the named ones above are those the documentation lists)."""
+    return 128 + signum
+
+
 @unique
 class ManagerStatus(IntEnum):
     """forge-hook's own statuses beside the shared ones (BAD_INPUT ...): its word for 1,

@@ -15,14 +15,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import answers, dialects
-from .chain import active_chain, chain_value
-from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
-                     HookEvent, is_event_var)
+from .chain import chain_value, circular, live_value
+from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, REFUSABLE_TYPES, RESERVED_ENV,
+                     WORKING_DIR_VAR, HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun, Imposed
 from .signals import Interrupted
 
 if TYPE_CHECKING:
+    from .missing import MissingScripts
     from .process import Spec
     from .signals import SignalCatcher
 
@@ -109,10 +110,10 @@ class HookExecutor:
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
             catcher.deferred = True
         run = HookRun(event=event, warnings=warnings if warnings is not None else [], imposed=imposed)
-        if event.type.value in active_chain():
+        if circular(event.type.value, event.session_id):
             run.warnings.append(
-                f"circular trigger: '{event.type.value}' is already being handled "
-                f"up the chain ({os.environ.get(CHAIN_VAR)}); no hooks run")
+                f"circular trigger: '{event.type.value}' is already being handled for this session "
+                f"up the chain ({live_value()}); no hooks run")
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
             run.warnings += event.env_conflicts() if matched else []
@@ -131,6 +132,7 @@ class HookExecutor:
         if all(h.guard is not None for h in hooks):  # nothing to spawn: no process machinery
             self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher)
             return
+        from .missing import MissingScripts
         from .process import HookProcesses  # only now: see the module docstring
         from .tree import become_subreaper
 
@@ -143,6 +145,11 @@ class HookExecutor:
         base_env, event_vars = self._base_env(run.event)
         formatted = {name: self._formatted(name, run.event) for name in {h.format for h in hooks} if name}
         stopped = False  # a hook said stop and the chain stops on failure
+        missing = MissingScripts(run.event, self.project_dir)
+
+        def judge(hook: Hook) -> answers.Judge:
+            return _judge_for(hook, run.event, missing, self._cwd(hook))
+
         signalled = catcher.received if catcher is not None else []
         with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
                            catcher=catcher) as processes:
@@ -161,16 +168,16 @@ class HookExecutor:
                             continue
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = self._ended(failed.judged(_judge_for(hook, run.event)))
+                            results[index] = self._ended(failed.judged(judge(hook)))
                             stopped = stop_on_failure and results[index].blocks
                     for done in processes.wait():
-                        result = results[done.index] = self._ended(done.judged(_judge_for(done.hook, run.event)))
+                        result = results[done.index] = self._ended(done.judged(judge(done.hook)))
                         stopped = stopped or (stop_on_failure and result.blocks)
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for done in processes.close():
                     done.error = f"interrupted: the runner received {exc}"
-                    results[done.index] = self._ended(done.judged(_judge_for(done.hook, run.event)))
+                    results[done.index] = self._ended(done.judged(judge(done.hook)))
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -212,8 +219,8 @@ class HookExecutor:
         run's, say), plus this event's; and the names of this event's variables."""
         event_env = event.to_env()
         data_vars = [n for n in event_env if n not in RESERVED_ENV]
-        own = {**event_env, PROJECT_DIR_VAR: self.project_dir, CHAIN_VAR: chain_value(event.type.value),
-               DATA_VARS_VAR: ",".join(data_vars)}
+        chain = chain_value(event.type.value, event.session_id)
+        own = {**event_env, PROJECT_DIR_VAR: self.project_dir, CHAIN_VAR: chain, DATA_VARS_VAR: ",".join(data_vars)}
         stale = _inherited_event_vars()
         env = {k: v for k, v in os.environb.items() if k not in stale}
         env.update(_encoded(own))
@@ -225,11 +232,14 @@ class HookExecutor:
         hooks = dialects.get(name).hooks
         return hooks.stdin(event, self.project_dir), _encoded(hooks.env(event, self.project_dir))
 
+    def _cwd(self, hook: Hook) -> str:
+        return os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
+
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
               formatted: dict[str, tuple[bytes, dict[bytes, bytes]]]) -> Spec:
         from .process import Spec
 
-        cwd = os.path.join(self.working_dir, hook.working_dir) if hook.working_dir else self.working_dir
+        cwd = self._cwd(hook)
         env = dict(base_env)
         if hook.format is not None:  # a hook written for another agent gets its payload
             stdin, native_env = formatted[hook.format]
@@ -242,16 +252,32 @@ class HookExecutor:
             # would leave __pycache__/*.pyc there, a new file, and the next event would find
             # the project changed (issue 19 item 1). Global hooks are the user's own.
             env[b"PYTHONDONTWRITEBYTECODE"] = b"1"
-        timeout = self.default_timeout if hook.timeout is None else hook.timeout
+        timeout = hook.timeout if hook.timeout_set else self.default_timeout
         return Spec(hook, cwd, env, stdin, timeout)
 
 
-def _judge_for(hook: Hook, event: HookEvent) -> answers.Judge:
+def _judge_for(hook: Hook, event: HookEvent, missing: MissingScripts, cwd: str) -> answers.Judge:
     """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
-    agent's rules for a hook with a ``format`` (dialects/)."""
-    if hook.format is not None:
-        return dialects.get(hook.format).hooks.judge(event, fail_closed=hook.fail_closed)
-    return answers.judge
+    agent's rules for a hook with a ``format`` (dialects/, with the entry's ``fail_closed``);
+    for a blocking hook that ran to its end, first the missing-script rule (missing.py),
+    whatever its exit status. A format hook whose script is gone on a stop or a
+    compaction does not keep the agent working (it broke, as one that cannot start: the
+    format's judge lets the agent stop there too), and says so."""
+    judge = dialects.get(hook.format).hooks.judge(event, fail_closed=hook.fail_closed) \
+        if hook.format is not None else answers.judge
+    if not hook.blocking or hook.guard is not None:
+        return judge
+    broken_lets_stop = hook.format is not None and event.type.value in REFUSABLE_TYPES
+
+    def judged(result: answers.Finished) -> answers.Judgement:
+        finished = result.error is None and not result.timed_out
+        gone = missing.check(hook, result, cwd) if finished else None
+        if gone and broken_lets_stop:
+            said = f"a {hook.format} hook failed ({gone}): it does not keep the agent working"
+            return answers.Judgement(answers.Answer(message=said), None, answers.ALLOW)
+        return answers.Judgement(None, gone, answers.DENY) if gone else judge(result)
+
+    return judged
 
 
 def _inherited_event_vars() -> frozenset[bytes]:

@@ -168,10 +168,11 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       a pattern that can match no event type (tool:pre_exec:bash);
       a working_dir that does not exist; an env that sets an event variable;
       a matcher or an "if" the hook's agent could not use.
-    And, found by check only (the hook runs): a timeout outside [0.1, 600]; an id that
-    two hooks of one file hold; a word in a project hook's command that trust cannot
-    resolve (an unknown variable, a glob, python -m pkg), whose target a trusted project
-    does not cover; a command that expands a variable nothing sets (a plugin's
+    And, found by check only (the hook runs): a timeout outside [0.1, 600]; a tool
+    name that looks like a typo of one forge or an agent uses (tool:pre_execute:bsah);
+    an id that two hooks of one file hold; a word in a project hook's command that trust
+    cannot resolve (an unknown variable, a glob, python -m pkg), whose target a trusted
+    project does not cover; a command that expands a variable nothing sets (a plugin's
     ${CLAUDE_PLUGIN_ROOT}, a Gemini extension's ${extensionPath} outside the agent that
     fills them in).
 

@@ -59,6 +59,10 @@ def serve(codec: Codec, options: RunOptions, *, stdin: BinaryIO, catcher: Signal
     request = codec.read(stdin)
     outcome, witness = run(request, options, catcher=catcher, say=say, trace_to=trace_to)
     reply = codec.reply(outcome)
+    # The run log before the answer is sent: a log that cannot be written is a warning in
+    # the answer itself (test_runlog: a FIFO, EFBIG). It cannot hold the answer up: the
+    # log opens without blocking and only as a regular file, every field of the record is
+    # cut before redaction reads it, and redaction is linear (issue 20, items 8, 9, 15).
     witness.finished(outcome.document, reply.status)
     codec.send(reply)
     return reply.status

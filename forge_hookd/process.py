@@ -23,11 +23,10 @@ from typing import IO, TYPE_CHECKING
 from .results import HookResult
 from .signals import Interrupted, SignalCatcher
 from .events import TOKEN_VAR
+from .look import Look
 from .tree import Orphanage, TreeEnd, tree_members
 
 if TYPE_CHECKING:
-    import psutil
-
     from .registry import Hook
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
@@ -251,16 +250,16 @@ class HookProcesses:
         return child.ending.step()
 
     def _begin_end(self, child: _Child) -> bool:
-        child.ending = TreeEnd(lambda: self._members(child), child.popen, self.kill_grace)
+        child.ending = TreeEnd(lambda look: self._members(child, look), child.popen, self.kill_grace)
         return child.ending.start()
 
-    def _members(self, child: _Child) -> list[psutil.Process]:
+    def _members(self, child: _Child, look: Look) -> list[int]:
         """The hook's shell's descendants and its orphans with theirs (not the shell)."""
         alone = len(self.running) == 1
         roots = [child.pid] if child.popen.poll() is None else []
-        roots += [pid for pid in self.orphanage.orphans()
-                  if self.orphanage.belongs_to(pid, child.pid, alone=alone)]
-        return tree_members(roots, leave_out=child.pid)
+        roots += [pid for pid in self.orphanage.orphans(look)
+                  if self.orphanage.belongs_to(pid, child.pid, alone=alone, look=look)]
+        return tree_members(roots, look=look, leave_out=child.pid)
 
     def _feed(self, child: _Child) -> None:
         stdin = child.popen.stdin
@@ -356,7 +355,7 @@ class HookProcesses:
         return done
 
     def _end_the_rest(self) -> None:
-        ending = TreeEnd(lambda: tree_members(self.orphanage.orphans()), None, self.kill_grace)
+        ending = TreeEnd(lambda look: tree_members(self.orphanage.orphans(look), look=look), None, self.kill_grace)
         finished = ending.start()
         while not finished:
             time.sleep(_STEP)

@@ -23,7 +23,8 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCH
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, in words: "a FIFO", "a directory" ..."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
@@ -43,7 +44,7 @@ def read_regular(path: str | os.PathLike[str], *, limit: int = MAX_CONFIG_BYTES)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"not read: it is {_kind(info.st_mode)}, not a regular file", path=where)
+            raise ConfigError(f"not read: it is {kind_of(info.st_mode)}, not a regular file", path=where)
         if info.st_size > limit:
             raise ConfigError(f"not read: {info.st_size} bytes, over the limit of {limit}", path=where)
         return _read_at_most(fd, limit, where)

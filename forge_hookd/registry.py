@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 from .dialects import NAMES as DIALECTS
 from .errors import ConfigError, optional_str
-from .events import EVENT_TYPES, HookEvent
-from .text import did_you_mean
+from .events import EVENT_TYPES, TOOL_EVENT_TYPES, HookEvent
+from .text import did_you_mean, near_miss
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
@@ -25,6 +25,12 @@ HOOK_KEYS = ("id", "event", "command", "guard", "with", "timeout", "working_dir"
 # an index: forge-hook disable 2).
 _ID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 _GLOB_CHARS = frozenset("*?[")
+# The seed's 10.0 as the default of ``Hook.timeout``, as an object of its own: a hook
+# given no timeout holds exactly this float, so "not set" stays distinguishable from an
+# explicit 10 (the executor's default applies only to the former, and to_dict leaves it
+# out) while ``hook.timeout`` reads as the plain 10.0 the seed promises (issue 20, item 13).
+# ``+ 0.0`` makes a new float object at run time: a literal could be a shared constant.
+_UNSET_TIMEOUT: float = DEFAULT_TIMEOUT + 0.0
 
 
 def clamp_timeout(timeout: float) -> float:
@@ -50,6 +56,53 @@ def pattern_matches(pattern: str, event_type: str, tool_name: str | None) -> boo
     return fnmatchcase(event_type, pattern) or (
         qualified is not None and fnmatchcase(qualified, pattern)
     )
+
+
+def native_tool(event: HookEvent) -> str | None:
+    """The agent's own name for the event's tool when it came in through a dialect and
+    differs from the canonical one (``data.agent.tool``: Claude's ``Bash``)."""
+    agent = event.data.get("agent")
+    tool = agent.get("tool") if isinstance(agent, dict) else None
+    return tool if isinstance(tool, str) and tool and tool != event.tool_name else None
+
+
+def _tool_part(pattern: str) -> str | None:
+    """The tool name a pattern spells out (``tool:pre_execute:bsah`` -> ``bsah``,
+    ``*:Bahs`` -> ``Bahs``); None when it names none or globs it."""
+    head = max((t for t in TOOL_EVENT_TYPES if pattern.startswith(t + ":")), key=len, default=None)
+    tool = pattern[len(head) + 1:] if head is not None else (
+        pattern.rpartition(":")[2] if ":" in pattern and not _GLOB_CHARS.isdisjoint(pattern) else "")
+    return tool if tool and _GLOB_CHARS.isdisjoint(tool) else None
+
+
+def tool_typos(patterns: Iterable[str]) -> list[str]:
+    """``forge-hook check``'s finding for each pattern whose tool part is no tool that
+    forge or an agent names (canonical names and every dialect's native ones) but looks
+    like a typo of one (``bsah``, ``Bahs``, ``BASH``): such a hook silently never runs.
+    Other names are legitimate (MCP tools, a caller's own tools such as ``git``)."""
+    known = _known_tools()
+    findings = []
+    for pattern in patterns:
+        tool = _tool_part(pattern)
+        if tool is None or tool in known or tool.startswith("mcp") or len(tool) > 64:
+            continue
+        near = near_miss(tool, known)
+        if near is not None:
+            findings.append(f"tool '{tool}' in '{pattern}' is no tool name forge or an agent uses and looks "
+                            f"like a typo (did you mean '{near}'?): the hook never runs for it")
+    return findings
+
+
+def _known_tools() -> tuple[str, ...]:
+    """Canonical tool names first, then every dialect's native ones (check time only:
+    this imports every dialect)."""
+    from . import dialects
+    from .dialects.base import CANONICAL_TOOLS
+
+    names = dict.fromkeys(CANONICAL_TOOLS)
+    for name in dialects.NAMES:
+        names.update(dict.fromkeys(dialects.get(name).words.tools))
+    return tuple(names)
 
 
 @functools.lru_cache(maxsize=256)  # each call tries every type; a file repeats its patterns
@@ -95,9 +148,12 @@ class Hook:
     duplicates), that ``forge-hook enable/disable/remove`` and ``FORGE_SKIP`` take: an
     index shifts with every add and remove, an id does not.
 
-    ``timeout`` is clamped to [0.1, 600] s; None means "not set": the executor's default
-    applies (10 s unless the executor says otherwise), and a hook configured with an
-    explicit ``"timeout": 10`` keeps its 10. ``source`` says where the hook was loaded
+    ``timeout`` is clamped to [0.1, 600] s (600: Claude's and Codex's own default, which an
+    imported hook keeps). A hook given none reads 10.0, the seed's default, and is "not
+    set": the executor's ``default_timeout`` applies to it (10 s unless the executor says
+    otherwise) and :meth:`to_dict` writes no timeout back; a hook configured with an
+    explicit ``"timeout": 10`` keeps its 10 (:attr:`timeout_set` tells the two apart).
+    ``source`` says where the hook was loaded
     from (``global``, ``project`` or a file path) and ``source_index`` its place in that
     file's ``hooks`` list (the number ``forge-hook enable/disable`` take); neither is part
     of :meth:`to_dict`.
@@ -105,7 +161,7 @@ class Hook:
 
     event_pattern: str
     command: str = ""
-    timeout: float | None = None
+    timeout: float = _UNSET_TIMEOUT
     working_dir: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     enabled: bool = True
@@ -123,13 +179,16 @@ class Hook:
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _timeout_set: bool = field(init=False, repr=False, compare=False)
     _native: Callable[[HookEvent], bool] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.guard is not None and self.command:  # which would run? neither guess is safe
             raise ValueError("a hook has a command or a guard, not both")
-        if self.timeout is not None:
-            object.__setattr__(self, "timeout", clamp_timeout(self.timeout))
+        # None was the library's "not set" before issue 20: still read as such.
+        given = self.timeout is not _UNSET_TIMEOUT and self.timeout is not None
+        object.__setattr__(self, "_timeout_set", given)
+        object.__setattr__(self, "timeout", clamp_timeout(self.timeout) if given else _UNSET_TIMEOUT)
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
         native = None
         if self.matcher is not None or self.if_ is not None:
@@ -139,9 +198,14 @@ class Hook:
         object.__setattr__(self, "_native", native)
 
     @property
+    def timeout_set(self) -> bool:
+        """Whether the hook was given a timeout (a config entry's ``timeout``)."""
+        return self._timeout_set
+
+    @property
     def effective_timeout(self) -> float:
         """The timeout this hook runs with when the executor keeps the 10 s default."""
-        return DEFAULT_TIMEOUT if self.timeout is None else self.timeout
+        return self.timeout
 
     @property
     def action(self) -> str:
@@ -159,10 +223,15 @@ class Hook:
         return self._patterns
 
     def matches(self, event: HookEvent) -> bool:
-        """True when any of the comma-separated patterns matches the event."""
+        """True when any of the comma-separated patterns matches the event: by the
+        canonical tool name and, for an event that came in through a dialect, by the
+        agent's own (``tool:pre_execute:Bash`` guards Claude's Bash); and the agent's own
+        filter the hook kept (``matcher``, ``if``: dialects/matching.py) must pass too."""
         event_type = event.type.value
         if not any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns):
-            return False
+            native = native_tool(event)
+            if native is None or not any(pattern_matches(p, event_type, native) for p in self._patterns):
+                return False
         return self._native is None or self._native(event)
 
     def to_dict(self) -> dict[str, Any]:
@@ -175,7 +244,7 @@ class Hook:
             out["guard"] = self.guard
             if self.with_:
                 out["with"] = dict(self.with_)
-        if self.timeout is not None:
+        if self._timeout_set:
             out["timeout"] = self.timeout
         if self.working_dir is not None:
             out["working_dir"] = self.working_dir
@@ -218,7 +287,7 @@ class Hook:
             command=_required_str(data, "command") if guard is None else "",
             guard=guard,
             with_=_with(data.get("with")),
-            timeout=_timeout(data["timeout"]) if "timeout" in data else None,
+            timeout=_timeout(data["timeout"]) if "timeout" in data else _UNSET_TIMEOUT,
             working_dir=_optional_str(data, "working_dir"),
             env=_env(data.get("env")),
             enabled=_bool(data, "enabled", True),

@@ -12,13 +12,16 @@ Reading (``forge-hook log``) is in :mod:`forge_hookd.logview`.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import time
 from typing import Any
 
 import orjson
 
-from .runrecord import RunContext, build_record
+from .readfile import kind_of
+from .runrecord import RunContext, build_record, shortened
 from .safefile import write_all
 from .text import json_bytes
 
@@ -66,9 +69,10 @@ def record(document: dict[str, Any], context: RunContext) -> str | None:
 
 
 def encode(rec: dict[str, Any]) -> bytes:
-    """One line, at most :data:`RECORD_LIMIT` bytes: output, then data, then hooks go."""
+    """One line, at most :data:`RECORD_LIMIT` bytes: output, then data, then hooks, then
+    the length of every text go; what is left then is a summary that always fits."""
     line = json_bytes(rec) + b"\n"
-    for shrink in (_drop_output, _drop_data, _drop_hooks):
+    for shrink in (_drop_output, _drop_data, _drop_hooks, _cut_texts, _summary):
         if len(line) <= RECORD_LIMIT:
             break
         shrink(rec)
@@ -80,6 +84,7 @@ def _drop_output(rec: dict[str, Any]) -> None:
     for hook in rec.get("hooks", []):
         hook["stdout"] = hook["stderr"] = "[omitted: record too large]"
         hook.pop("answer", None)
+        hook.pop("env", None)
 
 
 def _drop_data(rec: dict[str, Any]) -> None:
@@ -90,9 +95,25 @@ def _drop_data(rec: dict[str, Any]) -> None:
 def _drop_hooks(rec: dict[str, Any]) -> None:
     hooks = rec["hooks"]
     keep = [h for i, h in enumerate(hooks) if i < 20 or h["index"] == rec.get("decided_by")]
-    rec["hooks_omitted"] = len(hooks) - len(keep)
+    rec["hooks_omitted"] = rec.get("hooks_omitted", 0) + len(hooks) - len(keep)
     rec["hooks"] = keep
     rec["files"] = rec["files"][:10]
+
+
+def _cut_texts(rec: dict[str, Any]) -> None:
+    """Every text at most 64 characters (each may take six bytes in JSON: ``\\u0001``)."""
+    rec.update(shortened(rec, 64))
+    rec["warnings"] = rec["warnings"][:1]
+
+
+def _summary(rec: dict[str, Any]) -> None:
+    """What always fits: a few fields of at most 64 characters, a number or two."""
+    event = rec["event"]
+    kept = {k: rec.get(k) for k in ("v", "time", "duration", "forge", "pid", "project", "dialect", "decision",
+                                    "decided_by", "reason", "exit_status", "interrupted", "error")}
+    rec.clear()
+    rec.update(kept, event={k: event.get(k) for k in ("type", "tool", "session")},
+               omitted="record too large")
 
 
 def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:
@@ -116,12 +137,31 @@ def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:
 
 
 def _open_for_append(path: str) -> int:
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+    """A descriptor to append to the regular file ``path`` (made if missing). Opened
+    without blocking, as readfile.py opens configs: a FIFO with no reader would block
+    the open for ever (with one it would take the record); anything but a regular file
+    is refused with an OSError that says what it is."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
     try:
-        return os.open(path, flags, 0o600)
+        fd = os.open(path, flags, 0o600)
     except FileNotFoundError:
         os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
-        return os.open(path, flags, 0o600)
+        fd = os.open(path, flags, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO (or a socket) with no reader
+            _refuse_unless_regular(os.stat(path).st_mode)
+        raise
+    try:
+        _refuse_unless_regular(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _refuse_unless_regular(mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, f"it is {kind_of(mode)}, not a regular file")
 
 
 def _rotate(path: str, pending: int, rotate_bytes: int) -> None:
@@ -149,7 +189,7 @@ class _Locked:
     def __enter__(self) -> None:
         import fcntl  # 0.25 ms, only for a record too long for one atomic write (bench/README.md)
 
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o600)
         deadline = time.monotonic() + _LOCK_WAIT
         while True:
             try:

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 OUTPUT_TAIL = 1024  # characters of each hook's stdout and stderr kept
 TEXT_LIMIT = 512  # characters of any other text field
 _ITEMS = 200  # values of event data, hook env or an answer kept, all nested levels together
+_LIST_ITEMS = 50  # hooks, skipped hooks and files kept (and the hook that decided)
+# Secret values masked wherever they appear (see _known_secrets): each costs a search of
+# every text of the record, so a payload with 100,000 secret-named keys must not cost
+# 100,000 searches.
+_KNOWN_SECRETS = 256
 
 
 class RunContext:
@@ -65,11 +70,14 @@ def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: b
 
 
 def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
-    """The log record of one run document (a run or an error), redacted and bounded."""
+    """The log record of one run document (a run or an error), bounded, then redacted:
+    every text is cut (so redaction reads a bounded record), every list too."""
     duration = doc.get("duration")
     now = time.time()
     started = now - duration if isinstance(duration, (int, float)) else now
     hooks = [_hook(r) for r in doc.get("results") or [] if isinstance(r, dict)]
+    decision = _decision(doc, hooks)
+    skipped = doc.get("skipped") or []
     rec: dict[str, Any] = {
         "v": 1,
         "time": _iso(started),
@@ -77,29 +85,43 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
         "forge": forge_version(),
         "pid": os.getpid(),
         "event": _event(doc.get("event"), context),
-        "project": context.project_root,
-        "dialect": context.dialect,
-        "files": context.files,
-        "hooks": hooks,
-        "skipped": doc.get("skipped") or [],
-        **_decision(doc, hooks),
+        "project": _text(context.project_root),
+        "dialect": _text(context.dialect),
+        "files": [_bounded(f, [_ITEMS]) for f in context.files[:_LIST_ITEMS]],
+        "hooks": _kept_hooks(hooks, decision["decided_by"]),
+        "skipped": skipped[:_LIST_ITEMS] if isinstance(skipped, list) else [],
+        **decision,
         "exit_status": int(context.exit_status),
         "warnings": [_head(str(w), TEXT_LIMIT) for w in (doc.get("warnings") or [])[:20]],
     }
+    for name, kept, whole in (("hooks_omitted", rec["hooks"], hooks), ("skipped_omitted", rec["skipped"], skipped),
+                              ("files_omitted", rec["files"], context.files)):
+        if len(kept) < len(whole):
+            rec[name] = len(whole) - len(kept)
     if doc.get("interrupted"):
-        rec["interrupted"] = doc["interrupted"]
+        rec["interrupted"] = _text(doc["interrupted"])
     error = doc.get("error")
     if isinstance(error, dict):
-        rec["error"] = {"kind": error.get("kind"), "message": _head(str(error.get("message")), TEXT_LIMIT)}
+        rec["error"] = {"kind": _text(error.get("kind")), "message": _head(str(error.get("message")), TEXT_LIMIT)}
         rec["decision"] = "error"
     from .redact import redact  # 0.7 ms, only when the log is on (bench/README.md, "tricks.py")
 
-    names = _guard_names(hooks)
+    names = _guard_names(rec["hooks"])  # the kept ones: those redact() gives back
     redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
-    for entry, name in zip(redacted["hooks"], names, strict=True):
-        if name is not None:
-            entry["guard"] = name
+    for entry, guard in zip(redacted["hooks"], names, strict=True):
+        if guard is not None:
+            entry["guard"] = guard
     return redacted
+
+
+def _kept_hooks(hooks: list[dict[str, Any]], decided_by: object) -> list[dict[str, Any]]:
+    """The first hooks and the one that decided: what "why was it blocked?" needs."""
+    return [h for i, h in enumerate(hooks) if i < _LIST_ITEMS or h["index"] == decided_by]
+
+
+def _text(value: object) -> Any:
+    """A text field cut to :data:`TEXT_LIMIT`; anything else (None, a number) as it is."""
+    return _head(value, TEXT_LIMIT) if isinstance(value, str) else value
 
 
 def _guard_names(hooks: list[dict[str, Any]]) -> list[str | None]:
@@ -125,10 +147,10 @@ def _known_secrets(doc: dict[str, Any]) -> list[str]:
 
     # Keys first: decoding every value of the environment costs more than the rest.
     found = {os.environ[k] for k in os.environ if is_secret_name(k) and len(os.environ[k]) >= MIN_KNOWN}
-    for result in doc.get("results") or []:
+    for result in (doc.get("results") or [])[:_LIST_ITEMS]:
         found |= secret_values((result.get("hook") or {}).get("env") or {}, secret=False)
     found |= secret_values((doc.get("event") or {}).get("data") or {})
-    return sorted(found, key=len, reverse=True)
+    return sorted(found, key=len, reverse=True)[:_KNOWN_SECRETS]
 
 
 def _event(event: object, context: RunContext) -> dict[str, Any]:
@@ -139,11 +161,11 @@ def _event(event: object, context: RunContext) -> dict[str, Any]:
                                 "tool": None}
         return untyped
     data = event.get("data")
-    out: dict[str, Any] = {"type": event.get("type"), "tool": event.get("tool_name"),
-                           "session": event.get("session_id")}
+    out: dict[str, Any] = {"type": _text(event.get("type")), "tool": _text(event.get("tool_name")),
+                           "session": _text(event.get("session_id"))}
     if isinstance(data, dict) and isinstance(data.get("agent"), dict):
         # a dialect's run: the native names; the native payload is the data again
-        out["agent"] = {k: data["agent"].get(k) for k in ("name", "event", "tool")}
+        out["agent"] = {k: _text(data["agent"].get(k)) for k in ("name", "event", "tool")}
         data = {k: v for k, v in data.items() if k != "agent"}
     out["data"] = _bounded(data, [_ITEMS])
     return out
@@ -154,19 +176,19 @@ def _hook(result: dict[str, Any]) -> dict[str, Any]:
     answer = result.get("answer") if isinstance(result.get("answer"), dict) else None
     entry: dict[str, Any] = {
         "index": result.get("index"),
-        "id": hook.get("id"),
-        "source": hook.get("source"),
+        "id": _text(hook.get("id")),
+        "source": _text(hook.get("source")),
         "source_index": result.get("source_index", hook.get("source_index")),
-        "pattern": hook.get("event"),
+        "pattern": _text(hook.get("event")),
         "command": _head(str(hook.get("command", "")), TEXT_LIMIT),
         "exit_code": result.get("exit_code"),
-        "signal": result.get("signal"),
+        "signal": _text(result.get("signal")),
         "duration": result.get("duration"),
         "timed_out": result.get("timed_out"),
         # the run's own decision and reason for the hook, never derived again here
-        "decision": result.get("decision"),
+        "decision": _text(result.get("decision")),
         "reason": _head(str(result.get("reason") or ""), TEXT_LIMIT) or None,
-        "error": result.get("error"),
+        "error": _text(result.get("error")),
         "stdout": _tail(str(result.get("stdout") or ""), OUTPUT_TAIL),
         "stderr": _tail(str(result.get("stderr") or ""), OUTPUT_TAIL),
     }
@@ -190,7 +212,7 @@ def _decision(doc: dict[str, Any], hooks: list[dict[str, Any]]) -> dict[str, Any
     if decided_by is None and decision != "allow" and not isinstance(found, dict):  # forge's own deny: no hook
         decided_by = next((h["index"] for h in hooks if h["decision"] == decision), None)
     reason = doc.get("reason")
-    return {"decision": decision, "decided_by": decided_by,
+    return {"decision": _text(decision), "decided_by": decided_by,
             "reason": _head(str(reason), TEXT_LIMIT) if reason else None}
 
 
@@ -212,6 +234,15 @@ def _tail(text: str, limit: int) -> str:
     cut = text[-limit:]
     starts = [i for i in (cut.find(" "), cut.find("\n")) if i >= 0]
     return "[cut]..." + (cut[min(starts):] if starts else "")
+
+
+def shortened(value: Any, limit: int) -> Any:
+    """``value`` with every text in it cut to ``limit`` characters (see :func:`_head`)."""
+    if isinstance(value, str):
+        return _head(value, limit)
+    if isinstance(value, dict):
+        return {k: shortened(v, limit) for k, v in value.items()}
+    return [shortened(v, limit) for v in value] if isinstance(value, list) else value
 
 
 def _bounded(value: Any, budget: list[int], depth: int = 0) -> Any:

@@ -30,7 +30,8 @@ from . import shellwords
 from .shellwords import MAX_DEPTH, RawCommand, Sub, Word
 from .lazyre import Lazy
 
-__all__ = ["Command", "Parsed", "Redirect", "TrustWords", "Word", "parse", "trust_words"]
+__all__ = ["Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse", "script_words",
+           "trust_words"]
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
 PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
@@ -601,6 +602,111 @@ def _python_module(cmd: Command) -> str | None:
             return text[2:]
         if not text.startswith("-"):
             return None
+    return None
+
+
+# -- scripts -------------------------------------------------------------------------------------
+class Scripts(NamedTuple):
+    """What a command runs from a file (issue 20, item 3): ``files`` as ``(runner, path)``
+    pairs (``("node", ".claude/hooks/guard.js")``; runner "" for a path run as a program),
+    variables substituted and a relative path joined to a preceding ``cd DIR``; the
+    modules it runs with ``python -m``; and the words it tests (``[ -f X ] && sh X``: its
+    author handles X being absent)."""
+
+    files: tuple[tuple[str, str], ...]
+    modules: tuple[tuple[str, str], ...]
+    tested: frozenset[str]
+
+
+# Per interpreter family: option letters that end the options with code or stdin instead
+# of a script (-c, -e, -m ...), letters that take the next word as a value, long options
+# likewise. An option not listed is taken as a flag; a value read as the operand is
+# harmless: an operand counts only when it looks like a path (a "/" or a ".").
+_FAMILIES: dict[str, tuple[str, str, frozenset[str], frozenset[str]]] = {
+    "python": ("cm", "WX", frozenset(), frozenset({"--check-hash-based-pycs"})),
+    "node": ("ep", "rC", frozenset({"--eval", "--print"}),
+             frozenset({"--require", "--import", "--loader", "--experimental-loader", "--conditions",
+                        "--input-type", "--env-file", "--title"})),
+    "shell": ("cs", "oO", frozenset(), frozenset({"--rcfile", "--init-file"})),
+    "perl": ("eE", "IM", frozenset(), frozenset()),
+    "ruby": ("e", "IrCE", frozenset(), frozenset()),
+}
+_TESTS = frozenset({"test", "[", "[["})
+
+
+def script_words(command: str, *, variables: Mapping[str, str] | None = None) -> Scripts:
+    """The files and modules ``command`` runs as scripts or programs (see :class:`Scripts`):
+    a command word holding a ``/`` (``./x.sh``, ``"$CLAUDE_PROJECT_DIR"/h.sh``), the
+    script operand of an interpreter (``node x.js``, ``python3 -W ignore x.py``, ``bash
+    -e x.sh``, ``. ./env.sh``), recursively wherever :func:`parse` sees commands. A word
+    that holds an unknown variable, or a ``cd`` that cannot be resolved, is left out."""
+    known = dict(variables or {})
+    files: dict[tuple[str, str], None] = {}
+    modules: dict[tuple[str, str], None] = {}
+    tested: set[str] = set()
+    for cmd in parse(command).commands:
+        if cmd.cwd_unknown or not cmd.words:
+            continue
+        if cmd.name in _TESTS:
+            tested.update(_joined(t, cmd.cwd) for w in cmd.words[1:] for t, ok in [_substitute(w, known)] if ok)
+            continue
+        for runner, word in _script_positions(cmd):
+            text, ok = _substitute(word, known)
+            if ok and ("/" in text or (runner not in ("", ".", "source") and "." in text)):
+                files[(runner, _joined(text, cmd.cwd))] = None
+        module = _python_module(cmd)
+        if module is not None:
+            modules[(cmd.name, module)] = None
+    return Scripts(tuple(files), tuple(modules), frozenset(tested))
+
+
+def _script_positions(cmd: Command) -> Iterator[tuple[str, Word]]:
+    head = cmd.words[0]
+    if "/" in head.text:
+        yield "", head
+    if cmd.name in (".", "source") and len(cmd.words) > 1:
+        yield cmd.name, cmd.words[1]
+        return
+    family = _family(cmd.name)
+    operand = None if family is None else _operand(cmd.words[1:], _FAMILIES[family])
+    if operand is not None:
+        yield cmd.name, operand
+
+
+def _family(name: str) -> str | None:
+    if _PYTHON.match(name):
+        return "python"
+    if name in SHELLS:
+        return "shell"
+    return {"node": "node", "nodejs": "node", "perl": "perl", "ruby": "ruby"}.get(name)
+
+
+def _operand(words: tuple[Word, ...], family: tuple[str, str, frozenset[str], frozenset[str]]) -> Word | None:
+    """The first operand after an interpreter's options; None when the options say code
+    or stdin comes instead (``-c``, ``-e``, ``-m``, ``-``)."""
+    stops, valued, long_stops, long_valued = family
+    skip = False
+    for k, word in enumerate(words):
+        text = word.text
+        if skip:
+            skip = False
+        elif text == "--":
+            return words[k + 1] if k + 1 < len(words) else None
+        elif text.startswith("--"):
+            if text in long_stops:
+                return None
+            skip = text in long_valued
+        elif len(text) > 1 and text[0] in "-+":
+            for i, letter in enumerate(text[1:], 1):
+                if letter in stops:
+                    return None
+                if letter in valued:
+                    skip = i == len(text) - 1  # -W ignore; -Wignore holds its value
+                    break
+        elif text == "-":
+            return None
+        else:
+            return word
     return None
 
 

@@ -1,4 +1,5 @@
-"""The runner's own SIGINT, SIGTERM and SIGHUP, and the names of signals.
+"""The runner's own signals (SIGINT, SIGTERM, SIGHUP and every other that would end
+it), and the names of signals.
 
 Until hooks start, a signal raises :class:`Interrupted` wherever the runner is (even
 blocked reading stdin), and the error boundary prints the document and exits 128+n.
@@ -6,6 +7,23 @@ While hooks run, a signal is only recorded and wakes the poll loop: raising from
 handler could interrupt a half-done spawn and lose a child, so the hooks' loop ends
 every tree itself and the partial results are printed. (Before the command installs its
 catcher, the executable's entry point answers signals itself: see ``__main__``.)
+
+Which signals (:data:`RUNNER_SIGNALS`): every one whose default action ends a process
+and that someone sends to end it or to poke it: SIGINT, SIGTERM, SIGHUP, SIGQUIT
+(Ctrl-\\), SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO (SIGPOLL), SIGPWR,
+SIGSTKFLT, SIGXCPU (the soft CPU limit: the hard one is a SIGKILL nothing can answer)
+and the real-time signals. Left alone, on purpose:
+
+- SIGPIPE and SIGXFSZ: Python ignores them from the start, so a write to a closed pipe
+  or past the file size limit fails with EPIPE or EFBIG, which the runner answers (exit
+  141 when its reader went away, a warning for the run log). One sent by ``kill`` is
+  ignored: it cannot end the run.
+- SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS, SIGTRAP, SIGABRT: raised by the faulting
+  instruction (or abort(), or a debugger) itself. Python runs a handler only later,
+  between bytecodes, so the instruction would fault again (or abort() end the process
+  anyway): a handler would hang or lie, and only SIGKILL-like ends are honest.
+- SIGKILL and SIGSTOP cannot be caught; SIGCHLD, SIGURG, SIGWINCH and SIGCONT do not
+  end a process; SIGTSTP, SIGTTIN and SIGTTOU stop it, and a stopped runner resumes.
 """
 
 from __future__ import annotations
@@ -16,24 +34,35 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-RUNNER_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_ENDING = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
+           "SIGPROF", "SIGIO", "SIGPWR", "SIGSTKFLT", "SIGXCPU")
+_REAL_TIME = range(signal.SIGRTMIN, signal.SIGRTMAX + 1) if hasattr(signal, "SIGRTMIN") else range(0)
+#: The signals handled as SIGTERM is (see the module docstring for those left alone).
+RUNNER_SIGNALS = (*(getattr(signal, name) for name in _ENDING if hasattr(signal, name)), *_REAL_TIME)
+
+
+def name_of(signum: int) -> str:
+    """``15`` -> ``"SIGTERM"``, ``signal.SIGRTMIN + 3`` -> ``"SIGRTMIN+3"``."""
+    if signum in _REAL_TIME[1:-1]:
+        return f"SIGRTMIN+{signum - _REAL_TIME.start}"
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"SIG{signum}"
 
 
 def signal_name(code: int | None) -> str | None:
     """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
     if code is None or code >= 0:
         return None
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"SIG{-code}"
+    return name_of(-code)
 
 
 class Interrupted(Exception):
-    """The runner got SIGINT, SIGTERM or SIGHUP."""
+    """The runner got one of :data:`RUNNER_SIGNALS`."""
 
     def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
+        super().__init__(name_of(signum))
         self.signum = signum
 
 

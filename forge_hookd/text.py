@@ -1,4 +1,5 @@
-"""Text for people: control characters written out, a reason on one line, a did-you-mean.
+"""Text for people: control characters written out, a reason on one line, a did-you-mean,
+and how near a word is to another (a typo's distance).
 
 Every line forge writes for a person goes through :func:`visible`, so that what it
 quotes (a hook's command or output, an event's key) can never drive the terminal.
@@ -51,6 +52,39 @@ def did_you_mean(word: str, known: Iterable[str], *, aliases: Mapping[str, str] 
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def edits(a: str, b: str, bound: int) -> int:
+    """The optimal-string-alignment distance of ``a`` and ``b`` (insertions, deletions,
+    substitutions, swaps of neighbours: ``bsah`` is one edit from ``bash``), or
+    ``bound + 1`` as soon as it must exceed ``bound`` (so a long word costs little)."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > bound:
+            return bound + 1
+        before, row = row, current
+    return row[-1]
+
+
+def near_miss(word: str, known: Iterable[str]) -> str | None:
+    """The name of ``known`` that ``word`` is most likely a typo of, or None: the same
+    but for case, or one edit away (two for names over six letters). Of names as near,
+    the one spelt in the same case (``Bahs``: ``Bash``, not ``bash``)."""
+    lowered = word.lower()
+    best: tuple[int, int, str] | None = None
+    for name in known:
+        bound = 1 if len(name) <= 6 else 2
+        distance = edits(lowered, name.lower(), bound)
+        if distance <= bound:
+            candidate = (distance, edits(word, name, bound + 2), name)
+            best = candidate if best is None else min(best, candidate)
+    return None if best is None else best[2]
 def json_bytes(value: Any, *, option: int = 0) -> bytes:
     """``value`` as JSON, for a document, a report or a log record of ours.
 

@@ -1,9 +1,9 @@
 """The process trees of hooks: what each started, and how all of it is ended.
 
-A hook's tree is its shell's process group, every descendant psutil finds below the
-shell and, when this process is a child subreaper, the orphans that reparented to us
-and belong to the hook (with their descendants): that is how double-forked and
-``setsid`` leftovers are found. Whatever reparents to a subreaper that only runs hooks
+A hook's tree is its shell's process group, every descendant found below the shell
+and, when this process is a child subreaper, the orphans that reparented to us and
+belong to the hook (with their descendants): that is how double-forked and ``setsid``
+leftovers are found. Whatever reparents to a subreaper that only runs hooks
 was started by its hooks, so an orphan is attributed by ancestry, not by a mark the
 hook could drop: its session or group (a hook's shell leads its own session, and only
 ``setsid`` leaves it), else the hook's token in its environment, else, when exactly one
@@ -14,7 +14,8 @@ its shell exits (including any no rule attributes: a detach hook could own them)
 any orphan later found in their sessions or groups.
 
 Ending a tree (:class:`TreeEnd`) is SIGTERM, a grace, SIGKILL, stepped by the caller's
-poll loop so that many trees end at once, each on its own clock.
+poll loop so that many trees end at once, each on its own clock; each step takes one
+:class:`Look` at the processes, so it costs time linear in what it ends.
 """
 
 from __future__ import annotations
@@ -24,13 +25,8 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from .events import TOKEN_VAR
-
-if TYPE_CHECKING:  # psutil costs 16 ms to import (bench/README.md, "tricks.py"): only the
-    # paths that end a tree load it.
-    import psutil
+from .look import Look, direct_children
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
@@ -74,45 +70,6 @@ def _prctl_by_ctypes(option: int, arg: int) -> int:
         return -1
 
 
-def _direct_children() -> set[int]:
-    """Our children, from /proc/self/task/*/children (cheap), else psutil."""
-    pids: set[int] = set()
-    try:
-        for tid in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{tid}/children") as fh:
-                pids.update(int(p) for p in fh.read().split())
-    except OSError:
-        import psutil
-
-        pids = {p.pid for p in psutil.Process().children()}
-    return pids
-
-
-def _session_and_group(pid: int) -> tuple[int, int]:
-    """(session id, process group id) of ``pid``; (0, 0) when it cannot be read."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            fields = fh.read().rsplit(b")", 1)[1].split()
-        return int(fields[3]), int(fields[2])
-    except (OSError, IndexError, ValueError):
-        return 0, 0
-
-
-def _token(pid: int) -> str | None:
-    """The hook token in ``pid``'s environment; None when absent or unreadable (a
-    process past our permissions, a zombie, one in the middle of execve)."""
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as fh:
-            environ = fh.read()
-    except OSError:
-        return None
-    prefix = TOKEN_VAR.encode() + b"="
-    for entry in environ.split(b"\0"):
-        if entry.startswith(prefix):
-            return entry[len(prefix):].decode("ascii", "replace")
-    return None
-
-
 def _group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -125,11 +82,12 @@ class Orphanage:
     """The orphans that reparented to us during one run, and whose each is.
 
     ``hooks`` maps each hook shell's pid (also its session and group id) to its token.
-    Children this process had before the run are not orphans of the run.
+    Children this process had before the run are not orphans of the run. Each method
+    takes the step's :class:`Look` (a new one when none is given).
     """
 
     def __init__(self) -> None:
-        self._before = _direct_children() if _subreaper else set()
+        self._before = direct_children() if _subreaper else set()
         self.hooks: dict[int, str] = {}
         self._by_token: dict[str, int] = {}
         self._detached_shells: set[int] = set()
@@ -139,65 +97,55 @@ class Orphanage:
         self.hooks[shell] = token
         self._by_token[token] = shell
 
-    def orphans(self) -> list[int]:
+    def orphans(self, look: Look | None = None) -> list[int]:
         """Our children that are not hook shells and not spared; [] unless subreaper."""
         if not _subreaper:
             return []
-        found = []
-        for pid in _direct_children() - self.hooks.keys() - self._spared - self._before:
-            if not self._is_detached(pid):
-                found.append(pid)
-        return found
+        look = look or Look()
+        return [pid for pid in direct_children() - self.hooks.keys() - self._spared - self._before
+                if not self._is_detached(pid, look)]
 
-    def owner(self, pid: int) -> int | None:
+    def owner(self, pid: int, look: Look | None = None) -> int | None:
         """The shell pid of the hook ``pid`` descends from, or None if unknown."""
-        session, group = _session_and_group(pid)
-        for shell in (session, group):
+        look = look or Look()
+        for shell in look.ids(pid):
             if shell in self.hooks:
                 return shell
-        return self._by_token.get(_token(pid) or "")
+        return self._by_token.get(look.token(pid) or "")
 
-    def belongs_to(self, pid: int, shell: int, *, alone: bool) -> bool:
+    def belongs_to(self, pid: int, shell: int, *, alone: bool, look: Look | None = None) -> bool:
         """Whether orphan ``pid`` is to be ended with the tree of hook ``shell``;
         ``alone``: that hook is the only one running, so an unknown orphan is its."""
-        owner = self.owner(pid)
+        owner = self.owner(pid, look)
         return owner == shell or (owner is None and alone)
 
     def spare_detached(self, shell: int) -> None:
         """The detach hook ``shell`` exited: spare its orphans and their descendants,
         and any orphan no rule attributes (a detach hook could own it)."""
         self._detached_shells.add(shell)
-        mine = [pid for pid in self.orphans() if self.owner(pid) in (shell, None)]
-        if not mine:
-            return
-        import psutil
+        look = Look()
+        mine = [pid for pid in self.orphans(look) if self.owner(pid, look) in (shell, None)]
+        self._spared.update(look.descendants(mine))
 
-        for pid in mine:
-            self._spared.add(pid)
-            try:
-                self._spared.update(p.pid for p in psutil.Process(pid).children(recursive=True))
-            except psutil.Error:
-                continue
-
-    def _is_detached(self, pid: int) -> bool:
-        session, group = _session_and_group(pid)
-        if {session, group} & self._spared:  # started later by a spared process
+    def _is_detached(self, pid: int, look: Look) -> bool:
+        if set(look.ids(pid)) & self._spared:  # started later by a spared process
             return True
-        owner = self.owner(pid)
+        owner = self.owner(pid, look)
         return owner is not None and owner in self._detached_shells
 
 
 class TreeEnd:
     """Ending one set of processes: SIGTERM, ``grace``, SIGKILL, ``grace``.
 
-    ``members`` lists the processes to end (looked up again each step: a dying tree can
-    still fork); ``popen`` is a hook's shell, signalled through its group ``popen.pid``
-    and reaped only through Popen (psutil reaping it would leave Popen with ECHILD and a
-    made-up exit code 0). The caller calls :meth:`step` from its loop until it returns
-    True; each newly found process gets the current signal once.
+    ``members(look)`` lists the pids to end (looked up again each step, with one
+    :class:`Look`: a dying tree can still fork); ``popen`` is a hook's shell, signalled
+    through its group ``popen.pid`` and reaped only through Popen (reaping it here would
+    leave Popen with ECHILD and a made-up exit code 0). The caller calls :meth:`step`
+    from its loop until it returns True; each newly found process gets the current
+    signal once.
     """
 
-    def __init__(self, members: Callable[[], list[psutil.Process]],
+    def __init__(self, members: Callable[[Look], list[int]],
                  popen: subprocess.Popen[bytes] | None, grace: float) -> None:
         self.members = members
         self.popen = popen
@@ -209,8 +157,8 @@ class TreeEnd:
 
     def start(self) -> bool:
         """Send SIGTERM to everything; True when done already (nothing was left, the
-        common case, decided without importing psutil)."""
-        if self._shell_gone() and not self._group_alive() and not self.members():
+        common case)."""
+        if self._shell_gone() and not self._group_alive() and not self.members(Look()):
             return True
         self.anything = True
         self.until = time.monotonic() + self.grace
@@ -219,10 +167,10 @@ class TreeEnd:
     def step(self) -> bool:
         """Signal what is new, reap what died; True when nothing is left (or nothing
         more can be done: what survives SIGKILL for ``grace`` is in the kernel's hands)."""
-        procs = self.members()
-        _reap_our_children(procs)
+        pids = self.members(Look())
+        reaped = _reap_our_children(pids)
         shell_gone = self._shell_gone()
-        if shell_gone and not self._group_alive() and not [p for p in procs if _exists(p)]:
+        if shell_gone and not self._group_alive() and not [p for p in pids if p not in reaped and _exists(p)]:
             return True
         if time.monotonic() >= self.until:
             if self.signal == signal.SIGKILL:
@@ -231,10 +179,10 @@ class TreeEnd:
         if self.popen is not None and self.popen.pid not in self._sent:
             self._sent.add(self.popen.pid)
             _signal_group(self.popen.pid, self.signal)
-        for proc in procs:
-            if proc.pid not in self._sent:
-                self._sent.add(proc.pid)
-                _signal(proc, self.signal)
+        for pid in pids:
+            if pid not in self._sent and pid not in reaped:
+                self._sent.add(pid)
+                _signal(pid, self.signal)
         return False
 
     def _shell_gone(self) -> bool:
@@ -244,43 +192,35 @@ class TreeEnd:
         return self.popen is not None and _group_alive(self.popen.pid)
 
 
-def tree_members(roots: list[int], *, leave_out: int | None = None) -> list[psutil.Process]:
+def tree_members(roots: list[int], *, look: Look, leave_out: int | None = None) -> list[int]:
     """``roots`` and every descendant of each, without ``leave_out``."""
-    if not roots:
-        return []
-    import psutil
-
-    procs: dict[int, psutil.Process] = {}
-    for pid in roots:
-        try:
-            root = psutil.Process(pid)
-            for proc in [root, *root.children(recursive=True)]:
-                procs[proc.pid] = proc
-        except psutil.Error:
-            continue
-    procs.pop(leave_out or 0, None)
-    return list(procs.values())
+    return look.descendants(roots, leave_out=leave_out) if roots else []
 
 
-def _reap_our_children(procs: list[psutil.Process]) -> None:
-    """Reap those of ``procs`` that died as our children (orphans that reparented)."""
-    ours = _direct_children() if procs else set()
-    for proc in procs:
-        if proc.pid in ours:
+def _reap_our_children(pids: list[int]) -> set[int]:
+    """Reap those of ``pids`` that died as our children (orphans that reparented);
+    the pids reaped."""
+    ours = direct_children() if pids else set()
+    reaped = set()
+    for pid in pids:
+        if pid in ours:
             try:
-                os.waitpid(proc.pid, os.WNOHANG)
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    reaped.add(pid)
             except ChildProcessError:
                 pass
+    return reaped
 
 
-def _exists(proc: psutil.Process) -> bool:
+def _exists(pid: int) -> bool:
     """Alive, or a zombie nobody has reaped yet (its parent will, or it reparents to us)."""
-    import psutil
-
     try:
-        return proc.is_running()
-    except psutil.Error:
+        os.kill(pid, 0)
+    except ProcessLookupError:
         return False
+    except PermissionError:
+        pass
+    return True
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -290,10 +230,8 @@ def _signal_group(pgid: int, sig: int) -> None:
         pass
 
 
-def _signal(proc: psutil.Process, sig: int) -> None:
-    import psutil
-
+def _signal(pid: int, sig: int) -> None:
     try:
-        proc.send_signal(sig)
-    except psutil.Error:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
         pass

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from helpers import ForgeRun, Project, gone, read_pids
+from helpers import ForgeRun, Project, gone, installed, read_pids
 from forge_hookd.answers import Answer, MalformedAnswer, judge, merge_patch, parse_answer
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
@@ -32,11 +32,35 @@ def hook(command: str, **extra: Any) -> dict[str, Any]:
 
 
 # -- parse_answer -------------------------------------------------------------------------
-@pytest.mark.parametrize("stdout", ["", "ok\n", "{not json", "[1, 2]", '{"foo": 1}', '{"Decision": "deny"}',
-                                    '{"decision": "deny"} trailing', '"decision"', "\n  {}\n",
-                                    '{"limit": NaN}', "{" * 5000])
+@pytest.mark.parametrize("stdout", ["", "ok\n", "{not json", "[1, 2]", '{"foo": 1}', '"decision"', "\n  {}\n",
+                                    '{"limit": NaN}', "{" * 5000, '{"status": "deny", "files": 3}',
+                                    '{"messages": ["a list: not a misspelt message"]}', '{"date": "2026-11-22"}',
+                                    '{"status": 1}\n{"status": 2}\n', '{"status": 1} and text', "\ufeffplain",
+                                    '{"version": 1, "event": null, "warnings": []}',
+                                    '{"version": 1, "dry_run": true, "hooks": [], "warnings": []}'])
 def test_plain_output_is_not_an_answer(stdout: str) -> None:
     assert parse_answer(stdout) is None
+
+
+def test_a_byte_order_mark_before_an_answer_is_ignored() -> None:
+    """Issue 20, item 1 (before: plain output, so a deny allowed)."""
+    assert parse_answer('\ufeff{"decision": "deny", "reason": "r"}\n') == Answer(decision="deny", reason="r")
+    assert parse_answer(' \ufeff {"decision": "ask"}') == Answer(decision="ask")
+
+
+def test_parse_answer_reads_a_nested_forge_hook_runs_document() -> None:
+    """Issue 20, item 2: forge can call forge (before: a malformed answer, key 'version')."""
+    doc = {"version": 1, "event": {}, "blocked": True, "blocked_by": {"index": 0}, "decision": "deny",
+           "reason": "inner says no", "data": {"x": 1}, "context": ["c1", "c2"], "messages": ["m"],
+           "results": [], "skipped": [], "warnings": [], "duration": 0.1}
+    assert parse_answer(json.dumps(doc)) == Answer(decision="deny", reason="inner says no", context="c1\nc2",
+                                                   message="m")
+    allowed = {**doc, "decision": "allow", "reason": None, "context": [], "messages": []}
+    assert parse_answer(json.dumps(allowed)) == Answer(decision="allow")
+    with pytest.raises(MalformedAnswer, match="the nested forge-hook-run failed: invalid event"):
+        parse_answer(json.dumps({"version": 1, "error": {"kind": "invalid_event", "message": "invalid event"}}))
+    with pytest.raises(MalformedAnswer, match="nested forge-hook-run's document with 'decision' \"block\""):
+        parse_answer(json.dumps({**doc, "decision": "block"}))
 
 
 def test_an_answer_with_every_key() -> None:
@@ -63,7 +87,16 @@ def test_an_answer_with_every_key() -> None:
      ('{"data": {"tool_args": {"command": "a", "command": "b"}}}', "command", "'command' is given twice"),
      ('{"reason": 1e400}', "reason", "forge cannot read it"),
      ('{"decision": "allow", "limit": NaN}', "decision", "forge cannot read it"),
-     ('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}", "data", "nested too deeply")],
+     ('{"data": {"a": ' + "[" * 1000 + "]" * 1000 + "}}", "data", "nested too deeply"),
+     # Issue 20, item 1: each of these was plain output, so the deny in it allowed.
+     ('{"Decision": "deny"}', "Decision", "unknown key 'Decision' (did you mean 'decision'?)"),
+     ('{"decison": "deny", "reasn": "no"}', "decison", "unknown key 'decison' (did you mean 'decision'?)"),
+     ('{"mesage": "hi"}', "mesage", "did you mean 'message'?"),
+     ('{"decision": "deny"}\n{"decision": "deny"}\n', "decision", "stdout holds 2 JSON documents, and one holds"),
+     ('{"status": "ok"}\n{"decision": "deny"}', "decision", "stdout holds 2 JSON documents"),
+     ('{"decision": "deny"}{"x": 1}{"y": 2} tail', "decision", "3 JSON documents and more text"),
+     ('{"decision": "deny"} trailing', "decision", "a JSON document and more text after it"),
+     ('{"decison": "deny"}\n{"decison": "deny"}', "decison", "stdout holds 2 JSON documents")],
 )
 def test_malformed_answers_name_the_key(stdout: str, key: str, message: str) -> None:
     with pytest.raises(MalformedAnswer, match="malformed answer: ") as exc:
@@ -391,3 +424,72 @@ def test_the_readme_example_adds_dry_run_to_terraform_apply(project: Project, fo
     assert doc["context"] == ["forge added --dry-run: this terraform apply only shows its plan"]
     other = forge_run({**apply, "data": {"tool_args": {"command": "terraform plan"}}}).json
     assert "data" not in other and other["context"] == []
+
+
+# -- issue 20, items 1 and 2: through the installed executable --------------------------------
+@pytest.mark.parametrize(
+    ("command", "key", "message"),
+    [(r"""printf '\357\273\277{"decision":"deny","reason":"bom"}\n'""", None, "bom"),
+     (r"""printf '{"decision":"deny","reason":"twice"}\n{"decision":"deny","reason":"twice"}\n'""", "decision",
+      "stdout holds 2 JSON documents"),
+     (says('{"decison":"deny","reasn":"no"}'), "decison", "did you mean 'decision'?"),
+     (r"""printf '{"decision":"deny"}\nchecked 3 files\n'""", "decision", "a JSON document and more text")],
+)
+def test_a_deny_in_an_odd_shape_never_reads_as_plain_output(project: Project, forge_run: ForgeRun, command: str,
+                                                            key: str | None, message: str) -> None:
+    """Before: each was plain output, exit 0 (allow)."""
+    project.write_hooks([hook(command), hook("echo never")])
+    run = forge_run(BASH)
+    first = run.json["results"][0]
+    assert run.exit_status == 1 and run.json["decision"] == "deny" and run.json["skipped"] == [1], run
+    if key is None:
+        assert first["answer"] == {"decision": "deny", "reason": "bom"} and run.json["reason"] == "bom"
+    else:
+        assert first["error"].startswith("malformed answer: ") and f"'{key}'" in first["error"]
+        assert message in first["error"] and run.json["reason"] == first["error"]
+
+
+def nested(project: Project, inner_hooks: list[dict[str, Any]], *, tail: str = "") -> dict[str, Any]:
+    """A hook that runs the installed forge-hook-run on another project (forge calling
+    forge): its own document on the hook's stdout is the hook's answer."""
+    inner = Project(root=project.root / "inner", home=project.home)
+    inner.root.mkdir()
+    inner.write_hooks(inner_hooks)
+    run_inner = shlex.join([installed("forge-hook-run"), "--no-global", "--project-root", str(inner.root),
+                            "--event", "session:start", "--session-id", "inner"])
+    return hook(run_inner + tail)
+
+
+@pytest.mark.parametrize(("answer", "status", "decision"),
+                         [({"decision": "deny", "reason": "inner says no", "context": "c", "message": "m"}, 1, "deny"),
+                          ({"decision": "ask", "reason": "inner asks", "context": "c", "message": "m"}, 4, "ask"),
+                          ({"reason": "inner says no", "context": "c", "message": "m"}, 0, "allow")])
+def test_a_nested_forge_hook_runs_document_is_its_hooks_answer(project: Project, forge_run: ForgeRun,
+                                                               answer: dict[str, Any], status: int,
+                                                               decision: str) -> None:
+    """Before: a malformed answer (unknown key 'version'), so every nested run denied."""
+    project.write_hooks([nested(project, [hook(says(answer)), hook(says({"context": "c2"}))])])
+    run = forge_run(BASH)
+    first = run.json["results"][0]
+    assert (run.exit_status, run.json["decision"], first["exit_code"]) == (status, decision, status), run
+    assert first["error"] is None and first["answer"]["decision"] == decision
+    assert run.json["reason"] == (None if decision == "allow" else answer["reason"])
+    context = "c" if decision == "deny" else "c\nc2"  # the inner deny stopped its chain
+    assert (run.json["context"], run.json["messages"]) == ([context], ["m"])
+
+
+def test_a_nested_run_cannot_allow_past_its_own_hooks_failure(project: Project, forge_run: ForgeRun) -> None:
+    """The nested decision stands only with the exit status forge-hook-run gives it."""
+    project.write_hooks([nested(project, [hook("true")], tail="; exit 3")])
+    run = forge_run(BASH)
+    assert run.exit_status == 1 and run.json["decision"] == "deny"
+
+
+def test_a_nested_runs_error_document_fails_its_hook_whatever_its_status(project: Project,
+                                                                        forge_run: ForgeRun) -> None:
+    project.write_hooks([nested(project, [{"event": "*", "command": "true", "timeout": "x"}],
+                                tail=" --strict || true")])
+    run = forge_run(BASH)
+    first = run.json["results"][0]
+    assert run.exit_status == 1 and first["exit_code"] == 0 and run.json["decision"] == "deny", run
+    assert first["error"].startswith("the nested forge-hook-run failed: ") and "'timeout'" in first["error"]

@@ -433,3 +433,26 @@ def test_print_config_for_cursor_and_copilot(project: Project) -> None:
     run = run_installed(["--dialect", "copilot", "--print-config"], cwd=project.root)
     assert run.exit_status == 0 and ".github/hooks/" in run.stderr
     assert json.loads(run.stdout)["hooks"]["preToolUse"][0]["bash"] == "forge-hook-run --dialect copilot:preToolUse"
+
+
+# -- issue 20, item 7: the agent's own tool name in a pattern -----------------------------------
+@pytest.mark.parametrize(("name", "pattern"), [("claude", "tool:pre_execute:Bash"), ("codex", "tool:pre_execute:Bash"),
+                                               ("gemini", "tool:pre_execute:run_shell_command"),
+                                               ("gemini", "*:run_shell_*"), ("cursor", "tool:pre_execute:Shell")])
+def test_a_pattern_with_the_agents_own_tool_name_guards_that_agents_tool(name: str, pattern: str,
+                                                                         project: Project) -> None:
+    """The name a user copies from their agent's docs fires (before: never, silently)."""
+    project.write_hooks([answering({"decision": "deny", "reason": "native name"}) | {"event": pattern}])
+    payload = cursor_shell(project, "rm -rf /") if name == "cursor" else native(name, project)
+    run = dialect_run(name, payload, project)
+    if name == "cursor":
+        assert json.loads(run.stdout)["permission"] == "deny", run
+    else:
+        assert denial(name, run) == "native name", run
+
+
+def test_a_native_name_of_another_agent_does_not_match(project: Project) -> None:
+    project.write_hooks([answering({"decision": "deny", "reason": "gemini's name"})
+                         | {"event": "tool:pre_execute:run_shell_command"}])
+    run = dialect_run("claude", native("claude", project), project)
+    assert (run.exit_status, run.stdout) == (0, ""), run

@@ -142,14 +142,15 @@ def test_non_utf8_output(project: Project, forge_run: ForgeRun) -> None:
 
 
 def test_circular_guard_with_a_real_nested_call(project: Project, forge_run: ForgeRun) -> None:
-    nested = "forge-hook-run --event session:start; echo nested-exit=$?"
+    # The status on stderr: a nested run's document on stdout is the hook's answer, and an
+    # answer must be all of stdout (issue 20, items 1 and 2).
+    nested = "forge-hook-run --event session:start; echo nested-exit=$? >&2"
     project.write_hooks([{"event": "session:start", "command": nested}])
     run = forge_run({"type": "session:start"}, env={"PATH": f"{Path(__file__).parent}:{_bin_path()}"})
     assert run.exit_status == 0
-    inner = run.json["results"][0]["stdout"].splitlines()
-    assert json.loads(inner[0])["results"] == []
-    assert "circular trigger" in json.loads(inner[0])["warnings"][0]
-    assert inner[1] == "nested-exit=0"
+    inner = json.loads(run.json["results"][0]["stdout"])
+    assert inner["results"] == [] and "circular trigger" in inner["warnings"][0]
+    assert run.json["results"][0]["stderr"].splitlines()[-1] == "nested-exit=0"
 
 
 def test_nested_call_of_another_type_runs(project: Project, forge_run: ForgeRun) -> None:
@@ -158,6 +159,34 @@ def test_nested_call_of_another_type_runs(project: Project, forge_run: ForgeRun)
     run = forge_run({"type": "session:start"}, env={"PATH": _bin_path()})
     inner = json.loads(run.json["results"][0]["stdout"])
     assert re.fullmatch(r"\d+\.\d+:session:start,\d+\.\d+:session:end\n", inner["results"][0]["stdout"])
+
+
+@pytest.mark.parametrize(("sub_session", "guarded"), [("sub-agent-7f3", True), ("main-session", False)])
+def test_an_agent_started_by_a_hook_is_guarded(project: Project, forge_run: ForgeRun, tmp_path: Path,
+                                               sub_session: str, guarded: bool) -> None:
+    """Issue 20, item 4, the "LLM judge": a tool:pre_execute hook starts an agent, whose own
+    PreToolUse hook runs forge-hook-run --dialect claude with the sub-agent's session id.
+    That run is another agent's: the global guard judges its rm -rf / (before: "circular
+    trigger", no hook ran, and the sub-agent's call proceeded). The same session up the
+    chain is still a circular trigger."""
+    payload = {"session_id": sub_session, "transcript_path": None, "cwd": str(project.root),
+               "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}
+    (tmp_path / "payload.json").write_text(json.dumps(payload))
+    answer = tmp_path / "sub-agent-answer.json"
+    sub_agent = f"{installed('forge-hook-run')} --dialect claude < {tmp_path}/payload.json > {answer}"
+    project.write_hooks([{"event": "tool:pre_execute:bash",
+                          "command": "grep -q 'rm -rf' && { echo 'global guard: no rm -rf'; exit 1; } || exit 0"},
+                         {"event": "tool:pre_execute:llm_judge", "command": sub_agent}], where="global")
+    run = forge_run({"type": "tool:pre_execute", "tool_name": "llm_judge", "session_id": "main-session",
+                     "data": {"tool_args": {"question": "is this safe?"}}})
+    assert run.exit_status == 0, run
+    judge = run.json["results"][0]
+    if guarded:
+        specific = json.loads(answer.read_text())["hookSpecificOutput"]
+        assert specific["permissionDecision"] == "deny", judge
+        assert specific["permissionDecisionReason"] == "global guard: no rm -rf"
+    else:
+        assert answer.read_text() == "" and "circular trigger" in judge["stderr"]
 
 
 def test_python_dash_m_is_the_same_command(project: Project) -> None:

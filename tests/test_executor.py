@@ -74,7 +74,7 @@ def test_hook_gets_every_documented_variable(tmp_path: Path) -> None:
     assert env["FORGE_PROJECT_DIR"] == str(tmp_path)
     assert env["MODE"] == "strict"
     stat = chain._stat(os.getpid())
-    assert stat is not None and env[CHAIN_VAR].endswith(f"{os.getpid()}.{stat[1]}:tool:pre_execute")
+    assert stat is not None and env[CHAIN_VAR].endswith(f"{os.getpid()}.{stat[1]}:tool:pre_execute=sess_1")
     assert env["FORGE_HOOK_VARS"] == "FORGE_TOOL_ARGS"
     assert env["PWD"] == str(sub) or Path(env.get("PWD", sub)).resolve() == sub
 
@@ -208,11 +208,40 @@ def test_signal_death_is_named(tmp_path: Path) -> None:
 
 def test_circular_trigger_runs_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pids: Path) -> None:
     parent = chain._stamp(os.getppid())  # as if the process that started us were a run
-    monkeypatch.setenv(CHAIN_VAR, f"{parent}:session:start,{parent}:tool:pre_execute")
+    monkeypatch.setenv(CHAIN_VAR, f"{parent}:session:start,{parent}:tool:pre_execute=sess_1")
     outcome = run([Hook("*", f"touch {pids}/ran.pid")], tmp=tmp_path)
     assert outcome.results == [] and not outcome.blocked
     assert "circular trigger: 'tool:pre_execute'" in outcome.warnings[0]
     assert not list(pids.iterdir())
+
+
+@pytest.mark.parametrize("entry", [":tool:pre_execute", ":tool:pre_execute=another", ":tool:pre_execute=sess_",
+                                   ":tool:pre_execute=sess_1%00"])
+def test_the_same_type_for_another_session_is_guarded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      entry: str) -> None:
+    """Issue 20, item 4: another session is another agent (an LLM judge's claude -p)."""
+    monkeypatch.setenv(CHAIN_VAR, chain._stamp(os.getppid()) + entry)
+    outcome = run([Hook("*", "echo ran")], tmp=tmp_path)
+    assert [r.stdout for r in outcome.results] == ["ran\n"] and outcome.warnings == []
+
+
+@pytest.mark.parametrize(("session", "key"), [(None, ""), ("", ""), ("abc-1_2.3~", "abc-1_2.3~"),
+                                              ("a,b=c:d e", "a%2Cb%3Dc%3Ad%20e"), ("\x1b[2J", "%1B%5B2J"),
+                                              ("é", "%C3%A9"), ("\ud800", "%ED%A0%80")])
+def test_a_session_is_escaped_in_the_chain(session: str | None, key: str) -> None:
+    assert chain.session_key(session) == key
+
+
+def test_the_chain_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 3 MB session id, and a chain deeper than the bound, make a variable of bounded size."""
+    long_key = chain.session_key("x" * 3_000_000)
+    assert long_key.startswith("sha256-") and len(long_key) == 39
+    assert chain.session_key("y" * 3_000_000) != long_key and chain.session_key("x" * 64) == "x" * 64
+    parent = chain._stamp(os.getppid())
+    monkeypatch.setenv(CHAIN_VAR, ",".join(f"{parent}:session:start={i}" for i in range(500)))
+    value = chain.chain_value("tool:pre_execute", "x" * 3_000_000)
+    assert value.count(",") == chain.MAX_ENTRIES - 1 and value.endswith(f":tool:pre_execute={long_key}")
+    assert len(value) < 64 * 100
 
 
 def test_recorded_signal_ends_running_hooks_with_partial_results(tmp_path: Path, pids: Path) -> None:

@@ -377,6 +377,22 @@ def test_a_broken_hook_on_after_agent_lets_the_agent_stop(project: Project, tmp_
     assert "does not keep the agent working" in answer["systemMessage"]
 
 
+def test_a_format_hooks_missing_script_on_a_stop_lets_the_agent_stop(project: Project, tmp_path: Path) -> None:
+    # python3 exits 2 for a script that is gone: Claude reads exit 2 on Stop as "keep
+    # working". The missing-script rule (issue 20) finds it; on a stop a broken format hook
+    # lets the agent stop and says why; on a tool call the same hook still denies.
+    command = "python3 .claude/hooks/gone.py"
+    project.write_hooks([{"event": "agent:stop,tool:pre_execute", "format": "claude", "command": command}])
+    answer, report = hook_run(project, "claude", native("claude/Stop.json", project), tmp_path)
+    assert answer is not None and "decision" not in answer
+    assert "script missing: .claude/hooks/gone.py" in answer["systemMessage"]
+    assert "does not keep the agent working" in answer["systemMessage"]
+    assert report["decision"] == "allow"
+    answer, _ = hook_run(project, "claude", native("claude/PreToolUse.json", project), tmp_path)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "script missing" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
 def test_forge_says_where_it_is_stricter_than_the_agent(project: Project, tmp_path: Path) -> None:
     project.write_hooks([{"event": "tool:pre_execute", "format": "copilot", "command": "sleep 5", "timeout": 0.2}])
     answer, report = hook_run(project, "copilot:preToolUse", native("copilot/preToolUse.recorded.json", project),

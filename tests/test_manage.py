@@ -363,6 +363,23 @@ def test_every_subcommand_through_the_installed_command(project: Project) -> Non
     assert "untrusted" in forge_hook_cmd("list").stdout
 
 
+def test_check_names_a_tool_that_looks_like_a_typo_and_no_other(project: Project) -> None:
+    """Issue 20, item 7: ``bsah`` never fires and nothing said so; a caller's own tool
+    (``git``), an MCP tool and every agent's native names are legitimate."""
+    legit = ["tool:pre_execute:git", "tool:pre_execute:mcp__github__create_issue", "tool:pre_execute:Bash",
+             "tool:pre_execute:run_shell_command", "tool:pre_execute:Shell", "tool:pre_execute:Task",
+             "tool:*:apply_patch", "tool:pre_execute"]
+    project.write_hooks([{"event": p, "command": "true"} for p in legit]
+                        + [{"event": "tool:pre_execute:bsah", "command": "true"},
+                           {"event": "tool:post_execute:web_fetch, tool:*:Bahs", "command": "true"}])
+    run = run_installed(["--project-root", str(project.root), "check"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 1, run
+    assert run.stdout.splitlines()[:3] == [
+        f"{project.hooks_file}: project[{len(legit)}]: tool 'bsah' in 'tool:pre_execute:bsah' is no tool name forge "
+        "or an agent uses and looks like a typo (did you mean 'bash'?): the hook never runs for it",
+        f"{project.hooks_file}: project[{len(legit) + 1}]: tool 'Bahs' in 'tool:*:Bahs' is no tool name forge "
+        "or an agent uses and looks like a typo (did you mean 'Bash'?): the hook never runs for it",
+        "forge-hook: checked the global and the project hooks file: 2 problems"]
 # -- ids: enable, disable and remove by index or id (issue 23, item 7) -----------------------
 def test_hooks_by_id_through_the_installed_forge_hook(project: Project) -> None:
     def forge_hook_cmd(*args: str) -> Any:

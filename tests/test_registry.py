@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 import sys
 import threading
 
@@ -7,7 +10,8 @@ import pytest
 
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, unknown_keys
+from forge_hookd.executor import HookExecutor
+from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, tool_typos, unknown_keys
 
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
@@ -68,8 +72,32 @@ def test_to_dict_omits_defaults() -> None:
 
 def test_from_dict_applies_defaults_and_records_the_source() -> None:
     hook = Hook.from_dict({"event": "*", "command": "true"}, source="global")
-    assert (hook.timeout, hook.enabled, hook.detach, hook.env, hook.source) == (None, True, False, {}, "global")
-    assert hook.effective_timeout == 10.0 and "timeout" not in hook.to_dict()
+    assert (hook.timeout, hook.enabled, hook.detach, hook.env, hook.source) == (10.0, True, False, {}, "global")
+    assert hook.effective_timeout == 10.0 and "timeout" not in hook.to_dict() and not hook.timeout_set
+
+
+def test_a_hook_without_a_timeout_reads_the_seeds_ten_and_is_written_back_without_one() -> None:
+    """Issue 20, item 13: programs written against the seed read ``Hook.timeout`` as a
+    float (10.0); an entry without a timeout stays without one when it is written back.
+    (Before: ``Hook.timeout`` was None.)"""
+    old_unset = Hook("*", "true", timeout=None)  # type: ignore[arg-type]  # the library's "not set" before
+    for hook in (Hook("*", "true"), Hook.from_dict({"event": "*", "command": "true"}), old_unset):
+        assert hook.timeout == 10.0 and type(hook.timeout) is float and not hook.timeout_set
+        assert hook.to_dict() == {"event": "*", "command": "true"}
+        assert Hook.from_dict(hook.to_dict()).to_dict() == hook.to_dict()
+    unset = Hook("*", "true")
+    # Copies stay unset; a changed timeout is set.
+    assert not dataclasses.replace(unset, description="d").timeout_set
+    assert not copy.deepcopy(unset).timeout_set and not pickle.loads(pickle.dumps(unset)).timeout_set
+    assert dataclasses.replace(unset, timeout=3).to_dict()["timeout"] == 3.0
+    assert Hook("*", "true", timeout=10.0).timeout_set and Hook("*", "true", timeout=10).to_dict()["timeout"] == 10.0
+
+
+def test_the_executors_default_applies_only_to_a_hook_without_a_timeout() -> None:
+    executor = HookExecutor(HookRegistry(), default_timeout=0.5)
+    assert executor._spec(Hook("*", "x"), {}, b"", frozenset(), {}).timeout == 0.5
+    assert executor._spec(Hook.from_dict({"event": "*", "command": "x"}), {}, b"", frozenset(), {}).timeout == 0.5
+    assert executor._spec(Hook("*", "x", timeout=10.0), {}, b"", frozenset(), {}).timeout == 10.0
 
 
 def test_an_explicit_timeout_of_ten_survives_a_round_trip() -> None:
@@ -224,3 +252,23 @@ def test_a_guard_hook_has_no_command_and_cannot_be_given_one() -> None:
 def test_the_entry_keys_have_one_owner() -> None:
     assert {"guard", "with"} <= set(HOOK_KEYS)
     assert unknown_keys({"event": "*", "guard": "x", "with": {}}) == []
+
+
+def test_a_dialect_event_matches_by_the_agents_own_tool_name_too() -> None:
+    claude = HookEvent(type=EventType.TOOL_PRE_EXECUTE, tool_name="bash",
+                       data={"tool_args": {"command": "ls"}, "agent": {"name": "claude", "tool": "Bash"}})
+    assert Hook("tool:pre_execute:Bash", "x").matches(claude) and Hook("tool:pre_execute:bash", "x").matches(claude)
+    assert Hook("*:Ba*", "x").matches(claude) and not Hook("tool:pre_execute:Shell", "x").matches(claude)
+    assert not Hook("tool:pre_execute:Bash", "x").matches(BASH_PRE)  # a forge event has no native name
+
+
+@pytest.mark.parametrize(("pattern", "near"), [("tool:pre_execute:bsah", "bash"), ("*:Bahs", "Bash"),
+                                               ("tool:*:BASH", "Bash"), ("tool:error:run_shell_comand",
+                                                                         "run_shell_command"),
+                                               ("tool:pre_execute:git", None), ("tool:*:mcp__x__bsah", None),
+                                               ("tool:pre_execute:Grep", None), ("tool:*", None),
+                                               ("tool:pre_execute:b*h", None), ("session:start", None)])
+def test_tool_typos(pattern: str, near: str | None) -> None:
+    found = tool_typos([pattern])
+    assert found == ([] if near is None else [found[0]])
+    assert near is None or f"(did you mean '{near}'?)" in found[0]

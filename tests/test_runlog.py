@@ -16,7 +16,7 @@ import pytest
 from helpers import ForgeRun, Project, installed
 from forge_hookd import runlog
 from forge_hookd.redact import MASK
-from test_redact import PEM, SECRET_PARTS, SHAPES
+from test_redact import IN_CLEAR, INNOCENT, PEM, SECRET_PARTS, SHAPES, WORST, worst
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",
          "data": {"tool_args": {"command": "git push origin main"}}}
@@ -109,6 +109,52 @@ def test_no_secret_reaches_the_file_from_data_output_or_env(project: Project, fo
     assert "deploy --token" in rec["event"]["data"]["tool_args"]["command"]  # the rest stays readable
 
 
+@pytest.mark.parametrize("name", sorted(IN_CLEAR))
+def test_what_the_log_kept_in_clear_never_reaches_the_file(project: Project, forge_run: ForgeRun,
+                                                          tmp_path: Path, name: str) -> None:
+    """Issue 20: a hook printing it and the event's data holding it, in clear before."""
+    text, secrets = IN_CLEAR[name]
+    (tmp_path / "printed").write_text(text)
+    project.write_hooks([{"event": "*", "command": f"cat {tmp_path}/printed; exit 1"}])
+    run = forge_run({**EVENT, "data": {"tool_args": {"command": text}}})
+    assert run.exit_status == 1 and run.json["results"][0]["stdout"] == text  # the agent's document keeps it
+    logged = log_file(project).read_text()
+    rec = records(log_file(project))[0]
+    assert MASK in rec["hooks"][0]["stdout"] and MASK in rec["event"]["data"]["tool_args"]["command"]
+    for secret in secrets:
+        assert secret not in logged and json.dumps(secret)[1:-1] not in logged, secret
+
+
+def test_shas_uuids_and_paths_reach_the_file_as_they_are(project: Project, forge_run: ForgeRun,
+                                                         tmp_path: Path) -> None:
+    text = "\n".join(INNOCENT)
+    (tmp_path / "printed").write_text(text)
+    project.write_hooks([{"event": "*", "command": f"cat {tmp_path}/printed"}])
+    assert forge_run({**EVENT, "data": {"tool_args": {"command": text}}}).exit_status == 0
+    rec = records(log_file(project))[0]
+    assert rec["hooks"][0]["stdout"] == text and rec["event"]["data"]["tool_args"]["command"] == text
+
+
+# -- hostile sizes: the run ends, and the record stays bounded ------------------------------------
+@pytest.mark.parametrize("size", [1000, 1_000_000])  # 1x and 1000x
+def test_huge_fields_of_a_rules_worst_shape_are_logged_in_linear_time(project: Project, forge_run: ForgeRun,
+                                                                      tmp_path: Path, size: int) -> None:
+    """A session id and a malformed answer whose value the hook's error quotes, in the
+    log and under --trace (which redacts the whole reason before it cuts it), each the
+    worst input of the URL rule of old: about an hour at 1 MB. The cap (120 s) is orders
+    of magnitude above a linear run (about a second) and below a quadratic one: no clock
+    is read, and load cannot make it fail (test_redact.py has every rule)."""
+    huge = worst("url: a scheme run", size)
+    (tmp_path / "malformed").write_text(json.dumps({"decision": huge}))
+    project.write_hooks([{"event": "*", "command": f"cat {tmp_path}/malformed"}])
+    run = forge_run({**EVENT, "session_id": huge}, "--trace", timeout=120)
+    assert run.exit_status == 1, run.stderr[-2000:]
+    assert run.json["results"][0]["error"].startswith("malformed answer: 'decision' must be")
+    assert "decision deny by project[0]: malformed answer: " in run.stderr  # the trace's last line
+    [line] = log_file(project).read_bytes().splitlines()
+    assert len(line) < runlog.RECORD_LIMIT
+
+
 # -- concurrency and rotation ----------------------------------------------------------------
 def _start_runs(project: Project, count: int, env: dict[str, str] | None = None) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([installed("forge-hook-run"), "--event", "session:start", "--session-id", f"s{i}"],
@@ -171,12 +217,12 @@ def test_append_rotates_at_the_size_given(tmp_path: Path) -> None:
 
 
 # -- a log that cannot be written ----------------------------------------------------------------
-@pytest.mark.parametrize("where", ["file where the directory should be", "full disk", "read-only directory"])
+@pytest.mark.parametrize("where", ["file where the directory should be", "a device", "read-only directory"])
 def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Project, forge_run: ForgeRun,
                                                                   tmp_path: Path, where: str) -> None:
     (tmp_path / "a-file").write_text("")
     target = {"file where the directory should be": tmp_path / "a-file" / "runs.jsonl",
-              "full disk": Path("/dev/full"),  # every write: ENOSPC
+              "a device": Path("/dev/full"),  # not a regular file: refused before any write
               "read-only directory": Path("/sys/forge-test/runs.jsonl")}[where]  # sysfs: even root may not
     project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
     run = forge_run(EVENT, env={"FORGE_LOG_FILE": str(target)})
@@ -185,6 +231,46 @@ def test_a_log_that_cannot_be_written_costs_a_warning_never_the_run(project: Pro
     assert [w for w in run.json["warnings"] if w.startswith(warning)], run.json["warnings"]
     assert run.stderr.count("warning: the run log") == 1
     assert run.json["blocked_by"]["reason"] == "no"
+
+
+def test_a_write_the_machine_refuses_costs_a_warning_and_no_half_line(project: Project, tmp_path: Path) -> None:
+    # RLIMIT_FSIZE 0: the record's write fails with EFBIG as on a full disk (ENOSPC);
+    # Python ignores SIGXFSZ, which would otherwise end the runner.
+    import resource
+
+    log = tmp_path / "runs.jsonl"
+    log.write_text("")
+    project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
+    proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                          capture_output=True, timeout=60, env={**os.environ, "FORGE_LOG_FILE": str(log)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)))
+    assert proc.returncode == 1
+    assert f"the run log {log} cannot be written: File too large" in json.loads(proc.stdout)["warnings"]
+    assert log.read_bytes() == b""
+
+
+@pytest.mark.parametrize("reader", [False, True])
+def test_a_fifo_as_the_log_is_refused_with_a_warning_never_a_hang(project: Project, forge_run: ForgeRun,
+                                                                  tmp_path: Path, reader: bool) -> None:
+    """Issue 20: with no reader the open blocked for ever; with one, the record went
+    into the pipe. Now neither: a warning, and the run's own verdict."""
+    fifo = tmp_path / "runs.jsonl"
+    os.mkfifo(fifo)
+    project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
+    read_end = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK) if reader else -1
+    try:
+        run = forge_run(EVENT, env={"FORGE_LOG_FILE": str(fifo)}, timeout=60)
+        if reader:
+            try:
+                assert os.read(read_end, 1 << 20) == b""  # nothing came through the pipe
+            except BlockingIOError:
+                pass
+    finally:
+        if reader:
+            os.close(read_end)
+    assert run.exit_status == 1 and run.json["blocked_by"]["reason"] == "no"
+    warning = f"the run log {fifo} cannot be written: it is a FIFO, not a regular file"
+    assert warning in run.json["warnings"] and f"warning: {warning}" in run.stderr
 
 
 def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Path) -> None:

@@ -40,6 +40,51 @@ def test_a_record_is_bounded_however_many_hooks_and_however_large_the_data() -> 
     assert rec["hooks_omitted"] == 1000 - len(rec["hooks"])
 
 
+def test_every_field_is_bounded_before_redaction_reads_it() -> None:
+    """Issue 20: a 3 MB session id made a 3 MB line against the 64 KiB bound (a 1 MB one
+    through the executable: test_runlog.py)."""
+    huge, large = "s" * 300_000, "h" * 2_000
+    results = [{"index": i, "hook": {"event": large, "command": large, "source": large}, "error": large,
+                "exit_code": 1, "signal": large, "should_continue": i != 70} for i in range(80)]
+    doc = {"event": {"type": huge, "tool_name": huge, "session_id": huge,
+                     "data": {"agent": {"name": huge, "event": huge, "tool": huge}}},
+           "results": results, "skipped": list(range(100_000)), "decision": huge, "interrupted": huge,
+           "blocked": True, "blocked_by": {"index": 70}}
+    files = [{"scope": "extra", "path": large, "state": "loaded"}] * 100
+    rec = runrecord.build_record(doc, runrecord.RunContext(project_root=huge, dialect=huge, files=files))
+    cut = runrecord.TEXT_LIMIT + len("...[cut]")
+
+    def longest(value: object) -> int:
+        if isinstance(value, dict):
+            return max([longest(v) for v in value.values()] + [0])
+        if isinstance(value, list):
+            return max([len(value), *(longest(v) for v in value)])
+        return len(value) if isinstance(value, str) else 0
+
+    assert longest(rec) <= max(cut, 50)
+    assert (rec["hooks_omitted"], rec["skipped_omitted"], rec["files_omitted"]) == (29, 99_950, 50)
+    assert 70 in [h["index"] for h in rec["hooks"]]  # the hook that decided is kept
+    assert len(runlog.encode(rec)) <= runlog.RECORD_LIMIT
+
+
+def test_a_record_that_cannot_be_cut_enough_keeps_a_summary_that_fits() -> None:
+    # Control characters take six bytes each in JSON: 21 hooks of seven texts of them
+    # and 10 files of four, cut to 64 characters, are still about 75 KB.
+    noisy = ("\x01" * 60 + " ") * 8
+    results = [{"index": i, "hook": {"event": noisy, "command": noisy, "source": noisy}, "error": noisy,
+                "stdout": noisy, "reason": noisy, "signal": noisy, "decision": noisy, "should_continue": False}
+               for i in range(50)]
+    doc = {"event": {**EVENT, "session_id": noisy}, "results": results, "blocked": True, "decision": "deny",
+           "reason": noisy, "blocked_by": {"index": 0, "reason": noisy}, "warnings": [noisy] * 20}
+    files = [{"scope": noisy, "path": noisy, "state": noisy, "trust": noisy}] * 10
+    line = runlog.encode(runrecord.build_record(doc, runrecord.RunContext(exit_status=1, project_root=noisy,
+                                                                          files=files)))
+    assert len(line) <= runlog.RECORD_LIMIT
+    rec = json.loads(line)
+    assert (rec["decision"], rec["decided_by"], rec["exit_status"]) == ("deny", 0, 1)
+    assert rec["event"]["type"] == "tool:pre_execute" and rec["omitted"] == "record too large"
+
+
 def test_answers_and_dialect_fields_are_taken_when_present() -> None:
     doc = {"event": {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s",
                      "data": {"tool_args": {}, "agent": {"name": "claude", "event": "PreToolUse",

@@ -291,7 +291,9 @@ def test_any_text_parses_without_raising(text: str) -> None:
         assert cmd.depth <= shellwords.MAX_DEPTH + 1
         _ = cmd.inline_code, cmd.name
     trust_words(text, variables={"X": "/p"})
+    shell.script_words(text, variables={"X": "/p"})
 
 
 def test_the_public_names() -> None:
-    assert set(shell.__all__) == {"Command", "Parsed", "Redirect", "TrustWords", "Word", "parse", "trust_words"}
+    assert set(shell.__all__) == {"Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse",
+                                  "script_words", "trust_words"}

@@ -11,17 +11,21 @@ import sys
 import pytest
 
 from forge_hookd.__main__ import _exit_during_startup, answer_signals_during_startup
-from forge_hookd.signals import Interrupted, SignalCatcher, signal_name
+from forge_hookd.signals import RUNNER_SIGNALS, Interrupted, SignalCatcher, name_of, signal_name
+
+STARTUP = [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGQUIT, 131),
+           (signal.SIGUSR1, 138), (signal.SIGUSR2, 140), (signal.SIGALRM, 142), (signal.SIGVTALRM, 154),
+           (signal.SIGPROF, 155), (signal.SIGIO, 157), (signal.SIGXCPU, 152), (signal.SIGRTMAX, 128 + signal.SIGRTMAX)]
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+@pytest.mark.parametrize(("sig", "code"), STARTUP, ids=[name_of(s) for s, _ in STARTUP])
 def test_a_signal_during_startup_still_answers_with_the_document(sig: int, code: int) -> None:
     program = ("from forge_hookd.__main__ import answer_signals_during_startup\n"
                "answer_signals_during_startup()\n"
                f"import os; os.kill(os.getpid(), {int(sig)})\n"
                "import time; time.sleep(5)")
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, timeout=30)
-    name = signal.Signals(sig).name
+    name = name_of(sig)
     assert proc.returncode == code
     assert json.loads(proc.stdout) == {"version": 1, "error": {"kind": "interrupted",
                                                                "message": f"interrupted by {name}"}}
@@ -55,7 +59,7 @@ def test_the_catcher_hands_back_what_it_found_under_nohup() -> None:
 
 
 def test_catcher_hands_back_default_handling_after_the_startup_handler() -> None:
-    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    previous = {s: signal.getsignal(s) for s in RUNNER_SIGNALS}
     try:
         answer_signals_during_startup()
         with SignalCatcher().installed(then_ignore=True):
@@ -68,3 +72,15 @@ def test_catcher_hands_back_default_handling_after_the_startup_handler() -> None
 
 def test_signal_name_of_exit_codes() -> None:
     assert [signal_name(c) for c in (None, 0, 1, -15, -9, -200)] == [None, None, None, "SIGTERM", "SIGKILL", "SIG200"]
+    assert [name_of(n) for n in (signal.SIGRTMIN, signal.SIGRTMIN + 3, signal.SIGRTMAX)] == [
+        "SIGRTMIN", "SIGRTMIN+3", "SIGRTMAX"]
+
+
+def test_which_signals_the_runner_answers() -> None:
+    """Every signal that would end it, but those Python ignores for the runner's EPIPE
+    and EFBIG handling and those a faulting instruction raises (signals.py says why)."""
+    answered = set(RUNNER_SIGNALS)
+    assert {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2,
+            signal.SIGALRM, signal.SIGXCPU, signal.SIGRTMIN, signal.SIGRTMAX} <= answered
+    assert not answered & {signal.SIGPIPE, signal.SIGXFSZ, signal.SIGSEGV, signal.SIGBUS, signal.SIGILL,
+                           signal.SIGFPE, signal.SIGABRT, signal.SIGSYS, signal.SIGCHLD, signal.SIGWINCH}

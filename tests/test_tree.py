@@ -32,24 +32,6 @@ def test_prctl_is_minus_one_where_it_cannot_be_called(monkeypatch: pytest.Monkey
     assert tree._prctl(PR_GET_DUMPABLE, 0) == -1
 
 
-def test_direct_children_fall_back_to_psutil_without_proc_task(monkeypatch: pytest.MonkeyPatch) -> None:
-    child = subprocess.Popen(["sleep", "300"])
-    try:
-        assert child.pid in tree._direct_children()
-        real_listdir = os.listdir
-
-        def no_task(path: str) -> list[str]:
-            if path == "/proc/self/task":
-                raise PermissionError(path)
-            return real_listdir(path)
-
-        monkeypatch.setattr(os, "listdir", no_task)
-        assert child.pid in tree._direct_children()
-    finally:
-        child.kill()
-        child.wait()
-
-
 def spawn(tmp_path: Path, *, session: bool, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(["sleep", "300"], start_new_session=session, env=env, cwd=tmp_path)
 
