@@ -59,7 +59,8 @@ uninstall() {
     removed=""
     for c in $commands; do
         # Only our own links: a forge-hook from elsewhere in the same bin stays.
-        if [ -L "$bindir/$c" ] && [ "$(readlink "$bindir/$c")" = "$venv/bin/$c" ]; then
+        link="$(readlink "$bindir/$c" 2>/dev/null || true)"
+        if [ -L "$bindir/$c" ] && { [ "$link" = "$venv/bin/$c" ] || [ "$link" = "$venv/bin/$c-launcher" ]; }; then
             rm -f "$bindir/$c"; removed="$removed $bindir/$c"
         fi
     done
@@ -119,8 +120,28 @@ rm -rf "$src/forge_hookd/__pycache__"
 
 mkdir -p "$bindir" "$mandir"
 for d in $missing; do echo "$d"; done >> "$created_record"
+# forge-hook-run's launcher: Python without site (-S) and without the caller's PYTHON*
+# variables (-I), the virtualenv's packages put on sys.path by hand. site and the
+# re module that pip's script imports cost more than a resident runner's whole answer
+# (bench/README.md, "warm.py"); pip's script stays beside it and works the same, slower.
+launcher="$venv/bin/forge-hook-run-launcher"
+python_bin="$venv/bin/python"
+packages="$("$python_bin" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+if [ ${#python_bin} -lt 200 ]; then  # a shebang line is cut at 255 bytes
+    cat > "$launcher.tmp" <<LAUNCHER
+#!$python_bin -IS
+# forge-hook-run, written by install.sh: see bench/README.md, "warm.py".
+import sys
+sys.path.append($("$python_bin" -c 'import sys; print(repr(sys.argv[1]))' "$packages"))
+from forge_hookd.__main__ import main
+sys.exit(main())
+LAUNCHER
+    chmod 755 "$launcher.tmp" && mv "$launcher.tmp" "$launcher"
+fi
 for c in $commands; do
-    if [ -x "$venv/bin/$c" ]; then ln -sf "$venv/bin/$c" "$bindir/$c"; fi
+    target="$venv/bin/$c"
+    if [ "$c" = forge-hook-run ] && [ -x "$launcher" ]; then target="$launcher"; fi
+    if [ -x "$target" ]; then ln -sf "$target" "$bindir/$c"; fi
 done
 for m in $manpages; do
     if [ -f "$here/man/$m" ]; then cp "$here/man/$m" "$mandir/$m"; fi

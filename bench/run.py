@@ -172,7 +172,7 @@ def lefthook_runners(work: Path, venv: Path) -> list[Runner]:
             n = 1 if scenario == "300 MB output" else COUNTS[scenario]
             run = f"head -c {BIG_OUTPUT} /dev/zero" if scenario == "300 MB output" else command(scenario)
             lines = ["bench:", f"  parallel: {str(parallel).lower()}", "  commands:"]
-            lines += [f"    c{i}:\n      run: {run}" for i in range(n)] or ["    {}"]
+            lines += [f"    c{i}:\n      run: {json.dumps(run)}" for i in range(n)] or ["    {}"]
             if n == 0:
                 lines = ["bench:", "  commands: {}"]
             (root / "lefthook.yml").write_text("\n".join(lines) + "\n")

@@ -1,21 +1,45 @@
-"""``python -m forge_hookd`` is ``forge-hook-run``; ``main`` is also its entry point."""
+"""``python -m forge_hookd`` is ``forge-hook-run``; ``main`` is also its entry point.
 
-from __future__ import annotations
+When the resident runner is up (``forge-hook warm on``), ``main`` hands the run to it
+before importing anything heavy (:mod:`forge_hookd.warmclient`); otherwise, or when the
+runner cannot take the run, it runs cold: :func:`run_cold`, which is also what the
+runner's worker calls. Built-in modules only until then, and no ``from __future__``
+import (0.25 ms): the annotations here are builtins, evaluated or not.
+"""
 
-import os
-import signal
+import posix
 import sys
-from types import FrameType
 
-# The one list of the runner's signals and their names: a small module the run loads
-# anyway (its own imports are loaded at interpreter start), so loading it first costs
-# nothing, and the handler below finds it whole.
-from forge_hookd.signals import RUNNER_SIGNALS, name_of
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what type checkers see (mypy knows this name); nothing at run time
+    import signal as _signal
+    from types import FrameType
+else:
+    import _signal  # the signal module's core: signal itself imports enum
+
+# The one list of the runner's signals and their names, from a module of built-in
+# imports only (the warm client's path: signals.py itself imports signal, and enum).
+from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
 
 
 def main() -> int:
-    """Answer signals from the first moment, then load and run the command; returns
+    """Answer signals from the first moment, then run the command warm or cold; returns
     the exit status."""
+    answer_signals_during_startup()
+    open_missing_standard_streams()
+    from forge_hookd import warmclient
+
+    try:
+        status = warmclient.serve_warm(sys.argv)
+    except warmclient.Broken as exc:
+        return answer_broken_run(str(exc))
+    if status is not None:
+        return status
+    return run_cold()
+
+
+def run_cold() -> int:
+    """The command, run in this process (the cold run, and the runner's worker)."""
     answer_signals_during_startup()
     open_missing_standard_streams()
     from forge_hookd.cli import main as run
@@ -23,24 +47,39 @@ def main() -> int:
     return run()
 
 
+def answer_broken_run(message: str) -> int:
+    """The resident runner took the run (and stdin, which cannot be read twice) and
+    did not finish it: answer as a cold run answers an internal error, through the codec
+    the command line chooses (the agent's failure answer under --dialect, a deny where
+    the agent waits for permission; forge's error document otherwise), and log it as a
+    failed run. Hooks are not run again: they may have run already, and their effects
+    with them."""
+    from forge_hookd.boundary import RUNNER_PROG, Invocation, JsonCommand
+    from forge_hookd.cli import codec_for
+    from forge_hookd.errors import ExitStatus
+
+    invocation = Invocation(codec_for(sys.argv[1:]))
+    return JsonCommand(RUNNER_PROG)._fail(invocation, RUNNER_PROG, "internal", message, ExitStatus.INTERNAL_ERROR)
+
+
 def answer_signals_during_startup() -> None:
     """Until the command installs its :class:`~forge_hookd.signals.SignalCatcher`, a
     signal ends the runner at once with the JSON error document and 128+n (Python's
     default would die silently). Nothing has started yet: nothing to clean up."""
     for sig in RUNNER_SIGNALS:
-        signal.signal(sig, _exit_during_startup)
+        _signal.signal(sig, _exit_during_startup)
 
 
-def _exit_during_startup(signum: int, frame: FrameType | None) -> None:
-    # Formatted by hand and written with os.write: the handler may run before click,
+def _exit_during_startup(signum: int, frame: "FrameType | None") -> None:
+    # Formatted by hand and written with posix.write: the handler may run before click,
     # orjson or the boundary are imported, or in the middle of importing them, so it
-    # may use nothing that is not loaded already; os._exit, because unwinding could
+    # may use nothing that is not loaded already; posix._exit, because unwinding could
     # land in a half-imported module's error handling.
     name = name_of(signum)
-    os.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
-    os.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
-                 % name).encode())
-    os._exit(128 + signum)
+    posix.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
+    posix.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
+                    % name).encode())
+    posix._exit(128 + signum)
 
 
 def open_missing_standard_streams() -> None:
@@ -52,9 +91,9 @@ def open_missing_standard_streams() -> None:
     """
     for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
         try:
-            os.fstat(fd)
+            posix.fstat(fd)
         except OSError:
-            os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
+            posix.open("/dev/null", posix.O_RDWR)  # the lowest free descriptor: this one
             setattr(sys, name, open(fd, mode, closefd=False))  # noqa: SIM115 - lives as long as we do
 
 

@@ -29,6 +29,11 @@ MAX_ENTRIES = 64
 _MAX_KEY = 64  # characters of an escaped session id; a longer one is recorded by its hash
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
 
+#: The process whose ancestors are this run's: None for this process; the resident
+#: runner's worker sets its client's pid (the worker's own parent is the runner, and a
+#: nested run's client sits below the outer run's hook, where a cold run would).
+origin_pid: int | None = None
+
 
 def _stat(pid: int | str) -> tuple[int, str] | None:
     """``(ppid, start time)`` of a process, None when it is gone or /proc is absent."""
@@ -53,7 +58,8 @@ def _stamp(pid: int) -> str:
 def _ancestors() -> set[str]:
     """The stamps (``PID.START``) of every process above this one."""
     found: set[str] = set()
-    pid = os.getppid()
+    origin = _stat(origin_pid) if origin_pid is not None else None
+    pid = os.getppid() if origin_pid is None else (origin[0] if origin is not None else 0)
     while pid > 0 and len(found) < _MAX_DEPTH:
         stat = _stat(pid)
         if stat is None:

@@ -259,6 +259,33 @@ def _print_config(value: str) -> int:
     return ExitStatus.PROCEED
 
 
+def codec_for(argv: list[str]) -> Codec:
+    """The codec that ``argv`` chooses, read without running the command: how the warm
+    client answers a run that the resident runner took (stdin with it) and did not
+    finish (``__main__.answer_broken_run``). The command's own options say which take a
+    value, and a value is skipped with its option: ``--data --dialect`` chooses nothing."""
+    valued = {name for param in forge_hook_run.params if isinstance(param, click.Option) and not param.is_flag
+              for name in param.opts}
+    given: dict[str, str | None] = {}
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            break
+        name, equals, value = word.partition("=")
+        if equals and name in valued:
+            given[name] = value
+        elif word in valued:
+            given[word] = next(words, None)
+        else:
+            given[word] = None
+    dialect = given.get("--dialect")
+    if dialect is not None:
+        from .dialectcodec import DialectCodec  # as in _speak
+
+        return DialectCodec(dialect, err=write_stderr, out=write_stdout, report=given.get("--report"))
+    return _forge_codec(pretty="--pretty" in given, quiet="-q" in given or "--quiet" in given)
+
+
 def main() -> int:
     """The exit status of one run of the command."""
     completion.install_if_asked(PROG)

@@ -25,6 +25,7 @@ from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from .registry import Hook, hook_name, pattern_can_match
 from .log_cli import log_command
+from .warm_cli import warm_command
 from .policy_cli import guard_group, replay_command, test_command
 from .templates import HOOK_TEMPLATES
 from .text import short_command, visible
@@ -728,6 +729,7 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
 
 
 forge_hook.add_command(log_command)
+forge_hook.add_command(warm_command)
 forge_hook.add_command(guard_group)
 forge_hook.add_command(test_command)
 forge_hook.add_command(replay_command)

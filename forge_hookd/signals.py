@@ -34,21 +34,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-_ENDING = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
-           "SIGPROF", "SIGIO", "SIGPWR", "SIGSTKFLT", "SIGXCPU")
-_REAL_TIME = range(signal.SIGRTMIN, signal.SIGRTMAX + 1) if hasattr(signal, "SIGRTMIN") else range(0)
-#: The signals handled as SIGTERM is (see the module docstring for those left alone).
-RUNNER_SIGNALS = (*(getattr(signal, name) for name in _ENDING if hasattr(signal, name)), *_REAL_TIME)
-
-
-def name_of(signum: int) -> str:
-    """``15`` -> ``"SIGTERM"``, ``signal.SIGRTMIN + 3`` -> ``"SIGRTMIN+3"``."""
-    if signum in _REAL_TIME[1:-1]:
-        return f"SIGRTMIN+{signum - _REAL_TIME.start}"
-    try:
-        return signal.Signals(signum).name
-    except ValueError:
-        return f"SIG{signum}"
+# One list and one naming for every end of a run, from a module the warm client can load
+# before anything else (signalnames.py); re-exported here, where they are handled.
+from .signalnames import RUNNER_SIGNALS as RUNNER_SIGNALS, name_of as name_of
 
 
 def signal_name(code: int | None) -> str | None:

@@ -164,6 +164,10 @@ forge-hook-run reads:
 * FORGE_LOG_FILE: where the run log is, instead of ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl
 * FORGE_MAX_CONTINUES: how many refused stops in a row are obeyed before the agent is let stop (a whole number, default 5; see THE AGENT'S LIFECYCLE)
 * NO_COLOR: no colour in --trace, even on a terminal
+* FORGE_WARM: 0 runs cold even when the resident runner is up
+* FORGE_WARM_DIR: the resident runner's directory (its socket), instead of $XDG_RUNTIME_DIR/forge
+* FORGE_WARM_REQUIRED: 1 makes a run that cannot be served warm fail (exit 3, saying why) instead of running cold: for checking that runs are warm (the test suite's --warm)
+* FORGE_WARM_IDLE: seconds without a request after which the resident runner exits (3600)
 """,
     "FILES": """
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
@@ -171,6 +175,8 @@ forge-hook-run reads:
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
 * ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
 * ${XDG_STATE_HOME:-~/.local/state}/forge/stops/: how many times in a row each session's stop was refused, one small file per session (named by a hash), removed when a stop is let through; at most 256, none older than 7 days
+* $XDG_RUNTIME_DIR/forge/runner.sock, control.sock, runner.lock: the resident runner's (see WARM RUNNER)
+* ${XDG_STATE_HOME:-~/.local/state}/forge/warm.on: present while forge-hook warm on holds; warm.log: the resident runner's starts and stops
 """,
     "RUN LOG": """
 Every run appends one JSON line to the run log: time, duration, version, the event (type, tool, session, data), the project root, each config file read with its state and trust, every hook that ran (source, pattern, command, exit code, signal, duration, timed_out, decision, reason, error, the last 1 KiB of stdout and stderr), the run's decision (allow, deny, ask, or error for a run that ended in an error document), the deciding hook and its reason, the exit status and the warnings. --dry-run is not logged.
@@ -193,6 +199,13 @@ A directory below the project cannot switch its guards off: a .forge/hooks.json 
 What trust cannot see: a file that a covered script runs in turn, a path a command builds at run time, and a word it cannot resolve (an unknown variable, a glob, python -m pkg): forge-hook trust lists those words and forge-hook check reports them. A data key of the event never sets a variable that steers forge (FORGE_TRUST_PROJECT, FORGE_CONFIG_DIR, FORGE_LOG ...): it is left out of the hooks' environment, with a warning.
 
 In CI and headless agents, where nobody can review: --trust-project or FORGE_TRUST_PROJECT=1.
+""",
+    "WARM RUNNER": """
+forge-hook warm on starts a per-user resident runner that holds forge imported, and makes forge-hook-run start it again when it is needed (after a reboot, an idle exit, a crash; the event that finds it down runs cold and starts it in the background for the next one). While it is up, forge-hook-run is a thin client: before importing anything but the interpreter's built-in modules it connects to the runner's socket and hands it the run: its arguments, environment, umask, and its stdin, stdout, stderr and working directory as descriptors, so a terminal, a closed pipe and a deleted directory are exactly the client's. The runner forks a worker that does the cold run, word for word: config and trust read on every event, each hook tree ended on its own clock, the same document, messages and exit status. A signal to the client (each one that a cold run answers: see GUARANTEES) is relayed, so the run answers it as a cold run does (the document and 128+n); a client that is killed (an agent's own hook timeout) ends its run's trees at once.
+
+The run is cold, with a note on stderr only under --trace, when no runner is up, when its directory is not the user's own with mode 700, when it is another version of forge (stale: after an upgrade it retires and the next event starts the new one), when the locale or PYTHONIOENCODING differ from the runner's, or when the connection breaks before the worker took stdin. Once the worker has taken stdin, the event cannot be read again: if the worker dies then (killed, out of memory), forge-hook-run answers as for an internal error (the error document, exit 3; under --dialect the agent's failure answer, a deny where the agent waits for permission) and does not run the hooks again, since they may have run, and their effects with them.
+
+The socket lives in $FORGE_WARM_DIR, else $XDG_RUNTIME_DIR/forge, else $TMPDIR/forge-UID (or /tmp/forge-UID): a directory the runner makes with mode 700 and both ends check for owner and mode before use. The runner checks each peer's uid (SO_PEERCRED) and serves no other user. It exits after an hour without a request (FORGE_WARM_IDLE seconds). Differences that remain: the runner's resource limits, not the client's, apply to the run; the run log's pid is the worker's.
 """,
     "EXIT STATUS": """
 * 0: proceed (decision allow): no matching hook, or every hook that ran said continue
@@ -266,6 +279,9 @@ When the machine refuses a write (a full disk, a read-only directory), the comma
     "IMPORT": """
 forge-hook import --from claude|codex|gemini|cursor|copilot [FILE] --project|--global [--dry-run] converts an agent's hook settings (default: .claude/settings.json and .claude/settings.local.json, .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json or every .github/hooks/*.json of the project, or the user's file in the home directory for --global; Codex's inline [hooks] tables in config.toml are not read) into forge hooks with "format" set. Each hook behaves as it did under its agent. Event names become forge event types (agent:native:NAME for an event forge has no type of its own for); a matcher Edit|Write becomes two patterns, an exact tool name its canonical forge name, mcp__server__.* a glob, and any other matcher (a regular expression, Gemini's unanchored ones, a session start's startup|resume, a compaction's trigger, a notification's type) stays the hook's matcher, read the agent's way; where the agent ignores a matcher (Claude's Stop) so does forge. Claude's if stays the hook's if (Codex ignores it, and the import says so). A hook without a timeout gets its agent's default: 600 s for Claude and Codex (Claude's SessionEnd 1.5 s), 60 s for Gemini (whose timeouts, in milliseconds, become seconds), 30 s for Copilot. async and asyncRewake become an observer ("blocking": false); Claude's onFailure: block and Cursor's failClosed become fail_closed; Cursor's loop_limit becomes max_continues. Copilot's bash or command (or exec), timeoutSec or timeout, cwd and env become command, timeout, working_dir and env. A plugin's hooks/hooks.json (its .claude-plugin/plugin.json beside) gets CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA in its env, as Claude sets them (and Codex's PLUGIN_ROOT and PLUGIN_DATA, Copilot's COPILOT_PLUGIN_ROOT); Claude's exec form (command plus args) becomes the shell command that runs the same argv. A Gemini extension's hooks/hooks.json has ${extensionPath}, ${/} and ${workspacePath} substituted as Gemini does when it loads it. A user-level ~/.cursor/hooks.json's commands run from ~/.cursor, which their relative paths are relative to. A Cursor matcher on beforeShellExecution (a regex over the command text) has no pattern form. What forge cannot run (an http, prompt, agent or mcp_tool hook, a PowerShell-only handler), an event the agent does not fire, and Claude's WorktreeCreate (its hook replaces git's worktree creation) are named on stderr and skipped; what is kept otherwise than the agent has it (asyncRewake's wake-up, once) is said as a note. Importing again adds nothing: a hook already in the file is not added twice. --dry-run prints {"hooks": [...], "skipped": [...], "notes": [...]} and writes nothing.
 """,
+    "WARM": """
+forge-hook warm on starts the per-user resident runner (see forge-hook-run(1), WARM RUNNER) and leaves ${XDG_STATE_HOME:-~/.local/state}/forge/warm.on, by which forge-hook-run starts it again when needed; a runner of another version is stopped and a new one started. forge-hook warm off removes the mark and stops the runner; runs in progress finish first. forge-hook warm status says whether it is up, since when, the runs it served and is serving, its pid, version and socket, whether it is stale, and whether restarts are on (--json for all of it, with the CPU time it and its workers used); it exits 0 when a runner of this version is up, 1 otherwise. The runner logs its starts and stops (never hook output) to ${XDG_STATE_HOME:-~/.local/state}/forge/warm.log.
+""",
     "INSTALLING INTO AGENTS": """
 forge-hook install --agent claude|codex|gemini|cursor|copilot|all --project|--global puts forge-hook-run --dialect AGENT into the agent's own settings file as its hook command for every event forge handles (forge-hook-run --dialect copilot:EVENT per event for Copilot, whose camelCase payloads do not name their event). The files: .claude/settings.json and ~/.claude/settings.json ($CLAUDE_CONFIG_DIR); .codex/hooks.json and ~/.codex/hooks.json ($CODEX_HOME); .gemini/settings.json and ~/.gemini/settings.json ($GEMINI_CLI_HOME); .cursor/hooks.json and ~/.cursor/hooks.json; .github/hooks/forge.json and ~/.copilot/hooks/forge.json ($COPILOT_HOME). all is every agent found here: its CLI on PATH (claude, codex, gemini, cursor-agent or cursor, copilot) or its directory in your home. The settings name forge-hook-run by its bare name when PATH finds this one, else by its absolute path.
 
@@ -315,6 +331,8 @@ forge-hook replay N [--trust-project] [--json] fires the event of run N of forge
 * FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) makes list --event count untrusted project hooks as running
 * FORGE_LOG_FILE, XDG_STATE_HOME: where the run log is (log reads it); FORGE_LOG=0: it is off
+* FORGE_WARM_DIR, XDG_RUNTIME_DIR, TMPDIR: where the resident runner's socket is (warm)
+* FORGE_WARM_IDLE: seconds without a request after which the resident runner exits (3600)
 """,
     "EXAMPLES": """
   forge-hook add --project --template block_sudo

@@ -21,9 +21,11 @@ import pytest
 import tests.agents.harness  # noqa: F401
 from helpers import (
     LEAK_VAR,
+    WARM_VARS,
     ForgeRun,
     Project,
     Run,
+    WarmRunner,
     cmdline,
     installed,
     is_alive,
@@ -31,7 +33,48 @@ from helpers import (
     kill_and_reap,
     marked_processes,
     run_installed,
+    short_private_dir,
 )
+
+#: Set to 1 (or pass --warm) to run every test's forge-hook-run through one resident
+#: runner started for the session (DESIGN.md, "Warm runner"). Each run then requires it
+#: (FORGE_WARM_REQUIRED=1): a run that falls back to cold fails with exit 3 instead of
+#: passing for warm; at the end the runner must still be the one started, having served.
+WARM_VAR = "FORGE_TEST_WARM"
+#: What the warm session keeps in every test's environment (isolated_home drops FORGE_*).
+_WARM_KEPT = WARM_VARS
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--warm", action="store_true",
+                     help=f"run every forge-hook-run through a resident runner (also {WARM_VAR}=1)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_session(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WarmRunner | None]:
+    """With --warm or FORGE_TEST_WARM=1: one resident runner for the whole session."""
+    if not (request.config.getoption("--warm") or os.environ.get(WARM_VAR) == "1"):
+        yield None
+        return
+    directory = short_private_dir("fw-session-")
+    state = tmp_path_factory.mktemp("warm-state")
+    runner = WarmRunner.start(directory, {"XDG_STATE_HOME": str(state)})
+    pid = runner.proc.pid
+    os.environ.update({"FORGE_WARM_DIR": str(directory), "FORGE_WARM_REQUIRED": "1"})
+    try:
+        yield runner
+        status = runner.status()
+        assert status is not None and status["pid"] == pid, \
+            f"the session's resident runner (pid {pid}) died; its log: {state}/forge/warm.log"
+        assert status["served"] > 0, "the resident runner served no run: the suite ran cold"
+        print(f"\nwarm: the resident runner served {status['served']} runs")
+    finally:
+        for name in _WARM_KEPT:
+            os.environ.pop(name, None)
+        runner.stop()
+        for leftover in directory.iterdir():
+            leftover.unlink()
+        directory.rmdir()
 
 
 @pytest.fixture(autouse=True)
@@ -62,12 +105,14 @@ def no_process_left_behind(request: pytest.FixtureRequest, monkeypatch: pytest.M
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Config, data and state homes under tmp_path; no FORGE_* from the caller."""
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warm_session: WarmRunner | None) -> Path:
+    """Config, data and state homes under tmp_path; no FORGE_* from the caller (but the
+    warm session's, which points every run at the session's resident runner)."""
     home = tmp_path / "home"
     home.mkdir()
+    kept = _WARM_KEPT if warm_session is not None else ()
     for name in list(os.environ):
-        if name.startswith("FORGE_") and name != LEAK_VAR:
+        if name.startswith("FORGE_") and name != LEAK_VAR and name not in kept:
             monkeypatch.delenv(name)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))

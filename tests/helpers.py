@@ -19,6 +19,9 @@ import psutil
 import pytest
 
 LEAK_VAR = "FORGE_TEST_LEAK_MARK"
+#: What the warm session (conftest.py, --warm) puts in every run's environment: the
+#: caller's, so a hook sees them too.
+WARM_VARS = ("FORGE_WARM_DIR", "FORGE_WARM_REQUIRED")
 BIN_DIR = Path(sys.executable).parent
 
 # The event most end-to-end tests send: block_sudo's target.
@@ -77,6 +80,15 @@ def kill_and_reap(pid: int) -> None:
         pass
     try:
         os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def reap_if_ours(pid: int) -> None:
+    """Reap ``pid`` if it became our child: a daemon whose starter exited reparents to
+    the test process once an in-process test made it a subreaper."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
 
@@ -169,6 +181,96 @@ class ForgeRun(Protocol):
 
     def __call__(self, event: dict[str, Any] | str | bytes | None, *args: str, cwd: Path | None = None,
                  env: dict[str, str] | None = None, timeout: float = 60) -> Run: ...
+
+
+# -- the resident runner (forge-hook warm) -----------------------------------------------
+def short_private_dir(prefix: str) -> Path:
+    """A 0700 directory with a path short enough for a Unix socket (tmp_path may not be)."""
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+
+
+@dataclass
+class WarmRunner:
+    """A resident runner started for a test (or the session) in its own directory."""
+
+    directory: Path
+    proc: subprocess.Popen[bytes]
+
+    @classmethod
+    def start(cls, directory: Path, env: dict[str, str] | None = None) -> WarmRunner:
+        """``python -m forge_hookd.warmd`` serving ``directory``; returns once it answers."""
+        full = {**os.environ, **(env or {}), "FORGE_WARM_DIR": str(directory)}
+        full.pop(LEAK_VAR, None)  # it outlives the test that starts it only when the session owns it
+        proc = subprocess.Popen([sys.executable, "-m", "forge_hookd.warmd"], env=full, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                                cwd="/")
+        runner = cls(directory, proc)
+        deadline = time.monotonic() + 60
+        while runner.status() is None:
+            if proc.poll() is not None:
+                raise AssertionError(f"the runner exited {proc.returncode}: {proc.stderr.read()!r}")  # type: ignore[union-attr]
+            if time.monotonic() > deadline:
+                runner.kill()
+                raise AssertionError("the runner did not answer within 60 s")
+            time.sleep(0.02)
+        return runner
+
+    def status(self) -> dict[str, Any] | None:
+        return runner_status(self.directory)
+
+    @property
+    def served(self) -> int:
+        return int(idle_runner_status(self.directory)["served"])
+
+
+    def stop(self) -> None:
+        """Ask it to stop (it lets its runs finish) and reap it."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+    def kill(self) -> None:
+        kill_and_reap(self.proc.pid)
+        self.proc.wait()
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+def runner_status(directory: Path) -> dict[str, Any] | None:
+    """The answer of the runner in ``directory`` on its control socket, None when none answers."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(str(directory / "control.sock"))
+            sock.sendall(b"status\n")
+            data = b""
+            while chunk := sock.recv(65536):  # to its end: the runner has closed its side then
+                data += chunk
+        answer: dict[str, Any] = json.loads(data)
+    except (OSError, ValueError):
+        return None
+    return answer
+
+
+def idle_runner_status(directory: Path) -> dict[str, Any]:
+    """The runner's status once no run is going: a worker tells its client how the run
+    ended before it exits, and the runner counts the run when it has reaped it."""
+    deadline = time.monotonic() + 60
+    while True:
+        status = runner_status(directory)
+        assert status is not None, "the runner does not answer"
+        if not status["running"] or time.monotonic() > deadline:
+            return status
+        time.sleep(0.02)
 
 
 def hook_answer(dialect: Any, event: Any, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:

@@ -250,7 +250,7 @@ def test_a_nul_byte_in_a_command_is_a_config_warning(project: Project, forge_run
 def test_an_event_without_matching_hooks_loads_no_process_machinery(project: Project) -> None:
     # The start-up tricks (bench/README.md, "tricks.py") through the installed executable:
     # psutil (16 ms), subprocess and asyncio are loaded only when a hook runs.
-    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1", "FORGE_WARM": "0"}  # the cold start, also under --warm
     proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
                           capture_output=True, env=env, timeout=30)
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}

@@ -24,6 +24,13 @@ def install(*args: str, home: Path, script: Path = ROOT / "install.sh",
                           capture_output=True, text=True, timeout=600, env=full_env)
 
 
+@pytest.fixture(autouse=True)
+def not_the_sessions_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installation made here is not the one the warm session's runner serves (--warm)."""
+    for name in ("FORGE_WARM_DIR", "FORGE_WARM_REQUIRED"):
+        monkeypatch.delenv(name, raising=False)
+
+
 #: What an event that matches no hook never loads (bench/README.md, "Start-up tricks"). Only a
 #: real install shows it: an editable one's finder loads pathlib for every interpreter.
 LEAN_EVENT_PATH = {"pathlib", "urllib.parse", "subprocess", "psutil", "asyncio", "logging", "tempfile",
@@ -157,6 +164,40 @@ def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_hom
                          capture_output=True, text=True)
     assert old.returncode == 1 and "needs Python 3.11 or newer" in old.stderr
     assert "usage: ./install.sh" in install("--help", home=isolated_home).stdout
+
+
+def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path: Path, isolated_home: Path) -> None:
+    from helpers import gone, idle_runner_status, reap_if_ours, short_private_dir
+
+    prefix = tmp_path / "prefix"
+    assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
+    venv = prefix / "lib/forge-hook-run"
+    launcher = venv / "bin/forge-hook-run-launcher"
+    assert os.readlink(prefix / "bin/forge-hook-run") == str(launcher)
+    assert launcher.read_text().splitlines()[0] == f"#!{venv}/bin/python -IS"
+    directory = short_private_dir("fw-install-")
+    env = {**os.environ, "HOME": str(isolated_home), "FORGE_WARM_DIR": str(directory), "FORGE_WARM_REQUIRED": "0"}
+    event = '{"type": "session:start"}'
+    try:
+        cold = subprocess.run([str(prefix / "bin/forge-hook-run"), "--trace"], input=event, capture_output=True,
+                              text=True, cwd=tmp_path, env=env)
+        assert cold.returncode == 0 and json.loads(cold.stdout)["decision"] == "allow"
+        assert "warm: no resident runner" in cold.stderr and "running cold" in cold.stderr
+        on = subprocess.run([str(prefix / "bin/forge-hook"), "warm", "on", "--json"], capture_output=True, text=True,
+                            env=env)
+        assert on.returncode == 0, on.stderr
+        runner = json.loads(on.stdout)["pid"]
+        for exe in (prefix / "bin/forge-hook-run", venv / "bin/forge-hook-run"):  # the launcher, pip's script
+            warm = subprocess.run([str(exe), "--trace"], input=event, capture_output=True, text=True, cwd=tmp_path,
+                                  env={**env, "FORGE_WARM_REQUIRED": "1"})
+            assert warm.returncode == 0 and json.loads(warm.stdout)["decision"] == "allow", warm.stderr
+            assert "warm:" not in warm.stderr
+        assert idle_runner_status(directory)["served"] == 2
+    finally:
+        subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
+        shutil.rmtree(directory)
+    assert gone(runner)
+    reap_if_ours(runner)  # once an in-process test made this process a subreaper, it is ours
 
 
 def test_uninstall_says_what_still_calls_forge(tmp_path: Path, isolated_home: Path) -> None:

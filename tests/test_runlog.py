@@ -285,7 +285,7 @@ def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Pat
              "sys.argv = ['forge-hook-run', '--event', 'session:start']\n"
              "from forge_hookd.__main__ import main\nmain()\n")
     proc = subprocess.run([sys.executable, "-c", probe], cwd=project.root, capture_output=True,
-                          env=dict(os.environ), timeout=60)
+                          env={**os.environ, "FORGE_WARM": "0"}, timeout=60)  # in this process, also under --warm
     assert proc.returncode == 0, proc.stderr
     assert len(records(log_file(project))) == 1
     modules, compiled = json.loads(out.read_text())

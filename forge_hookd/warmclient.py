@@ -1,0 +1,290 @@
+"""The warm client: forge-hook-run's first step, which hands the run to the resident
+runner (:mod:`forge_hookd.warmd`, DESIGN.md "Warm runner") when one is up.
+
+The whole point is to cost less than the run it saves, so this module imports only
+modules built into the interpreter (``_socket``, ``_signal``, ``posix``, ``sys``): under
+the installer's ``python -I -S`` launcher even ``os`` is not loaded yet, and importing
+it costs 1.7 ms; ``from __future__ import annotations`` alone costs 0.25 ms, so the
+annotations here name builtins only (bench/README.md, "warm.py").
+
+It also owns the wire format, which both ends import from here: one request (fields
+joined by NUL, after a 4-byte length) with the client's stdin, stdout, stderr and
+working directory as descriptors (SCM_RIGHTS), so that a tty check, EPIPE and the
+working directory are exactly the client's; then lines: ``A PID`` (the worker took the
+run, and stdin with it), ``R WHY`` (refused: run cold), ``K SIGNUM`` (the client relays a
+signal), ``X STATUS`` or ``S SIGNUM`` (how the worker ended, from the runner, which
+reaped it).
+"""
+
+import _socket
+import posix
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy knows this name; _signal has no stubs, and is signal's core
+    import signal as _signal
+    from collections.abc import Mapping
+else:
+    import _signal
+
+# The signals a cold run answers (its document and 128+n), relayed to the worker so that
+# the run answers them as a cold run would: one list, built from _signal too.
+from .signalnames import RUNNER_SIGNALS, name_of
+
+PROTOCOL = b"forge-warm/1"
+RUNNER_SOCKET = b"runner.sock"
+CONTROL_SOCKET = b"control.sock"
+LOCK_FILE = b"runner.lock"
+#: Under the state directory: present while ``forge-hook warm on`` is in force.
+ENABLED_MARK = b"forge/warm.on"
+#: The longest request accepted: argv and environment are bounded by ARG_MAX (2 MiB
+#: here) when they reach us through exec; this leaves room for a generous one.
+MAX_REQUEST = 16 * 1024 * 1024
+#: The descriptors a run request carries: stdin, stdout, stderr, working directory.
+PASSED_FDS = 4
+
+_FS = sys.getfilesystemencoding()
+
+
+# -- where -------------------------------------------------------------------------------
+def runtime_dir(environ: "Mapping[bytes, bytes]") -> bytes:
+    """``$FORGE_WARM_DIR``, else ``$XDG_RUNTIME_DIR/forge``, else ``forge-UID`` in the
+    system's temporary directory (``$TMPDIR``, else ``/tmp``); each only when absolute
+    (a relative one would name another directory for each working directory)."""
+    named = environ.get(b"FORGE_WARM_DIR")
+    if named and named.startswith(b"/"):
+        return named
+    run = environ.get(b"XDG_RUNTIME_DIR")
+    if run and run.startswith(b"/"):
+        return run + b"/forge"
+    tmp = environ.get(b"TMPDIR")
+    return (tmp if tmp and tmp.startswith(b"/") else b"/tmp") + b"/forge-%d" % posix.getuid()
+
+
+def enabled_mark(environ: "Mapping[bytes, bytes]") -> bytes:
+    """The file whose presence says ``forge-hook warm on`` is in force."""
+    state = environ.get(b"XDG_STATE_HOME")
+    if not state:
+        home = environ.get(b"HOME") or b"/"
+        state = home + b"/.local/state"
+    return state + b"/" + ENABLED_MARK
+
+
+def private_dir_problem(path: bytes) -> str | None:
+    """Why ``path`` is not a directory only this user can enter (None when it is): the
+    runner's socket is trusted with whole runs, so it must be nobody else's to plant."""
+    try:
+        st = posix.lstat(path)
+    except OSError as exc:
+        return f"{path.decode(_FS, 'replace')}: {exc.strerror}"
+    if st.st_mode & 0o170000 != 0o040000:
+        return f"{path.decode(_FS, 'replace')} is not a directory"
+    if st.st_uid != posix.getuid():
+        return f"{path.decode(_FS, 'replace')} belongs to uid {st.st_uid}, not to us ({posix.getuid()})"
+    if st.st_mode & 0o077:
+        return f"{path.decode(_FS, 'replace')} is open to others (mode {st.st_mode & 0o777:o}, not 700)"
+    return None
+
+
+def code_key() -> bytes:
+    """What makes a runner able to serve this client: the same package directory, as it
+    is now (a reinstall or an edit that renames a file changes its inode or mtime), and
+    the same interpreter. A runner whose key differs is stale (another version)."""
+    here = __file__.rpartition("/")[0]
+    st = posix.stat(here)
+    return b"%s:%d:%d:%d" % (here.encode(_FS, "surrogateescape"), st.st_ino, st.st_mtime_ns, sys.hexversion)
+
+
+# -- the request -------------------------------------------------------------------------
+def encode_request(verb: bytes, key: bytes, argv: list[str], environ: "Mapping[bytes, bytes]", umask: int) -> bytes:
+    """One request: length, then PROTOCOL, key, verb, umask, argc, argv..., KEY=VALUE..."""
+    fields = [PROTOCOL, key, verb, b"%d" % umask, b"%d" % len(argv)]
+    fields += [arg.encode(_FS, "surrogateescape") for arg in argv]
+    fields += [name + b"=" + value for name, value in environ.items()]
+    payload = b"\0".join(fields)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+def decode_request(payload: bytes) -> tuple[bytes, bytes, bytes, int, list[str], dict[bytes, bytes]]:
+    """``(protocol, key, verb, umask, argv, environ)`` of a request's payload; ValueError
+    when it is not one."""
+    fields = payload.split(b"\0")
+    if len(fields) < 5 or fields[0] != PROTOCOL:
+        raise ValueError("not a forge-warm/1 request")
+    argc = int(fields[4])
+    if argc < 0 or 5 + argc > len(fields):
+        raise ValueError("bad argument count")
+    argv = [arg.decode(_FS, "surrogateescape") for arg in fields[5:5 + argc]]
+    environ: dict[bytes, bytes] = {}
+    for entry in fields[5 + argc:]:
+        name, sep, value = entry.partition(b"=")
+        if sep and name:
+            environ[name] = value
+    return fields[0], fields[1], fields[2], int(fields[3], 10), argv, environ
+
+
+# -- the client --------------------------------------------------------------------------
+class _Cold(Exception):
+    """The run is to be cold, and why (said under --trace)."""
+
+
+class Broken(Exception):
+    """The runner took the run (and stdin) and then failed to finish it."""
+
+
+def serve_warm(argv: list[str]) -> int | None:
+    """The exit status of this run, served by the resident runner; None when the run
+    is to be cold (no runner, a stale or refusing one, one that broke before it took
+    stdin: a note says why under --trace). Raises :class:`Broken` when the runner broke
+    after it took stdin, which cannot be read twice (the caller answers the failure).
+    Never leaves a descriptor open."""
+    environ = posix.environ
+    if environ.get(b"FORGE_WARM") == b"0":
+        return None
+    directory = runtime_dir(environ)
+    try:
+        return _Client(directory, argv, environ).run()
+    except _Cold as why:
+        if environ.get(b"FORGE_WARM_REQUIRED") == b"1":
+            raise Broken(f"a resident runner is required (FORGE_WARM_REQUIRED=1) but: {why}") from None
+        _start_if_enabled(environ, directory)
+        if "--trace" in argv or environ.get(b"FORGE_TRACE") == b"1":
+            _note(f"warm: {why}; running cold")
+        return None
+
+
+def _note(text: str) -> None:
+    line = f"forge-hook-run: {text}\n".encode("utf-8", "replace")
+    try:
+        posix.write(2, line)
+    except OSError:
+        pass
+
+
+class _Client:
+    """One run handed to the runner: connect, send, wait, relay signals."""
+
+    def __init__(self, directory: bytes, argv: list[str], environ: "Mapping[bytes, bytes]") -> None:
+        self.directory, self.argv, self.environ = directory, argv, environ
+        self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
+        self.buffer = b""
+        self.relayed = 0
+
+    def run(self) -> int:
+        problem = private_dir_problem(self.directory)
+        if problem is not None:
+            raise _Cold(f"no resident runner ({problem})")
+        try:
+            return self._run()
+        finally:
+            self.sock.close()
+
+    def _run(self) -> int:
+        self._connect()
+        self._send()
+        line = self._line()
+        if line.startswith(b"R "):
+            raise _Cold(f"the resident runner refused: {line[2:].decode('utf-8', 'replace')}")
+        if not line.startswith(b"A "):
+            raise _Cold("the resident runner closed the connection before taking the run")
+        # From here on the run is the worker's: it answers signals. All of them, even one
+        # that came in ignored, as a cold run's handlers do.
+        for signum in RUNNER_SIGNALS:
+            _signal.signal(signum, self._relay)
+        return self._wait_status()
+
+    def _connect(self) -> None:
+        try:
+            self.sock.connect(self.directory + b"/" + RUNNER_SOCKET)
+        except (OSError, ValueError) as exc:  # ValueError: no such socket; path too long
+            raise _Cold(f"no resident runner ({getattr(exc, 'strerror', None) or exc})") from None
+
+    def _send(self) -> None:
+        umask = posix.umask(0o022)
+        posix.umask(umask)
+        request = encode_request(b"run", code_key(), self.argv, self.environ, umask)
+        try:  # O_PATH: a working directory we may not read is still one to run in
+            cwd = posix.open(".", posix.O_PATH | posix.O_DIRECTORY | posix.O_CLOEXEC)
+        except OSError as exc:
+            raise _Cold(f"cannot open the working directory ({exc.strerror})") from None
+        try:
+            fds = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2, cwd))
+            sent = self.sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+            self.sock.sendall(request[sent:])
+        except OSError as exc:  # it may have said why before it closed
+            said = self._line()
+            why = said[2:].decode("utf-8", "replace") if said.startswith(b"R ") else exc.strerror or str(exc)
+            raise _Cold(f"the resident runner went away ({why})") from None
+        finally:
+            posix.close(cwd)
+
+    def _line(self) -> bytes:
+        """The runner's next line; b"" at end of file."""
+        while b"\n" not in self.buffer:
+            try:
+                data = self.sock.recv(4096)
+            except OSError:
+                data = b""
+            if not data:
+                return b""
+            self.buffer += data
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def _wait_status(self) -> int:
+        line = self._line()
+        if line.startswith(b"X "):
+            return int(line[2:])
+        if line.startswith(b"S "):
+            signum = int(line[2:])
+            if signum == self.relayed:  # it died of the signal we were sent: so do we
+                _signal.signal(signum, _signal.SIG_DFL)
+                posix.kill(posix.getpid(), signum)
+            raise Broken(f"the resident runner's worker was killed by {name_of(signum)} in the middle of the run")
+        raise Broken("the resident runner ended in the middle of the run")
+
+    def _relay(self, signum: int, frame: object) -> None:
+        self.relayed = signum
+        try:
+            self.sock.sendall(b"K %d\n" % signum)
+        except OSError:
+            pass
+
+
+# -- starting the runner again -----------------------------------------------------------
+_BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from forge_hookd.warmd import main; sys.exit(main())"
+
+
+def _start_if_enabled(environ: "Mapping[bytes, bytes]", directory: bytes) -> None:
+    """When ``forge-hook warm on`` is in force, start the runner in the background for
+    the next event (this one runs cold: it never waits for the start). A runner that
+    finds another one up exits at once, so many clients at once start one runner."""
+    try:
+        posix.stat(enabled_mark(environ))
+    except OSError:
+        return
+    if private_dir_problem(directory) is not None and not _make_private_dir(directory):
+        return
+    try:
+        spawn_runner(environ)
+    except OSError:
+        return
+
+
+def spawn_runner(environ: "Mapping[bytes, bytes]") -> int:
+    """Start the resident runner in the background, in its own session, its standard
+    streams /dev/null; its pid. It outlives the caller, which never waits for it."""
+    package_parent = __file__.rpartition("/")[0].rpartition("/")[0]
+    return posix.posix_spawn(
+        sys.executable, [sys.executable, "-I", "-S", "-c", _BOOT, package_parent, *sys.path],
+        environ, setsid=True,
+        file_actions=[(posix.POSIX_SPAWN_OPEN, 0, "/dev/null", posix.O_RDWR, 0),
+                      (posix.POSIX_SPAWN_DUP2, 0, 1), (posix.POSIX_SPAWN_DUP2, 0, 2)])
+
+
+def _make_private_dir(directory: bytes) -> bool:
+    try:
+        posix.mkdir(directory, 0o700)
+    except OSError:
+        return False
+    return private_dir_problem(directory) is None

@@ -1,0 +1,435 @@
+"""The resident runner (forge-hook warm, DESIGN.md "Warm runner"), through the installed
+executables: each run served warm answers exactly as the cold run does, and whatever
+keeps the runner from taking a run makes the run cold, never wrong."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import psutil
+import pytest
+
+from forge_hookd import warmd
+
+from helpers import (
+    Project,
+    WarmRunner,
+    gone,
+    idle_runner_status,
+    installed,
+    kill_and_reap,
+    pid_alive,
+    read_pids,
+    reap_if_ours,
+    run_installed,
+    short_private_dir,
+)
+
+EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "timestamp": 1763700000.5,
+         "session_id": "s1", "data": {"tool_args": {"command": "ls"}}}
+COLD = {"FORGE_WARM": "0"}
+
+
+@pytest.fixture
+def warm_dir() -> Iterator[Path]:
+    directory = short_private_dir("fw-")
+    yield directory
+    for leftover in directory.iterdir():
+        leftover.unlink()
+    directory.rmdir()
+
+
+@pytest.fixture
+def runner(warm_dir: Path, isolated_home: Path) -> Iterator[WarmRunner]:
+    started = WarmRunner.start(warm_dir, {"XDG_STATE_HOME": str(isolated_home / ".local/state")})
+    yield started
+    started.stop()
+
+
+def warm_env(directory: Path, **extra: str) -> dict[str, str]:
+    """A client's environment pointing at ``directory``; it may run cold (not required)."""
+    return {"FORGE_WARM_DIR": str(directory), "FORGE_WARM_REQUIRED": "0", **extra}
+
+
+def without_durations(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: without_durations(v) for k, v in value.items() if k != "duration"}
+    if isinstance(value, list):
+        return [without_durations(v) for v in value]
+    return value
+
+
+def start_client(project: Project, env: dict[str, str], *args: str,
+                 event: dict[str, Any] | None = None) -> subprocess.Popen[bytes]:
+    """The installed client, its event on stdin from a file (all there at once)."""
+    source = project.root.parent / f"event-{time.monotonic_ns()}.json"
+    source.write_text(json.dumps(event or EVENT))
+    with source.open("rb") as stdin:
+        return subprocess.Popen([installed("forge-hook-run"), *args], cwd=project.root, env={**os.environ, **env},
+                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def wait_for(path: Path, proc: subprocess.Popen[bytes] | None = None, within: float = 60) -> None:
+    deadline = time.monotonic() + within
+    while not (path.exists() and path.read_text().strip()):
+        assert proc is None or proc.poll() is None, "the run ended before its hook started"
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+# -- on, off, status ------------------------------------------------------------------
+def test_warm_on_status_off_through_forge_hook(project: Project, warm_dir: Path, isolated_home: Path) -> None:
+    env = warm_env(warm_dir)
+    down = run_installed(["warm", "status", "--json"], cwd=project.root, env=env, prog="forge-hook")
+    assert down.exit_status == 1 and json.loads(down.stdout)["state"] == "down"
+    on = run_installed(["warm", "on", "--json"], cwd=project.root, env=env, prog="forge-hook")
+    assert on.exit_status == 0, on.stderr
+    up = json.loads(on.stdout)
+    try:
+        assert up["state"] == "up" and up["enabled"] and not up["stale"] and pid_alive(up["pid"])
+        assert up["socket"] == str(warm_dir / "runner.sock")
+        assert run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=env).exit_status == 0
+        assert idle_runner_status(warm_dir)["served"] == 1
+        status = run_installed(["warm", "status"], cwd=project.root, env=env, prog="forge-hook")
+        assert status.exit_status == 0
+        assert "warm: up" in status.stdout and "served:   1 run " in status.stdout, status.stdout
+        assert f"pid:      {up['pid']}" in status.stdout
+    finally:
+        off = run_installed(["warm", "off"], cwd=project.root, env=env, prog="forge-hook")
+    assert off.exit_status == 0 and f"stopped the resident runner (pid {up['pid']}, served 1)" in off.stdout
+    assert gone(up["pid"])
+    reap_if_ours(up["pid"])
+    after = json.loads(run_installed(["warm", "status", "--json"], cwd=project.root, env=env,
+                                     prog="forge-hook").stdout)
+    assert after["state"] == "down" and not after["enabled"]
+    log = (isolated_home / ".local/state/forge/warm.log").read_text()
+    assert f"[{up['pid']}] started: pid {up['pid']}" in log
+    assert f"[{up['pid']}] stopped: asked to stop (forge-hook warm off); served 1 run" in log
+
+
+def test_client_starts_the_runner_again_when_on(project: Project, warm_dir: Path) -> None:
+    env = warm_env(warm_dir)
+    first = json.loads(run_installed(["warm", "on", "--json"], cwd=project.root, env=env, prog="forge-hook").stdout)
+    try:
+        spares = [p.pid for p in psutil.Process(first["pid"]).children()]
+        kill_and_reap(first["pid"])  # a crash
+        assert gone(first["pid"], *spares)
+        for pid in [first["pid"], *spares]:
+            reap_if_ours(pid)
+        cold = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=env)
+        assert cold.exit_status == 0 and "warm: no resident runner" in cold.stderr
+        deadline = time.monotonic() + 60  # started in the background by that client
+        while (now := json.loads(run_installed(["warm", "status", "--json"], cwd=project.root, env=env,
+                                               prog="forge-hook").stdout))["state"] != "up":
+            assert time.monotonic() < deadline, "the client did not start the runner again"
+            time.sleep(0.05)
+        assert now["pid"] != first["pid"] and now["served"] == 0
+    finally:
+        last = json.loads(run_installed(["warm", "off", "--json"], cwd=project.root, env=env, prog="forge-hook").stdout)
+        if "pid" in last:
+            assert gone(last["pid"])
+            reap_if_ours(last["pid"])
+
+
+# -- exactly the cold run -------------------------------------------------------------------
+def test_cwd_env_umask_and_stdin_are_the_clients(project: Project, runner: WarmRunner) -> None:
+    sub = project.root / "sub dir"
+    sub.mkdir()
+    project.write_hooks([{"event": "*", "command":
+                          'printf "%s|%s|%s|" "$(pwd)" "$PROBE" "$(umask)"; cat; '
+                          'test -t 0 && echo tty || echo notty'}])
+    served = runner.served
+    docs = []
+    for extra in ({}, COLD):
+        proc = subprocess.run(["sh", "-c", f'umask 027; exec "{installed("forge-hook-run")}" --project-root "$1"',
+                               "sh", str(project.root)], cwd=sub, input=json.dumps(EVENT).encode(),
+                              capture_output=True, env={**os.environ, **warm_env(runner.directory, PROBE="p r\u00f6be"),
+                                                        **extra})
+        assert proc.returncode == 0, proc.stderr
+        docs.append(json.loads(proc.stdout))
+    warm, cold = docs
+    out = warm["results"][0]["stdout"]
+    assert out.startswith(f"{project.root}|p r\u00f6be|0027|{{") and out.endswith("}notty\n"), out
+    assert without_durations(warm) == without_durations(cold)
+    assert runner.served == served + 1
+
+
+def test_a_blocking_hook_answers_as_cold(project: Project, runner: WarmRunner) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "command": "echo nope >&2; exit 3"}])
+    runs = [run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env={**warm_env(runner.directory), **e})
+            for e in ({}, COLD)]
+    assert [r.exit_status for r in runs] == [1, 1]
+    assert without_durations(runs[0].json) == without_durations(runs[1].json)
+    timeless = [re.sub(r"[0-9.]+ s\b", "N s", r.stderr) for r in runs]
+    assert timeless[0] == timeless[1]
+    assert "warm:" not in runs[0].stderr  # served warm: no note
+
+
+def test_nested_run_is_a_circular_trigger_warm(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    exe = installed("forge-hook-run")
+    project.write_hooks([{"event": "tool:pre_execute",
+                          "command": f'"{exe}" --project-root "$FORGE_PROJECT_DIR" > "{tmp_path}/inner.json"'}])
+    run = run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
+    assert run.exit_status == 0, run.stderr
+    inner = json.loads((tmp_path / "inner.json").read_text())
+    assert "circular trigger" in inner["warnings"][0]
+    assert runner.served == 2
+
+
+# -- what makes a run cold ---------------------------------------------------------------------
+def test_stale_runner_means_a_cold_run(project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path) -> None:
+    import shutil
+
+    import forge_hookd
+
+    other = tmp_path / "other"  # another installation of forge: another key
+    shutil.copytree(Path(forge_hookd.__file__).parent, other / "forge_hookd")
+    stale = WarmRunner.start(warm_dir, {"PYTHONPATH": str(other), "XDG_STATE_HOME": str(isolated_home / "s")})
+    try:
+        run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(warm_dir))
+        assert run.exit_status == 0 and run.json["decision"] == "allow"
+        assert "warm: the resident runner refused: stale" in run.stderr
+        assert stale.served == 0
+        required = run_installed([], cwd=project.root, stdin=json.dumps(EVENT),
+                                 env={**warm_env(warm_dir), "FORGE_WARM_REQUIRED": "1"})
+        assert required.exit_status == 3 and "FORGE_WARM_REQUIRED=1" in required.json["error"]["message"]
+    finally:
+        stale.stop()
+
+
+def test_socket_dir_open_to_others_is_refused(project: Project, warm_dir: Path) -> None:
+    warm_dir.chmod(0o755)
+    started = subprocess.run([sys.executable, "-m", "forge_hookd.warmd"], capture_output=True, text=True,
+                             env={**os.environ, "FORGE_WARM_DIR": str(warm_dir)}, timeout=60)
+    assert started.returncode == 2 and "is open to others (mode 755, not 700)" in started.stderr
+    assert not (warm_dir / "runner.sock").exists()
+    run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(warm_dir))
+    assert run.exit_status == 0 and "is open to others" in run.stderr and "running cold" in run.stderr
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to give a directory to another user")
+def test_socket_dir_of_another_owner_is_refused(project: Project, runner: WarmRunner) -> None:
+    os.chown(runner.directory, 65534, 65534)
+    try:
+        run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
+        assert run.exit_status == 0 and "belongs to uid 65534" in run.stderr
+        assert runner.served == 0
+    finally:
+        os.chown(runner.directory, 0, 0)
+
+
+@pytest.mark.skipif(os.getuid() != 0 or not os.path.exists("/usr/bin/setpriv"),
+                    reason="needs root and setpriv to connect as another user (nobody)")
+def test_a_peer_of_another_uid_is_refused(runner: WarmRunner, isolated_home: Path) -> None:
+    # Open the door for the test only: the directory and socket are the first line of
+    # defence; the peer's uid (SO_PEERCRED) is the second, tested here.
+    runner.directory.chmod(0o711)
+    (runner.directory / "runner.sock").chmod(0o666)
+    probe = ("import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\n"
+             "try:\n    s.sendall(b'\\0\\0\\0\\x05hello')\n    print(repr(s.recv(100)))\n"
+             "except (BrokenPipeError, ConnectionResetError):\n    print(repr(b''))")
+    out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-I", "-c",
+                          probe, str(runner.directory / "runner.sock")], capture_output=True, text=True, timeout=60)
+    runner.directory.chmod(0o700)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "b''"  # closed, unanswered
+    assert runner.served == 0
+    log = (isolated_home / ".local/state/forge/warm.log").read_text()
+    assert "refused a connection from uid 65534" in log
+
+
+def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> None:
+    spares = [p.pid for p in psutil.Process(runner.proc.pid).children()]
+    runner.kill()  # the socket file stays behind, nobody listening
+    assert gone(*spares)  # a spare sees its line to the runner close, and exits
+    for pid in spares:
+        reap_if_ours(pid)
+    assert (runner.directory / "runner.sock").exists()
+    run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
+    assert run.exit_status == 0 and run.json["decision"] == "allow"
+    assert "warm: no resident runner (Connection refused); running cold" in run.stderr
+
+
+# -- signals and clients that go away ---------------------------------------------------------
+def sleeper_hooks(project: Project, pids: Path) -> None:
+    pids.mkdir()
+    project.write_hooks([{"event": "tool:pre_execute", "timeout": 120, "command":
+                          f'sleep 300 & echo $! > "{pids}/child.pid"; echo $$ > "{pids}/hook.pid"; wait'}])
+
+
+def test_sigterm_to_the_client_is_answered_as_cold(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    sleeper_hooks(project, tmp_path / "pids")
+    proc = start_client(project, warm_env(runner.directory))
+    wait_for(tmp_path / "pids/hook.pid", proc)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    doc = json.loads(out)
+    assert doc["interrupted"] == "SIGTERM" and doc["results"][0]["error"].startswith("interrupted")
+    assert b"interrupted by SIGTERM: running hooks were ended" in err
+    assert gone(*read_pids(tmp_path / "pids").values())
+    assert runner.served == 1
+
+
+def test_a_sigkilled_client_ends_its_runs_trees(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    sleeper_hooks(project, tmp_path / "pids")
+    proc = start_client(project, warm_env(runner.directory))
+    wait_for(tmp_path / "pids/child.pid", proc)
+    pids = read_pids(tmp_path / "pids")
+    proc.kill()  # an agent's own hook timeout
+    proc.communicate(timeout=60)
+    assert gone(*pids.values())
+    deadline = time.monotonic() + 60
+    while runner.status()["running"]:  # type: ignore[index]
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGUSR1, signal.SIGRTMIN + 3], ids=["SIGUSR1", "SIGRTMIN+3"])
+def test_every_ending_signal_is_relayed_and_answered_as_cold(
+        project: Project, runner: WarmRunner, tmp_path: Path, sig: int) -> None:
+    """A cold run answers every signal that would end it (signals.py) with its document
+    and 128+n: so does the warm run, the signal relayed to its worker."""
+    from forge_hookd.signals import name_of
+
+    sleeper_hooks(project, tmp_path / "pids")
+    proc = start_client(project, warm_env(runner.directory))
+    wait_for(tmp_path / "pids/child.pid", proc)
+    pids = read_pids(tmp_path / "pids")
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, err
+    doc = json.loads(out)
+    assert doc["interrupted"] == name_of(sig) and doc["results"][0]["error"].startswith("interrupted")
+    assert f"interrupted by {name_of(sig)}: running hooks were ended".encode() in err
+    assert gone(*pids.values())
+    assert runner.served == 1
+
+
+def test_a_worker_killed_mid_run_fails_closed(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    sleeper_hooks(project, tmp_path / "pids")
+    proc = start_client(project, warm_env(runner.directory), "--dialect", "claude",
+                        event={"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash",
+                               "tool_input": {"command": "ls"}, "cwd": str(project.root)})
+    wait_for(tmp_path / "pids/hook.pid", proc)
+    pids = read_pids(tmp_path / "pids")
+    worker = psutil.Process(pids["hook"]).ppid()
+    os.kill(worker, signal.SIGKILL)
+    out, err = proc.communicate(timeout=60)
+    # Claude's deny of a call forge could not check: exit 2, the reason on stderr
+    # (hooks are not run again: they may have had their effects; stdin is spent).
+    assert proc.returncode == 2 and out == b""
+    assert b"could not check this call: the resident runner's worker was killed by SIGKILL" in err
+    assert gone(*pids.values())
+
+
+
+def test_a_run_that_cannot_be_warm_fails_through_the_codec_its_command_line_chooses(
+        project: Project, warm_dir: Path, tmp_path: Path) -> None:
+    """FORGE_WARM_REQUIRED=1 and no runner: answered as a cold run answers an internal
+    error, by the codec the command line chooses (forge's, quiet with -q; Claude's
+    deny with forge's error in --report), and logged as a failed run."""
+    env = {**warm_env(warm_dir), "FORGE_WARM_REQUIRED": "1"}
+    quiet = run_installed(["-q"], cwd=project.root, stdin=json.dumps(EVENT), env=env)
+    assert quiet.exit_status == 3 and quiet.stdout == ""
+    assert "forge-hook-run: error: a resident runner is required (FORGE_WARM_REQUIRED=1) but: " in quiet.stderr
+    report = tmp_path / "report.json"
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}, "cwd": str(project.root)}
+    claude = run_installed(["--data", "--dialect", "--dialect=claude", "--report", str(report)],
+                           cwd=project.root, stdin=json.dumps(payload), env=env)
+    assert claude.exit_status == 2 and claude.stdout == ""  # Claude's deny of a call forge could not check
+    assert "could not check this call: a resident runner is required (FORGE_WARM_REQUIRED=1)" in claude.stderr
+    assert json.loads(report.read_text())["error"]["kind"] == "internal"
+    logged = [json.loads(line) for line in (project.home / ".local/state/forge/runs.jsonl").read_text().splitlines()]
+    assert [record["exit_status"] for record in logged] == [3, 3]  # as a cold run logs an internal error
+
+
+def test_the_codec_of_a_broken_run_is_read_from_the_command_line() -> None:
+    """What a cold run's option parsing would choose: an option's value is skipped with
+    it, the last of a repeated option counts, nothing after ``--`` is an option."""
+    from forge_hookd.cli import codec_for
+    from forge_hookd.codec import ForgeCodec
+    from forge_hookd.dialectcodec import DialectCodec
+
+    codec = codec_for(["--dialect", "copilot:preToolUse", "--report=r.json", "--config", "--dialect"])
+    assert isinstance(codec, DialectCodec) and (codec.name, codec.native_event, codec.report) == \
+        ("copilot", "preToolUse", "r.json")
+    for argv in (["--data", "--dialect", "claude"], ["--", "--dialect", "claude"], []):
+        assert isinstance(codec_for(argv), ForgeCodec), argv
+    quiet = codec_for(["--event", "-q", "--quiet", "--pretty"])
+    assert isinstance(quiet, ForgeCodec) and quiet.quiet and quiet.pretty
+    assert not cast(ForgeCodec, codec_for(["--event", "-q"])).quiet
+
+# -- many at once, nothing leaked ----------------------------------------------------------------
+def test_concurrent_clients_are_served_side_by_side(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    meet = tmp_path / "meet"
+    meet.mkdir()
+    n = 4
+    # Each hook waits until all n hooks have started: only runs served at once can pass.
+    project.write_hooks([{"event": "tool:pre_execute", "timeout": 60, "command":
+                          f'touch "{meet}/$$"; while [ "$(ls "{meet}" | wc -l)" -lt {n} ]; do sleep 0.05; done'}])
+    procs = [start_client(project, warm_env(runner.directory)) for _ in range(n)]
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert json.loads(out)["decision"] == "allow"
+    assert runner.served == n
+
+
+def test_the_runner_leaks_no_descriptor_over_100_runs(project: Project, runner: WarmRunner) -> None:
+    project.write_hooks([{"event": "tool:pre_execute", "command": "echo hi; echo there >&2"}])
+
+    def fds() -> int:
+        assert runner.served >= 0  # waits until no run is going: its connection is closed then
+        return len(os.listdir(f"/proc/{runner.proc.pid}/fd"))
+
+    run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
+    before = fds()
+    for _ in range(100):
+        assert run_installed([], cwd=project.root, stdin=json.dumps(EVENT),
+                             env=warm_env(runner.directory)).exit_status == 0
+    assert fds() == before
+    assert runner.served == 101
+    spares = psutil.Process(runner.proc.pid).children()  # forked ahead, waiting: nothing else
+    assert len(spares) == warmd.SPARES and not any(p.children() for p in spares)
+
+
+# -- the client's budget ---------------------------------------------------------------------------
+def test_the_warm_client_imports_next_to_nothing(project: Project, runner: WarmRunner) -> None:
+    script = installed("forge-hook-run")
+    proc = subprocess.run([sys.executable, "-X", "importtime", script], cwd=project.root, input=json.dumps(EVENT).encode(),
+                          capture_output=True, env={**os.environ, **warm_env(runner.directory)})
+    assert proc.returncode == 0
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}
+    # What the interpreter and pip's script load before our code runs (site, an editable
+    # install's finder, re) is theirs: ours is the rest.
+    floor = subprocess.run([sys.executable, "-X", "importtime", "-c", "import re, sys"], capture_output=True,
+                           text=True).stderr
+    ours = imported - {line.split("|")[-1].strip() for line in floor.splitlines() if "|" in line}
+    assert ours == {"forge_hookd", "forge_hookd.__main__", "forge_hookd.signalnames", "forge_hookd.warmclient",
+                    "_socket"}, ours
+    assert runner.served == 1
+
+
+def test_a_closed_stdin_and_stdout_are_carried(project: Project, runner: WarmRunner) -> None:
+    exe = installed("forge-hook-run")
+    proc = subprocess.run(["sh", "-c", f'"{exe}" --event session:start <&- >&-; echo "status $?" >&2'],
+                          cwd=project.root, capture_output=True, env={**os.environ, **warm_env(runner.directory)})
+    assert proc.stderr.decode().strip().endswith("status 0")
+    assert runner.served == 1
+
+
+def test_modes_do_not_matter_to_the_runner_directory_files(runner: WarmRunner) -> None:
+    for name in ("runner.sock", "control.sock"):
+        assert stat.S_IMODE((runner.directory / name).stat().st_mode) == 0o600
