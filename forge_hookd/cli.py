@@ -34,7 +34,8 @@ def _event_types_by_family() -> str:
     families: dict[str, list[str]] = {}
     for event_type in sorted(EVENT_TYPES):
         families.setdefault(event_type.split(":")[0], []).append(event_type)
-    return "\n  ".join(", ".join(types) for types in families.values())
+    # at most four a line: the session family has six, and --help keeps to 88 columns
+    return "\n  ".join(", ".join(types[i:i + 4]) for types in families.values() for i in range(0, len(types), 4))
 
 
 _EPILOG = f"""
@@ -63,6 +64,11 @@ FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event JSON 
 Hook answers: a hook may print one JSON object with "decision" (allow, deny,
 ask), "reason", "data" (a merge patch over the event's data), "context", "message".
 A hook with "blocking": false is an observer: recorded, never obeyed.
+\b
+The agent's lifecycle: a deny on agent:stop (agent:subagent_stop) keeps the agent
+working, its reason the next instruction; data.stop_count says how often in a row the
+session's stop was refused, and after FORGE_MAX_CONTINUES (5) refusals the agent is let
+stop. agent:native:NAME is any other native event of an agent.
 \b
 Each run is logged, secrets redacted, to ${{XDG_STATE_HOME:-~/.local/state}}/forge/runs.jsonl
 (FORGE_LOG=0: off, FORGE_LOG_FILE: elsewhere); forge-hook log reads it.

@@ -53,20 +53,20 @@ _EXIT_STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": 
 # Plain classes, not dataclasses: a dataclass costs about 0.45 ms at import (bench/README.md,
 # "tricks.py"), and this module is on the path of every event.
 class Request:
-    """What a codec read: the forge event (None for an agent's event that has no forge
-    type: no hook runs), where the project root is looked for (an agent's ``cwd``), and
-    the dialect that read it (None: the forge protocol)."""
+    """What a codec read: the forge event (an agent's event without a forge type of its
+    own is ``agent:native``), where the project root is looked for (an agent's ``cwd``),
+    and the dialect that read it (None: the forge protocol)."""
 
     __slots__ = ("event", "start_dir", "dialect", "native_event")
 
-    def __init__(self, event: HookEvent | None, *, start_dir: str | None = None,
+    def __init__(self, event: HookEvent, *, start_dir: str | None = None,
                  dialect: str | None = None, native_event: str | None = None) -> None:
         self.event, self.start_dir, self.dialect, self.native_event = event, start_dir, dialect, native_event
 
 
 class Outcome:
     """What one run produced, for the codec to answer: the run (None when no hook ran
-    because the dry run stopped at matching, or the event has no forge type), the
+    because the dry run stopped at matching), the
     hooks a dry run would run, and the document that says it all (the run log's too)."""
 
     __slots__ = ("request", "run", "dry_run", "document")

@@ -57,6 +57,14 @@ def event_types() -> list[str]:
     return sorted(EVENT_TYPES)
 
 
+def native_events() -> list[str]:
+    """Every native event of every agent that forge has no type of its own for: a hook's
+    ``event`` names them ``agent:native:NAME``."""
+    from .dialects import NAMES, get
+
+    return sorted({event for name in NAMES for event in get(name).words.native_events})
+
+
 def dialect_names() -> list[str]:
     return list(DIALECTS)
 
@@ -101,7 +109,8 @@ def tool_names() -> list[str]:
 
 def event_patterns(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """``add --event``: event types, and after a type that carries a tool and its colon
-    (``tool:pre_execute:``) the tool names; a list of patterns is completed at its last."""
+    (``tool:pre_execute:``) the tool names (after ``agent:native:`` the agents' native
+    events); a list of patterns is completed at its last."""
     from click.shell_completion import CompletionItem
 
     from .events import EVENT_INFO
@@ -110,7 +119,9 @@ def event_patterns(ctx: click.Context, param: click.Parameter, incomplete: str) 
     head = done + comma
     with_tool = [t.value for t, info in EVENT_INFO.items() if info.has_tool]
     typed = next((t for t in with_tool if current.startswith(t + ":")), None)
-    if typed is not None:
+    if typed == "agent:native":  # its "tool" is the agent's own name of the event
+        listed = [f"{typed}:{event}" for event in native_events()]
+    elif typed is not None:
         listed = [f"{typed}:{tool}" for tool in tool_names()]
     else:
         listed = event_types()

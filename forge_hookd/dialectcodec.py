@@ -73,6 +73,8 @@ class DialectCodec:
             self.native_event = exc.native_event or self.native_event
             raise
         self.inbound, self.native_event = inbound, inbound.native_event
+        if inbound.event is None:  # a reader always makes one (agent:native at least)
+            raise PayloadError(f"the {dialect.name} payload makes no event", inbound.native_event)
         start = agent_project_dir(dialect) or inbound.cwd
         return Request(inbound.event, start_dir=start, dialect=self.name, native_event=inbound.native_event)
 

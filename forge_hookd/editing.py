@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -18,6 +20,7 @@ from .config import (
     read_raw,
     update_file,
 )
+from .dialects import get
 from .errors import ConfigError
 from .events import HookEvent
 from .text import did_you_mean
@@ -142,7 +145,22 @@ def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
     if timeout is not None and not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
         doubts.append(f"timeout {timeout:g} is outside [{MIN_TIMEOUT:g}, {MAX_TIMEOUT:g}]; "
                       f"it is clamped to {hook.effective_timeout:g}")
-    return doubts
+    return doubts + _unset_variables(hook)
+
+
+def _unset_variables(hook: Hook) -> list[str]:
+    """A variable the command expands that nobody sets (issue 21: a plugin's
+    ``${CLAUDE_PLUGIN_ROOT}`` outside the plugin expands to nothing)."""
+    from . import cmdvars  # 2 ms at import (python -X importtime): check's, not every forge-hook command's
+
+    if hook.guard is not None:
+        return []
+    agent = get(hook.format).hooks.variables if hook.format else ()
+    known = {*os.environ, *hook.env, *agent}
+    return [f"the command expands ${{{name}}}, which nothing sets (not the hook's env, forge"
+            f"{f', {hook.format}' if hook.format else ''}, nor this environment): it expands to nothing; "
+            f"{cmdvars.HINTS.get(name, 'set it in the hook' + chr(39) + 's env')}"
+            for name in cmdvars.unset_variables(hook.command, known)]
 
 
 # -- editing ----------------------------------------------------------------------------
@@ -217,6 +235,24 @@ def remove_hooks(path: Path, selector: str, *, retrust: bool) -> list[int]:
 
     update_file(path, remove, retrust=retrust)
     return removed
+
+
+def new_hooks(doc: dict[str, Any], hooks: list[Hook], added: list[Hook]) -> list[Hook]:
+    """The ``hooks`` that ``doc`` does not hold yet (an import run twice adds nothing; two
+    alike in one import are two, as the agent ran them), also put into ``added``. Whether
+    a hook is enabled, its description and its id do not make it another hook."""
+    def key(entry: dict[str, Any]) -> str:
+        return json.dumps({k: v for k, v in entry.items() if k not in ("enabled", "description", "id")},
+                          sort_keys=True)
+
+    seen = set()
+    for entry in doc.get("hooks", []):
+        try:
+            seen.add(key(Hook.from_dict(entry).to_dict()))
+        except ConfigError:
+            continue
+    added.extend(hook for hook in hooks if key(hook.to_dict()) not in seen)
+    return list(added)
 
 
 def set_enabled(path: Path, selector: str, enabled: bool, *, retrust: bool) -> int:

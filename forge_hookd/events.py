@@ -1,4 +1,5 @@
-"""Events: the 16 event types, ``HookEvent`` and its strict JSON parser."""
+"""Events: the event types (the seed's sixteen and the agent's lifecycle), ``HookEvent``
+and its strict JSON parser."""
 
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ class EventType(str, Enum):
     PERMISSION_DENIED = "permission:denied"
     USER_PROMPT_SUBMIT = "user:prompt_submit"
     USER_INTERRUPT = "user:interrupt"
+    # The agent's lifecycle, beyond the seed's sixteen (DESIGN.md, "Events").
+    AGENT_STOP = "agent:stop"
+    AGENT_SUBAGENT_START = "agent:subagent_start"
+    AGENT_SUBAGENT_STOP = "agent:subagent_stop"
+    SESSION_NOTIFICATION = "session:notification"
+    SESSION_PRE_COMPACT = "session:pre_compact"
+    SESSION_POST_COMPACT = "session:post_compact"
+    #: any other native event of an agent; its ``tool_name`` is the native event's name
+    AGENT_NATIVE = "agent:native"
 
     def __str__(self) -> str:
         return self.value
@@ -60,7 +70,8 @@ EVENT_INFO: dict[EventType, EventInfo] = {k: EventInfo(*v) for k, v in {
     EventType.LLM_POST_RESPONSE: ("a model response arrived", ("llm_model", "llm_tokens"), False),
     EventType.LLM_STREAM_START: ("a streamed response started", ("llm_model",), False),
     EventType.LLM_STREAM_END: ("a streamed response ended", ("llm_model", "llm_tokens"), False),
-    EventType.SESSION_START: ("a session started", (), False),
+    EventType.SESSION_START: ("a session started (data.source: startup, resume, clear, compact ...)",
+                              ("source",), False),
     EventType.SESSION_END: ("a session ended", ("message_count",), False),
     EventType.SESSION_MESSAGE: ("a message was added to the session", ("message_count",), False),
     EventType.PERMISSION_CHECK: ("a tool's permission is being checked", ("perm_level", "perm_rule"), True),
@@ -69,9 +80,32 @@ EVENT_INFO: dict[EventType, EventInfo] = {k: EventInfo(*v) for k, v in {
     EventType.PERMISSION_DENIED: ("a permission was denied", ("perm_level", "perm_rule"), True),
     EventType.USER_PROMPT_SUBMIT: ("the user submitted a prompt", ("user_input",), False),
     EventType.USER_INTERRUPT: ("the user interrupted the agent", (), False),
+    EventType.AGENT_STOP: ("the agent is about to end its turn; a deny keeps it working, its reason the "
+                           "next instruction", ("stop_count",), False),
+    EventType.AGENT_SUBAGENT_START: ("a subagent starts; a deny stops it where the agent allows (Cursor)",
+                                     ("agent_type",), False),
+    EventType.AGENT_SUBAGENT_STOP: ("a subagent is about to end; a deny keeps it working",
+                                    ("agent_type", "stop_count"), False),
+    EventType.SESSION_NOTIFICATION: ("the agent shows the person a notice (a permission prompt waiting, "
+                                     "idle); observe only", ("message", "notification_type"), False),
+    EventType.SESSION_PRE_COMPACT: ("the context is about to be compacted; a deny stops it where the agent "
+                                    "allows (Claude)", ("trigger",), False),
+    EventType.SESSION_POST_COMPACT: ("the context was compacted; observe only", ("trigger",), False),
+    EventType.AGENT_NATIVE: ("any other native event of an agent; tool_name is its native name "
+                             "(agent:native:Setup)", (), True),
 }.items()}
-#: The event types that name a tool.
-TOOL_EVENT_TYPES: frozenset[str] = frozenset(t.value for t, info in EVENT_INFO.items() if info.has_tool)
+#: The event types that name a tool (agent:native names a native event in ``tool_name``,
+#: not a tool).
+TOOL_EVENT_TYPES: frozenset[str] = frozenset(t.value for t, info in EVENT_INFO.items()
+                                             if info.has_tool and t is not EventType.AGENT_NATIVE)
+#: Where a deny means "do not stop yet" (or "do not compact"): a hook may refuse, forge's
+#: own failures never do, and a refused stop is counted (:mod:`forge_hookd.stops`).
+REFUSABLE_TYPES: frozenset[str] = frozenset(
+    {"agent:stop", "agent:subagent_stop", "session:pre_compact"})
+#: The stops forge counts per session: ``data.stop_count``, ``FORGE_MAX_CONTINUES``.
+STOP_TYPES: frozenset[str] = frozenset({"agent:stop", "agent:subagent_stop"})
+#: Observe-only events: through a dialect a deny is reported, never obeyed.
+OBSERVE_ONLY_TYPES: frozenset[str] = frozenset({"session:notification", "session:post_compact"})
 
 #: The variables every hook gets beside one ``FORGE_<KEY>`` per ``data`` key, in the order
 #: DESIGN.md ("Environment variables") lists them. The one list: the executor, the
@@ -263,8 +297,11 @@ class HookEvent:
         return cls(EventType.LLM_STREAM_END, data=data, session_id=session_id)
 
     @classmethod
-    def session_start(cls, session_id: str) -> HookEvent:
-        return cls(EventType.SESSION_START, session_id=session_id)
+    def session_start(cls, session_id: str, source: str | None = None) -> HookEvent:
+        """``source``: how the session started (``startup``, ``resume``, ``clear``,
+        ``compact``: after a compaction, where rules are re-injected)."""
+        data = {} if source is None else {"source": source}
+        return cls(EventType.SESSION_START, data=data, session_id=session_id)
 
     @classmethod
     def session_end(cls, session_id: str, message_count: int | None = None) -> HookEvent:
@@ -319,6 +356,44 @@ class HookEvent:
     @classmethod
     def user_interrupt(cls, session_id: str | None = None) -> HookEvent:
         return cls(EventType.USER_INTERRUPT, session_id=session_id)
+
+    @classmethod
+    def agent_stop(cls, session_id: str | None = None) -> HookEvent:
+        """The agent is about to end its turn (a run adds ``data.stop_count``)."""
+        return cls(EventType.AGENT_STOP, session_id=session_id)
+
+    @classmethod
+    def agent_subagent_start(cls, agent_type: str | None = None, session_id: str | None = None) -> HookEvent:
+        data = {} if agent_type is None else {"agent_type": agent_type}
+        return cls(EventType.AGENT_SUBAGENT_START, data=data, session_id=session_id)
+
+    @classmethod
+    def agent_subagent_stop(cls, agent_type: str | None = None, session_id: str | None = None) -> HookEvent:
+        data = {} if agent_type is None else {"agent_type": agent_type}
+        return cls(EventType.AGENT_SUBAGENT_STOP, data=data, session_id=session_id)
+
+    @classmethod
+    def session_notification(cls, message: str, notification_type: str | None = None,
+                             session_id: str | None = None) -> HookEvent:
+        data: dict[str, Any] = {"message": message}
+        if notification_type is not None:
+            data["notification_type"] = notification_type
+        return cls(EventType.SESSION_NOTIFICATION, data=data, session_id=session_id)
+
+    @classmethod
+    def session_pre_compact(cls, trigger: str | None = None, session_id: str | None = None) -> HookEvent:
+        data = {} if trigger is None else {"trigger": trigger}
+        return cls(EventType.SESSION_PRE_COMPACT, data=data, session_id=session_id)
+
+    @classmethod
+    def session_post_compact(cls, trigger: str | None = None, session_id: str | None = None) -> HookEvent:
+        data = {} if trigger is None else {"trigger": trigger}
+        return cls(EventType.SESSION_POST_COMPACT, data=data, session_id=session_id)
+
+    @classmethod
+    def agent_native(cls, name: str, session_id: str | None = None) -> HookEvent:
+        """Another native event of an agent, named as the agent names it (``Setup``)."""
+        return cls(EventType.AGENT_NATIVE, tool_name=name, session_id=session_id)
 
     # -- serialization -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

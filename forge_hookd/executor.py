@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from . import answers, dialects
 from .chain import chain_value, circular, live_value
-from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, RESERVED_ENV, WORKING_DIR_VAR,
-                     HookEvent, is_event_var)
+from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, REFUSABLE_TYPES, RESERVED_ENV,
+                     WORKING_DIR_VAR, HookEvent, is_event_var)
 from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
 from .results import HookBlockedError, HookResult, HookRun, Imposed
 from .signals import Interrupted
@@ -258,15 +258,23 @@ class HookExecutor:
 
 def _judge_for(hook: Hook, event: HookEvent, missing: MissingScripts, cwd: str) -> answers.Judge:
     """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
-    agent's rules for a hook with a ``format`` (dialects/); for a blocking hook that ran
-    to its end, first the missing-script rule (missing.py), whatever its exit status."""
-    judge = dialects.get(hook.format).hooks.judge(event) if hook.format is not None else answers.judge
+    agent's rules for a hook with a ``format`` (dialects/, with the entry's ``fail_closed``);
+    for a blocking hook that ran to its end, first the missing-script rule (missing.py),
+    whatever its exit status. A format hook whose script is gone on a stop or a
+    compaction does not keep the agent working (it broke, as one that cannot start: the
+    format's judge lets the agent stop there too), and says so."""
+    judge = dialects.get(hook.format).hooks.judge(event, fail_closed=hook.fail_closed) \
+        if hook.format is not None else answers.judge
     if not hook.blocking or hook.guard is not None:
         return judge
+    broken_lets_stop = hook.format is not None and event.type.value in REFUSABLE_TYPES
 
     def judged(result: answers.Finished) -> answers.Judgement:
         finished = result.error is None and not result.timed_out
         gone = missing.check(hook, result, cwd) if finished else None
+        if gone and broken_lets_stop:
+            said = f"a {hook.format} hook failed ({gone}): it does not keep the agent working"
+            return answers.Judgement(answers.Answer(message=said), None, answers.ALLOW)
         return answers.Judgement(None, gone, answers.DENY) if gone else judge(result)
 
     return judged

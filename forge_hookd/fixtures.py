@@ -147,6 +147,8 @@ def _request(entry: dict[str, Any], dialect: str | None) -> Request:
     agent, native_event = split_dialect(name)
     inbound = dialect_named(agent).reader.read(orjson.dumps(entry["payload"]),
                                                entry.get("native_event") or native_event)
+    if inbound.event is None:  # a reader always makes one (agent:native at least)
+        raise EventError(f"the {agent} payload makes no event")
     return Request(inbound.event, start_dir=inbound.cwd, dialect=agent, native_event=inbound.native_event)
 
 
@@ -163,16 +165,13 @@ def run_cases(cases: list[Case], options: RunOptions, *, say: Callable[[str], No
 
 
 def _outcome(case: Case, options: RunOptions, say: Callable[[str], None]) -> Outcome:
-    if case.request.event is None:  # an agent's event with no forge type: it runs no hook
-        decision, reason, by = "allow", "", None
-    else:
-        outcome, _ = run(case.request, options, catcher=None, say=say, trace_to=lambda line: None)
-        hook_run = outcome.run
-        assert hook_run is not None  # not a dry run, and the event has a type
-        decision, reason = hook_run.decision, hook_run.reason or ""
-        asking = (r for r in hook_run.results if r.hook.blocking and r.decision == decision and decision == "ask")
-        decider = hook_run.blocked_by or next(asking, None)  # the denying hook, else the first that asks
-        by = None if decider is None else _hook_words(decider.hook, decider.index)
+    outcome, _ = run(case.request, options, catcher=None, say=say, trace_to=lambda line: None)
+    hook_run = outcome.run
+    assert hook_run is not None  # not a dry run
+    decision, reason = hook_run.decision, hook_run.reason or ""
+    asking = (r for r in hook_run.results if r.hook.blocking and r.decision == decision and decision == "ask")
+    decider = hook_run.blocked_by or next(asking, None)  # the denying hook, else the first that asks
+    by = None if decider is None else _hook_words(decider.hook, decider.index)
     passed = decision == case.expect and (case.reason is None or case.reason in reason)
     return Outcome(case, decision, reason, by, passed)
 

@@ -167,12 +167,15 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
       an unknown top-level key ("hook" for "hooks"), a file without "hooks";
       a malformed entry, an unknown key in an entry, a duplicate key;
       a pattern that can match no event type (tool:pre_exec:bash);
-      a working_dir that does not exist; an env that sets an event variable.
-    And, found by check only (the hook runs): a timeout outside [0.1, 300]; a tool
+      a working_dir that does not exist; an env that sets an event variable;
+      a matcher or an "if" the hook's agent could not use.
+    And, found by check only (the hook runs): a timeout outside [0.1, 600]; a tool
     name that looks like a typo of one forge or an agent uses (tool:pre_execute:bsah);
     an id that two hooks of one file hold; a word in a project hook's command that trust
     cannot resolve (an unknown variable, a glob, python -m pkg), whose target a trusted
-    project does not cover.
+    project does not cover; a command that expands a variable nothing sets (a plugin's
+    ${CLAUDE_PLUGIN_ROOT}, a Gemini extension's ${extensionPath} outside the agent that
+    fills them in).
 
     A hook is named project[2] (its file and index), as everywhere. On success check
     says which files it read and how many hooks each holds.
@@ -236,7 +239,7 @@ def _checked(root: Path, problems: int) -> list[str]:
 @click.option("--id", "hook_id", metavar="ID",
               help="A name for the hook, unique in its file: enable, disable, remove and FORGE_SKIP=ID "
                    "take it (letters, digits, '-', '_', '.'; not only digits).")
-@click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-300).")
+@click.option("--timeout", type=float, metavar="S", help="Seconds before the hook's tree is ended (0.1-600).")
 @click.option("--description", metavar="D", help="What the hook is for.")
 @click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="An environment variable. Repeatable.")
 @click.option("--working-dir", metavar="DIR",
@@ -290,7 +293,7 @@ def add_command(ctx: click.Context, global_: bool, project: bool, template: str 
     index = editing.add_hook(path, hook, retrust=scope == "project")
     _edited(ctx, scope, f"added {hook_name(scope, index, hook.id)} '{hook.event_pattern}'", root)
     if timeout is not None and hook.effective_timeout != timeout:
-        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 300]; it is {hook.effective_timeout:g}")
+        say(PROG, f"note: timeout {timeout:g} is outside [0.1, 600]; it is {hook.effective_timeout:g}")
     for pattern_ in hook.patterns:
         if not pattern_can_match(pattern_):
             say(PROG, f"note: pattern '{pattern_}' can match no event type (forge-hook events lists them)")
@@ -434,9 +437,16 @@ def templates_command(as_json: bool) -> None:
 
 
 @forge_hook.command("events", short_help="The event types and the variables hooks get.")
-@click.option("--json", "as_json", is_flag=True, help="A JSON list of the 16 event types.")
-def events_command(as_json: bool) -> None:
-    """The event types, what each carries, and the variables a hook gets."""
+@click.option("--json", "as_json", is_flag=True, help="A JSON list of the event types (or of the agent's events).")
+@click.option("--agent", metavar="AGENT", shell_complete=completion.values(completion.dialect_names),
+              help="An agent's own events instead, and the forge type each runs the hooks of.")
+def events_command(as_json: bool, agent: str | None) -> None:
+    """The event types, what each carries, and the variables a hook gets; with --agent,
+    every event that agent fires and its forge type (agent:native:NAME for the ones
+    forge has no type of its own for: a pattern names them as it names a tool)."""
+    if agent is not None:
+        _agent_events(agent, as_json)
+        return
     if as_json:
         print_json([{"type": t.value, "description": info.meaning, "tool_name": info.has_tool,
                       "data_keys": list(info.data_keys),
@@ -453,7 +463,22 @@ def events_command(as_json: bool) -> None:
         "also FORGE_HOOK_CHAIN (the event types being handled up the chain, which stops "
         "circular triggers), FORGE_HOOK_VARS (the data variables this run set, which a nested "
         "run removes) and FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; "
-        "leave it be).", 88))
+        "leave it be). An agent's own events: forge-hook events --agent NAME.", 88))
+
+
+def _agent_events(agent: str, as_json: bool) -> None:
+    if agent not in DIALECTS:
+        raise UsageError(f"--agent takes one of {', '.join(DIALECTS)}, not '{agent}'")
+    words = get(agent).words
+    rows = [(event, forge_type, event in words.blocking_events) for event, forge_type in words.events.items()]
+    rows += [(event, f"agent:native:{event}", False) for event in sorted(words.native_events)]
+    if as_json:
+        print_json([{"event": e, "forge": f, "blocking": b} for e, f, b in rows])
+        return
+    width = max(len(e) for e, _, _ in rows)
+    for event, forge_type, blocking in rows:
+        note = "  (waits for permission: a failure of forge denies)" if blocking else ""
+        click.echo(f"{event:{width}}  {forge_type}{note}")
 
 
 @forge_hook.command("trust", short_help="Trust a project's hooks, as they are now.")
@@ -515,8 +540,15 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
                    dry_run: bool) -> None:
     """Convert an agent's hooks (FILE, default its settings for the scope) into forge hooks.
 
-    Each hook keeps speaking its agent's protocol ("format": AGENT). Entries with no forge
-    form (a regex matcher, a prompt hook, an event forge does not have) are named and skipped.
+    Each hook keeps speaking its agent's protocol ("format": AGENT) and behaves as it did
+    under the agent: its event's forge type (agent:native:NAME for the events forge has no
+    type of its own for), its matcher (a list of tools as patterns, anything else kept as
+    the hook's "matcher", read the agent's way) and Claude's "if", its timeout or the
+    agent's default, async as an observer, onFailure: block and failClosed as fail_closed,
+    loop_limit as max_continues, a plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA, a
+    Gemini extension's ${extensionPath}, and ~/.cursor as the base of a user-level
+    Cursor file. What has no forge form (an http, prompt, agent or mcp_tool hook, an
+    event the agent does not fire) is named and skipped. Importing again adds nothing.
     """
     if agent not in DIALECTS:
         raise UsageError(f"--from takes one of {', '.join(DIALECTS)}, not '{agent}'")
@@ -536,18 +568,27 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
         found = import_hooks(dialect, doc, source)
         imported.hooks += found.hooks
         imported.skipped += found.skipped
+        imported.notes += found.notes
+        imported.directories += found.directories
     for skipped in imported.skipped:
         say(PROG, f"skipped {skipped}")
+    for note in imported.notes:
+        say(PROG, f"note: {note}")
     if dry_run:
-        print_json({"hooks": imported.hooks, "skipped": imported.skipped})
+        print_json({"hooks": imported.hooks, "skipped": imported.skipped, "notes": imported.notes})
         return
     hooks = [Hook.from_dict(entry) for entry in imported.hooks]
     path = editing.scope_path(scope, _root(ctx))
+    added: list[Hook] = []
     if hooks:
-        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in hooks),
+        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in editing.new_hooks(doc, hooks, added)),
                     retrust=scope == "project")
-    _edited(ctx, scope, f"imported {len(hooks)} hook{'s' if len(hooks) != 1 else ''} "
-                        f"from {', '.join(source for source, _ in sources)}")
+    for directory in imported.directories:  # a plugin's data directory, made as the agent makes it
+        os.makedirs(directory, exist_ok=True)
+    already = len(hooks) - len(added)
+    _edited(ctx, scope, f"imported {len(added)} hook{'s' if len(added) != 1 else ''} "
+                        f"from {', '.join(source for source, _ in sources)}"
+                        + (f" ({already} already there)" if already else ""))
 
 
 # -- wiring forge into agents ---------------------------------------------------------------

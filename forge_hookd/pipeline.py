@@ -15,19 +15,21 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import skiplist, trust, trustrun
+from . import dialects, skiplist, trust, trustrun
 from .codec import Outcome, Request
 from .config import ProjectRoot, load_sources, locate_project_root
 from .errors import ConfigError, UsageError
 from .executor import HookExecutor
 from .registry import HookRegistry
-from .results import Imposed, dry_run_document
+from .results import Imposed, describe_hook, dry_run_document
+from .stops import StopCount
 from .witness import Witness
 
 if TYPE_CHECKING:
     from .codec import Codec
     from .events import HookEvent
     from .registry import Hook
+    from .results import HookRun
     from .signals import SignalCatcher
 
 Say = Callable[[str], None]
@@ -77,21 +79,43 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
                       no_global=options.no_global, no_project=options.no_project, dialect=request.dialect,
                       native_event=request.native_event)
     event = request.event
-    if event is None:
-        return _no_forge_type(request, say), witness
+    stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
     hooks, warnings, imposed, skipped = _load(event, request, located, options, override=override,
                                               witness=witness, say=say)
     if options.dry_run:
         return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
                        dry_run=hooks), witness
+    if stops is not None:
+        hooks = stops.limited(hooks)
     executor = HookExecutor(working_dir=root, subreaper=True)
     witness.attach(executor, hooks)
     said = len(warnings)  # one list of the run's warnings, from loading to the log
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
                             catcher=catcher, warnings=warnings, imposed=imposed)
+    if stops is not None:
+        stops.settle(hook_run)
+    warnings += _stricter_than_the_agents(hook_run)  # hook_run.warnings is this list
     for warning in warnings[said:]:
         say(f"warning: {warning}")
     return Outcome(request, _skip_reported(hook_run.to_dict(), skipped), run=hook_run), witness
+
+
+def _stricter_than_the_agents(run: HookRun) -> list[str]:
+    """A warning for each format hook that forge's stricter rule made deny where its
+    agent would have let the action through (it timed out, died by a signal, or could
+    not start: DESIGN.md, "Dialects")."""
+    warnings = []
+    for result in run.results:
+        hook = result.hook
+        code = result.exit_code
+        broke = result.timed_out or result.error is not None or code is None or code < 0 or code in (126, 127)
+        if hook.format is None or not hook.blocking or result.decision != "deny" or not broke:
+            continue
+        if dialects.get(hook.format).hooks.stricter(code, result.stderr):
+            warnings.append(f"{describe_hook(hook, result.index)} '{hook.event_pattern}' (format {hook.format}) "
+                            f"denies because it {'timed out' if result.timed_out else 'broke'} ({result.reason}): "
+                            f"forge is stricter than {hook.format} here, which would let the action proceed")
+    return warnings
 
 
 def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict[str, Any]:
@@ -144,10 +168,3 @@ def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | 
     if refused is None:
         return trusting
     return Imposed(refused.source, refused.reason, trusting.message if trusting is not None else None)
-
-
-def _no_forge_type(request: Request, say: Say) -> Outcome:
-    """An agent's event with no forge type: no hook runs, the agent proceeds."""
-    warning = f"{request.dialect}'s {request.native_event} has no forge event type: no hook runs, the agent proceeds"
-    say(f"warning: {warning}")
-    return Outcome(request, {"version": 1, "event": None, "warnings": [warning]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, ClassVar
@@ -17,9 +17,9 @@ from .text import did_you_mean, near_miss
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
-MAX_TIMEOUT = 300.0
+MAX_TIMEOUT = 600.0  # Claude's and Codex's own default: an imported hook keeps it (DESIGN, "Hook config")
 HOOK_KEYS = ("id", "event", "command", "guard", "with", "timeout", "working_dir", "env", "enabled", "detach",
-             "description", "blocking", "format")
+             "description", "blocking", "format", "matcher", "if", "fail_closed", "max_continues")
 # An id is named on command lines and in FORGE_SKIP=id,id: no comma, space, colon or glob
 # character (it can never read as a pattern), and never all digits (it can never read as
 # an index: forge-hook disable 2).
@@ -34,7 +34,7 @@ _UNSET_TIMEOUT: float = DEFAULT_TIMEOUT + 0.0
 
 
 def clamp_timeout(timeout: float) -> float:
-    """Timeouts are kept within [0.1, 300] seconds (NaN means the default)."""
+    """Timeouts are kept within [0.1, 600] seconds (NaN means the default)."""
     timeout = float(timeout)
     if timeout != timeout:
         return DEFAULT_TIMEOUT
@@ -148,11 +148,12 @@ class Hook:
     duplicates), that ``forge-hook enable/disable/remove`` and ``FORGE_SKIP`` take: an
     index shifts with every add and remove, an id does not.
 
-    ``timeout`` is clamped to [0.1, 300] s. A hook given none reads 10.0, the seed's
-    default, and is "not set": the executor's ``default_timeout`` applies to it (10 s
-    unless the executor says otherwise) and :meth:`to_dict` writes no timeout back; a
-    hook configured with an explicit ``"timeout": 10`` keeps its 10 (:attr:`timeout_set`
-    tells the two apart). ``source`` says where the hook was loaded
+    ``timeout`` is clamped to [0.1, 600] s (600: Claude's and Codex's own default, which an
+    imported hook keeps). A hook given none reads 10.0, the seed's default, and is "not
+    set": the executor's ``default_timeout`` applies to it (10 s unless the executor says
+    otherwise) and :meth:`to_dict` writes no timeout back; a hook configured with an
+    explicit ``"timeout": 10`` keeps its 10 (:attr:`timeout_set` tells the two apart).
+    ``source`` says where the hook was loaded
     from (``global``, ``project`` or a file path) and ``source_index`` its place in that
     file's ``hooks`` list (the number ``forge-hook enable/disable`` take); neither is part
     of :meth:`to_dict`.
@@ -170,11 +171,16 @@ class Hook:
     format: str | None = None  # an agent's hook protocol it speaks (dialects/)
     guard: str | None = None  # a built-in guard's name (guards/): judged without a process
     with_: dict[str, Any] = field(default_factory=dict)  # the guard's options, config key "with"
+    matcher: str | None = None  # the agent's own matcher, read by the format's rules
+    if_: str | None = None  # Claude's "if" rule, config key "if"
+    fail_closed: bool = False  # a format hook's plain failure denies
+    max_continues: int | None = None  # at most this many refused stops in a row are obeyed
     id: str | None = None  # its name for people and FORGE_SKIP, unique in its file
     source: str | None = field(default=None, compare=False)
     source_index: int | None = field(default=None, compare=False)
     _patterns: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _timeout_set: bool = field(init=False, repr=False, compare=False)
+    _native: Callable[[HookEvent], bool] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.guard is not None and self.command:  # which would run? neither guess is safe
@@ -184,6 +190,12 @@ class Hook:
         object.__setattr__(self, "_timeout_set", given)
         object.__setattr__(self, "timeout", clamp_timeout(self.timeout) if given else _UNSET_TIMEOUT)
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
+        native = None
+        if self.matcher is not None or self.if_ is not None:
+            from .dialects.matching import native_filter  # 3 ms at import (-X importtime): only a kept filter pays
+
+            native = native_filter(self.format, self.matcher, self.if_)
+        object.__setattr__(self, "_native", native)
 
     @property
     def timeout_set(self) -> bool:
@@ -213,12 +225,14 @@ class Hook:
     def matches(self, event: HookEvent) -> bool:
         """True when any of the comma-separated patterns matches the event: by the
         canonical tool name and, for an event that came in through a dialect, by the
-        agent's own (``tool:pre_execute:Bash`` guards Claude's Bash)."""
+        agent's own (``tool:pre_execute:Bash`` guards Claude's Bash); and the agent's own
+        filter the hook kept (``matcher``, ``if``: dialects/matching.py) must pass too."""
         event_type = event.type.value
-        if any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns):
-            return True
-        native = native_tool(event)
-        return native is not None and any(pattern_matches(p, event_type, native) for p in self._patterns)
+        if not any(pattern_matches(p, event_type, event.tool_name) for p in self._patterns):
+            native = native_tool(event)
+            if native is None or not any(pattern_matches(p, event_type, native) for p in self._patterns):
+                return False
+        return self._native is None or self._native(event)
 
     def to_dict(self) -> dict[str, Any]:
         """The config entry for this hook; keys left at their default are omitted."""
@@ -246,6 +260,14 @@ class Hook:
             out["blocking"] = False
         if self.format is not None:
             out["format"] = self.format
+        if self.matcher is not None:
+            out["matcher"] = self.matcher
+        if self.if_ is not None:
+            out["if"] = self.if_
+        if self.fail_closed:
+            out["fail_closed"] = True
+        if self.max_continues is not None:
+            out["max_continues"] = self.max_continues
         return out
 
     @classmethod
@@ -273,6 +295,10 @@ class Hook:
             description=_optional_str(data, "description"),
             blocking=_bool(data, "blocking", True),
             format=_format(data.get("format")),
+            matcher=_optional_str(data, "matcher"),
+            if_=_optional_str(data, "if"),
+            fail_closed=_bool(data, "fail_closed", False),
+            max_continues=_max_continues(data.get("max_continues")),
             id=_hook_id(data.get("id")),
             source=source,
             source_index=source_index,
@@ -371,6 +397,14 @@ def _format(value: object) -> str | None:
     if value is None or (isinstance(value, str) and value in DIALECTS):
         return value
     raise ConfigError(f"'format' must be one of {', '.join(DIALECTS)}, not {value!r}")
+
+
+def _max_continues(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError("'max_continues' must be a whole number of refused stops, 0 or more")
+    return value
 
 
 def _bool(data: dict[str, Any], key: str, default: bool) -> bool:

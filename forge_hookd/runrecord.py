@@ -156,7 +156,7 @@ def _known_secrets(doc: dict[str, Any]) -> list[str]:
 def _event(event: object, context: RunContext) -> dict[str, Any]:
     if not isinstance(event, dict):
         untyped: dict[str, Any] = {"type": None, "tool": None, "session": None}
-        if context.native_event is not None:  # an agent's event with no forge type: what it was
+        if context.native_event is not None:  # a payload forge could not read: what the agent called it
             untyped["agent"] = {"name": context.dialect, "event": _head(context.native_event, TEXT_LIMIT),
                                 "tool": None}
         return untyped

@@ -412,7 +412,7 @@ def test_codex_trust_is_appended_and_nothing_else_changes(project: Project) -> N
     before = codex_config(project).read_text()
     run = install(project, "codex")
     after = codex_config(project).read_text()
-    assert after.startswith(before) and "recorded Codex's trust for forge-hook-run's 7 hooks" in run.stderr
+    assert after.startswith(before) and "recorded Codex's trust for forge-hook-run's 12 hooks" in run.stderr
     old, new = tomllib.loads(before), tomllib.loads(after)
     forge = [h for h in handlers("codex", json.loads(path.read_text())) if runs_forge(h.command, "codex")]
     assert {h.group for h in forge if h.event == "PreToolUse"} == {1}  # after the user's group 0

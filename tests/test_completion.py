@@ -106,6 +106,10 @@ CASES = [
     ("forge-hook-run --event llm:stream_e", "forge-hook-run --event llm:stream_end"),
     ("forge-hook add --template block", "forge-hook add --template block_sudo"),
     ("forge-hook add --event tool:error,user:int", "forge-hook add --event tool:error,user:interrupt"),
+    # issue 21: the lifecycle types, and agent:native:NAME for the agents' other events
+    ("forge-hook-run --event agent:subagent_sta", "forge-hook-run --event agent:subagent_start"),
+    ("forge-hook add --event agent:native:Setu", "forge-hook add --event agent:native:Setup"),
+    ("forge-hook add --event agent:native:PreModelR", "forge-hook add --event agent:native:PreModelRequest"),
     ("forge-hook-run --dialect cop", "forge-hook-run --dialect copilot"),
     ("forge-hook import --from gem", "forge-hook import --from gemini"),
     # click's own: subcommands and option names.

@@ -12,23 +12,31 @@ from forge_hookd.dialects import get
 
 
 @pytest.mark.parametrize("name, matcher, expected", [
-    ("claude", "", ["tool:pre_execute"]),
-    ("claude", "*", ["tool:pre_execute"]),
-    ("claude", "Bash", ["tool:pre_execute:bash"]),
-    ("claude", "Edit|Write|MultiEdit", ["tool:pre_execute:edit", "tool:pre_execute:write"]),
-    ("claude", "^Bash$", ["tool:pre_execute:bash"]),
-    ("claude", "mcp__github__.*", ["tool:pre_execute:mcp__github__*"]),
-    ("codex", "Bash", ["tool:pre_execute:bash"]),
-    ("gemini", "run_shell_command|write_file", ["tool:pre_execute:bash", "tool:pre_execute:write"]),
-    ("gemini", "read_.*", "a regular expression with no forge pattern form"),
-    ("claude", "Notebook.*", "a regular expression with no forge pattern form"),
+    ("claude", "", (["tool:pre_execute"], None)),
+    ("claude", "*", (["tool:pre_execute"], None)),
+    ("claude", "Bash", (["tool:pre_execute:bash"], None)),
+    ("claude", "Edit|Write|MultiEdit", (["tool:pre_execute:edit", "tool:pre_execute:write"], None)),
+    ("claude", "^Bash$", (["tool:pre_execute:bash"], None)),
+    ("claude", "mcp__github__.*", (["tool:pre_execute:mcp__github__*"], None)),
+    ("codex", "Bash", (["tool:pre_execute:bash"], None)),
+    # Gemini's matchers are unanchored regexes (issue 20 item 6): kept, read its way
+    ("gemini", "run_shell_command|write_file", (["tool:pre_execute"], "run_shell_command|write_file")),
+    ("gemini", "shell", (["tool:pre_execute"], "shell")),
+    ("claude", "Notebook.*", (["tool:pre_execute"], "Notebook.*")),
+    ("copilot", "bash|view", (["tool:pre_execute:bash", "tool:pre_execute:read"], None)),
+    ("copilot", "ba.*", (["tool:pre_execute"], "ba.*")),
 ])
-def test_matchers_become_patterns(name: str, matcher: str, expected: list[str] | str) -> None:
-    assert get(name).settings.patterns("", "tool:pre_execute", matcher) == expected
+def test_matchers_become_patterns_or_stay_the_agents(name: str, matcher: str,
+                                                     expected: tuple[list[str], str | None]) -> None:
+    assert get(name).settings.filter("", "tool:pre_execute", matcher) == expected
 
 
-def test_a_lifecycle_matcher_has_no_pattern_form() -> None:
-    assert isinstance(get("gemini").settings.patterns("SessionStart", "session:start", "startup"), str)
+def test_a_lifecycle_matcher_stays_where_the_agent_reads_it_and_goes_where_it_does_not() -> None:
+    assert get("claude").settings.filter("SessionStart", "session:start", "startup|resume") == \
+        (["session:start"], "startup|resume")
+    assert get("gemini").settings.filter("SessionStart", "session:start", "startup") == (["session:start"], "startup")
+    assert get("claude").settings.filter("Stop", "agent:stop", "anything") == (["agent:stop"], None)  # ignored
+    assert get("claude").settings.filter("Setup", "agent:native", "init") == (["agent:native:Setup"], "init")
 
 
 CLAUDE_SETTINGS = {"permissions": {"allow": ["Bash"]}, "hooks": {
@@ -52,14 +60,15 @@ def test_import_claude_project_settings(project: Project) -> None:
     run = run_installed(["import", "--from", "claude", "--project"], cwd=project.root, prog="forge-hook")
     assert run.exit_status == 0, run.stderr
     hooks = json.loads(project.hooks_file.read_text())["hooks"]
-    assert [(h["event"], h["command"], h["format"]) for h in hooks] == [
-        ("tool:pre_execute:bash", "python3 $CLAUDE_PROJECT_DIR/guard.py", "claude"),
-        ("tool:pre_execute:edit,tool:pre_execute:write", "./fmt-check.sh", "claude"),
-        ("session:start", "./mine.sh", "claude"),  # from settings.local.json
+    assert [(h["event"], h["command"], h["format"], h.get("matcher")) for h in hooks] == [
+        ("tool:pre_execute:bash", "python3 $CLAUDE_PROJECT_DIR/guard.py", "claude", None),
+        ("tool:pre_execute:edit,tool:pre_execute:write", "./fmt-check.sh", "claude", None),
+        ("tool:pre_execute", "./nb.sh", "claude", "Notebook.*"),  # a regex: kept, read Claude's way
+        ("agent:stop", "./stop.sh", "claude", None),  # issue 21: the turn's end
+        ("session:start", "./mine.sh", "claude", None),  # from settings.local.json
     ]
-    assert hooks[0]["timeout"] == 30
-    for said in ("Notebook.*", "Stop", "'prompt' hook"):
-        assert said in run.stderr
+    assert hooks[0]["timeout"] == 30 and hooks[1]["timeout"] == 600  # Claude's own default
+    assert "'prompt' hook" in run.stderr
 
 
 def test_import_gemini_timeouts_are_milliseconds_and_dry_run_writes_nothing(project: Project, tmp_path: Path) -> None:
@@ -71,7 +80,8 @@ def test_import_gemini_timeouts_are_milliseconds_and_dry_run_writes_nothing(proj
                         cwd=project.root, prog="forge-hook")
     assert run.exit_status == 0, run.stderr
     [hook] = json.loads(run.stdout)["hooks"]
-    assert hook["event"] == "tool:pre_execute:bash" and hook["timeout"] == 5.0 and hook["format"] == "gemini"
+    assert (hook["event"], hook["matcher"]) == ("tool:pre_execute", "run_shell_command")
+    assert hook["timeout"] == 5.0 and hook["format"] == "gemini"
     assert not project.hooks_file.exists()
 
 
@@ -99,10 +109,11 @@ def test_import_from_cursor_maps_each_event_and_names_what_has_no_form(project: 
     assert [(h["event"], h["command"]) for h in result["hooks"]] == [
         ("tool:pre_execute:bash", "./hooks/audit.sh"), ("tool:pre_execute:bash", "./hooks/block-git.sh"),
         ("tool:pre_execute:bash,tool:pre_execute:read,tool:pre_execute:write", "./hooks/validate-tool.sh"),
-        ("tool:pre_execute:MCP:*", "./hooks/audit.sh"), ("tool:pre_execute:read", "./hooks/redact.sh")]
+        ("tool:pre_execute:MCP:*", "./hooks/audit.sh"), ("tool:pre_execute:read", "./hooks/redact.sh"),
+        ("agent:stop", "./hooks/audit.sh")]  # issue 21: the turn's end
     assert all(h["format"] == "cursor" for h in result["hooks"]) and result["hooks"][1]["timeout"] == 5.0
     skipped = "\n".join(result["skipped"])
-    assert "filters the command text" in skipped and "'prompt' hook" in skipped and "stop: no forge event" in skipped
+    assert "filters the command text" in skipped and "'prompt' hook" in skipped
 
 
 def test_import_from_copilot_takes_bash_timeout_sec_cwd_and_env_from_every_file(project: Project) -> None:
@@ -121,8 +132,10 @@ def test_import_from_copilot_takes_bash_timeout_sec_cwd_and_env_from_every_file(
     written = json.loads(project.hooks_file.read_text())["hooks"]
     assert [(h["event"], h["command"]) for h in written] == [("tool:pre_execute", "./scripts/security-check.sh"),
                                                              ("tool:post_execute", "./audit.sh"),
+                                                             ("agent:stop", "./audit.sh"),
                                                              ("session:end", "./log-end.sh")]
     first = written[0]
     assert (first["format"], first["timeout"], first["working_dir"], first["env"]) == \
         ("copilot", 15.0, "scripts", {"MODE": "strict"})
-    assert first["description"].startswith("Security validation") and "agentStop" in run.stderr
+    assert written[1]["timeout"] == 30.0  # Copilot's own default
+    assert first["description"].startswith("Security validation")

@@ -49,7 +49,7 @@ def test_check_finds_every_kind_of_problem(project: Project) -> None:
     assert problems == [
         f"{f}: hooks[1]: missing required key 'command' (or 'guard', a built-in guard); hook skipped",
         f"{f}: hooks[2]: unknown key 'colour' ignored",
-        f"{f}: hooks[3]: timeout 900 is outside [0.1, 300]; it is clamped to 300",
+        f"{f}: hooks[3]: timeout 900 is outside [0.1, 600]; it is clamped to 600",
         f"{f}: hooks[4]: pattern 'tool:pre_exec' can match no event type",
         f"{f}: hooks[5]: working_dir 'missing' does not exist ({project.root}/missing); the hook cannot start",
     ]

@@ -18,8 +18,8 @@ from forge_hookd.events import (
 )
 
 
-def test_there_are_sixteen_event_types_as_strings() -> None:
-    assert len(EventType) == 16
+def test_the_seeds_sixteen_event_types_and_the_lifecycle_as_strings() -> None:
+    assert len(EventType) == 23  # the seed's sixteen and the agent's lifecycle (issue 21)
     assert EventType("tool:pre_execute") is EventType.TOOL_PRE_EXECUTE
     assert str(EventType.USER_INTERRUPT) == "user:interrupt"
     assert cast(str, EventType.SESSION_START) == "session:start"  # a str at run time, whatever mypy infers

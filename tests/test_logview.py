@@ -197,14 +197,24 @@ def test_table_rows_for_odd_records() -> None:
     assert table(rows, 60)[2].endswith("...")
 
 
-def test_an_agent_event_with_no_forge_type_shows_its_native_name(project: Project, forge_run: ForgeRun) -> None:
+def test_an_agent_event_of_no_type_of_its_own_shows_its_native_name(project: Project, forge_run: ForgeRun) -> None:
+    # issue 21: every native event is a forge event, agent:native with the native name as its tool
     payload = {"hook_event_name": "Setup", "session_id": "s9", "cwd": str(project.root)}
     assert forge_run(payload, "--dialect", "claude").exit_status == 0
     [row] = log(project).stdout.splitlines()[1:]
-    assert row.split()[3:7] == ["Setup", "(claude)", "-", "allow"]
-    assert row.endswith("no forge event type: no hook ran")
+    assert row.split()[3:6] == ["agent:native", "Setup", "allow"]
     [rec] = json_lines(log(project, "--json"))
+    assert (rec["event"]["type"], rec["event"]["tool"]) == ("agent:native", "Setup")
     assert rec["event"]["agent"] == {"name": "claude", "event": "Setup", "tool": None}
+
+
+def test_an_old_record_of_an_untyped_agent_event_still_shows_its_native_name() -> None:
+    # records written before agent:native (an agent's event forge had no type for)
+    from forge_hookd.logview import row
+
+    cells = row("1", {"event": {"type": None, "agent": {"name": "claude", "event": "Setup", "tool": None}},
+                      "decision": "allow"})
+    assert cells[2] == "Setup (claude)" and cells[-1] == "no forge event type: no hook ran"
 
 
 def test_the_table_writes_control_characters_out(project: Project, forge_run: ForgeRun) -> None:

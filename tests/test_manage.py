@@ -113,9 +113,9 @@ def test_add_observer_and_list_shows_it(project: Project) -> None:
 def test_add_says_what_it_clamped_and_what_cannot_match(project: Project) -> None:
     result = hook(project, "add", "--global", "--event", "tool:pre_exec", "--command", "x", "--timeout", "900")
     assert result.exit_code == 0
-    assert "timeout 900 is outside [0.1, 300]; it is 300" in result.stderr
+    assert "timeout 900 is outside [0.1, 600]; it is 600" in result.stderr
     assert "pattern 'tool:pre_exec' can match no event type" in result.stderr
-    assert json.loads(project.global_file.read_text())["hooks"][0]["timeout"] == 300.0
+    assert json.loads(project.global_file.read_text())["hooks"][0]["timeout"] == 600.0
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -173,7 +173,7 @@ def test_check_clean_and_dirty(project: Project) -> None:
     dirty = hook(project, "check")
     assert dirty.exit_code == 1
     assert dirty.stdout.splitlines() == [
-        f"{project.global_file}: global[0]: timeout 0 is outside [0.1, 300]; it is clamped to 0.1",
+        f"{project.global_file}: global[0]: timeout 0 is outside [0.1, 600]; it is clamped to 0.1",
         f"{project.global_file}: global[1]: pattern 'nope' can match no event type",
         "forge-hook: checked the global and the project hooks file: 2 problems",
         f"  global   {project.global_file}: 2 hooks",
@@ -216,12 +216,12 @@ def test_templates_and_events(project: Project) -> None:
     templates = json.loads(hook(project, "templates", "--json").stdout)
     assert templates[3] == {"name": "block_sudo", **HOOK_TEMPLATES["block_sudo"].to_dict()}
     events = json.loads(hook(project, "events", "--json").stdout)
-    assert len(events) == 16
+    assert len(events) == 23
     tool_error = next(e for e in events if e["type"] == "tool:error")
     assert tool_error["data_keys"] == ["tool_args", "error"] and tool_error["tool_name"] is True
     assert {"FORGE_EVENT", "FORGE_TOOL_NAME", "FORGE_TOOL_ARGS", "FORGE_ERROR"} <= set(tool_error["variables"])
     text = hook(project, "events").stdout
-    assert text.count("\n") == 23 and "user:interrupt" in text
+    assert text.count("\n") == 31 and "user:interrupt" in text and "agent:stop" in text
     assert all(name in text for name in ("FORGE_HOOK_CHAIN", "FORGE_HOOK_VARS", "FORGE_HOOK_TOKEN"))
 
 
@@ -358,7 +358,7 @@ def test_every_subcommand_through_the_installed_command(project: Project) -> Non
     assert forge_hook_cmd("remove", "--project", "nope:x").exit_status == 0
     assert forge_hook_cmd("check").exit_status == 0
     assert [t["name"] for t in json.loads(forge_hook_cmd("templates", "--json").stdout)] == list(HOOK_TEMPLATES)
-    assert len(json.loads(forge_hook_cmd("events", "--json").stdout)) == 16
+    assert len(json.loads(forge_hook_cmd("events", "--json").stdout)) == 23
     assert forge_hook_cmd("untrust").exit_status == 0
     assert "untrusted" in forge_hook_cmd("list").stdout
 

@@ -372,3 +372,50 @@ def test_an_agent_cannot_write_the_trust_store_with_a_file_tool(project: Project
     assert answer(run)["hookSpecificOutput"]["permissionDecision"] == "deny"
     plain = claude("PreToolUse", project, tool_input={"command": "forge-hook list && cat trust.md"})
     assert answer(plain) == {}
+
+
+# -- the agent's lifecycle (issue 21): trust's own word follows "Events that can block" ------
+def native(dialect: str, event: str, project: Project, *args: str, env: dict[str, str] | None = None,
+           **fields: Any) -> Run:
+    """An agent's payload of ``event`` (the keys every agent's reader looks for)."""
+    payload = {"hook_event_name": event, "session_id": "s1", "conversation_id": "s1", "cwd": str(project.root),
+               "workspace_roots": [str(project.root)], **fields}
+    return run_installed(["--dialect", f"{dialect}:{event}", *args], cwd=project.root, stdin=json.dumps(payload),
+                         env=env)
+
+
+def test_a_changed_project_never_refuses_a_stop_or_a_compaction(project: Project, forge_run: ForgeRun) -> None:
+    # A hook may refuse agent:stop, agent:subagent_stop and session:pre_compact; forge's own
+    # word (a changed project, --require-trust) never does: it must not trap an agent in a
+    # loop (DESIGN.md, "Events"). The same change still denies a tool call.
+    guard = script(project.root / "stop.sh", "#!/bin/sh\necho 'run the tests first'; exit 1\n")
+    project.write_hooks([{"event": "agent:stop,agent:subagent_stop,session:pre_compact,tool:pre_execute",
+                          "command": "./stop.sh"}])
+    project.write_hooks([{"event": "*", "command": "echo global"}], where="global")
+    guard.write_text("#!/bin/sh\nexit 0\n")
+    assert forge_run(BASH).json["blocked_by"]["source"] == "trust"  # the control: trust is at work
+    for kind in ("agent:stop", "agent:subagent_stop", "session:pre_compact"):
+        run = forge_run({"type": kind, "session_id": "s1"})
+        assert run.exit_status == 0 and run.json["decision"] == "allow", kind
+        assert "stop.sh changed since the project was trusted" in run.json["warnings"][0]
+        assert [r["hook"]["source"] for r in run.json["results"]] == ["global"]
+    for dialect, event in (("claude", "Stop"), ("claude", "SubagentStop"), ("claude", "PreCompact"),
+                           ("codex", "Stop"), ("gemini", "AfterAgent"), ("cursor", "stop"), ("copilot", "agentStop")):
+        for env in ({}, {"FORGE_REQUIRE_TRUST": "1"}):
+            run = native(dialect, event, project, env=env, agent_type="general-purpose")
+            said = answer(run)
+            assert run.exit_status == 0 and "decision" not in said and "followup_message" not in said, (event, env)
+
+
+def test_an_untrusted_project_is_told_on_every_agents_session_start_not_at_a_stop(project: Project) -> None:
+    project.write_hooks([{"event": "agent:stop", "command": "exit 1"}], trusted=False)
+    for dialect, event, field in (("claude", "SessionStart", "systemMessage"),
+                                  ("codex", "SessionStart", "systemMessage"),
+                                  ("gemini", "SessionStart", "systemMessage"),
+                                  ("cursor", "sessionStart", "user_message")):
+        told = answer(native(dialect, event, project, source="compact"))  # after a compaction too
+        assert "not trusted" in told[field] and "forge-hook trust" in told[field], dialect
+    for dialect, event in (("claude", "Stop"), ("gemini", "AfterAgent"), ("cursor", "stop")):
+        run = native(dialect, event, project)
+        assert run.exit_status == 0 and answer(run) == {}, event  # a stop is no event that can block
+        assert "not trusted" in run.stderr

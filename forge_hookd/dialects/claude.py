@@ -9,11 +9,13 @@ rules (codex.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..events import HookEvent
-from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
-                   Vocabulary, Writer, ask_reason, exit_problem, joined, json_answer, json_object, text_of)
+from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+                   Vocabulary, Writer, ask_reason, dropped_decision, exit_problem, joined, json_answer, json_object,
+                   refusal, text_of)
 
 WORDS = Vocabulary(
     "claude",
@@ -26,43 +28,88 @@ WORDS = Vocabulary(
         "SessionEnd": "session:end",
         "PermissionRequest": "permission:prompt",
         "PermissionDenied": "permission:denied",
+        "Stop": "agent:stop",
+        "SubagentStart": "agent:subagent_start",
+        "SubagentStop": "agent:subagent_stop",
+        "Notification": "session:notification",
+        "PreCompact": "session:pre_compact",
+        "PostCompact": "session:post_compact",
     },
     tools={
         "Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
         "Glob": "glob", "Grep": "grep", "WebFetch": "web_fetch", "WebSearch": "web_search",
     },
     blocking_events=frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"}),
+    # Claude Code 2.1.328's other events (its settings' enum): each is agent:native:NAME.
+    native_events=frozenset({
+        "PostToolBatch", "UserPromptExpansion", "StopFailure", "PreModelSwitch", "PostModelSwitch", "Setup",
+        "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult", "ConfigChange",
+        "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged", "FileChanged", "DirectoryAdded",
+        "MessageDisplay"}),
 )
 
 
+class ClaudeReader(Reader):
+    def forge_type(self, payload: dict[str, Any], native_event: str) -> str:
+        # Claude's /compact summary runs as a subagent with an empty agent_type and fires
+        # SubagentStop (twice, observed): not the user's subagent, so a "keep working"
+        # agent:subagent_stop hook must not re-prompt it; it is agent:native:SubagentStop.
+        if native_event == "SubagentStop" and payload.get("agent_type") == "":
+            return NATIVE
+        return super().forge_type(payload, native_event)
+
+
+def _unanswered(event: str, verdict: Verdict) -> NativeAnswer:
+    """``agent:native``: no answer at all. forge does not know what each such event
+    reads (WorktreeCreate's stdout is a path), so a decision, context or message there
+    is reported, never written."""
+    dropped = [f"everything: forge writes no answer on {event} (agent:native)"] \
+        if (verdict.decision in ("deny", "ask") or verdict.context or verdict.messages or verdict.tool_args) else []
+    return json_answer({}, dropped)
+
+
 class ClaudeWriter(Writer):
-    #: events whose hookSpecificOutput takes additionalContext
+    #: events whose hookSpecificOutput takes additionalContext (a subagent's start: for it)
     context_events = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure",
-                                "UserPromptSubmit", "SessionStart"})
+                                "UserPromptSubmit", "SessionStart", "SubagentStart"})
     #: events a top-level {"decision": "block", "reason"} stops
     block_events = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
+    #: events where {"decision": "block", "reason"} keeps the agent working (the reason
+    #: its next instruction), and where it stops a compaction (Claude's PreCompact)
+    stop_events = frozenset({"Stop", "SubagentStop"})
+    compact_block_events = frozenset({"PreCompact"})
     #: whether a PermissionRequest's allow carries a rewrite (updatedInput)
     permission_rewrite = True
     _permission_rewrite_dropped = "rewritten tool_args: a permission request carries a rewrite only with allow"
 
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
         event = inbound.native_event
+        if self.forge_type(inbound) == NATIVE:
+            return _unanswered(event, verdict)
         out: dict[str, Any] = {}
         specific: dict[str, Any] = {"hookEventName": event}
         dropped: list[str] = []
-        if event == "PreToolUse":
+        messages = list(verdict.messages)
+        if event in self.stop_events:
+            reason = refusal(verdict, messages, dropped)
+            if reason is not None:
+                out.update(decision="block", reason=reason)
+        elif event == "PreToolUse":
             self._pre_tool_use(specific, verdict, dropped)
         elif event == "PermissionRequest":
             self._permission_request(specific, verdict, dropped)
         elif event in self.block_events:
             self._block(out, verdict)
-        elif verdict.decision in ("deny", "ask"):
-            dropped.append(f"decision {verdict.decision}: {event} cannot be blocked")
+        elif event in self.compact_block_events and verdict.decision == "deny":
+            out.update(decision="block", reason=verdict.reason or DEFAULT_DENY)
+        else:
+            dropped_decision(verdict, event, dropped)
         if verdict.tool_args is not None and event not in ("PreToolUse", "PermissionRequest"):
             dropped.append(f"rewritten tool_args: {event} takes no rewrite")
-        self._context(specific, verdict, event, dropped)
-        if verdict.messages:
-            out["systemMessage"] = joined(verdict.messages)
+        if event not in self.stop_events:
+            self._context(specific, verdict, event, dropped)
+        if messages:
+            out["systemMessage"] = joined(messages)
         if len(specific) > 1:
             out["hookSpecificOutput"] = specific
         return json_answer(out, dropped)
@@ -106,12 +153,15 @@ class ClaudeWriter(Writer):
 class ClaudeHooks(HookFormat):
     #: events whose plain stdout on exit 0 is context for the model
     plain_context_events = frozenset({"UserPromptSubmit", "SessionStart"})
+    #: events where the hook's answer decides whether the agent stops
+    stop_events = frozenset({"Stop", "SubagentStop"})
+    variables: tuple[str, ...] = ("CLAUDE_PROJECT_DIR",)
 
     def payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
         payload = super().payload(event, project_dir)
         payload["permission_mode"] = "default"
         if payload["hook_event_name"] == "SessionStart":
-            payload["source"] = "startup"
+            payload.setdefault("source", "startup")
         return payload
 
     def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
@@ -142,10 +192,28 @@ class ClaudeHooks(HookFormat):
             self._read_pre_tool_use(doc, specific, answer)
         elif native_event == "PermissionRequest":
             self._read_permission(specific, answer)
+        if native_event in self.stop_events:
+            return self._read_stop(doc, answer)
         if "decision" not in answer and doc.get("decision") == "block":
             answer.update(decision="deny", reason=text_of(doc.get("reason")) or DEFAULT_DENY)
         if doc.get("continue") is False:
             answer.update(decision="deny", reason=text_of(doc.get("stopReason")) or "the hook stopped the agent")
+        return answer
+
+    def _read_stop(self, doc: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        """A Stop or SubagentStop answer as Claude Code 2.1.328 reads it (research,
+        p2_stop.py): ``decision: block`` keeps the agent working, with or without a
+        reason ("Blocked by hook"); so does ``additionalContext`` alone (the context is
+        the next instruction); ``continue: false`` ends the session, which under forge is
+        letting it stop."""
+        if doc.get("continue") is False:
+            answer.pop("context", None)
+            stop = text_of(doc.get("stopReason"))
+            return {**answer, "message": stop} if stop else answer
+        if doc.get("decision") == "block":
+            answer.update(decision="deny", reason=text_of(doc.get("reason")) or "Blocked by hook")
+        elif "context" in answer:
+            answer.update(decision="deny", reason=answer.pop("context"))
         return answer
 
     def _read_pre_tool_use(self, doc: dict[str, Any], specific: dict[str, Any], answer: dict[str, Any]) -> None:
@@ -174,10 +242,36 @@ class ClaudeHooks(HookFormat):
 class ClaudeSettings(Settings):
     files = (".claude/settings.json", "~/.claude/settings.json")
     local_files: tuple[str, ...] = (".claude/settings.local.json",)  # personal, not committed
+    agent_timeout = 600.0  # "vo=e.timeout?e.timeout*1000:pp", pp=600000 (2.1.328)
+    #: What Claude's matchers test beyond the tool (function wbn in 2.1.328): the source
+    #: of a session's start, the reason of its end, a compaction's trigger, a
+    #: notification's type, a subagent's type; and on its other events these fields.
+    matched_types = frozenset({"session:start", "session:end", "session:pre_compact", "session:post_compact",
+                               "session:notification", "agent:subagent_start", "agent:subagent_stop"})
+    native_subjects = {"Setup": "trigger", "StopFailure": "error", "UserPromptExpansion": "command_name",
+                       "PreModelSwitch": "to_model", "PostModelSwitch": "to_model", "Elicitation": "mcp_server_name",
+                       "ElicitationResult": "mcp_server_name", "ConfigChange": "source", "DirectoryAdded": "source",
+                       "InstructionsLoaded": "load_reason", "SubagentStop": "agent_type"}
+
+    def default_timeout(self, native_event: str) -> float | None:
+        # A SessionEnd hook without a timeout gets 1.5 s in Claude (XTa=1500 in 2.1.328).
+        return 1.5 if native_event == "SessionEnd" else self.agent_timeout
+
+    def if_rule(self, rule: str) -> Callable[[HookEvent], bool]:
+        from .matching import if_rule  # 3 ms (-X importtime): a kept matcher's
+
+        return if_rule(rule, self.words)
+
+    #: the timeout the snippet gives SessionEnd: Claude gives a hook there 1.5 s unless
+    #: its entry says otherwise (Codex's own default is fine: None)
+    session_end_timeout: int | None = 30
 
     def snippet(self, command: str) -> dict[str, Any]:
         hook = [{"type": "command", "command": command}]
-        return {"hooks": {event: [{"matcher": "*", "hooks": hook}] if event in _MATCHED else [{"hooks": hook}]
+        end = hook if self.session_end_timeout is None else \
+            [{"type": "command", "command": command, "timeout": self.session_end_timeout}]
+        return {"hooks": {event: [{"matcher": "*", "hooks": hook}] if event in _MATCHED
+                          else [{"hooks": end if event == "SessionEnd" else hook}]
                           for event in self.words.events}}
 
 
@@ -191,5 +285,5 @@ def _copy_str(source: dict[str, Any], key: str, answer: dict[str, Any], to: str)
         answer[to] = value
 
 
-DIALECT = Dialect(WORDS, reader=Reader(WORDS), writer=ClaudeWriter(WORDS), hooks=ClaudeHooks(WORDS),
+DIALECT = Dialect(WORDS, reader=ClaudeReader(WORDS), writer=ClaudeWriter(WORDS), hooks=ClaudeHooks(WORDS),
                   settings=ClaudeSettings(WORDS))

@@ -11,26 +11,38 @@ camelCase payload does not say which event it is, so each event's hook command n
 
 Answers are JSON on stdout: ``{"permissionDecision", "permissionDecisionReason",
 "modifiedArgs"}`` on preToolUse, ``{"behavior": "allow"|"deny", "message"}`` on
-permissionRequest, ``additionalContext`` on postToolUseFailure. Exit 2 denies only
-preToolUse and permissionRequest (on postToolUseFailure its stderr is recovery guidance
-for the model); any other failure is logged and skipped. The output of sessionStart,
-sessionEnd, userPromptSubmitted and postToolUse is ignored.
+permissionRequest, ``additionalContext`` on postToolUseFailure and subagentStart,
+``{"decision": "block", "reason"}`` on userPromptSubmitted (the prompt is refused) and on
+agentStop/subagentStop (the reason is the next user message: "do not stop yet"; the CLI
+ends the turn after 8 blocks in a row). As Copilot 1.0.102 reads a hook (changelog
+1.0.57, 1.0.70; research): a preToolUse or permissionRequest hook that exits non-zero
+denies, whatever the status (its JSON is read only on exit 0 and 2); on
+postToolUseFailure exit 2's stderr is recovery guidance for the model; any other failure
+is logged and skipped; a timeout lets the call through. The output of sessionStart,
+sessionEnd and postToolUse is ignored. Copilot fires agentStop inside a subagent too
+(with ``agentId``), before subagentStop: that one is ``agent:native:agentStop``, so
+that an ``agent:stop`` hook does not run twice per subagent.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 from typing import Any
 
 import orjson
 
 from ..events import TOOL_EVENT_TYPES, HookEvent
-from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
-                   Verdict, Vocabulary, Writer, agent_data, exit_problem, joined, json_answer, json_object,
-                   text_of)
+from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
+                   Settings, Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, exit_problem,
+                   joined, json_answer, json_object, lifecycle_data, lifecycle_fields, refusal, text_of)
 
 _PRE = frozenset({"preToolUse", "PreToolUse"})
+_PERMISSION = frozenset({"permissionRequest", "PermissionRequest"})
 _FAILURE = frozenset({"postToolUseFailure", "PostToolUseFailure"})
+_STOPS = frozenset({"agentStop", "Stop", "subagentStop", "SubagentStop"})
+_PROMPT = frozenset({"userPromptSubmitted", "UserPromptSubmit"})
+_SUBAGENT_START = frozenset({"subagentStart", "SubagentStart"})
 
 WORDS = Vocabulary(
     "copilot",
@@ -43,32 +55,59 @@ WORDS = Vocabulary(
         "userPromptSubmitted": "user:prompt_submit",
         "sessionStart": "session:start",
         "sessionEnd": "session:end",
+        "agentStop": "agent:stop",
+        "subagentStart": "agent:subagent_start",
+        "subagentStop": "agent:subagent_stop",
+        "preCompact": "session:pre_compact",
+        "notification": "session:notification",
         "PreToolUse": "tool:pre_execute",
         "PostToolUse": "tool:post_execute",
         "PostToolUseFailure": "tool:error",
+        "PermissionRequest": "permission:prompt",
         "UserPromptSubmit": "user:prompt_submit",
         "SessionStart": "session:start",
         "SessionEnd": "session:end",
+        "Stop": "agent:stop",
+        "SubagentStart": "agent:subagent_start",
+        "SubagentStop": "agent:subagent_stop",
+        "PreCompact": "session:pre_compact",
+        "Notification": "session:notification",
     },
     # The PascalCase shape names the shell Claude's way ("Bash", observed with 1.0.102).
     tools={"bash": "bash", "view": "read", "create": "write", "edit": "edit", "glob": "glob",
            "grep": "grep", "web_fetch": "web_fetch", "Bash": "bash"},
-    blocking_events=frozenset({"preToolUse", "PreToolUse", "permissionRequest"}),
+    blocking_events=frozenset({"preToolUse", "PreToolUse", "permissionRequest", "PermissionRequest"}),
+    native_events=frozenset({"errorOccurred", "ErrorOccurred", "userPromptTransformed", "preMcpToolCall",
+                             "PreMcpToolCall"}),
+    # The PascalCase ("VS Code") spelling of each camelCase event is the same event.
+    aliases={"PreToolUse": "preToolUse", "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",
+             "PermissionRequest": "permissionRequest", "UserPromptSubmit": "userPromptSubmitted",
+             "SessionStart": "sessionStart", "SessionEnd": "sessionEnd", "Stop": "agentStop",
+             "SubagentStart": "subagentStart", "SubagentStop": "subagentStop", "PreCompact": "preCompact",
+             "Notification": "notification", "ErrorOccurred": "errorOccurred", "PreMcpToolCall": "preMcpToolCall"},
 )
 
 
 class CopilotReader(Reader):
     session_keys = ("sessionId", "session_id")
 
-    def event_name(self, payload: dict[str, Any], given: str | None) -> str:
+    def named_event(self, payload: dict[str, Any]) -> str | None:
         # permissionRequest's camelCase payload says "hookName" (observed, 1.0.102)
         named = payload.get("hook_event_name") or payload.get("hookName")
-        if isinstance(named, str) and named:
-            return named
-        if given:
-            return given
-        raise PayloadError("the copilot payload has no 'hook_event_name' (camelCase payloads never "
-                           "do): name the event in the hook command, --dialect copilot:preToolUse")
+        return named if isinstance(named, str) and named else None
+
+    def event_name(self, payload: dict[str, Any], given: str | None) -> str:
+        if self.named_event(payload) is None and not given:
+            raise PayloadError("the copilot payload has no 'hook_event_name' (camelCase payloads never "
+                               "do): name the event in the hook command, --dialect copilot:preToolUse")
+        return super().event_name(payload, given)
+
+    def forge_type(self, payload: dict[str, Any], native_event: str) -> str:
+        # A subagent's own agentStop (1.0.102 fires it before subagentStop, with the
+        # child's agentId): not the session's turn ending.
+        if native_event in ("agentStop", "Stop") and (payload.get("agentId") or payload.get("agent_id")):
+            return NATIVE
+        return super().forge_type(payload, native_event)
 
     def tool_name(self, payload: dict[str, Any], native_event: str, forge_type: str | None) -> str | None:
         if forge_type not in TOOL_EVENT_TYPES:
@@ -93,6 +132,7 @@ class CopilotReader(Reader):
             if not isinstance(prompt, str):
                 raise PayloadError(f"the copilot {native_event} payload has no 'prompt' string", native_event)
             data["user_input"] = prompt
+        lifecycle_data(data, payload, forge_type)
         data["agent"] = agent_data(self.words.name, native_event, native_tool, payload)
         return data
 
@@ -102,20 +142,32 @@ class CopilotWriter(Writer):
         event = inbound.native_event
         out: dict[str, Any] = {}
         dropped: list[str] = []
-        if event in _PRE:
+        messages = list(verdict.messages)
+        context = list(verdict.context)
+        if self.forge_type(inbound) == NATIVE:
+            dropped_decision(verdict, event, dropped, "is agent:native: forge writes no decision there")
+        elif event in _STOPS:
+            reason = refusal(verdict, messages, dropped)
+            if reason is not None:  # 1.0.102: the reason becomes the next user message
+                out.update(decision="block", reason=reason)
+            context = []
+        elif event in _PRE:
             self._pre_tool_use(out, event, verdict)
-        elif event == "permissionRequest":
+        elif event in _PERMISSION:
             self._permission_request(out, verdict, dropped)
-        elif verdict.decision in ("deny", "ask"):
-            dropped.append(f"decision {verdict.decision}: Copilot ignores decisions on {event}")
+        elif event in _PROMPT and verdict.decision in ("deny", "ask"):
+            reason = verdict.reason or DEFAULT_DENY  # 1.0.102 refuses the prompt (research)
+            out.update(decision="block", reason=reason if verdict.decision == "deny" else ask_reason(verdict.reason))
+        else:
+            dropped_decision(verdict, event, dropped, "cannot be refused in Copilot")
         if verdict.tool_args is not None and event not in _PRE:
             dropped.append(f"rewritten tool_args: Copilot's {event} takes no rewrite")
-        if verdict.context:
-            if event in _FAILURE:
-                out["additionalContext"] = joined(verdict.context)
+        if context:
+            if event in _FAILURE or event in _SUBAGENT_START:
+                out["additionalContext"] = joined(context)
             else:
                 dropped.append(f"context: Copilot reads no additional context on {event}")
-        if verdict.messages:
+        if messages:
             dropped.append("messages: Copilot's hooks have no message for the person")
         return json_answer(out, dropped)
 
@@ -164,10 +216,16 @@ class CopilotHooks(HookFormat):
         if "user_input" in data:
             payload["prompt"] = data["user_input"]
         if native_event == "sessionStart":
-            payload["source"] = "new"
+            payload["source"] = event.data.get("source") if isinstance(event.data.get("source"), str) else "new"
         if native_event == "sessionEnd":
             payload["reason"] = "complete"
+        fields = lifecycle_fields(event)
+        if native_event in ("agentStop", "subagentStop"):
+            payload.update(stopReason="end_turn", stop_hook_active=fields.pop("stop_hook_active", False))
+        payload.update({_CAMEL.get(k, k): v for k, v in fields.items() if k not in ("source", "last_assistant_message")})
         return payload
+
+    variables = ("COPILOT_CLI", "COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "COPILOT_HOOK_DIR")
 
     def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         # What Copilot 1.0.102 adds for its hooks (tests/agents/payloads/copilot/env.json)
@@ -176,14 +234,20 @@ class CopilotHooks(HookFormat):
 
     def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         doc = json_object(stdout)
-        if exit_code == 2 and (native_event in _PRE or native_event == "permissionRequest"):
+        if exit_code == 2 and (native_event in _PRE or native_event in _PERMISSION):
             # permissionRequest: "stdout JSON (if any) is merged with {"behavior":"deny"}"
             merged = self._read_json(native_event, {**(doc or {}), "behavior": "deny"}) \
-                if native_event == "permissionRequest" else (self._read_json(native_event, doc) if doc else {})
+                if native_event in _PERMISSION else (self._read_json(native_event, doc) if doc else {})
             if merged.get("reason") == DEFAULT_DENY:
                 del merged["reason"]
             reason = merged.get("reason") or (stderr.strip() if native_event in _PRE else "")
             return {**merged, "decision": "deny", "reason": reason or "copilot hook exited 2"}
+        if exit_code != 0 and (native_event in _PRE or native_event in _PERMISSION):
+            # 1.0.57: "preToolUse hook errors now deny the tool call instead of silently
+            # allowing execution"; observed for exit 1 and 3 (JSON unread), and on
+            # permissionRequest ("Permission request hook failed").
+            return {"decision": "deny", "reason": f"{exit_problem(self.words.name, exit_code, stderr)} "
+                                                  "(hook errored: Copilot denies)"}
         if exit_code == 2 and native_event in _FAILURE:
             guidance = stderr.strip()
             return {"context": guidance} if guidance else {}
@@ -193,6 +257,12 @@ class CopilotHooks(HookFormat):
 
     def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
         answer: dict[str, Any] = {}
+        if native_event in _STOPS or native_event in _PROMPT:
+            # {"decision": "block", "reason"} with a non-empty reason, nothing else
+            # ("agentStop block decision requires a nonempty reason", 1.0.102): deny,
+            # continue:false and additionalContext are ignored there (research).
+            reason = text_of(doc.get("reason"))
+            return {"decision": "deny", "reason": reason} if doc.get("decision") == "block" and reason else {}
         if native_event in _PRE:
             specific = doc.get("hookSpecificOutput")
             specific = specific if isinstance(specific, dict) else {}
@@ -205,19 +275,20 @@ class CopilotHooks(HookFormat):
             updated = doc.get("modifiedArgs", specific.get("updatedInput"))
             if isinstance(updated, dict) and decision != "deny":
                 answer["updated_input"] = updated
-        elif native_event == "permissionRequest":
+        elif native_event in _PERMISSION:
             if doc.get("behavior") == "deny":
                 answer.update(decision="deny", reason=text_of(doc.get("message")) or DEFAULT_DENY)
             elif doc.get("behavior") == "allow":
                 answer["decision"] = "allow"
         context = text_of(doc.get("additionalContext"))
-        if context and native_event in _FAILURE:
+        if context and (native_event in _FAILURE or native_event in _SUBAGENT_START):
             answer["context"] = context
         return answer
 
 class CopilotSettings(Settings):
     files = (".github/hooks/forge.json", "~/.copilot/hooks/forge.json")
-    timeout_key = "timeoutSec"
+    timeout_keys = ("timeoutSec", "timeout")  # both seconds (1.0.2 added the alias; observed)
+    agent_timeout = 30.0  # observed: a hook without a timeout is killed at 30 s
 
     def paths(self, scope: str, project_root: str) -> list[str]:
         """Every ``*.json`` of the hooks directory, as Copilot reads them (else the file
@@ -228,17 +299,40 @@ class CopilotSettings(Settings):
         return sorted(glob.glob(os.path.join(os.path.dirname(default), "*.json"))) or [default]
 
     def groups(self, entries: object) -> list[tuple[object, object]]:
-        """Copilot lists handlers directly, each with an optional ``matcher``."""
+        """Copilot lists handlers directly, each with an optional ``matcher``; Claude's
+        nested ``{"matcher", "hooks": [...]}`` groups are read too (1.0.6)."""
         handlers = entries if isinstance(entries, list) else [entries]
-        return [(h.get("matcher") if isinstance(h, dict) else None, [h]) for h in handlers]
+        return [(h.get("matcher"), h["hooks"]) if isinstance(h, dict) and isinstance(h.get("hooks"), list)
+                else (h.get("matcher") if isinstance(h, dict) else None, [h]) for h in handlers]
 
     def command(self, handler: dict[str, Any]) -> object:
-        return handler.get("bash")  # forge runs hooks with sh: the Unix command
+        """The Unix command: ``bash``, else the cross-platform ``command``, else ``exec``
+        (a native executable, run without a shell: quoted). forge runs hooks with sh."""
+        for key in ("bash", "command"):
+            if isinstance(handler.get(key), str) and handler[key].strip():
+                return handler[key]
+        executable = handler.get("exec")
+        return shlex.quote(executable) if isinstance(executable, str) and executable.strip() else None
+
+    def exact_tools(self, forge_type: str, matcher: str) -> list[str] | None:
+        # A full-match regex: a plain list of names is those names exactly.
+        from .matching import _EXACT_LIST  # 3 ms (-X importtime): a kept matcher's
+
+        return super().exact_tools(forge_type, matcher) if _EXACT_LIST.fullmatch(matcher.strip()) else None
+
+    def matches(self, matcher: str, subject: str, tool: bool) -> bool:
+        from .matching import full_matches  # 3 ms (-X importtime): a kept matcher's
+
+        return full_matches(matcher, subject)
 
     def snippet(self, command: str) -> dict[str, Any]:
         return {"version": 1, "hooks": {
             event: [{"type": "command", "bash": f"{command}:{event}", "timeoutSec": 30}]
             for event in self.words.events if event[0].islower()}}
+
+
+#: the camelCase payloads' spelling of a lifecycle field (the loop flag stays snake_case)
+_CAMEL = {"agent_type": "agentType", "agent_id": "agentId", "transcript_path": "transcriptPath"}
 
 
 def _tool_args(payload: dict[str, Any], native_event: str) -> dict[str, Any]:

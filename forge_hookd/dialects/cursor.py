@@ -7,8 +7,12 @@ different place per event: ``preToolUse`` has ``tool_name``/``tool_input``,
 ``file_path``. Answers are JSON on exit 0: ``{"permission": "allow"|"deny"|"ask",
 "user_message", "agent_message"}``, ``updated_input`` (``preToolUse``),
 ``additional_context`` (``sessionStart``, ``postToolUse``), ``{"continue": false}`` for
-a prompt or a session; exit 2 blocks; any other status fails open, except on
-``beforeMCPExecution`` and ``beforeReadFile``, which fail closed.
+a prompt or a session, ``{"followup_message": R}`` on ``stop`` and ``subagentStop`` (R is
+submitted as the next user message: "do not stop yet"; the payload's ``loop_count`` says
+how often that happened), ``{"permission": "deny"}`` on ``subagentStart`` (the subagent
+does not start); exit 2 blocks; any other failure (a crash, a timeout, invalid JSON)
+fails open unless the hook entry says ``failClosed: true`` (forge's ``fail_closed``).
+A session is Cursor's ``conversation_id``.
 
 Cursor does not enforce an ask on ``preToolUse`` or on file reads: forge answers deny
 there, saying a person must decide.
@@ -21,9 +25,9 @@ from typing import Any
 import orjson
 
 from ..events import TOOL_EVENT_TYPES, HookEvent
-from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
-                   Verdict, Vocabulary, Writer, agent_data, ask_reason, exit_problem, joined, json_answer,
-                   json_object)
+from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
+                   Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, joined,
+                   json_answer, json_object, lifecycle_data, loop_count, refusal)
 
 _MCP = "MCP:"
 
@@ -45,10 +49,16 @@ WORDS = Vocabulary(
         "sessionStart": "session:start",
         "sessionEnd": "session:end",
         "afterAgentResponse": "llm:post_response",
+        "stop": "agent:stop",
+        "subagentStart": "agent:subagent_start",
+        "subagentStop": "agent:subagent_stop",
+        "preCompact": "session:pre_compact",
     },
     tools={"Shell": "bash", "Read": "read", "Write": "write", "Grep": "grep"},
     blocking_events=frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution",
                                "beforeReadFile", "beforeSubmitPrompt"}),
+    # The reference's other events: Tab's (not the agent) and the app's.
+    native_events=frozenset({"afterAgentThought", "beforeTabFileRead", "afterTabFileEdit", "workspaceOpen"}),
 )
 #: events answered with {"permission": ...}; ask is enforced only on the first two
 PERMISSION_EVENTS = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"})
@@ -56,8 +66,8 @@ ASK_EVENTS = frozenset({"beforeShellExecution", "beforeMCPExecution"})
 #: events answered with {"continue": false, "user_message"} to stop
 CONTINUE_EVENTS = frozenset({"beforeSubmitPrompt", "sessionStart"})
 CONTEXT_EVENTS = frozenset({"sessionStart", "postToolUse"})
-#: events where a hook that fails (crash, timeout, bad JSON) blocks: Cursor fails closed
-FAIL_CLOSED_EVENTS = frozenset({"beforeMCPExecution", "beforeReadFile"})
+#: events where {"followup_message": R} keeps the agent (or the subagent) working
+STOP_EVENTS = frozenset({"stop", "subagentStop"})
 #: the tool each specific event is about (the generic ones name theirs)
 EVENT_TOOLS = {"beforeShellExecution": "Shell", "afterShellExecution": "Shell",
                "beforeReadFile": "Read", "afterFileEdit": "Write"}
@@ -92,8 +102,20 @@ class CursorReader(Reader):
             data["llm_response"] = payload["text"]
         if isinstance(payload.get("model"), str):
             data["llm_model"] = payload["model"]
+        lifecycle_data(data, payload, forge_type)
         data["agent"] = agent_data(self.words.name, native_event, native_tool, payload)
         return data
+
+    def session_of(self, payload: dict[str, Any], native_event: str) -> str | None:
+        """Cursor's session is the conversation (every payload has ``conversation_id``;
+        only sessionStart/End also say ``session_id``)."""
+        for key in ("conversation_id", "session_id"):
+            value = payload.get(key)
+            if isinstance(value, str) and value:
+                return value
+            if value is not None and not isinstance(value, str):
+                raise PayloadError(f"'{key}' in the {native_event} payload must be a string", native_event)
+        return None
 
     def start_dir(self, payload: dict[str, Any]) -> str | None:
         roots = payload.get("workspace_roots")  # every Cursor payload has the workspace
@@ -127,29 +149,39 @@ class CursorWriter(Writer):
         event = inbound.native_event
         out: dict[str, Any] = {}
         dropped: list[str] = []
-        if event in PERMISSION_EVENTS:
+        messages, context = list(verdict.messages), list(verdict.context)
+        if self.forge_type(inbound) == NATIVE:
+            dropped_decision(verdict, event, dropped, "is agent:native: forge writes no decision there")
+        elif event in STOP_EVENTS:
+            reason = refusal(verdict, messages, dropped)
+            if reason is not None:  # submitted as the next user message
+                out["followup_message"] = reason
+            context = []
+        elif event == "subagentStart":
+            self._permission(out, event, verdict, dropped)
+        elif event in PERMISSION_EVENTS:
             self._permission(out, event, verdict, dropped)
         elif event in CONTINUE_EVENTS:
             self._continue(out, verdict)
-        elif verdict.decision in ("deny", "ask"):
-            dropped.append(f"decision {verdict.decision}: {event} cannot be blocked")
+        else:
+            dropped_decision(verdict, event, dropped)
         if verdict.tool_args is not None and "updated_input" not in out and verdict.decision != "deny":
             dropped.append(f"rewritten tool_args: Cursor's {event} takes no rewrite")
-        if verdict.context:
+        if context:
             if event in CONTEXT_EVENTS:
-                out["additional_context"] = joined(verdict.context)
+                out["additional_context"] = joined(context)
             else:
                 dropped.append(f"context: Cursor reads no additional context on {event}")
-        if verdict.messages:
-            if event in PERMISSION_EVENTS or event in CONTINUE_EVENTS:
-                out["user_message"] = joined([out.get("user_message", ""), *verdict.messages])
+        if messages:
+            if event in PERMISSION_EVENTS or event in CONTINUE_EVENTS or event in ("subagentStart", "preCompact"):
+                out["user_message"] = joined([out.get("user_message", ""), *messages])
             else:
                 dropped.append(f"messages: Cursor shows no message on {event}")
         return json_answer(out, dropped)
 
     def _permission(self, out: dict[str, Any], event: str, verdict: Verdict, dropped: list[str]) -> None:
         decision, reason = verdict.decision, verdict.reason
-        if decision == "ask" and event not in ASK_EVENTS:
+        if decision == "ask" and event not in ASK_EVENTS:  # subagentStart cannot ask either
             decision, reason = "deny", ask_reason(reason)
         if decision is not None:
             out["permission"] = decision
@@ -217,31 +249,39 @@ class CursorHooks(HookFormat):
         if native_event in ("sessionStart", "sessionEnd"):
             payload["session_id"] = session
             payload["is_background_agent"] = False
+        if native_event in STOP_EVENTS:
+            payload.update(status="completed", loop_count=loop_count(event))
+        if isinstance(event.data.get("agent_type"), str):
+            payload["subagent_type"] = event.data["agent_type"]
+        if isinstance(event.data.get("trigger"), str):
+            payload["trigger"] = event.data["trigger"]
         return payload
 
     def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
         return {"CURSOR_PROJECT_DIR": project_dir, "CURSOR_VERSION": "",
                 "CLAUDE_PROJECT_DIR": project_dir}  # Cursor sets the latter for compatibility
 
+    variables = ("CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CLAUDE_PROJECT_DIR")
+
     def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
         doc = json_object(stdout)
-        if exit_code == 2:
+        if exit_code == 2 and native_event not in STOP_EVENTS:  # "equivalent to permission: deny"
             reason = stderr.strip() or (_message(doc) if doc else None)
             return {"decision": "deny", "reason": reason or "cursor hook exited 2"}
-        fails_closed = native_event in FAIL_CLOSED_EVENTS
-        if exit_code != 0:
-            problem = exit_problem(self.words.name, exit_code, stderr)
-            return {"decision": "deny", "reason": problem} if fails_closed else {"message": problem}
-        if doc is None:
-            if fails_closed and stdout.strip():
-                return {"decision": "deny", "reason": "cursor hook answered with invalid JSON"}
-            return {}
-        return self._read_json(native_event, doc)
+        if exit_code != 0:  # fails open (failClosed, the entry's fail_closed, aside)
+            return {"message": f"{self.words.name} hook exited {exit_code}: {stderr.strip()}".rstrip(": ")}
+        return {} if doc is None else self._read_json(native_event, doc)
 
     def _read_json(self, native_event: str, doc: dict[str, Any]) -> dict[str, Any]:
         answer: dict[str, Any] = {}
+        if native_event in STOP_EVENTS:
+            # Only a non-empty followup_message keeps the agent working; continue:false
+            # (GitButler's answer) and a permission are not a refusal of the stop.
+            followup = doc.get("followup_message")
+            return {"decision": "deny", "reason": followup.strip()} \
+                if isinstance(followup, str) and followup.strip() else {}
         decision = doc.get("permission", doc.get("decision"))  # "decision": Cursor's older preToolUse form
-        if decision in ("allow", "deny", "ask") and native_event in PERMISSION_EVENTS:
+        if decision in ("allow", "deny", "ask") and (native_event in PERMISSION_EVENTS or native_event == "subagentStart"):
             answer["decision"] = decision
             reason = _message(doc)
             if reason:
@@ -260,23 +300,30 @@ class CursorHooks(HookFormat):
 
 class CursorSettings(Settings):
     files = (".cursor/hooks.json", "~/.cursor/hooks.json")
+    # Cursor's matchers: the tool type on tool events, the subagent's type on subagent events.
+    matched_types = frozenset({"agent:subagent_start", "agent:subagent_stop"})
+
+    def matches(self, matcher: str, subject: str, tool: bool) -> bool:
+        from .matching import search_matches  # 3 ms (-X importtime): a kept matcher's
+
+        return search_matches(matcher, subject)
 
     def groups(self, entries: object) -> list[tuple[object, object]]:
         """Cursor lists handlers directly, each with its own ``matcher``."""
         handlers = entries if isinstance(entries, list) else [entries]
         return [(h.get("matcher") if isinstance(h, dict) else None, [h]) for h in handlers]
 
-    def patterns(self, native_event: str, forge_type: str, matcher: str) -> list[str] | str:
+    def filter(self, native_event: str, forge_type: str, matcher: str) -> tuple[list[str], str | None] | str:
         tool = EVENT_TOOLS.get(native_event)
         if native_event in ("beforeMCPExecution", "afterMCPExecution"):
             if matcher.strip():
                 return "an MCP matcher has no forge pattern form"
-            return [f"{forge_type}:{_MCP}*"]
+            return [f"{forge_type}:{_MCP}*"], None
         if tool is not None:
             if matcher.strip():  # beforeShellExecution's matcher is a regex over the command text
                 return f"a matcher on {native_event} filters the command text: no forge pattern form"
-            return [f"{forge_type}:{self.words.canonical_tool(tool)}"]
-        return super().patterns(native_event, forge_type, matcher)
+            return [f"{forge_type}:{self.words.canonical_tool(tool)}"], None
+        return super().filter(native_event, forge_type, matcher)
 
     def snippet(self, command: str) -> dict[str, Any]:
         return {"version": 1, "hooks": {event: [{"command": command}] for event in self.words.events}}

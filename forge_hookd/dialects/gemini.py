@@ -6,6 +6,13 @@ allow with a message on exit 0 or 1, and a deny with the text on any other statu
 Decisions are ``allow``/``approve``, ``deny``/``block`` and ``ask``; a rewrite is
 ``hookSpecificOutput.tool_input``, which the CLI builds the tool call from (so forge
 sends the whole input); timeouts in its settings are milliseconds.
+
+The turn's end is ``AfterAgent`` (``agent:stop``): ``{"decision": "deny", "reason"}``
+makes the reason Gemini's next user message (Gemini 0.61.0, research); it has no cap on
+that loop (2284 refusals in 5 minutes, then a stack overflow), so FORGE_MAX_CONTINUES is
+the only bound. ``continue: false`` there stops the whole session: a hook answering it
+lets the agent stop, never keeps it working. ``PreCompress`` (fired before every turn)
+and ``Notification`` cannot be refused.
 """
 
 from __future__ import annotations
@@ -16,8 +23,8 @@ from typing import Any
 import orjson
 
 from ..events import HookEvent
-from .base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
-                   Vocabulary, Writer, ask_reason, joined, json_answer, json_object, text_of)
+from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+                   Vocabulary, Writer, ask_reason, joined, json_answer, json_object, refusal, text_of)
 
 WORDS = Vocabulary(
     "gemini",
@@ -29,6 +36,9 @@ WORDS = Vocabulary(
         "AfterModel": "llm:post_response",
         "SessionStart": "session:start",
         "SessionEnd": "session:end",
+        "AfterAgent": "agent:stop",
+        "PreCompress": "session:pre_compact",
+        "Notification": "session:notification",
     },
     tools={
         "run_shell_command": "bash", "read_file": "read", "read_many_files": "read",
@@ -36,6 +46,7 @@ WORDS = Vocabulary(
         "search_file_content": "grep", "web_fetch": "web_fetch", "google_web_search": "web_search",
     },
     blocking_events=frozenset({"BeforeTool", "BeforeAgent"}),
+    native_events=frozenset({"BeforeToolSelection"}),  # the 11th of 0.61.0's HookEventName
 )
 
 
@@ -63,6 +74,15 @@ class GeminiWriter(Writer):
         specific: dict[str, Any] = {"hookEventName": event}
         dropped: list[str] = []
         messages = list(verdict.messages)
+        if self.forge_type(inbound) == NATIVE:
+            if verdict.decision in ("deny", "ask") or verdict.context or verdict.tool_args is not None:
+                dropped.append(f"everything but messages: forge writes no decision on {event} (agent:native)")
+            verdict = Verdict(messages=messages)
+        if event == "AfterAgent":
+            reason = refusal(verdict, messages, dropped)
+            if reason is not None:  # Gemini sends the reason as the next user message
+                out.update(decision="deny", reason=reason)
+            verdict = Verdict(tool_args=verdict.tool_args)
         self._decision(out, event, verdict, messages, dropped)
         if verdict.tool_args is not None:
             if event == "BeforeTool" and verdict.decision != "deny":
@@ -101,11 +121,18 @@ class GeminiWriter(Writer):
                 messages.append(verdict.reason)
 
 class GeminiHooks(HookFormat):
+    variables = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR", "CLAUDE_PROJECT_DIR")
+
+    def stricter(self, exit_code: int | None, stderr: str) -> bool:
+        # Gemini reads plain text on an exit status of 2 or more as a deny: a script it
+        # cannot start (126, 127, "Permission denied") denies in Gemini too.
+        return not (exit_code in (126, 127) and stderr.strip())
+
     def payload(self, event: HookEvent, project_dir: str) -> dict[str, Any]:
         payload = super().payload(event, project_dir)
         payload["timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(event.timestamp))
         if payload["hook_event_name"] == "SessionStart":
-            payload["source"] = "startup"
+            payload.setdefault("source", "startup")
         return payload
 
     def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
@@ -140,7 +167,14 @@ class GeminiHooks(HookFormat):
             elif reason:
                 answer["reason"] = reason
         if doc.get("continue") is False:
+            if native_event == "AfterAgent":  # Gemini ends the session: the agent stops
+                answer.pop("decision", None)
+                answer.pop("reason", None)
+                stop = reason or text_of(doc.get("systemMessage"))
+                return {"message": stop} if stop else {}
             answer.update(decision="deny", reason=reason or "the hook stopped the agent")
+        if native_event == "AfterAgent" and answer.get("decision") not in (None, "deny"):
+            answer.pop("decision")  # ask and allow mean nothing at the turn's end
         specific = doc.get("hookSpecificOutput")
         if isinstance(specific, dict):
             if native_event == "BeforeTool" and isinstance(specific.get("tool_input"), dict):
@@ -156,6 +190,21 @@ class GeminiHooks(HookFormat):
 class GeminiSettings(Settings):
     files = (".gemini/settings.json", "~/.gemini/settings.json")
     timeout_unit = 0.001  # Gemini's settings give timeouts in milliseconds
+    agent_timeout = 60.0  # DEFAULT_HOOK_TIMEOUT = 60000 (0.61.0)
+    # HookPlanner.matchesContext: an unanchored regex on tools, an exact comparison on a
+    # session's start (source) or end (reason) and on a compaction (trigger).
+    matched_types = frozenset({"session:start", "session:end", "session:pre_compact"})
+
+    def exact_tools(self, forge_type: str, matcher: str) -> list[str] | None:
+        return None  # every tool matcher is a regex searched in the name: kept as is
+
+    def matches(self, matcher: str, subject: str, tool: bool) -> bool:
+        from .matching import gemini_matches  # 3 ms (-X importtime): a kept matcher's
+
+        return gemini_matches(matcher, subject, tool)
+
+    def matcher_problem(self, matcher: str) -> str | None:
+        return None  # Gemini compares one that does not compile as a string
 
     def snippet(self, command: str) -> dict[str, Any]:
         hook = [{"name": "forge", "type": "command", "command": command}]
