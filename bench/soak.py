@@ -175,7 +175,7 @@ def main() -> int:
     fds = sorted({int(f["fds"]) for f in fields})
     children = sorted({int(f["children"]) for f in fields})
     # A signal in the first ~20 ms, before the interpreter has run any of our code, ends
-    # the runner by the default action: no document. Reported apart (README, Guarantees).
+    # the runner by the default action: no document. Reported apart (docs/guarantees.md, Signals).
     too_early = [r for r in results if r["interrupted"] and r["code"] == -15 and r["length"] == 0]
     bad_codes = [r for r in results if r["code"] not in ((0, 1, 143) if r["interrupted"] else (0, 1))
                  and r not in too_early]

@@ -116,11 +116,11 @@ The run's decision: deny if a blocking hook denies, else ask if one asks, else a
 
 Observers: a hook with "blocking": false never blocks. Its failures, timeouts, denies and asks are recorded in its result and in warnings; the chain goes on and the decision is not changed. Its context and message count; its data does not. The templates log_all, notify_session_start and git_auto_commit are observers.
 
-Adding --dry-run to every terraform apply:
+Adding --dry-run to every git push:
 
-  {"event": "tool:pre_execute:bash", "command": ".forge/terraform-dry-run"}
+  {"event": "tool:pre_execute:bash", "command": ".forge/push-dry-run"}
 
-where the script reads the event on stdin and prints {"data": {"tool_args": {"command": "terraform apply --dry-run"}}, "context": "..."} for a terraform apply, nothing otherwise (see the README for the whole script).
+where the script reads the event on stdin and prints {"data": {"tool_args": {"command": "git push origin main --dry-run"}}, "context": "..."} for a git push, nothing otherwise (see the README for the whole script).
 """,
     "DIALECTS": """
 forge-hook-run --dialect claude|codex|gemini|cursor|copilot is an agent's own hook command: it reads that agent's native hook payload on stdin (Claude Code, Codex, Gemini CLI, Cursor, GitHub Copilot CLI), maps it to a forge event (PreToolUse and BeforeTool are tool:pre_execute; Bash and run_shell_command are bash; the tool input is data.tool_args; data.agent holds the agent's name, event, tool and the whole payload), runs the forge hooks, and answers on stdout, stderr and exit status in the agent's own form. stdout belongs to the agent: --report FILE writes the forge document. --print-config prints the hooks snippet for the agent's settings. Cursor's beforeShellExecution (command and cwd at the top level) is tool:pre_execute for bash, like its preToolUse with Shell. Copilot's camelCase payloads (toolArgs a JSON string) name no event, so its hook command names it: --dialect copilot:preToolUse; the PascalCase "VS Code" payloads name theirs.

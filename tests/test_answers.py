@@ -405,25 +405,26 @@ def readme_hook() -> str:
     """The worked example's hook, exactly as README.md shows it."""
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     found = re.search(r"```python\n(#!/usr/bin/env python3\n.*?)```", readme, re.S)
-    assert found is not None, "README.md lost its terraform example"
+    assert found is not None, "README.md lost its git push example"
     return found.group(1)
 
 
-def test_the_readme_example_adds_dry_run_to_terraform_apply(project: Project, forge_run: ForgeRun) -> None:
-    script = project.root / ".forge" / "terraform-dry-run"
+def test_the_readme_example_adds_dry_run_to_git_push(project: Project, forge_run: ForgeRun) -> None:
+    script = project.root / ".forge" / "push-dry-run"
     script.parent.mkdir(parents=True)
     script.write_text(readme_hook())
     script.chmod(0o755)
-    project.write_hooks([{"event": "tool:pre_execute:bash", "command": ".forge/terraform-dry-run",
-                          "description": "terraform apply only with --dry-run"}])
-    apply = {"type": "tool:pre_execute", "tool_name": "bash",
-             "data": {"tool_args": {"command": "terraform apply -auto-approve", "timeout": 60}}}
-    doc = forge_run(apply).json
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": ".forge/push-dry-run",
+                          "description": "git push only with --dry-run"}])
+    push = {"type": "tool:pre_execute", "tool_name": "bash",
+            "data": {"tool_args": {"command": "git push origin main", "timeout": 60}}}
+    doc = forge_run(push).json
     assert doc["decision"] == "allow"
-    assert doc["data"] == {"tool_args": {"command": "terraform apply -auto-approve --dry-run", "timeout": 60}}
-    assert doc["context"] == ["forge added --dry-run: this terraform apply only shows its plan"]
-    other = forge_run({**apply, "data": {"tool_args": {"command": "terraform plan"}}}).json
-    assert "data" not in other and other["context"] == []
+    assert doc["data"] == {"tool_args": {"command": "git push origin main --dry-run", "timeout": 60}}
+    assert doc["context"] == ["forge added --dry-run: this git push only shows what it would send"]
+    for quiet in ("git status", "git push -n origin main"):
+        other = forge_run({**push, "data": {"tool_args": {"command": quiet}}}).json
+        assert "data" not in other and other["context"] == []
 
 
 # -- issue 20, items 1 and 2: through the installed executable --------------------------------

@@ -1,4 +1,4 @@
-"""The promises of README "Guarantees", each proved through the installed executable."""
+"""The promises of docs/guarantees.md, each proved through the installed executable."""
 
 from __future__ import annotations
 

@@ -1,0 +1,72 @@
+"""The README's recipes, run as written (its first command is tests/test_install.py's)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import BIN_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sh_blocks() -> list[str]:
+    return re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+
+
+def the_block_that(says: str) -> str:
+    found = [block for block in sh_blocks() if says in block]
+    assert len(found) == 1, f"README.md has {len(found)} sh blocks with {says!r}"
+    return found[0]
+
+
+def git(repo: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=repo,
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_the_pre_commit_recipe_stops_a_commit_of_a_key_and_lets_others_pass(tmp_path: Path,
+                                                                           isolated_home: Path) -> None:
+    if shutil.which("jq") is None or shutil.which("git") is None:
+        pytest.fail("the README's pre-commit recipe needs git and jq (apt-get install git jq); .ci/run installs them")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
+    assert git(repo, "init", "-q", env=env).returncode == 0
+    recipe = the_block_that(".git/hooks/pre-commit")
+    made = subprocess.run(["sh", "-e", "-c", recipe], cwd=repo, capture_output=True, text=True, timeout=120, env=env)
+    assert made.returncode == 0, made.stderr
+    (repo / "ok.py").write_text("x = 1\n")
+    assert git(repo, "add", "ok.py", env=env).returncode == 0
+    clean = git(repo, "commit", "-qm", "clean", env=env)
+    assert clean.returncode == 0 and clean.stdout == "", clean.stderr  # -q: nothing said on success
+    (repo / "conf.py").write_text('aws_key = "AKIA4QWERTZUIOPASDFG"\n')
+    assert git(repo, "add", "conf.py", env=env).returncode == 0
+    stopped = git(repo, "commit", "-qm", "a key", env=env)
+    assert stopped.returncode == 1
+    assert "forge-hook-run: blocked by project[0]" in stopped.stderr and "hardcoded_secrets" in stopped.stderr
+    assert "AKIA4QWERTZUIOPASDFG" not in stopped.stderr  # the reason never repeats the secret
+    assert git(repo, "rev-list", "--count", "HEAD", env=env).stdout.strip() == "1"
+
+
+def test_the_recipe_fails_the_commit_when_the_hooks_changed_since_trusted(tmp_path: Path,
+                                                                          isolated_home: Path) -> None:
+    if shutil.which("jq") is None or shutil.which("git") is None:
+        pytest.fail("the README's pre-commit recipe needs git and jq (apt-get install git jq); .ci/run installs them")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
+    assert git(repo, "init", "-q", env=env).returncode == 0
+    made = subprocess.run(["sh", "-e", "-c", the_block_that(".git/hooks/pre-commit")], cwd=repo,
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert made.returncode == 0, made.stderr
+    hooks = repo / ".forge" / "hooks.json"
+    hooks.write_text(hooks.read_text().replace("hardcoded_secrets", "no_verify"))  # a pull switched the guard
+    (repo / "conf.py").write_text('aws_key = "AKIA4QWERTZUIOPASDFG"\n')
+    assert git(repo, "add", "conf.py", env=env).returncode == 0
+    stopped = git(repo, "commit", "-qm", "a key", env=env)
+    assert stopped.returncode != 0 and "forge-hook trust" in stopped.stderr, stopped.stderr
