@@ -57,8 +57,8 @@ and in the document's skipped_on_request); only a hook with an "id" can be skipp
 \b
 Hooks get FORGE_EVENT, FORGE_TIMESTAMP, FORGE_SESSION_ID, FORGE_TOOL_NAME,
 FORGE_<DATA KEY> for each data key, FORGE_WORKING_DIR, FORGE_PROJECT_DIR,
-FORGE_HOOK_CHAIN (the runs up the chain and their event types: the circular-trigger
-guard), FORGE_HOOK_VARS (the data variables this run set, which a nested run removes),
+FORGE_HOOK_CHAIN (the runs up the chain, their event types and sessions: the
+circular-trigger guard), FORGE_HOOK_VARS (the data variables this run set, which a nested run removes),
 FORGE_HOOK_TOKEN (how the runner finds what a hook started), and the event JSON on stdin.
 \b
 Hook answers: a hook may print one JSON object with "decision" (allow, deny,

@@ -14,7 +14,6 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-import orjson
 
 from .codec import Outcome, Reply, Request, read_input
 from .events import EventType, HookEvent

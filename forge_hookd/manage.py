@@ -460,8 +460,8 @@ def events_command(as_json: bool, agent: str | None) -> None:
     click.echo("\n" + textwrap.fill(
         "Every hook gets " + ", ".join(EVENT_VARS) + " (FORGE_SESSION_ID and FORGE_TOOL_NAME "
         "when the event has them), FORGE_<KEY> for each data key, and the event JSON on stdin; "
-        "also FORGE_HOOK_CHAIN (the event types being handled up the chain, which stops "
-        "circular triggers), FORGE_HOOK_VARS (the data variables this run set, which a nested "
+        "also FORGE_HOOK_CHAIN (the event types and sessions being handled up the chain, which "
+        "stops circular triggers), FORGE_HOOK_VARS (the data variables this run set, which a nested "
         "run removes) and FORGE_HOOK_TOKEN (how the runner finds the processes a hook started; "
         "leave it be). An agent's own events: forge-hook events --agent NAME.", 88))
 

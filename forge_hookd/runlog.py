@@ -18,7 +18,6 @@ import stat
 import time
 from typing import Any
 
-import orjson
 
 from .readfile import kind_of
 from .runrecord import RunContext, build_record, shortened

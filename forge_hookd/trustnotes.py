@@ -18,6 +18,7 @@ import orjson
 
 from .errors import ConfigError
 from .readfile import read_regular
+from .safefile import write_atomically  # loaded by every run's pipeline already
 from .trust import digest
 
 MAX_ENTRIES = 256
@@ -64,8 +65,6 @@ def _bounded(told: dict[str, float], now: float) -> dict[str, float]:
 
 
 def _write(path: str, told: dict[str, float]) -> None:
-    from .safefile import write_atomically
-
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         write_atomically(path, orjson.dumps({"version": 1, "told": told}))
