@@ -13,11 +13,11 @@ from .boundary import MANAGER_PROG, print_json
 PROG = MANAGER_PROG
 
 
-@click.group("warm", short_help="The resident runner: answer events without starting Python.")
+@click.group("warm", short_help="The resident runner: answer events without importing forge each time.")
 def warm_command() -> None:
     """A per-user resident runner that holds forge imported, so that forge-hook-run
-    answers an event without paying for Python's start and imports (DESIGN.md, "Warm
-    runner"). Every run is still a cold run in all but its cost: config and trust read
+    answers an event as a small client (Python without site, no forge import) instead of
+    paying for forge's imports (forge-hook-run(1), WARM RUNNER). Every run is still a cold run in all but its cost: config and trust read
     on every event, each hook tree ended on its own clock, signals answered the same.
 
     \b

@@ -12,6 +12,8 @@ One JSON object on stdin, exactly the shape HookEvent.to_json() writes:
 
 type is required and is one of: tool:pre_execute, tool:post_execute, tool:error, llm:pre_request, llm:post_response, llm:stream_start, llm:stream_end, session:start, session:end, session:message, permission:check, permission:prompt, permission:granted, permission:denied, user:prompt_submit, user:interrupt, and the agent's lifecycle: agent:stop, agent:subagent_start, agent:subagent_stop, session:notification, session:pre_compact, session:post_compact, agent:native (see THE AGENT'S LIFECYCLE). timestamp (number, default now), data (object, default {}), tool_name and session_id (string or null) are optional.
 
+Events that can block (where a deny stops what the agent is about to do, and where forge's own failures deny: a broken payload, a changed or required-but-untrusted project, a --strict error, a bug): tool:pre_execute, user:prompt_submit, permission:check, permission:prompt, llm:pre_request; through --dialect, the agent's own events that wait for permission. A hook may refuse agent:stop, agent:subagent_stop or session:pre_compact, but forge's own failures never do.
+
 Anything else is refused with exit status 2 and no hook run: an unknown key (a misspelt tool for tool_name must not silently skip a tool:pre_execute:bash guard), a wrong type, an unknown event type, more than one document, invalid UTF-8 or JSON, or more than 64 MiB of input (reading stops there). With --event the event is built from the options and stdin is not read.
 """,
     "HOOK CONFIG": """
@@ -241,9 +243,9 @@ Block sudo in the project, trust the file, then try it:
   echo '{"type":"tool:pre_execute","tool_name":"bash","data":{"tool_args":{"command":"sudo ls"}}}' \\
     | forge-hook-run | jq -r .blocked_by.reason
 
-From a Makefile, a git hook or a script, without stdin and without the document (-q: the verdict line only when a hook blocks; the same exit status):
+From a git hook or a script, without stdin and without the document (-q: the verdict line only when a hook blocks; the same exit status); in a Makefile, write $$SESSION_ID for the shell's variable:
 
-  forge-hook-run -q --event session:start --session-id "$SESSION" --data '{"message_count": 0}'
+  forge-hook-run -q --event session:start --session-id "$SESSION_ID" --data '{"message_count": 0}'
 
 See what would run, and why a hook does not:
 

@@ -51,6 +51,27 @@ def test_the_pre_commit_recipe_stops_a_commit_of_a_key_and_lets_others_pass(tmp_
     assert "forge-hook-run: blocked by project[0]" in stopped.stderr and "hardcoded_secrets" in stopped.stderr
     assert "AKIA4QWERTZUIOPASDFG" not in stopped.stderr  # the reason never repeats the secret
     assert git(repo, "rev-list", "--count", "HEAD", env=env).stdout.strip() == "1"
+    # A key that got in past the hook (--no-verify) can be taken out: only added lines count.
+    assert git(repo, "commit", "-qm", "a key", "--no-verify", env=env).returncode == 0
+    (repo / "conf.py").write_text("import os\naws_key = os.environ['AWS_KEY']\n")
+    assert git(repo, "add", "conf.py", env=env).returncode == 0
+    fixed = git(repo, "commit", "-qm", "the key out", env=env)
+    assert fixed.returncode == 0, fixed.stderr
+
+
+def test_the_agent_authors_recipe_refuses_on_anything_but_proceed_and_ask(tmp_path: Path,
+                                                                          isolated_home: Path) -> None:
+    """The README's example for someone who writes an agent, in the first command's scratch
+    project (block_sudo): a deny, and an event forge cannot read, are both refusals."""
+    env = {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
+    recipe = the_block_that("> answer.json")
+    assert subprocess.run(["sh", "-e", "-c", "forge-hook add --project --template block_sudo && forge-hook trust"],
+                          cwd=tmp_path, capture_output=True, timeout=120, env=env).returncode == 0
+    denied = subprocess.run(["sh", "-c", recipe], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    assert denied.stdout.startswith("refuse: Blocked: sudo not allowed"), denied.stdout + denied.stderr
+    broken = subprocess.run(["sh", "-c", recipe.replace('"tool_name"', '"tool"', 1)], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120, env=env)
+    assert broken.stdout.startswith("refuse: ") and "tool" in broken.stdout, broken.stdout + broken.stderr
 
 
 def test_the_recipe_fails_the_commit_when_the_hooks_changed_since_trusted(tmp_path: Path,
