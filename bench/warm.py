@@ -25,13 +25,15 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import iqr, median  # noqa: E402  (bench/run.py: the same statistics)
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUDE_PAYLOAD = ROOT / "tests/agents/payloads/claude/PreToolUse.json"
@@ -223,15 +225,6 @@ def memory(resident: Resident, runner: Runner, events: int, env: dict[str, str])
 
 
 # -- reporting ---------------------------------------------------------------------------------
-def median(xs: list[float]) -> float:
-    return statistics.median(xs)
-
-
-def iqr(xs: list[float]) -> float:
-    if len(xs) < 4:
-        return max(xs) - min(xs)
-    q = statistics.quantiles(xs, n=4)
-    return q[2] - q[0]
 
 
 def paired(a: Runner, sa: str, b: Runner, sb: str, kind: str = "wall") -> float:

@@ -48,6 +48,18 @@ def modules_of_a_run(python: Path, cwd: Path) -> set[str]:
     return set(proc.stderr.rpartition("MODULES ")[2].split())
 
 
+def copy_of_the_checkout(checkout: Path) -> Path:
+    """What install.sh reads, copied to ``checkout`` (so that what it leaves there shows)."""
+    checkout.mkdir()
+    for name in CHECKOUT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, checkout / name)
+    return checkout
+
+
 def tree(directory: Path) -> set[str]:
     return {str(p.relative_to(directory)) for p in directory.rglob("*")}
 
@@ -75,14 +87,7 @@ def test_install_is_idempotent_and_uninstalls(tmp_path: Path, isolated_home: Pat
 
 def test_install_leaves_the_checkout_as_it_found_it(tmp_path: Path, isolated_home: Path) -> None:
     # A checkout of our own: setuptools' build/ and *.egg-info would land here.
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    for name in CHECKOUT:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, checkout / name)
+    checkout = copy_of_the_checkout(tmp_path / "checkout")
     before = tree(checkout)
     done = install("--prefix", str(tmp_path / "prefix"), home=isolated_home, script=checkout / "install.sh")
     assert done.returncode == 0, done.stderr
@@ -238,14 +243,7 @@ def test_the_readmes_first_command_works_as_written_on_a_fresh_machine(tmp_path:
     status 1, and leaves nothing in the checkout (no demo/)."""
     command = readme_first_command()
     assert command.startswith("./install.sh")
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    for name in CHECKOUT:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, checkout / name)
+    checkout = copy_of_the_checkout(tmp_path / "checkout")
     home = tmp_path / "fresh-home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items()

@@ -29,17 +29,26 @@ def git(repo: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProc
                           capture_output=True, text=True, timeout=120, env=env)
 
 
-def test_the_pre_commit_recipe_stops_a_commit_of_a_key_and_lets_others_pass(tmp_path: Path,
-                                                                           isolated_home: Path) -> None:
+def with_the_installed_tools() -> dict[str, str]:
+    return {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
+
+
+def repository_with_the_recipe(repo: Path, env: dict[str, str]) -> Path:
+    """A git repository where the README's pre-commit recipe was run as written."""
     if shutil.which("jq") is None or shutil.which("git") is None:
         pytest.fail("the README's pre-commit recipe needs git and jq (apt-get install git jq); .ci/run installs them")
-    repo = tmp_path / "repo"
     repo.mkdir()
-    env = {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
     assert git(repo, "init", "-q", env=env).returncode == 0
-    recipe = the_block_that(".git/hooks/pre-commit")
-    made = subprocess.run(["sh", "-e", "-c", recipe], cwd=repo, capture_output=True, text=True, timeout=120, env=env)
+    made = subprocess.run(["sh", "-e", "-c", the_block_that(".git/hooks/pre-commit")], cwd=repo,
+                          capture_output=True, text=True, timeout=120, env=env)
     assert made.returncode == 0, made.stderr
+    return repo
+
+
+def test_the_pre_commit_recipe_stops_a_commit_of_a_key_and_lets_others_pass(tmp_path: Path,
+                                                                           isolated_home: Path) -> None:
+    env = with_the_installed_tools()
+    repo = repository_with_the_recipe(tmp_path / "repo", env)
     (repo / "ok.py").write_text("x = 1\n")
     assert git(repo, "add", "ok.py", env=env).returncode == 0
     clean = git(repo, "commit", "-qm", "clean", env=env)
@@ -63,7 +72,7 @@ def test_the_agent_authors_recipe_refuses_on_anything_but_proceed_and_ask(tmp_pa
                                                                           isolated_home: Path) -> None:
     """The README's example for someone who writes an agent, in the first command's scratch
     project (block_sudo): a deny, and an event forge cannot read, are both refusals."""
-    env = {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
+    env = with_the_installed_tools()
     recipe = the_block_that("> answer.json")
     assert subprocess.run(["sh", "-e", "-c", "forge-hook add --project --template block_sudo && forge-hook trust"],
                           cwd=tmp_path, capture_output=True, timeout=120, env=env).returncode == 0
@@ -76,15 +85,8 @@ def test_the_agent_authors_recipe_refuses_on_anything_but_proceed_and_ask(tmp_pa
 
 def test_the_recipe_fails_the_commit_when_the_hooks_changed_since_trusted(tmp_path: Path,
                                                                           isolated_home: Path) -> None:
-    if shutil.which("jq") is None or shutil.which("git") is None:
-        pytest.fail("the README's pre-commit recipe needs git and jq (apt-get install git jq); .ci/run installs them")
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    env = {**os.environ, "PATH": f"{BIN_DIR}:{os.environ['PATH']}"}
-    assert git(repo, "init", "-q", env=env).returncode == 0
-    made = subprocess.run(["sh", "-e", "-c", the_block_that(".git/hooks/pre-commit")], cwd=repo,
-                          capture_output=True, text=True, timeout=120, env=env)
-    assert made.returncode == 0, made.stderr
+    env = with_the_installed_tools()
+    repo = repository_with_the_recipe(tmp_path / "repo", env)
     hooks = repo / ".forge" / "hooks.json"
     hooks.write_text(hooks.read_text().replace("hardcoded_secrets", "no_verify"))  # a pull switched the guard
     (repo / "conf.py").write_text('aws_key = "AKIA4QWERTZUIOPASDFG"\n')
