@@ -21,7 +21,8 @@ import orjson
 
 from . import warmclient as wire
 from .errors import ForgeError
-from .warmd import RunnerLog, prepare_dir
+from .warmd import prepare_dir
+from .warmlog import RunnerLog
 
 #: How long ``on`` waits for a runner it started to answer, and ``off`` for one to go.
 START_WAIT = 30.0

@@ -35,6 +35,7 @@ from typing import NoReturn
 from . import warmclient as wire
 from .look import direct_children
 from .tree import TreeEnd, become_subreaper, tree_members
+from .warmlog import RunnerLog
 from .warmworker import REFUSED, Spare, default_signals, peer_of, stdio_key
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
@@ -45,7 +46,6 @@ DEFAULT_IDLE = 3600.0
 SPARES = 2
 _CONTROL_TIMEOUT = 2.0
 _STEP = 0.05
-_LOG_LIMIT = 1024 * 1024
 _RESPAWN_PAUSE = 1.0  # after a spare died unused: a crash loop must not be a fork loop
 
 
@@ -425,38 +425,6 @@ def _version() -> str:
 
 def _nothing(signum: int, frame: object) -> None:
     """SIGCHLD: the wakeup descriptor wakes the loop, which reaps."""
-
-
-class RunnerLog:
-    """The runner's own log of starts and stops (never hook output): ``warm.log`` in
-    ``${XDG_STATE_HOME:-~/.local/state}/forge``, one line each, kept under 1 MiB (the
-    older half moves to ``warm.log.1``)."""
-
-    def __init__(self) -> None:
-        base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-        self.path = os.path.join(base, "forge", "warm.log")
-        self.closed = False
-
-    def write(self, message: str) -> None:
-        if self.closed:
-            return
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        line = f"{stamp} [{os.getpid()}] {message}\n".encode("utf-8", "replace")
-        try:
-            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
-            if os.path.exists(self.path) and os.path.getsize(self.path) > _LOG_LIMIT:
-                os.replace(self.path, self.path + ".1")
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                os.write(fd, line)
-            finally:
-                os.close(fd)
-        except OSError:
-            pass  # a log that cannot be written never costs the runner
-
-    def close(self) -> None:
-        """In a worker: the runner's log is not the run's to write."""
-        self.closed = True
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from . import warmclient as wire
 from .signalnames import RUNNER_SIGNALS
 from .tree import become_subreaper
+from .warmlog import RunnerLog
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
 #: a spare that ends unused: never one of a run's (0-5, 128+n), and not counted as served.
@@ -323,6 +324,4 @@ def peer_of(conn: socket.socket) -> tuple[int, int] | None:
 
 
 def _log_refusal(why: str) -> None:
-    from .warmd import RunnerLog
-
     RunnerLog().write(f"refused a run: {why}")
