@@ -13,7 +13,7 @@ from .boundary import MANAGER_PROG, print_json
 PROG = MANAGER_PROG
 
 
-@click.group("warm", short_help="The resident runner: answer events without importing forge each time.")
+@click.group("warm", short_help="The resident runner that keeps forge imported.")
 def warm_command() -> None:
     """A per-user resident runner that holds forge imported, so that forge-hook-run
     answers an event as a small client (Python without site, no forge import) instead of
