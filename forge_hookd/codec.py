@@ -22,7 +22,7 @@ import orjson
 from .errors import EventError, ExitStatus, UsageError, error_document, interrupted_status
 from .events import HookEvent
 from .results import describe_hook
-from .signals import signal_name
+from .signals import settle, signal_name
 from .text import json_bytes, one_line
 
 if TYPE_CHECKING:
@@ -198,6 +198,7 @@ def _read_fd(fd: int, limit: int, what: str) -> bytes:
             break
         chunks.append(chunk)
         size += len(chunk)
+    settle()  # a signal sent before stdin ended wins over acting on it, warm as cold
     return _bounded(b"".join(chunks), limit, what)
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
@@ -89,3 +89,36 @@ class SignalCatcher:
             self.received.append(signum)
         if not self.deferred:
             raise Interrupted(signum)
+
+
+# -- signals that arrive by another road -----------------------------------------------------
+# A cold run gets its signals from the kernel: one sent before the agent closed stdin is
+# pending before kill() returns, and its handler runs at the next bytecode, before the
+# input is acted on. The warm runner's worker gets them relayed by its client over a
+# socket, later than the end of stdin, which reaches it directly: without a barrier a
+# SIGTERM sent while the runner waited on stdin lost the race to the end of file, and the
+# run answered "invalid event" (exit 2) instead of interrupted (143). The worker sets
+# the barrier (warmworker.py); input readers call :func:`settle` when the input ends.
+_barrier: Callable[[], None] | None = None
+
+
+def set_barrier(barrier: Callable[[], None] | None) -> None:
+    """``barrier`` returns once every signal sent to this run before it was called has
+    been delivered here (None: the kernel's delivery is the only road)."""
+    global _barrier
+    _barrier = barrier
+
+
+def settle() -> None:
+    """Before acting on an input that just ended: take every signal sent before it
+    ended (a caught one raises :class:`Interrupted` here, as in a cold run)."""
+    if _barrier is not None:
+        _barrier()
+        _handlers_run_here()
+
+
+def _handlers_run_here() -> None:
+    # Python runs a pending signal's handler when a function starts (RESUME): a relayed
+    # signal that came in just before the barrier's answer raises here, inside settle,
+    # not at some later bytecode in whatever code the caller runs next.
+    return None

@@ -12,8 +12,9 @@ joined by NUL, after a 4-byte length) with the client's stdin, stdout, stderr an
 working directory as descriptors (SCM_RIGHTS), so that a tty check, EPIPE and the
 working directory are exactly the client's; then lines: ``A PID`` (the worker took the
 run, and stdin with it), ``R WHY`` (refused: run cold), ``K SIGNUM`` (the client relays a
-signal), ``X STATUS`` or ``S SIGNUM`` (how the worker ended, from the runner, which
-reaped it).
+signal), ``Q`` (the worker's barrier: relay every signal you got so far, then say ``G``),
+``X STATUS`` or ``S SIGNUM`` (how the worker ended, from the worker itself or from the
+runner, which reaped it).
 """
 
 import _socket
@@ -169,6 +170,8 @@ class _Client:
         self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
         self.buffer = b""
         self.relayed = 0
+        self.accepted = False  # the worker took the run: signals go to it
+        self.held: list[int] = []  # signals that came before it did
 
     def run(self) -> int:
         problem = private_dir_problem(self.directory)
@@ -181,16 +184,28 @@ class _Client:
 
     def _run(self) -> int:
         self._connect()
-        self._send()
-        line = self._line()
-        if line.startswith(b"R "):
-            raise _Cold(f"the resident runner refused: {line[2:].decode('utf-8', 'replace')}")
-        if not line.startswith(b"A "):
-            raise _Cold("the resident runner closed the connection before taking the run")
-        # From here on the run is the worker's: it answers signals. All of them, even one
-        # that came in ignored, as a cold run's handlers do.
-        for signum in RUNNER_SIGNALS:
-            _signal.signal(signum, self._relay)
+        # From the request on, a signal is the worker's to answer once it took the run
+        # (and stdin): never answered here as well, which would put two documents on
+        # stdout. Until the worker says it took the run, a signal is only held.
+        previous = {signum: _signal.signal(signum, self._relay) for signum in RUNNER_SIGNALS}
+        try:
+            self._send()
+            line = self._line()
+            if line.startswith(b"R "):
+                raise _Cold(f"the resident runner refused: {line[2:].decode('utf-8', 'replace')}")
+            if not line.startswith(b"A "):
+                raise _Cold("the resident runner closed the connection before taking the run")
+        except _Cold:
+            # The run will be cold: a signal held meanwhile is answered as before the
+            # request, by the handler it came to (the start-up's: the document, 128+n).
+            for signum, handler in previous.items():
+                _signal.signal(signum, handler)
+            for signum in self.held:
+                posix.kill(posix.getpid(), signum)
+            raise
+        self.accepted = True
+        for signum in self.held:
+            self._tell(b"K %d\n" % signum)
         return self._wait_status()
 
     def _connect(self) -> None:
@@ -210,9 +225,17 @@ class _Client:
         try:
             fds = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2, cwd))
             sent = self.sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
-            self.sock.sendall(request[sent:])
+            if sent < len(request):
+                # Only then: sending nothing to a peer that closed is EPIPE too, and a worker
+                # may take a small request, run it and close before we get here: that run
+                # must not be taken for a refusal and run again cold (found by 36 clients at
+                # once, test_runlog).
+                self.sock.sendall(request[sent:])
         except OSError as exc:  # it may have said why before it closed
             said = self._line()
+            if said.startswith(b"A "):  # it took the run all the same: never run it twice
+                self.buffer = said + b"\n" + self.buffer
+                return
             why = said[2:].decode("utf-8", "replace") if said.startswith(b"R ") else exc.strerror or str(exc)
             raise _Cold(f"the resident runner went away ({why})") from None
         finally:
@@ -233,6 +256,9 @@ class _Client:
 
     def _wait_status(self) -> int:
         line = self._line()
+        while line == b"Q":  # the worker's barrier: every signal so far, then "G"
+            self._answer_barrier()
+            line = self._line()
         if line.startswith(b"X "):
             return int(line[2:])
         if line.startswith(b"S "):
@@ -243,10 +269,21 @@ class _Client:
             raise Broken(f"the resident runner's worker was killed by {name_of(signum)} in the middle of the run")
         raise Broken("the resident runner ended in the middle of the run")
 
+    def _answer_barrier(self) -> None:
+        # A method call of its own on purpose: Python runs a pending signal's handler as a
+        # function starts, so a signal that came with the "Q" is relayed (K) before the G.
+        self._tell(b"G\n")
+
     def _relay(self, signum: int, frame: object) -> None:
         self.relayed = signum
+        if self.accepted:
+            self._tell(b"K %d\n" % signum)
+        elif signum not in self.held:
+            self.held.append(signum)
+
+    def _tell(self, line: bytes) -> None:
         try:
-            self.sock.sendall(b"K %d\n" % signum)
+            self.sock.sendall(line)
         except OSError:
             pass
 

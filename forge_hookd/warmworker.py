@@ -17,6 +17,7 @@ environment and argv, and calls what ``forge-hook-run`` calls,
 from __future__ import annotations
 
 import os
+import resource
 import selectors
 import signal
 import socket
@@ -26,7 +27,7 @@ import threading
 import time
 from collections.abc import Mapping
 
-from . import warmclient as wire
+from . import signals, warmclient as wire
 from .signalnames import RUNNER_SIGNALS
 from .tree import become_subreaper
 from .warmlog import RunnerLog
@@ -42,6 +43,11 @@ _GONE_CLIENT_BACKSTOP = 30.0
 #: What decides Python's stdio encoding: a client whose settings would give another
 #: one than the runner's is refused (it runs cold) instead of answered in the wrong one.
 _STDIO_VARS = (b"LC_ALL", b"LC_CTYPE", b"LANG", b"PYTHONIOENCODING", b"PYTHONUTF8")
+#: The resource limits a worker takes from its client: every one this system has, by
+#: number, each under its first name (RLIMIT_OFILE is RLIMIT_NOFILE).
+_LIMITS: dict[int, str] = {}
+for _name in sorted(name for name in dir(resource) if name.startswith("RLIMIT_")):
+    _LIMITS.setdefault(getattr(resource, _name), _name)
 _WARM_UP_ARGV = ["forge-hook-run", "--event", "session:start", "--no-global", "--no-project"]
 
 
@@ -156,7 +162,9 @@ class Worker:
         self._take_over(fds, umask, argv, environ)
         self.conn.settimeout(None)
         self._send(b"A %d\n" % os.getpid())  # from here on stdin is ours: no going back
-        _watch_client(self.conn)
+        client = _ClientLine(self.conn)
+        client.watch()
+        signals.set_barrier(client.barrier)
         status = _run()
         # Said here, the client is released as soon as the run is done, not after this
         # process is gone and the runner has reaped it (two wake-ups fewer on a busy
@@ -174,7 +182,7 @@ class Worker:
             return "stale: the resident runner is another version of forge (forge-hook warm on restarts it)"
         if stdio_key(environ) != self.stdio:
             return "the locale or PYTHONIOENCODING differs from the resident runner's"
-        return None
+        return take_limits(self.client_pid)
 
     def _send(self, line: bytes) -> None:
         try:
@@ -202,6 +210,25 @@ class Worker:
         from .__main__ import answer_signals_during_startup
 
         answer_signals_during_startup()
+
+
+def take_limits(client_pid: int) -> str | None:
+    """Make this worker's resource limits the client's, as a cold run inherits them (a
+    file size limit, the open files an agent raised its own to, a core size...); None
+    when done, else why not: a limit above ours that only privilege could raise, or a
+    client gone (then the run is cold, in the client, with its own)."""
+    for which, name in _LIMITS.items():
+        try:
+            theirs = resource.prlimit(client_pid, which)
+        except OSError as exc:
+            return f"cannot read the client's {name} ({exc.strerror})"
+        if theirs == resource.getrlimit(which):
+            continue
+        try:
+            resource.setrlimit(which, theirs)
+        except (OSError, ValueError):
+            return f"the client's {name} {theirs} is beyond what the resident runner may set"
+    return None
 
 
 def _run() -> int:
@@ -251,28 +278,59 @@ def _fresh_caches(client_pid: int) -> None:
     chain.origin_pid = client_pid
 
 
-def _watch_client(conn: socket.socket) -> None:
-    """Relay the client's signals into this worker; when the client goes away, end the
-    run at once (nobody reads its answer): as SIGTERM would, its output to /dev/null."""
+class _ClientLine:
+    """The worker's end of the connection while the run goes on: the client's relayed
+    signals (``K SIGNUM``) are raised here; its end of file means it is gone (nobody
+    reads the answer: the run ends at once, as on SIGTERM, its output to /dev/null); and
+    :meth:`barrier` asks it (``Q``) for every signal it got before now, which it relays
+    before it answers (``G``): the run's :func:`forge_hookd.signals.settle`."""
 
-    def watch() -> None:
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+        # Held until the client's "G" releases it. A plain lock, not an Event: a relayed
+        # signal's handler raises out of the wait, and from inside Event.wait it would
+        # leave the condition's lock half-released.
+        self.answered = threading.Lock()
+        self.answered.acquire()
+
+    def watch(self) -> None:
+        threading.Thread(target=self._read, name="forge-warm-client", daemon=True).start()
+
+    def barrier(self) -> None:
+        try:
+            self.conn.sendall(b"Q\n")
+        except OSError:
+            return  # gone: the reader ends the run
+        self.answered.acquire()
+
+    def _read(self) -> None:
         buffer = b""
         while True:
             try:
-                data = conn.recv(64)
+                data = self.conn.recv(64)
             except OSError:
                 data = b""
             if not data:
+                self._release()
                 _client_gone()
                 return
             buffer += data
             while b"\n" in buffer:
                 line, _, buffer = buffer.partition(b"\n")
+                if line == b"G":
+                    self._release()
+                    continue
                 signum = int(line[2:]) if line.startswith(b"K ") and line[2:].isdigit() else 0
                 if signum in RUNNER_SIGNALS:
+                    # To the process, so to its main thread (the kernel gives the leader
+                    # first choice): its wait, for stdin or for "G", ends in the handler.
                     os.kill(os.getpid(), signum)
 
-    threading.Thread(target=watch, name="forge-warm-client", daemon=True).start()
+    def _release(self) -> None:
+        try:
+            self.answered.release()
+        except RuntimeError:  # not held: no barrier waits
+            pass
 
 
 def _client_gone() -> None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import signal
+import socket
 import stat
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
@@ -403,6 +406,155 @@ def test_the_runner_leaks_no_descriptor_over_100_runs(project: Project, runner: 
     assert runner.served == 101
     spares = psutil.Process(runner.proc.pid).children()  # forked ahead, waiting: nothing else
     assert len(spares) == warmd.SPARES and not any(p.children() for p in spares)
+
+
+# -- races at the edges of a run ----------------------------------------------------------------
+# A runner that takes the run while the request is still being sent, or a signal that
+# comes while the client waits for the take, cannot be timed with the real runner: these
+# tests stand in for it on the socket (the client is the installed one), and make each
+# moment happen in the order under test.
+@contextmanager
+def stand_in_runner(directory: Path) -> Iterator[socket.socket]:
+    """A listening socket where the runner's is: the test plays the runner."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(directory / "runner.sock"))
+        listener.listen(1)
+        listener.settimeout(60)
+        yield listener
+
+
+def whole_request(conn: socket.socket) -> bytes:
+    """The request's payload, read to its end (the client sent it all)."""
+    conn.settimeout(60)
+    data = b""
+    while len(data) < 4 or len(data) < 4 + int.from_bytes(data[:4], "big"):
+        chunk = conn.recv(1 << 16)
+        assert chunk, "the client closed before its request was whole"
+        data += chunk
+    return data[4:]
+
+
+def test_a_run_taken_while_its_request_is_still_going_out_is_never_run_again_cold(
+        project: Project, warm_dir: Path, tmp_path: Path) -> None:
+    """The worker took the run (said "A", then "X") and closed before the client finished
+    sending: the client read that as a refusal and ran the hooks a second time, cold
+    (found by 36 clients at once). Here the request is 1 MB, more than the socket
+    holds, and the runner answers after 4 bytes of it."""
+    project.write_hooks([{"event": "*", "command": f"echo ran >> {tmp_path}/ran"}])
+    padding = {f"FORGE_TEST_PAD{i}": "x" * 100_000 for i in range(10)}
+    with stand_in_runner(warm_dir) as listener:
+        proc = start_client(project, warm_env(warm_dir, **padding))
+        conn, _ = listener.accept()
+        with conn:
+            assert conn.recv(4)
+            conn.sendall(b"A 1\nX 0\n")
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out == b"", err
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_signal_while_the_client_waits_for_the_take_is_the_workers_to_answer(
+        project: Project, warm_dir: Path) -> None:
+    """Before, the client answered such a signal itself (its document, 143) while the
+    worker, which had stdin by then, went on and answered too: two documents."""
+    with stand_in_runner(warm_dir) as listener:
+        proc = start_client(project, warm_env(warm_dir))
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)  # the client's signals are held from before its request
+            proc.send_signal(signal.SIGTERM)
+            conn.sendall(b"A 1\n")
+            assert conn.makefile("rb").readline() == b"K %d\n" % signal.SIGTERM  # relayed to the worker
+            conn.sendall(b"X 143\n")
+            out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143 and out == b"" and err == b""  # the answer is the worker's alone
+
+
+def test_a_signal_held_for_a_run_that_is_refused_is_answered_as_before_it(
+        project: Project, warm_dir: Path, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
+    with stand_in_runner(warm_dir) as listener:
+        proc = start_client(project, warm_env(warm_dir))
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)
+            proc.send_signal(signal.SIGUSR1)
+            conn.sendall(b"R testing\n")
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGUSR1, err
+    assert json.loads(out) == {"version": 1, "error": {"kind": "interrupted", "message": "interrupted by SIGUSR1"}}
+    assert not (tmp_path / "ran").exists()
+
+
+def worker_reading_stdin(runner: WarmRunner, within: float = 60) -> int:
+    """The pid of the runner's worker blocked in read(0): the event not whole yet."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        for child in psutil.Process(runner.proc.pid).children():
+            try:
+                if Path(f"/proc/{child.pid}/syscall").read_text().startswith("0 0x0 "):
+                    return child.pid
+            except OSError:
+                continue
+        time.sleep(0.01)
+    raise AssertionError("no worker ever waited on stdin")
+
+
+@pytest.mark.parametrize("sig", [pytest.param(sig, id=f"{sig.name}-{n}") for n in range(3)
+                                 for sig in (signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP)])
+def test_a_signal_sent_before_stdin_ends_wins_over_the_end_of_stdin(
+        project: Project, runner: WarmRunner, sig: int) -> None:
+    """The signal reaches the worker through the client, the end of stdin directly: the
+    worker asks the client for its signals (a barrier) before acting on the input, so
+    the run answers interrupted, as cold, not "invalid event" (exit 2): found by the
+    guarantees' suite run warm."""
+    proc = subprocess.Popen([installed("forge-hook-run")], cwd=project.root, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, **warm_env(runner.directory)})
+    assert proc.stdin is not None
+    proc.stdin.write(b'{"type": "session:st')
+    proc.stdin.flush()
+    worker_reading_stdin(runner)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)  # closes stdin at once
+    name = signal.Signals(sig).name
+    assert proc.returncode == 128 + sig, err
+    assert json.loads(out) == {"version": 1, "error": {"kind": "interrupted", "message": f"interrupted by {name}"}}
+    assert runner.served == 1
+
+
+def test_the_clients_resource_limits_are_the_runs(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    """RLIMIT_FSIZE 0 makes the run log's write fail (EFBIG), which a cold run answers
+    with a warning: the worker, forked from a runner without that limit, takes it."""
+    log = tmp_path / "runs.jsonl"
+    log.write_text("")
+    project.write_hooks([{"event": "*", "command": "echo no; exit 1"}])
+    proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
+                          capture_output=True, timeout=60,
+                          env={**os.environ, **warm_env(runner.directory), "FORGE_LOG_FILE": str(log)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0)))
+    assert proc.returncode == 1, proc.stderr
+    assert f"the run log {log} cannot be written: File too large" in json.loads(proc.stdout)["warnings"]
+    assert log.read_bytes() == b""
+    assert runner.served == 1
+
+
+def test_a_limit_the_worker_may_not_raise_makes_the_run_cold() -> None:
+    """Without privilege a worker cannot raise a hard limit to its client's: it refuses
+    (the client runs cold, with its own limits) and says which limit."""
+    probe = ("import os, resource, sys\n"
+             "r, w = os.pipe()\n"
+             "client = os.fork()\n"
+             "if client == 0:\n    os.close(w); os.read(r, 1); os._exit(0)\n"
+             "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+             "resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 64), min(hard, 64)))\n"
+             "from forge_hookd.warmworker import take_limits\n"
+             "print(take_limits(client)); os.close(w); os.waitpid(client, 0)\n")
+    out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-I", "-c",
+                          f"import sys; sys.path[:0] = {sys.path!r}\n" + probe],
+                         capture_output=True, text=True, timeout=60, cwd="/")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("the client's RLIMIT_NOFILE (") and "beyond what the resident runner may set" in out.stdout
 
 
 # -- the client's budget ---------------------------------------------------------------------------
