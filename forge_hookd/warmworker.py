@@ -10,8 +10,8 @@ fresh fork took 12.3 ms of CPU, 6.9 ms after such a warm-up, on the loaded machi
 Then it waits on the runner's socket; the spare that accepts a connection checks the
 peer's uid, hands the connection to the runner (which will report how the worker ended)
 and becomes :class:`Worker`: it takes the client's streams, directory, umask,
-environment and argv, and calls what ``forge-hook-run`` calls,
-:func:`forge_hookd.__main__.run_cold`.
+environment, argv, resource limits, nice value and CPU affinity, and calls what
+``forge-hook-run`` calls, :func:`forge_hookd.__main__.run_cold`.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class Worker:
         self.conn.settimeout(_REQUEST_TIMEOUT)
         fds, payload = receive(self.conn)
         try:
-            why = self._refusal(fds, payload)
+            why = self._refusal(fds, payload) or take_limits(self.client_pid)
         except ValueError as exc:
             why = f"a malformed request ({exc})"
         if why is not None:
@@ -182,7 +182,7 @@ class Worker:
             return "stale: the resident runner is another version of forge (forge-hook warm on restarts it)"
         if stdio_key(environ) != self.stdio:
             return "the locale or PYTHONIOENCODING differs from the resident runner's"
-        return take_limits(self.client_pid)
+        return None
 
     def _send(self, line: bytes) -> None:
         try:
@@ -213,10 +213,11 @@ class Worker:
 
 
 def take_limits(client_pid: int) -> str | None:
-    """Make this worker's resource limits the client's, as a cold run inherits them (a
-    file size limit, the open files an agent raised its own to, a core size...); None
-    when done, else why not: a limit above ours that only privilege could raise, or a
-    client gone (then the run is cold, in the client, with its own)."""
+    """Make this worker's bounds the client's, as a cold run inherits them: its resource
+    limits (a file size limit, the open files an agent raised its own to...), nice value
+    and CPU affinity. None when done, else why not: a bound only privilege could give
+    (a limit above ours, a lower nice value), or a client gone; the run is then cold, in
+    the client, within its own."""
     for which, name in _LIMITS.items():
         try:
             theirs = resource.prlimit(client_pid, which)
@@ -228,6 +229,15 @@ def take_limits(client_pid: int) -> str | None:
             resource.setrlimit(which, theirs)
         except (OSError, ValueError):
             return f"the client's {name} {theirs} is beyond what the resident runner may set"
+    try:
+        nice = os.getpriority(os.PRIO_PROCESS, client_pid)
+        if nice != os.getpriority(os.PRIO_PROCESS, 0):
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
+        cpus = os.sched_getaffinity(client_pid)
+        if cpus != os.sched_getaffinity(0):
+            os.sched_setaffinity(0, cpus)
+    except OSError as exc:
+        return f"cannot take the client's nice value or CPU affinity ({exc.strerror})"
     return None
 
 

@@ -539,6 +539,16 @@ def test_the_clients_resource_limits_are_the_runs(project: Project, runner: Warm
     assert runner.served == 1
 
 
+def test_the_clients_nice_value_and_cpus_are_the_runs(project: Project, runner: WarmRunner) -> None:
+    project.write_hooks([{"event": "*", "command": "nice; nproc"}])
+    proc = subprocess.run(["nice", "-n", "7", "taskset", "-c", "0", installed("forge-hook-run"), "--event",
+                           "session:start"], cwd=project.root, capture_output=True, timeout=60,
+                          env={**os.environ, **warm_env(runner.directory)})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["results"][0]["stdout"] == "7\n1\n"
+    assert runner.served == 1
+
+
 def test_a_limit_the_worker_may_not_raise_makes_the_run_cold() -> None:
     """Without privilege a worker cannot raise a hard limit to its client's: it refuses
     (the client runs cold, with its own limits) and says which limit."""
