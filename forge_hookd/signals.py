@@ -33,6 +33,12 @@ import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # _signal has no stubs: it is signal's core, which mypy knows
+    import signal as _signal
+else:
+    import _signal
 
 # One list and one naming for every end of a run, from a module the warm client can load
 # before anything else (signalnames.py); re-exported here, where they are handled.
@@ -74,12 +80,14 @@ class SignalCatcher:
         read_fd, write_fd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.read_fd = read_fd
         previous_fd = signal.set_wakeup_fd(write_fd)
-        previous = {s: signal.signal(s, self._handle) for s in RUNNER_SIGNALS}
+        # _signal, not signal: signal's wrapper turns every number and handler into an
+        # enum and back, 0.24 ms of the run's 1.4 ms for these 44 installs and restores.
+        previous = {s: _signal.signal(s, self._handle) for s in RUNNER_SIGNALS}
         try:
             yield self
         finally:
             for sig, handler in previous.items():
-                signal.signal(sig, signal.SIG_IGN if then_ignore else handler)
+                _signal.signal(sig, _signal.SIG_IGN if then_ignore else handler)
             signal.set_wakeup_fd(previous_fd)
             os.close(read_fd)
             os.close(write_fd)
