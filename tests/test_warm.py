@@ -567,6 +567,25 @@ def test_a_limit_the_worker_may_not_raise_makes_the_run_cold() -> None:
     assert out.stdout.startswith("the client's RLIMIT_NOFILE (") and "beyond what the resident runner may set" in out.stdout
 
 
+def test_the_runner_compiles_what_the_guards_compile_on_first_use() -> None:
+    """warmd.warm_guards, in the runner: a worker's first judgement compiles no pattern
+    (a fresh process compiles several: the count before is checked, so the test can fail)."""
+    probe = ("import re, sys\n"
+             "from forge_hookd import warmd\n"
+             "from forge_hookd.guards import GUARDS, Context\n"
+             "if sys.argv[1] == 'warm':\n    warmd.warm_guards()\n"
+             "compiled = []\n"
+             "real = re._compiler.compile\n"
+             "re._compiler.compile = lambda pattern, flags=0: compiled.append(pattern) or real(pattern, flags)\n"
+             "for guard in GUARDS.values():\n"
+             "    for tool, args in warmd._GUARD_SAMPLES:\n"
+             "        guard().judge(tool, args, Context('/tmp/project', '/home/someone'))\n"
+             "print(len(compiled))\n")
+    counts = {how: subprocess.run([sys.executable, "-c", probe, how], capture_output=True, text=True, check=True,
+                                  timeout=60).stdout.strip() for how in ("cold", "warm")}
+    assert int(counts["cold"]) > 0 and counts["warm"] == "0", counts
+
+
 # -- the client's budget ---------------------------------------------------------------------------
 def test_the_warm_client_imports_next_to_nothing(project: Project, runner: WarmRunner) -> None:
     script = installed("forge-hook-run")
