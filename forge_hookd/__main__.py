@@ -44,9 +44,9 @@ def exit_served(status: int) -> "NoReturn":
     """End a run the resident runner served, now: the worker wrote the answer to our
     descriptors and nothing of ours is buffered, so the interpreter's finalization is
     1.2 ms of nothing (``python -I -S`` ending by ``posix._exit`` against its own end,
-    medians of 80 starts). Through
-    ``os._exit`` when ``os`` is loaded (pip's script loads it; whoever wrapped it, as
-    coverage does, gets its turn), else ``posix._exit``: importing ``os`` costs 1.7 ms."""
+    medians of 80 starts). Through ``os._exit`` when ``os`` is loaded (pip's script
+    loads it; whoever wrapped it, as coverage does, gets its turn), else
+    ``posix._exit``: importing ``os`` costs 1.7 ms."""
     exit_now: "Callable[[int], NoReturn]" = getattr(sys.modules.get("os"), "_exit", posix._exit)
     exit_now(status)
 
