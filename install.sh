@@ -60,7 +60,7 @@ uninstall() {
     for c in $commands; do
         # Only our own links: a forge-hook from elsewhere in the same bin stays.
         link="$(readlink "$bindir/$c" 2>/dev/null || true)"
-        if [ -L "$bindir/$c" ] && { [ "$link" = "$venv/bin/$c" ] || [ "$link" = "$venv/bin/$c-launcher" ]; }; then
+        if [ -L "$bindir/$c" ] && { [ "$link" = "$venv/bin/$c" ] || [ "$link" = "$venv/bin/$c-launcher" ] || [ "$link" = "$venv/bin/$c-native" ]; }; then
             rm -f "$bindir/$c"; removed="$removed $bindir/$c"
         fi
     done
@@ -138,9 +138,21 @@ sys.exit(main())
 LAUNCHER
     chmod 755 "$launcher.tmp" && mv "$launcher.tmp" "$launcher"
 fi
+# And before the launcher, when there is a C compiler: the native warm client, which hands
+# the run to the resident runner without starting Python at all (10 ms against the
+# launcher's 20, bench/README.md, "warm.py") and execs the launcher for every other run.
+native="$venv/bin/forge-hook-run-native"
+rm -f "$native"
+if [ -x "$launcher" ]; then
+    if ! "$python_bin" -I -S -c "import sys; sys.path.append(sys.argv.pop(1)); sys.argv[0] = 'install.sh'; \
+from forge_hookd.nativeclient import main; sys.exit(main())" "$packages" "$native" --cold "$launcher"; then
+        echo "  note: forge-hook-run is the Python launcher: a warm run costs about 10 ms more (install a C compiler and run ./install.sh again)"
+    fi
+fi
 for c in $commands; do
     target="$venv/bin/$c"
-    if [ "$c" = forge-hook-run ] && [ -x "$launcher" ]; then target="$launcher"; fi
+    if [ "$c" = forge-hook-run ] && [ -x "$native" ]; then target="$native"
+    elif [ "$c" = forge-hook-run ] && [ -x "$launcher" ]; then target="$launcher"; fi
     if [ -x "$target" ]; then ln -sf "$target" "$bindir/$c"; fi
 done
 for m in $manpages; do

@@ -31,6 +31,9 @@ def main() -> int:
     open_missing_standard_streams()
     from forge_hookd import warmclient
 
+    broken = warmclient.take_native_note(warmclient.BROKEN_NOTE)
+    if broken is not None:  # the native client's run broke after the runner took it
+        return answer_broken_run(broken)
     try:
         status = warmclient.serve_warm(sys.argv)
     except warmclient.Broken as exc:

@@ -119,8 +119,8 @@ def decode_request(payload: bytes) -> tuple[bytes, bytes, bytes, int, list[str],
     environ: dict[bytes, bytes] = {}
     for entry in fields[5 + argc:]:
         name, sep, value = entry.partition(b"=")
-        if sep and name:
-            environ[name] = value
+        if sep and name:  # the first of a name, as the interpreter builds os.environ
+            environ.setdefault(name, value)
     return fields[0], fields[1], fields[2], int(fields[3], 10), argv, environ
 
 
@@ -143,7 +143,10 @@ def serve_warm(argv: list[str]) -> int | None:
     if environ.get(b"FORGE_WARM") == b"0":
         return None
     directory = runtime_dir(environ)
+    native_why = take_native_note(COLD_NOTE)
     try:
+        if native_why is not None:  # the native client tried already (warmclient.c)
+            raise _Cold(native_why)
         return _Client(directory, argv, environ).run()
     except _Cold as why:
         if environ.get(b"FORGE_WARM_REQUIRED") == b"1":
@@ -152,6 +155,25 @@ def serve_warm(argv: list[str]) -> int | None:
         if "--trace" in argv or environ.get(b"FORGE_TRACE") == b"1":
             _note(f"warm: {why}; running cold")
         return None
+
+
+#: What the native client (warmclient.c) says when it execs the Python launcher: the
+#: run is cold, and why; or the runner broke after it took the run, and how.
+COLD_NOTE = b"_FORGE_WARM_COLD"
+BROKEN_NOTE = b"_FORGE_WARM_BROKEN"
+
+
+def take_native_note(name: bytes) -> str | None:
+    """The native client's note ``name``, removed from the environment (the run's and
+    its hooks' is the caller's, as the native client was given it); None when absent."""
+    value = posix.environ.pop(name, None)
+    if value is None:
+        return None
+    posix.unsetenv(name)
+    os = sys.modules.get("os")  # pip's script loaded os, whose environ is a copy
+    if os is not None:
+        os.environ.pop(name.decode(_FS, "surrogateescape"), None)
+    return value.decode(_FS, "surrogateescape")
 
 
 def _note(text: str) -> None:

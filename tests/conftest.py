@@ -18,6 +18,7 @@ import pytest
 # Imported here, before any fixture runs, so that the real-agent harness reads the user's
 # environment (HOME, XDG_CACHE_HOME, FORGE_AGENT_CACHE: where ~1.1 GB of agent CLIs are
 # cached) before isolated_home points HOME into tmp_path.
+import helpers
 import tests.agents.harness  # noqa: F401
 from helpers import (
     LEAK_VAR,
@@ -45,9 +46,31 @@ WARM_VAR = "FORGE_TEST_WARM"
 _WARM_KEPT = WARM_VARS
 
 
+#: Set to 1 (or pass --native) to run every test's forge-hook-run through the native warm
+#: client (forge_hookd/warmclient.c) built for the session, in front of pip's script.
+NATIVE_VAR = "FORGE_TEST_NATIVE"
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--warm", action="store_true",
                      help=f"run every forge-hook-run through a resident runner (also {WARM_VAR}=1)")
+    parser.addoption("--native", action="store_true",
+                     help=f"run every forge-hook-run through the native warm client (also {NATIVE_VAR}=1)")
+
+
+@pytest.fixture(scope="session")
+def native_client(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The native warm client, built once for the session."""
+    return helpers.build_native_client(tmp_path_factory.mktemp("native-client"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def native_session(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With --native or FORGE_TEST_NATIVE=1: the native client in front of every run."""
+    if request.config.getoption("--native") or os.environ.get(NATIVE_VAR) == "1":
+        helpers.native_client = request.getfixturevalue("native_client")
+    yield
+    helpers.native_client = None
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -29,12 +29,39 @@ SUDO: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "sessio
                         "data": {"tool_args": {"command": "sudo ls"}}}
 
 
+#: The native warm client (forge_hookd/warmclient.c) when the session (--native) or a
+#: test puts it in front: installed("forge-hook-run") is then that client, which execs
+#: pip's script for every run the resident runner does not serve.
+native_client: str | None = None
+
+
 def installed(name: str) -> str:
-    """The console script installed beside this interpreter (the real executable)."""
+    """The executable installed beside this interpreter (the real one): pip's console
+    script, or for forge-hook-run the native client when one is in front."""
+    if name == "forge-hook-run" and native_client is not None:
+        return native_client
+    return console_script(name)
+
+
+def console_script(name: str) -> str:
+    """pip's console script ``name`` beside this interpreter."""
     path = shutil.which(name, path=str(BIN_DIR))
     if path is None:
         pytest.fail(f"{name} is not installed in {BIN_DIR}: run pip install -e '.[test]'")
     return path
+
+
+def build_native_client(directory: Path, cold: str | None = None) -> str:
+    """The native warm client built into ``directory``, execing ``cold`` (pip's script
+    by default) for cold runs; the test fails when it cannot be built."""
+    from forge_hookd.nativeclient import BuildError, build
+
+    out = directory / "forge-hook-run"
+    try:
+        build(out, Path(cold or console_script("forge-hook-run")))
+    except BuildError as exc:
+        pytest.fail(f"the native warm client cannot be built here: {exc}")
+    return str(out)
 
 
 def marked_processes(mark: str) -> list[psutil.Process]:

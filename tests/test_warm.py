@@ -22,8 +22,8 @@ from typing import Any, cast
 import psutil
 import pytest
 
+import helpers
 from forge_hookd import warmd
-
 from helpers import (
     Project,
     WarmRunner,
@@ -33,10 +33,21 @@ from helpers import (
     kill_and_reap,
     pid_alive,
     read_pids,
+    build_native_client,
+    console_script,
     reap_if_ours,
     run_installed,
     short_private_dir,
 )
+
+@pytest.fixture(autouse=True, params=["python", "native"])
+def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here twice: through pip's script (the Python client) and through the
+    native client in front of it (forge_hookd/warmclient.c), which must behave the same."""
+    native = request.getfixturevalue("native_client") if request.param == "native" else None
+    monkeypatch.setattr(helpers, "native_client", native)
+    return cast(str, request.param)
+
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "timestamp": 1763700000.5,
          "session_id": "s1", "data": {"tool_args": {"command": "ls"}}}
@@ -588,7 +599,7 @@ def test_the_runner_compiles_what_the_guards_compile_on_first_use() -> None:
 
 # -- the client's budget ---------------------------------------------------------------------------
 def test_the_warm_client_imports_next_to_nothing(project: Project, runner: WarmRunner) -> None:
-    script = installed("forge-hook-run")
+    script = console_script("forge-hook-run")
     proc = subprocess.run([sys.executable, "-X", "importtime", script], cwd=project.root, input=json.dumps(EVENT).encode(),
                           capture_output=True, env={**os.environ, **warm_env(runner.directory)})
     assert proc.returncode == 0
@@ -616,3 +627,69 @@ def test_a_closed_stdin_and_stdout_are_carried(project: Project, runner: WarmRun
 def test_modes_do_not_matter_to_the_runner_directory_files(runner: WarmRunner) -> None:
     for name in ("runner.sock", "control.sock"):
         assert stat.S_IMODE((runner.directory / name).stat().st_mode) == 0o600
+
+
+# -- the native client -----------------------------------------------------------------------------
+def recording_launcher(tmp_path: Path) -> Path:
+    """A stand-in for the Python launcher: records its argv and the native client's notes."""
+    launcher = tmp_path / "launcher"
+    launcher.write_text("#!/bin/sh\n"
+                        f'printf "%s\\n" "$*" "cold=${{_FORGE_WARM_COLD-}}" "broken=${{_FORGE_WARM_BROKEN-}}" > {tmp_path}/exec\n'
+                        "exit 99\n")
+    launcher.chmod(0o755)
+    return launcher
+
+
+def test_the_native_client_starts_no_python_when_served(project: Project, runner: WarmRunner, tmp_path: Path) -> None:
+    """Served warm, it never execs its launcher; not served, it execs it with its
+    arguments and why (which the launcher says under --trace: see the tests above)."""
+    native = build_native_client(tmp_path, str(recording_launcher(tmp_path)))
+    served = subprocess.run([native, "--event", "session:start", "a b"], cwd=project.root, capture_output=True,
+                            timeout=60, env={**os.environ, **warm_env(runner.directory)})
+    assert served.returncode == 2 and b"a b" in served.stderr  # answered by the worker: an unexpected argument
+    assert not (tmp_path / "exec").exists() and runner.served == 1
+    cold = subprocess.run([native, "--event", "session:start"], cwd=project.root, capture_output=True, timeout=60,
+                          env={**os.environ, **warm_env(tmp_path / "nowhere")})
+    assert cold.returncode == 99
+    assert (tmp_path / "exec").read_text().splitlines() == [
+        "--event session:start", f"cold=no resident runner ({tmp_path}/nowhere: No such file or directory)",
+        "broken="]
+
+
+def test_the_native_client_hands_a_broken_run_to_its_launcher(project: Project, warm_dir: Path,
+                                                              tmp_path: Path) -> None:
+    native = build_native_client(tmp_path, str(recording_launcher(tmp_path)))
+    with stand_in_runner(warm_dir) as listener:
+        proc = subprocess.Popen([native], cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env={**os.environ, **warm_env(warm_dir)})
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)
+            conn.sendall(b"A 1\n")
+        proc.communicate(timeout=60)
+    assert proc.returncode == 99
+    assert (tmp_path / "exec").read_text().splitlines()[1:] == [
+        "cold=", "broken=the resident runner ended in the middle of the run"]
+
+
+def test_the_native_clients_request_is_the_python_clients(project: Project, warm_dir: Path, tmp_path: Path) -> None:
+    """Byte for byte, but the key's path: argv, umask, environment (in order), the four
+    descriptors."""
+    requests = []
+    for exe in (console_script("forge-hook-run"), build_native_client(tmp_path)):
+        with stand_in_runner(warm_dir) as listener:
+            proc = subprocess.Popen(["sh", "-c", f'umask 037; exec env -i A=1 B="x y" FORGE_WARM_DIR="{warm_dir}" "{exe}" --trace "$@"',
+                                     "sh", "é", ""], cwd=project.root, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            conn, _ = listener.accept()
+            with conn:
+                requests.append(whole_request(conn).split(b"\0"))
+                conn.sendall(b"A 1\nX 0\n")
+            proc.communicate(timeout=60)
+        (warm_dir / "runner.sock").unlink()
+    python, native = requests
+    assert python[0] == native[0] == b"forge-warm/1" and python[1] == native[1]  # the same key
+    assert python[2:5] == native[2:5] == [b"run", b"%d" % 0o037, b"4"]
+    assert python[6:9] == native[6:9] == [b"--trace", "é".encode(), b""]
+    # The interpreter coerces the C locale (LC_CTYPE=C.UTF-8): the native client does too.
+    assert set(python[9:]) == set(native[9:]) and {b"B=x y", b"LC_CTYPE=C.UTF-8"} <= set(native[9:])

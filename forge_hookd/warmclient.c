@@ -1,0 +1,532 @@
+/*
+ * forge-hook-run's native warm client: the Python client (forge_hookd/warmclient.py)
+ * without an interpreter to start. That module owns the protocol, forge-warm/1, and
+ * says it whole; this file speaks the client's side of it. Python's own start costs
+ * 0.85 x lefthook's whole one-hook run before a line of ours runs (bench/README.md,
+ * "warm.py"); this client starts in well under a millisecond.
+ *
+ * It decides one thing: whether the resident runner serves this run. Every other path
+ * is the Python launcher's, which it execs with the reason in the environment:
+ *   _FORGE_WARM_COLD=WHY    the run is cold (no runner, a stale or refusing one, one that
+ *                           went away before it took stdin): the launcher says WHY under
+ *                           --trace, starts the runner when `forge-hook warm on` is in
+ *                           force, fails under FORGE_WARM_REQUIRED=1, and runs cold;
+ *   _FORGE_WARM_BROKEN=WHY  the runner took the run (and stdin) and did not finish it:
+ *                           the launcher answers the failure in the command's own codec.
+ * So the cold run, its answers and its notes are the Python client's, word for word.
+ *
+ * Built by forge_hookd/nativeclient.py (install.sh calls it), which defines:
+ *   FORGE_COLD       the Python launcher to exec
+ *   FORGE_KEY_DIR    the package directory, as the Python client names it
+ *   FORGE_HEXVERSION that interpreter's sys.hexversion
+ * Built from these, the request's key is the Python client's (warmclient.code_key).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION)
+#error "build with forge_hookd/nativeclient.py, which defines FORGE_COLD, FORGE_KEY_DIR and FORGE_HEXVERSION"
+#endif
+
+extern char **environ;
+
+#define PROTOCOL "forge-warm/1"
+#define INTERNAL_ERROR 3 /* forge_hookd.errors.ExitStatus.INTERNAL_ERROR */
+#define MAX_LINE 4096
+
+/* -- the runner's signals (forge_hookd/signalnames.py) ------------------------------ */
+static const struct { int num; const char *name; } ENDING[] = {
+    {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"},
+    {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGALRM, "SIGALRM"},
+    {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"}, {SIGIO, "SIGIO"}, {SIGPWR, "SIGPWR"},
+#ifdef SIGSTKFLT
+    {SIGSTKFLT, "SIGSTKFLT"},
+#endif
+    {SIGXCPU, "SIGXCPU"},
+};
+#define N_ENDING (sizeof ENDING / sizeof ENDING[0])
+
+static sigset_t runner_signals;
+static sigset_t given_mask; /* the signal mask we were started with */
+
+static int is_runner_signal(int signum) {
+    return sigismember(&runner_signals, signum) == 1;
+}
+
+/* The other signals' names, for a worker killed by one (SIGABRT, not SIGIOT: the first
+ * name of a number, as signalnames.name_of gives it). */
+static const struct { int num; const char *name; } OTHERS[] = {
+    {SIGILL, "SIGILL"}, {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
+    {SIGFPE, "SIGFPE"}, {SIGKILL, "SIGKILL"}, {SIGSEGV, "SIGSEGV"}, {SIGPIPE, "SIGPIPE"},
+    {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"},
+    {SIGTTIN, "SIGTTIN"}, {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"}, {SIGXFSZ, "SIGXFSZ"},
+    {SIGWINCH, "SIGWINCH"}, {SIGSYS, "SIGSYS"},
+};
+
+/* Into buf, as signalnames.name_of names it: "SIGTERM", "SIGRTMIN+3". */
+static void name_of(int signum, char *buf, size_t size) {
+    for (size_t i = 0; i < N_ENDING; i++)
+        if (ENDING[i].num == signum) {
+            snprintf(buf, size, "%s", ENDING[i].name);
+            return;
+        }
+    for (size_t i = 0; i < sizeof OTHERS / sizeof OTHERS[0]; i++)
+        if (OTHERS[i].num == signum) {
+            snprintf(buf, size, "%s", OTHERS[i].name);
+            return;
+        }
+    if (signum == SIGRTMIN)
+        snprintf(buf, size, "SIGRTMIN");
+    else if (signum == SIGRTMAX)
+        snprintf(buf, size, "SIGRTMAX");
+    else if (signum > SIGRTMIN && signum < SIGRTMAX)
+        snprintf(buf, size, "SIGRTMIN+%d", signum - SIGRTMIN);
+    else
+        snprintf(buf, size, "SIG%d", signum);
+}
+
+/* -- signals: answered as at a cold start, held, then relayed ------------------------ */
+/* Before the request, a signal is answered as __main__._exit_during_startup answers it
+ * (nothing has started). From the request on they are blocked but inside ppoll, so the
+ * handler only queues them: held until the worker says it took the run, then relayed. */
+static volatile sig_atomic_t requested;
+static volatile sig_atomic_t queue[64];
+static volatile sig_atomic_t queued;
+static volatile sig_atomic_t last_signal;
+
+static void write_all(int fd, const char *text) {
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t n = write(fd, text, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        text += n;
+        left -= (size_t)n;
+    }
+}
+
+static void answer_startup_signal(int signum) {
+    char name[32], line[160];
+    name_of(signum, name, sizeof name);
+    snprintf(line, sizeof line, "forge-hook-run: error: interrupted by %s\n", name);
+    write_all(2, line);
+    snprintf(line, sizeof line,
+             "{\"version\":1,\"error\":{\"kind\":\"interrupted\",\"message\":\"interrupted by %s\"}}\n", name);
+    write_all(1, line);
+    _exit(128 + signum);
+}
+
+static void remember(int signum) {
+    last_signal = signum;
+    for (int i = 0; i < queued; i++)
+        if (queue[i] == signum)
+            return;
+    if (queued < (int)(sizeof queue / sizeof queue[0]))
+        queue[queued++] = signum;
+}
+
+static void on_signal(int signum) {
+    if (!requested)
+        answer_startup_signal(signum); /* snprintf of ints and strings, write, _exit */
+    remember(signum);
+}
+
+/* Signals that came while they were blocked outside ppoll: queued as if handled. */
+static void take_pending(void) {
+    struct timespec now = {0, 0};
+    int signum;
+    while ((signum = sigtimedwait(&runner_signals, NULL, &now)) > 0)
+        remember(signum);
+}
+
+static void install_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigfillset(&action.sa_mask); /* one handler at a time: the queue has one writer */
+    sigemptyset(&runner_signals);
+    for (size_t i = 0; i < N_ENDING; i++)
+        sigaddset(&runner_signals, ENDING[i].num);
+    for (int signum = SIGRTMIN; signum <= SIGRTMAX; signum++)
+        sigaddset(&runner_signals, signum);
+    for (int signum = 1; signum < NSIG; signum++)
+        if (is_runner_signal(signum))
+            sigaction(signum, &action, NULL);
+}
+
+/* -- leaving for the Python launcher ------------------------------------------------- */
+static char **saved_argv;
+
+static void go_python(const char *variable, const char *why, int answer_held) {
+    take_pending();
+    /* A signal held while the runner still had the choice is answered as before the
+     * request (the Python client re-raises it to the start-up handler: the same). */
+    if (answer_held && queued > 0)
+        answer_startup_signal(queue[0]);
+    /* From here the interpreter's start, as for a run started cold: exec resets the
+     * handlers but keeps the mask, which must be the one we were given. */
+    struct sigaction deflt;
+    memset(&deflt, 0, sizeof deflt);
+    deflt.sa_handler = SIG_DFL;
+    for (int signum = 1; signum < NSIG; signum++)
+        if (is_runner_signal(signum))
+            sigaction(signum, &deflt, NULL);
+    sigprocmask(SIG_SETMASK, &given_mask, NULL);
+    setenv(variable, why, 1);
+    saved_argv[0] = (char *)FORGE_COLD;
+    execv(FORGE_COLD, saved_argv);
+    char line[600];
+    snprintf(line, sizeof line, "forge-hook-run: error: cannot start %s (%s): reinstall forge-hook-run\n",
+             FORGE_COLD, strerror(errno));
+    write_all(2, line);
+    write_all(1, "{\"version\":1,\"error\":{\"kind\":\"internal\",\"message\":\"cannot start forge-hook-run's "
+                 "Python launcher: reinstall forge-hook-run\"}}\n");
+    _exit(INTERNAL_ERROR);
+}
+
+static void cold(const char *why) {
+    go_python("_FORGE_WARM_COLD", why, 1);
+}
+
+/* The run was the worker's: a signal still held is not the start-up's to answer. */
+static void broken(const char *why) {
+    go_python("_FORGE_WARM_BROKEN", why, 0);
+}
+
+/* -- where (warmclient.runtime_dir, private_dir_problem) ----------------------------- */
+static int absolute(const char *path) {
+    return path != NULL && path[0] == '/';
+}
+
+static char *runtime_dir(void) {
+    static char buf[4096];
+    const char *named = getenv("FORGE_WARM_DIR");
+    const char *run = getenv("XDG_RUNTIME_DIR");
+    const char *tmp = getenv("TMPDIR");
+    if (absolute(named))
+        snprintf(buf, sizeof buf, "%s", named);
+    else if (absolute(run))
+        snprintf(buf, sizeof buf, "%s/forge", run);
+    else
+        snprintf(buf, sizeof buf, "%s/forge-%u", absolute(tmp) ? tmp : "/tmp", (unsigned)getuid());
+    return buf;
+}
+
+static void check_private(const char *path) {
+    struct stat st;
+    char why[4300];
+    if (lstat(path, &st) != 0)
+        snprintf(why, sizeof why, "no resident runner (%s: %s)", path, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        snprintf(why, sizeof why, "no resident runner (%s is not a directory)", path);
+    else if (st.st_uid != getuid())
+        snprintf(why, sizeof why, "no resident runner (%s belongs to uid %u, not to us (%u))", path,
+                 (unsigned)st.st_uid, (unsigned)getuid());
+    else if (st.st_mode & 077)
+        snprintf(why, sizeof why, "no resident runner (%s is open to others (mode %o, not 700))", path,
+                 (unsigned)(st.st_mode & 0777));
+    else
+        return;
+    cold(why);
+}
+
+/* -- the request (warmclient.encode_request) ----------------------------------------- */
+struct buffer { char *data; size_t len, cap; };
+
+static void append(struct buffer *b, const char *text, size_t len) {
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (b->len + len + 1 > cap)
+            cap *= 2;
+        char *data = realloc(b->data, cap);
+        if (data == NULL)
+            cold("out of memory for the request");
+        b->data = data;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, text, len);
+    b->len += len;
+}
+
+static void field(struct buffer *b, const char *text) {
+    if (b->len > 4)
+        append(b, "", 1); /* the NUL between fields */
+    append(b, text, strlen(text));
+}
+
+static struct buffer encode_request(int argc, char **argv) {
+    struct buffer b = {0};
+    char number[64];
+    append(&b, "\0\0\0\0", 4); /* the length, set below */
+    field(&b, PROTOCOL);
+
+    struct stat st;
+    if (stat(FORGE_KEY_DIR, &st) != 0)
+        cold("forge's package directory is gone (reinstalled?)");
+    char key[4400];
+    snprintf(key, sizeof key, "%s:%llu:%lld:%d", FORGE_KEY_DIR, (unsigned long long)st.st_ino,
+             (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec, FORGE_HEXVERSION);
+    field(&b, key);
+    field(&b, "run");
+    mode_t mask = umask(022);
+    umask(mask);
+    snprintf(number, sizeof number, "%d", (int)mask);
+    field(&b, number);
+    snprintf(number, sizeof number, "%d", argc);
+    field(&b, number);
+    for (int i = 0; i < argc; i++)
+        field(&b, argv[i]);
+    /* As the interpreter builds os.environ: entries with a name and "=", the first of
+     * a name kept (the runner keeps the first too). */
+    for (char **entry = environ; *entry != NULL; entry++) {
+        const char *eq = strchr(*entry, '=');
+        if (eq != NULL && eq != *entry)
+            field(&b, *entry);
+    }
+    size_t size = b.len - 4;
+    b.data[0] = (char)(size >> 24);
+    b.data[1] = (char)(size >> 16);
+    b.data[2] = (char)(size >> 8);
+    b.data[3] = (char)size;
+    return b;
+}
+
+/* -- the connection ------------------------------------------------------------------ */
+static int sock = -1;
+static char inbox[MAX_LINE];
+static size_t inbox_len;
+
+static void tell(const char *line) {
+    size_t left = strlen(line);
+    while (left > 0) {
+        ssize_t n = send(sock, line, left, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return; /* gone: its end of file tells us */
+        line += n;
+        left -= (size_t)n;
+    }
+}
+
+static void relay_queued(void) {
+    char line[32];
+    for (int i = 0; i < queued; i++) {
+        snprintf(line, sizeof line, "K %d\n", (int)queue[i]);
+        tell(line);
+    }
+    queued = 0;
+}
+
+/* The runner's next line into line (without its newline); 0 at end of file. Signals are
+ * taken only here, in ppoll; once the run is taken they are relayed as they come. */
+static int next_line(char *line, int accepted, const sigset_t *open_mask) {
+    for (;;) {
+        char *newline = memchr(inbox, '\n', inbox_len);
+        if (newline != NULL) {
+            size_t len = (size_t)(newline - inbox);
+            memcpy(line, inbox, len);
+            line[len] = '\0';
+            inbox_len -= len + 1;
+            memmove(inbox, newline + 1, inbox_len);
+            return 1;
+        }
+        if (inbox_len == sizeof inbox)
+            return 0; /* no line is this long: not a runner */
+        struct pollfd pfd = {sock, POLLIN, 0};
+        int ready = ppoll(&pfd, 1, NULL, open_mask);
+        if (accepted)
+            relay_queued();
+        if (ready < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        ssize_t n = recv(sock, inbox + inbox_len, sizeof inbox - inbox_len, MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            return 0;
+        inbox_len += (size_t)n;
+    }
+}
+
+static void connect_runner(const char *directory) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    char why[4400];
+    if ((size_t)snprintf(address.sun_path, sizeof address.sun_path, "%s/runner.sock", directory)
+        >= sizeof address.sun_path)
+        cold("no resident runner (AF_UNIX path too long)");
+    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0 || connect(sock, (struct sockaddr *)&address, sizeof address) != 0) {
+        snprintf(why, sizeof why, "no resident runner (%s)", strerror(errno));
+        cold(why);
+    }
+}
+
+/* Returns once the request is sent, or when the worker took the run all the same (its
+ * "A" put back to be read); else the run is cold. */
+static void send_request(struct buffer *request, const sigset_t *open_mask) {
+    int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    char why[MAX_LINE + 64], line[MAX_LINE];
+    if (cwd < 0) {
+        snprintf(why, sizeof why, "cannot open the working directory (%s)", strerror(errno));
+        cold(why);
+    }
+    int fds[4] = {0, 1, 2, cwd};
+    char control[CMSG_SPACE(sizeof fds)];
+    memset(control, 0, sizeof control);
+    struct iovec iov = {request->data, request->len};
+    struct msghdr message = {0};
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&message);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(cmsg), fds, sizeof fds);
+
+    ssize_t sent;
+    do
+        sent = sendmsg(sock, &message, MSG_NOSIGNAL);
+    while (sent < 0 && errno == EINTR);
+    size_t done = sent > 0 ? (size_t)sent : 0;
+    int error = sent < 0 ? errno : 0;
+    /* Only what is left, as in the Python client: a worker may take a small request, run
+     * it and close before we get here, and that run must not be run again cold. */
+    while (error == 0 && done < request->len) {
+        ssize_t n = send(sock, request->data + done, request->len - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            error = errno;
+        else
+            done += (size_t)n;
+    }
+    close(cwd);
+    if (error == 0)
+        return;
+    /* It may have said why before it closed, or taken the run all the same. */
+    if (next_line(line, 0, open_mask)) {
+        if (strncmp(line, "A ", 2) == 0) {
+            size_t len = strlen(line);
+            memmove(inbox + len + 1, inbox, inbox_len);
+            memcpy(inbox, line, len);
+            inbox[len] = '\n';
+            inbox_len += len + 1;
+            return;
+        }
+        if (strncmp(line, "R ", 2) == 0) {
+            snprintf(why, sizeof why, "the resident runner went away (%s)", line + 2);
+            cold(why);
+        }
+    }
+    snprintf(why, sizeof why, "the resident runner went away (%s)", strerror(error));
+    cold(why);
+}
+
+/* What the interpreter does to its own environment as it starts (PEP 538), so that the
+ * run's, and its hooks', is the one a Python client would have sent: with LC_ALL unset
+ * and the C or POSIX locale for LC_CTYPE, LC_CTYPE becomes a UTF-8 one. The launcher
+ * runs isolated (-I), where PYTHONCOERCECLOCALE is not read. */
+static void coerce_c_locale(void) {
+    const char *all = getenv("LC_ALL");
+    if (all != NULL && *all != '\0')
+        return;
+    const char *ctype = setlocale(LC_CTYPE, "");
+    if (ctype == NULL)
+        ctype = setlocale(LC_CTYPE, NULL);
+    if (ctype == NULL || (strcmp(ctype, "C") != 0 && strcmp(ctype, "POSIX") != 0))
+        return;
+    static const char *const targets[] = {"C.UTF-8", "C.utf8", "UTF-8"};
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (setlocale(LC_CTYPE, targets[i]) != NULL) {
+            setenv("LC_CTYPE", targets[i], 1);
+            return;
+        }
+}
+
+int main(int argc, char **argv) {
+    saved_argv = argv;
+    sigprocmask(SIG_SETMASK, NULL, &given_mask);
+    /* A closed stdin, stdout or stderr gets /dev/null, as in __main__: the socket must
+     * not land on one of them. */
+    for (int fd = 0; fd <= 2; fd++) {
+        struct stat st;
+        if (fstat(fd, &st) != 0)
+            open("/dev/null", O_RDWR);
+    }
+    const char *off = getenv("FORGE_WARM");
+    if (off != NULL && strcmp(off, "0") == 0)
+        cold("FORGE_WARM=0");
+    install_handlers();
+    coerce_c_locale();
+    const char *directory = runtime_dir();
+    check_private(directory);
+    connect_runner(directory);
+    struct buffer request = encode_request(argc, argv);
+
+    /* From the request on, signals come in only inside ppoll, with the mask we were
+     * given (one the caller blocked stays blocked, as in a Python client). */
+    sigprocmask(SIG_BLOCK, &runner_signals, NULL);
+    const sigset_t *open_mask = &given_mask;
+    requested = 1;
+    send_request(&request, open_mask);
+    free(request.data);
+
+    char line[MAX_LINE], why[MAX_LINE + 64];
+    if (!next_line(line, 0, open_mask))
+        cold("the resident runner closed the connection before taking the run");
+    if (strncmp(line, "R ", 2) == 0) {
+        snprintf(why, sizeof why, "the resident runner refused: %s", line + 2);
+        cold(why);
+    }
+    if (strncmp(line, "A ", 2) != 0)
+        cold("the resident runner closed the connection before taking the run");
+    take_pending();
+    relay_queued();
+
+    for (;;) {
+        if (!next_line(line, 1, open_mask))
+            broken("the resident runner ended in the middle of the run");
+        if (strcmp(line, "Q") == 0) { /* the barrier: every signal so far, then G */
+            take_pending();
+            relay_queued();
+            tell("G\n");
+            continue;
+        }
+        if (strncmp(line, "X ", 2) == 0)
+            _exit(atoi(line + 2));
+        if (strncmp(line, "S ", 2) == 0) {
+            int signum = atoi(line + 2);
+            if (signum == last_signal && signum > 0) { /* it died of our signal: so do we */
+                signal(signum, SIG_DFL);
+                sigprocmask(SIG_UNBLOCK, &runner_signals, NULL);
+                raise(signum);
+            }
+            char name[32];
+            name_of(signum, name, sizeof name);
+            snprintf(why, sizeof why,
+                     "the resident runner's worker was killed by %s in the middle of the run", name);
+            broken(why);
+        }
+        broken("the resident runner ended in the middle of the run");
+    }
+}
