@@ -5,7 +5,7 @@ plain Python starts.
     python3 bench/warm.py [--rounds 21] [--events 10000] [--json FILE]
 
 Installs this checkout with install.sh into a temporary prefix (a real install: the
-launcher without ``site`` and pip's console script beside it), lefthook into the same
+native client, the Python launcher without ``site`` and pip's console script), lefthook into the same
 virtualenv (its wheel carries the Go binary, timed directly), builds throwaway projects
 (0, 1, 10 and 100 hooks of ``true``, 10 x ``sleep 0.1``, one PreToolUse hook for the
 dialect), starts a resident runner (``forge-hook warm on``) and times every runner on
@@ -89,7 +89,10 @@ def project(root: Path, hooks: list[dict[str, str]], prefix: Path, env: dict[str
 
 
 def forge_runners(prefix: Path, roots: dict[str, Path], work: Path) -> list[Runner]:
-    launcher = str(prefix / "bin/forge-hook-run")  # install.sh's launcher
+    # install.sh's forge-hook-run: the native client when it could build one, in front of
+    # the Python launcher without site; pip's console script beside them.
+    installed = str(prefix / "bin/forge-hook-run")
+    launcher = str(prefix / "lib/forge-hook-run/bin/forge-hook-run-launcher")
     pip_script = str(prefix / "lib/forge-hook-run/bin/forge-hook-run")
     claude_event = work / "claude.json"
     payload = json.loads(CLAUDE_PAYLOAD.read_text())
@@ -99,7 +102,8 @@ def forge_runners(prefix: Path, roots: dict[str, Path], work: Path) -> list[Runn
     native_event.write_text(json.dumps({"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s",
                                         "data": {"tool_args": {"command": "ls"}}}))
     runners = []
-    for name, exe, warm in (("warm", launcher, True), ("cold", launcher, False),
+    for name, exe, warm in (("warm", installed, True), ("cold", installed, False),
+                            ("warm, Python launcher", launcher, True),
                             ("warm, pip script", pip_script, True), ("cold, pip script", pip_script, False)):
         runner = Runner(name, {}, warm=warm, env={} if warm else {"FORGE_WARM": "0"})
         for scenario, root in roots.items():
@@ -111,7 +115,7 @@ def forge_runners(prefix: Path, roots: dict[str, Path], work: Path) -> list[Runn
                 runner.commands[scenario] += ["--jobs", "10"] if "jobs" in scenario else []
             runner.cwd[scenario] = root
         runners.append(runner)
-    claude = Runner("warm, --dialect claude", {"claude, 1 hook": [launcher, "--dialect", "claude"]},
+    claude = Runner("warm, --dialect claude", {"claude, 1 hook": [installed, "--dialect", "claude"]},
                     cwd={"claude, 1 hook": roots["claude, 1 hook"]}, stdin={"claude, 1 hook": claude_event}, warm=True)
     return [*runners, claude]
 
@@ -249,9 +253,9 @@ def report(runners: list[Runner], rounds: int) -> dict[str, object]:
         for scenario in ("0 hooks", "1 hook"):
             goals[f"warm {scenario} / lefthook 1 hook, wall"] = paired(warm, scenario, lefthook, "1 hook")
             goals[f"warm {scenario} / lefthook 1 hook, CPU"] = paired(warm, scenario, lefthook, "1 hook", "cpu")
-        goals["warm, pip script, 1 hook / lefthook 1 hook, wall"] = paired(by["warm, pip script"], "1 hook",
-                                                                         lefthook, "1 hook")
-    for name in ("cold", "warm, pip script", "python -S -c pass"):
+        for name in ("warm, Python launcher", "warm, pip script"):
+            goals[f"{name}, 1 hook / lefthook 1 hook, wall"] = paired(by[name], "1 hook", lefthook, "1 hook")
+    for name in ("cold", "warm, Python launcher", "warm, pip script", "python -S -c pass"):
         goals[f"warm 1 hook / {name} 1 hook, wall"] = paired(warm, "1 hook", by[name], "1 hook")
     goals["warm --dialect claude / warm native, wall"] = paired(by["warm, --dialect claude"], "claude, 1 hook",
                                                                warm, "claude, 1 hook")

@@ -473,6 +473,9 @@ int main(int argc, char **argv) {
         if (fstat(fd, &st) != 0)
             open("/dev/null", O_RDWR);
     }
+    /* As the interpreter starts: a signal sent by kill cannot end the run either. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     const char *off = getenv("FORGE_WARM");
     if (off != NULL && strcmp(off, "0") == 0)
         cold("FORGE_WARM=0");
