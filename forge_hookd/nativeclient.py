@@ -10,13 +10,11 @@ it; without a compiler it says so and exits 1, and the Python launcher stays in 
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from . import warmclient
@@ -47,6 +45,8 @@ def compiler() -> list[str] | None:
 def build(out: Path, cold: Path) -> None:
     """Compile the client to ``out`` (replaced whole, never half-written), which execs
     ``cold`` for every run it does not hand to the resident runner."""
+    import tempfile  # here: the resident runner imports every module, and no run needs it
+
     command = compiler()
     if command is None:
         raise BuildError(f"no C compiler ({os.environ.get('CC') or 'cc'} not found)")
@@ -72,6 +72,8 @@ def build(out: Path, cold: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse  # as tempfile in build()
+
     parser = argparse.ArgumentParser(prog="python -m forge_hookd.nativeclient",
                                      description="Build forge-hook-run's native warm client.")
     parser.add_argument("out", type=Path, help="the executable to write")

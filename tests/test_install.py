@@ -171,14 +171,15 @@ def test_install_refuses_bad_options_and_old_python(tmp_path: Path, isolated_hom
     assert "usage: ./install.sh" in install("--help", home=isolated_home).stdout
 
 
-def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path: Path, isolated_home: Path) -> None:
+def test_install_writes_a_native_client_and_a_launcher_without_site_that_run_cold_and_warm(
+        tmp_path: Path, isolated_home: Path) -> None:
     from helpers import gone, idle_runner_status, reap_if_ours, short_private_dir
 
     prefix = tmp_path / "prefix"
     assert install("--prefix", str(prefix), home=isolated_home).returncode == 0
     venv = prefix / "lib/forge-hook-run"
     launcher = venv / "bin/forge-hook-run-launcher"
-    assert os.readlink(prefix / "bin/forge-hook-run") == str(launcher)
+    assert os.readlink(prefix / "bin/forge-hook-run") == str(venv / "bin/forge-hook-run-native")
     assert launcher.read_text().splitlines()[0] == f"#!{venv}/bin/python -IS"
     directory = short_private_dir("fw-install-")
     env = {**os.environ, "HOME": str(isolated_home), "FORGE_WARM_DIR": str(directory), "FORGE_WARM_REQUIRED": "0"}
@@ -192,17 +193,30 @@ def test_install_writes_a_launcher_without_site_that_runs_cold_and_warm(tmp_path
                             env=env)
         assert on.returncode == 0, on.stderr
         runner = json.loads(on.stdout)["pid"]
-        for exe in (prefix / "bin/forge-hook-run", venv / "bin/forge-hook-run"):  # the launcher, pip's script
+        for exe in (prefix / "bin/forge-hook-run", launcher, venv / "bin/forge-hook-run"):  # native, launcher, pip's
             warm = subprocess.run([str(exe), "--trace"], input=event, capture_output=True, text=True, cwd=tmp_path,
                                   env={**env, "FORGE_WARM_REQUIRED": "1"})
             assert warm.returncode == 0 and json.loads(warm.stdout)["decision"] == "allow", warm.stderr
             assert "warm:" not in warm.stderr
-        assert idle_runner_status(directory)["served"] == 2
+        assert idle_runner_status(directory)["served"] == 3
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
         shutil.rmtree(directory)
     assert gone(runner)
     reap_if_ours(runner)  # once an in-process test made this process a subreaper, it is ours
+
+
+def test_without_a_c_compiler_forge_hook_run_is_the_launcher(tmp_path: Path, isolated_home: Path) -> None:
+    prefix = tmp_path / "prefix"
+    done = install("--prefix", str(prefix), home=isolated_home, env={"CC": str(tmp_path / "no-cc")})
+    assert done.returncode == 0, done.stderr
+    venv = prefix / "lib/forge-hook-run"
+    assert os.readlink(prefix / "bin/forge-hook-run") == str(venv / "bin/forge-hook-run-launcher")
+    assert not (venv / "bin/forge-hook-run-native").exists()
+    assert f"the native warm client was not built: no C compiler ({tmp_path}/no-cc not found)" in done.stderr
+    assert "forge-hook-run is the Python launcher: a warm run costs about 10 ms more" in done.stdout
+    gone = install("--prefix", str(prefix), "--uninstall", home=isolated_home)
+    assert f"{prefix}/bin/forge-hook-run" in gone.stdout and not (prefix / "bin/forge-hook-run").exists()
 
 
 def test_uninstall_says_what_still_calls_forge(tmp_path: Path, isolated_home: Path) -> None:

@@ -693,3 +693,29 @@ def test_the_native_clients_request_is_the_python_clients(project: Project, warm
     assert python[6:9] == native[6:9] == [b"--trace", "é".encode(), b""]
     # The interpreter coerces the C locale (LC_CTYPE=C.UTF-8): the native client does too.
     assert set(python[9:]) == set(native[9:]) and {b"B=x y", b"LC_CTYPE=C.UTF-8"} <= set(native[9:])
+
+
+def test_the_native_client_execs_a_launcher_whose_path_needs_escaping(project: Project, tmp_path: Path) -> None:
+    odd = tmp_path / 'a "b" \\ c\n??='
+    odd.mkdir()
+    launcher = odd / "launcher"
+    launcher.write_text('#!/bin/sh\necho "launched $*"\n')
+    launcher.chmod(0o755)
+    native = build_native_client(tmp_path, str(launcher))
+    done = subprocess.run([native, "x"], cwd=project.root, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "FORGE_WARM": "0"})
+    assert done.returncode == 0 and done.stdout == "launched x\n", done.stderr
+
+
+def test_a_native_client_that_cannot_be_built_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from forge_hookd import nativeclient
+
+    out = tmp_path / "bin/forge-hook-run"
+    monkeypatch.setenv("CC", "false")
+    assert nativeclient.main([str(out), "--cold", "/bin/true"]) == 1
+    assert capsys.readouterr().err == ("forge-hook-run: the native warm client was not built: "
+                                       "false failed (exit 1): no message\n")
+    assert nativeclient.main([str(out), "--cold", "relative"]) == 1
+    assert "the cold launcher must be an absolute path, not relative" in capsys.readouterr().err
+    assert list(out.parent.iterdir()) == []  # nothing half-written
