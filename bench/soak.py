@@ -224,7 +224,8 @@ class Resident:
         clean = {k: v for k, v in env.items() if k != MARK}  # it is not one of the soak's leftovers
         proc = subprocess.Popen([str(Path(runner).with_name("python")), "-m", "forge_hookd.warmd"],
                                 env={**clean, "FORGE_WARM_DIR": directory}, start_new_session=True,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                cwd="/")  # not a checkout's: -m would import its forge_hookd instead
         resident = cls(str(Path(runner).with_name("forge-hook")), proc, directory)
         while resident.status().get("state") != "up":
             if proc.poll() is not None:
