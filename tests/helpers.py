@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,15 @@ def installed(name: str) -> str:
     if name == "forge-hook-run" and native_client is not None:
         return native_client
     return console_script(name)
+
+
+def warm_prefix() -> str:
+    """What a hook command that an agent runs starts with to reach the warm session's
+    resident runner (conftest.py, --warm): its variables, set by ``env`` in the command,
+    so that an agent that does not pass its environment on to hooks cannot make the run
+    cold without failing it (FORGE_WARM_REQUIRED). Empty outside a warm session."""
+    found = [f"{name}={shlex.quote(os.environ[name])}" for name in WARM_VARS if name in os.environ]
+    return f"env {' '.join(found)} " if found else ""
 
 
 def console_script(name: str) -> str:

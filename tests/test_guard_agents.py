@@ -3,7 +3,9 @@ CLI and Copilot CLI (tests/agents/harness.py: pinned versions from npm, offline,
 scripted model on 127.0.0.1) ask their shell tool to delete a directory outside the
 project; their pre-tool hook is ``forge-hook-run --dialect NAME``, whose only hook is the
 built-in destructive_rm guard. The directory survives and the model's next request
-holds the guard's reason. They skip only where npm is missing, and say so loudly."""
+holds the guard's reason. They skip only where npm is missing, and say so loudly. CI runs
+them a second time through the native client and a resident runner (--warm --native),
+which each run must reach: the real agents in front of the warm path."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent
+from helpers import Project, installed, reap_agent_leftovers, require_agent, warm_prefix
 from tests.agents import harness
 from tests.agents.harness import AGENTS, PRE_TOOL, Workspace
 
@@ -38,7 +40,7 @@ def test_a_built_in_guard_denies_and_the_model_reads_why(agent: str, project: Pr
     # pytest's tmp_path is under /tmp, which the guard lets go by default: not here
     project.write_hooks([{"event": "tool:pre_execute", "guard": "destructive_rm", "with": {"allow_outside": []}}])
     report = tmp_path / "report.json"
-    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]} --trust-project "
+    hook = (f"{warm_prefix()}{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]} --trust-project "
             f"--report {shlex.quote(str(report))}")
     run = harness.run_agent(agent, Workspace(project=project.root, home=project.home),
                             command=f"rm -rf {shlex.quote(str(victim))}", hooks={PRE_TOOL[agent]: hook})
