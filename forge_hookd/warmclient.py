@@ -140,10 +140,10 @@ def serve_warm(argv: list[str]) -> int | None:
     after it took stdin, which cannot be read twice (the caller answers the failure).
     Never leaves a descriptor open."""
     environ = posix.environ
+    native_why = take_native_note(COLD_NOTE)  # first: never left for the run's hooks
     if environ.get(b"FORGE_WARM") == b"0":
         return None
     directory = runtime_dir(environ)
-    native_why = take_native_note(COLD_NOTE)
     try:
         if native_why is not None:  # the native client tried already (warmclient.c)
             raise _Cold(native_why)

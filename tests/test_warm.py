@@ -719,3 +719,11 @@ def test_a_native_client_that_cannot_be_built_says_why(tmp_path: Path, monkeypat
     assert nativeclient.main([str(out), "--cold", "relative"]) == 1
     assert "the cold launcher must be an absolute path, not relative" in capsys.readouterr().err
     assert list(out.parent.iterdir()) == []  # nothing half-written
+
+
+def test_the_native_clients_notes_never_reach_a_hook(project: Project, tmp_path: Path) -> None:
+    project.write_hooks([{"event": "*", "command": "env"}])
+    for env in ({"FORGE_WARM": "0"}, warm_env(tmp_path / "nowhere")):
+        run = run_installed(["--event", "session:start"], cwd=project.root, env=env)
+        seen = json.loads(run.stdout)["results"][0]["stdout"]
+        assert run.exit_status == 0 and "PATH=" in seen and "_FORGE_WARM" not in seen, seen
