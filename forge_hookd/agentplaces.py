@@ -160,12 +160,19 @@ def runs_forge(command: str, name: str) -> bool:
     return value is not None and value.partition(":")[0] == name
 
 
+#: What stands beside this Python as forge-hook-run, the fastest first: install.sh's
+#: native client and Python launcher in front of pip's script (docs/warm.md); an agent
+#: wired to pip's script would pay 2 x the native client's warm run on every event.
+_RUNNER_FRONTS = (f"{RUNNER}-native", f"{RUNNER}-launcher", RUNNER)
+
+
 def runner_command() -> tuple[str, str | None]:
     """How settings name forge-hook-run: its bare name when that is what $PATH finds,
-    else the absolute path of the one installed beside this Python (agents start hooks
-    with their own $PATH, and a hook that is not found is, for most agents, a hook that
-    silently does not run); and a note saying why, for the second case."""
-    ours = shutil.which(RUNNER, path=os.path.dirname(sys.executable))
+    else the absolute path of the fastest one installed beside this Python (agents start
+    hooks with their own $PATH, and a hook that is not found is, for most agents, a hook
+    that silently does not run); and a note saying why, for the second case."""
+    here = os.path.dirname(sys.executable)
+    ours = next(filter(None, (shutil.which(name, path=here) for name in _RUNNER_FRONTS)), None)
     on_path = shutil.which(RUNNER)
     if ours is None or (on_path is not None and Path(on_path).resolve() == Path(ours).resolve()):
         return RUNNER, None

@@ -199,6 +199,18 @@ def test_install_writes_a_native_client_and_a_launcher_without_site_that_run_col
             assert warm.returncode == 0 and json.loads(warm.stdout)["decision"] == "allow", warm.stderr
             assert "warm:" not in warm.stderr
         assert idle_runner_status(directory)["served"] == 3
+        # An agent wired by this installation runs the native client, by name when PATH finds it.
+        wired = {}
+        for path in (f"{prefix}/bin:{os.environ['PATH']}", os.environ["PATH"]):
+            repo = tmp_path / f"repo{len(wired)}"
+            repo.mkdir()
+            done = subprocess.run([str(prefix / "bin/forge-hook"), "install", "--agent", "claude", "--project"],
+                                  cwd=repo, capture_output=True, text=True, env={**env, "PATH": path}, timeout=120)
+            assert done.returncode == 0, done.stderr
+            settings = json.loads((repo / ".claude/settings.json").read_text())
+            wired[path] = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        assert list(wired.values()) == ["forge-hook-run --dialect claude",
+                                        f"{venv}/bin/forge-hook-run-native --dialect claude"]
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
         shutil.rmtree(directory)
