@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <stddef.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -59,6 +60,10 @@ static const struct { int num; const char *name; } ENDING[] = {
 
 static sigset_t runner_signals;
 static sigset_t given_mask; /* the signal mask we were started with */
+/* The runner's signals the caller did not block: a blocked one stays pending for whoever
+ * unblocks it, as with a Python client. */
+static sigset_t takeable;
+static struct sigaction given_actions[NSIG]; /* an inherited SIG_IGN (nohup) is kept */
 
 static int is_runner_signal(int signum) {
     return sigismember(&runner_signals, signum) == 1;
@@ -74,26 +79,52 @@ static const struct { int num; const char *name; } OTHERS[] = {
     {SIGWINCH, "SIGWINCH"}, {SIGSYS, "SIGSYS"},
 };
 
-/* Into buf, as signalnames.name_of names it: "SIGTERM", "SIGRTMIN+3". */
-static void name_of(int signum, char *buf, size_t size) {
+/* Text built by hand, not by snprintf: the start-up answer is written from a signal
+ * handler, where only async-signal-safe calls belong. */
+struct text { char data[256]; size_t len; };
+
+static void add(struct text *t, const char *s) {
+    while (*s != '\0' && t->len + 1 < sizeof t->data)
+        t->data[t->len++] = *s++;
+    t->data[t->len] = '\0';
+}
+
+static void add_number(struct text *t, int n) {
+    char digits[16];
+    int i = (int)sizeof digits - 1;
+    digits[i] = '\0';
+    unsigned v = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    do
+        digits[--i] = (char)('0' + v % 10);
+    while ((v /= 10) != 0 && i > 1);
+    if (n < 0)
+        digits[--i] = '-';
+    add(t, digits + i);
+}
+
+/* As signalnames.name_of names it: "SIGTERM", "SIGRTMIN+3". */
+static void add_signal_name(struct text *t, int signum) {
     for (size_t i = 0; i < N_ENDING; i++)
         if (ENDING[i].num == signum) {
-            snprintf(buf, size, "%s", ENDING[i].name);
+            add(t, ENDING[i].name);
             return;
         }
     for (size_t i = 0; i < sizeof OTHERS / sizeof OTHERS[0]; i++)
         if (OTHERS[i].num == signum) {
-            snprintf(buf, size, "%s", OTHERS[i].name);
+            add(t, OTHERS[i].name);
             return;
         }
-    if (signum == SIGRTMIN)
-        snprintf(buf, size, "SIGRTMIN");
-    else if (signum == SIGRTMAX)
-        snprintf(buf, size, "SIGRTMAX");
-    else if (signum > SIGRTMIN && signum < SIGRTMAX)
-        snprintf(buf, size, "SIGRTMIN+%d", signum - SIGRTMIN);
-    else
-        snprintf(buf, size, "SIG%d", signum);
+    if (signum == SIGRTMIN) {
+        add(t, "SIGRTMIN");
+    } else if (signum == SIGRTMAX) {
+        add(t, "SIGRTMAX");
+    } else if (signum > SIGRTMIN && signum < SIGRTMAX) {
+        add(t, "SIGRTMIN+");
+        add_number(t, signum - SIGRTMIN);
+    } else {
+        add(t, "SIG");
+        add_number(t, signum);
+    }
 }
 
 /* -- signals: answered as at a cold start, held, then relayed ------------------------ */
@@ -119,13 +150,16 @@ static void write_all(int fd, const char *text) {
 }
 
 static void answer_startup_signal(int signum) {
-    char name[32], line[160];
-    name_of(signum, name, sizeof name);
-    snprintf(line, sizeof line, "forge-hook-run: error: interrupted by %s\n", name);
-    write_all(2, line);
-    snprintf(line, sizeof line,
-             "{\"version\":1,\"error\":{\"kind\":\"interrupted\",\"message\":\"interrupted by %s\"}}\n", name);
-    write_all(1, line);
+    struct text line = {.len = 0};
+    add(&line, "forge-hook-run: error: interrupted by ");
+    add_signal_name(&line, signum);
+    add(&line, "\n");
+    write_all(2, line.data);
+    line.len = 0;
+    add(&line, "{\"version\":1,\"error\":{\"kind\":\"interrupted\",\"message\":\"interrupted by ");
+    add_signal_name(&line, signum);
+    add(&line, "\"}}\n");
+    write_all(1, line.data);
     _exit(128 + signum);
 }
 
@@ -140,7 +174,7 @@ static void remember(int signum) {
 
 static void on_signal(int signum) {
     if (!requested)
-        answer_startup_signal(signum); /* snprintf of ints and strings, write, _exit */
+        answer_startup_signal(signum); /* write and _exit */
     remember(signum);
 }
 
@@ -148,7 +182,7 @@ static void on_signal(int signum) {
 static void take_pending(void) {
     struct timespec now = {0, 0};
     int signum;
-    while ((signum = sigtimedwait(&runner_signals, NULL, &now)) > 0)
+    while ((signum = sigtimedwait(&takeable, NULL, &now)) > 0)
         remember(signum);
 }
 
@@ -162,48 +196,69 @@ static void install_handlers(void) {
         sigaddset(&runner_signals, ENDING[i].num);
     for (int signum = SIGRTMIN; signum <= SIGRTMAX; signum++)
         sigaddset(&runner_signals, signum);
-    for (int signum = 1; signum < NSIG; signum++)
-        if (is_runner_signal(signum))
-            sigaction(signum, &action, NULL);
+    takeable = runner_signals;
+    for (int signum = 1; signum < NSIG; signum++) {
+        if (!is_runner_signal(signum))
+            continue;
+        if (sigismember(&given_mask, signum) == 1)
+            sigdelset(&takeable, signum);
+        sigaction(signum, &action, &given_actions[signum]);
+    }
 }
 
 /* -- leaving for the Python launcher ------------------------------------------------- */
 static char **saved_argv;
 
-static void go_python(const char *variable, const char *why, int answer_held) {
-    take_pending();
-    /* A signal held while the runner still had the choice is answered as before the
-     * request (the Python client re-raises it to the start-up handler: the same). */
-    if (answer_held && queued > 0)
-        answer_startup_signal(queue[0]);
-    /* From here the interpreter's start, as for a run started cold: exec resets the
-     * handlers but keeps the mask, which must be the one we were given. */
-    struct sigaction deflt;
-    memset(&deflt, 0, sizeof deflt);
-    deflt.sa_handler = SIG_DFL;
-    for (int signum = 1; signum < NSIG; signum++)
-        if (is_runner_signal(signum))
-            sigaction(signum, &deflt, NULL);
-    sigprocmask(SIG_SETMASK, &given_mask, NULL);
-    setenv(variable, why, 1);
-    saved_argv[0] = (char *)FORGE_COLD;
-    execv(FORGE_COLD, saved_argv);
+/* The note for the launcher, bounded: the environment shares ARG_MAX with argv, and a
+ * runner's refusal may be long. */
+#define MAX_NOTE 256
+
+static void fail_to_start(const char *why) {
     char line[600];
-    snprintf(line, sizeof line, "forge-hook-run: error: cannot start %s (%s): reinstall forge-hook-run\n",
-             FORGE_COLD, strerror(errno));
+    snprintf(line, sizeof line, "forge-hook-run: error: cannot start %s (%s)\n", FORGE_COLD, why);
     write_all(2, line);
     write_all(1, "{\"version\":1,\"error\":{\"kind\":\"internal\",\"message\":\"cannot start forge-hook-run's "
-                 "Python launcher: reinstall forge-hook-run\"}}\n");
+                 "Python launcher\"}}\n");
     _exit(INTERNAL_ERROR);
 }
 
+static void go_python(const char *variable, const char *why, const char *short_why, int answer_held) {
+    /* The caller's dispositions back (an ignored SIGHUP under nohup stays ignored through
+     * the interpreter's start) while the signals are blocked; then whatever came. */
+    sigprocmask(SIG_BLOCK, &runner_signals, NULL);
+    for (int signum = 1; signum < NSIG; signum++)
+        if (is_runner_signal(signum))
+            sigaction(signum, &given_actions[signum], NULL);
+    take_pending();
+    /* A signal held while the runner still had the choice is answered as before the
+     * request, the lowest first, as the interpreter runs the Python client's re-raised
+     * ones. */
+    if (answer_held && queued > 0) {
+        int first = queue[0];
+        for (int i = 1; i < queued; i++)
+            if (queue[i] < first)
+                first = queue[i];
+        answer_startup_signal(first);
+    }
+    char note[MAX_NOTE + 1];
+    snprintf(note, sizeof note, "%s", why);
+    if (setenv(variable, note, 1) != 0)
+        fail_to_start("no memory for its environment");
+    sigprocmask(SIG_SETMASK, &given_mask, NULL);
+    saved_argv[0] = (char *)FORGE_COLD;
+    execv(FORGE_COLD, saved_argv);
+    if (errno == E2BIG && setenv(variable, short_why, 1) == 0) /* a few bytes fewer may do */
+        execv(FORGE_COLD, saved_argv);
+    fail_to_start(errno == E2BIG ? strerror(errno) : "reinstall forge-hook-run");
+}
+
 static void cold(const char *why) {
-    go_python("_FORGE_WARM_COLD", why, 1);
+    go_python("_FORGE_WARM_COLD", why, "cold", 1);
 }
 
 /* The run was the worker's: a signal still held is not the start-up's to answer. */
 static void broken(const char *why) {
-    go_python("_FORGE_WARM_BROKEN", why, 0);
+    go_python("_FORGE_WARM_BROKEN", why, "the resident runner broke in the middle of the run", 0);
 }
 
 /* -- where (warmclient.runtime_dir, private_dir_problem) ----------------------------- */
@@ -364,16 +419,29 @@ static int next_line(char *line, int accepted, const sigset_t *open_mask) {
     }
 }
 
+/* A status or signal number: digits only, else -1. */
+static int parse_number(const char *digits) {
+    char *end;
+    errno = 0;
+    long value = strtol(digits, &end, 10);
+    if (end == digits || *end != '\0' || errno != 0 || value < 0 || value > 255)
+        return -1;
+    return (int)value;
+}
+
 static void connect_runner(const char *directory) {
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
     address.sun_family = AF_UNIX;
-    char why[4400];
-    if ((size_t)snprintf(address.sun_path, sizeof address.sun_path, "%s/runner.sock", directory)
-        >= sizeof address.sun_path)
+    char why[4400], path[4200];
+    /* As Python's socket module: a path may fill sun_path whole, without a NUL. */
+    size_t len = (size_t)snprintf(path, sizeof path, "%s/runner.sock", directory);
+    if (len > sizeof address.sun_path)
         cold("no resident runner (AF_UNIX path too long)");
+    memcpy(address.sun_path, path, len);
+    socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
     sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0 || connect(sock, (struct sockaddr *)&address, sizeof address) != 0) {
+    if (sock < 0 || connect(sock, (struct sockaddr *)&address, size) != 0) {
         snprintf(why, sizeof why, "no resident runner (%s)", strerror(errno));
         cold(why);
     }
@@ -515,19 +583,24 @@ int main(int argc, char **argv) {
             tell("G\n");
             continue;
         }
-        if (strncmp(line, "X ", 2) == 0)
-            _exit(atoi(line + 2));
-        if (strncmp(line, "S ", 2) == 0) {
-            int signum = atoi(line + 2);
-            if (signum == last_signal && signum > 0) { /* it died of our signal: so do we */
-                signal(signum, SIG_DFL);
-                sigprocmask(SIG_UNBLOCK, &runner_signals, NULL);
-                raise(signum);
+        int number = -1;
+        if ((line[0] == 'X' || line[0] == 'S') && line[1] == ' ')
+            number = parse_number(line + 2);
+        if (line[0] == 'X' && number >= 0)
+            _exit(number);
+        if (line[0] == 'S' && number > 0) {
+            if (number == last_signal) { /* it died of our signal: so do we */
+                sigset_t one;
+                sigemptyset(&one);
+                sigaddset(&one, number);
+                signal(number, SIG_DFL);
+                sigprocmask(SIG_UNBLOCK, &one, NULL);
+                raise(number);
             }
-            char name[32];
-            name_of(signum, name, sizeof name);
+            struct text name = {.len = 0};
+            add_signal_name(&name, number);
             snprintf(why, sizeof why,
-                     "the resident runner's worker was killed by %s in the middle of the run", name);
+                     "the resident runner's worker was killed by %s in the middle of the run", name.data);
             broken(why);
         }
         broken("the resident runner ended in the middle of the run");

@@ -281,10 +281,11 @@ class _Client:
         while line == b"Q":  # the worker's barrier: every signal so far, then "G"
             self._answer_barrier()
             line = self._line()
-        if line.startswith(b"X "):
-            return int(line[2:])
-        if line.startswith(b"S "):
-            signum = int(line[2:])
+        number = int(line[2:]) if line[2:].isdigit() and len(line) <= 5 else -1  # 0-255, else not a runner's
+        if line.startswith(b"X ") and number >= 0:
+            return number
+        if line.startswith(b"S ") and number > 0:
+            signum = number
             if signum == self.relayed:  # it died of the signal we were sent: so do we
                 _signal.signal(signum, _signal.SIG_DFL)
                 posix.kill(posix.getpid(), signum)

@@ -727,3 +727,50 @@ def test_the_native_clients_notes_never_reach_a_hook(project: Project, tmp_path:
         run = run_installed(["--event", "session:start"], cwd=project.root, env=env)
         seen = json.loads(run.stdout)["results"][0]["stdout"]
         assert run.exit_status == 0 and "PATH=" in seen and "_FORGE_WARM" not in seen, seen
+
+
+def test_a_status_line_that_is_not_a_runners_fails_closed(project: Project, warm_dir: Path) -> None:
+    with stand_in_runner(warm_dir) as listener:
+        proc = start_client(project, warm_env(warm_dir))
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)
+            conn.sendall(b"A 1\nX oops\n")
+            out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3 and b"Traceback" not in err, err
+    assert json.loads(out)["error"] == {"kind": "internal",
+                                        "message": "the resident runner ended in the middle of the run"}
+
+
+def test_a_signal_the_caller_blocked_is_left_to_the_caller(project: Project, warm_dir: Path) -> None:
+    """Pending and blocked when the client starts: neither client takes it (the native
+    one did: it relayed it and the run was interrupted)."""
+    with stand_in_runner(warm_dir) as listener:
+        def blocked() -> None:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+            os.kill(os.getpid(), signal.SIGUSR1)
+        proc = subprocess.Popen([installed("forge-hook-run")], cwd=project.root, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=blocked,
+                                env={**os.environ, **warm_env(warm_dir)})
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)
+            conn.sendall(b"A 1\nQ\n")  # the barrier: the client's signals so far, then G
+            assert conn.makefile("rb").readline() == b"G\n"
+            conn.sendall(b"X 0\n")
+            out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out == b"", err
+
+
+def test_the_native_client_leaves_an_ignored_signal_ignored_for_its_launcher(project: Project,
+                                                                            tmp_path: Path) -> None:
+    """Under nohup SIGHUP is ignored: so it stays through the interpreter's start."""
+    launcher = tmp_path / "launcher"
+    launcher.write_text(f"#!/bin/sh\ngrep SigIgn /proc/$$/status > {tmp_path}/ignored\n")
+    launcher.chmod(0o755)
+    native = build_native_client(tmp_path, str(launcher))
+    done = subprocess.run(["nohup", native], cwd=project.root, capture_output=True, timeout=60,
+                          env={**os.environ, **warm_env(tmp_path / "nowhere")})
+    assert done.returncode == 0, done.stderr
+    ignored = int((tmp_path / "ignored").read_text().split()[1], 16)
+    assert ignored & (1 << (signal.SIGHUP - 1))
