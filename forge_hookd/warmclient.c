@@ -213,9 +213,10 @@ static char **saved_argv;
  * runner's refusal may be long. */
 #define MAX_NOTE 256
 
-static void fail_to_start(const char *why) {
-    char line[600];
-    snprintf(line, sizeof line, "forge-hook-run: error: cannot start %s (%s)\n", FORGE_COLD, why);
+static void fail_to_start(int error) {
+    char line[700];
+    snprintf(line, sizeof line, "forge-hook-run: error: cannot start %s (%s)%s\n", FORGE_COLD, strerror(error),
+             error == E2BIG ? "" : ": reinstall forge-hook-run");
     write_all(2, line);
     write_all(1, "{\"version\":1,\"error\":{\"kind\":\"internal\",\"message\":\"cannot start forge-hook-run's "
                  "Python launcher\"}}\n");
@@ -243,17 +244,17 @@ static void go_python(const char *variable, const char *why, const char *short_w
     char note[MAX_NOTE + 1];
     snprintf(note, sizeof note, "%s", why);
     if (setenv(variable, note, 1) != 0)
-        fail_to_start("no memory for its environment");
+        fail_to_start(errno);
     sigprocmask(SIG_SETMASK, &given_mask, NULL);
     saved_argv[0] = (char *)FORGE_COLD;
     execv(FORGE_COLD, saved_argv);
     if (errno == E2BIG && setenv(variable, short_why, 1) == 0) /* a few bytes fewer may do */
         execv(FORGE_COLD, saved_argv);
-    fail_to_start(errno == E2BIG ? strerror(errno) : "reinstall forge-hook-run");
+    fail_to_start(errno);
 }
 
 static void cold(const char *why) {
-    go_python("_FORGE_WARM_COLD", why, "cold", 1);
+    go_python("_FORGE_WARM_COLD", why, "no room for the reason in the environment", 1);
 }
 
 /* The run was the worker's: a signal still held is not the start-up's to answer. */

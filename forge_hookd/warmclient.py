@@ -170,9 +170,9 @@ def take_native_note(name: bytes) -> str | None:
     if value is None:
         return None
     posix.unsetenv(name)
-    os = sys.modules.get("os")  # pip's script loaded os, whose environ is a copy
-    if os is not None:
-        os.environ.pop(name.decode(_FS, "surrogateescape"), None)
+    loaded_os = sys.modules.get("os")  # pip's script loaded os, whose environ is a copy
+    if loaded_os is not None:
+        loaded_os.environ.pop(name.decode(_FS, "surrogateescape"), None)
     return value.decode(_FS, "surrogateescape")
 
 

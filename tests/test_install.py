@@ -200,7 +200,7 @@ def test_install_writes_a_native_client_and_a_launcher_without_site_that_run_col
             assert "warm:" not in warm.stderr
         assert idle_runner_status(directory)["served"] == 3
         # An agent wired by this installation runs the native client, by name when PATH finds it.
-        wired = {}
+        wired: dict[str, str] = {}
         for path in (f"{prefix}/bin:{os.environ['PATH']}", os.environ["PATH"]):
             repo = tmp_path / f"repo{len(wired)}"
             repo.mkdir()

@@ -774,3 +774,13 @@ def test_the_native_client_leaves_an_ignored_signal_ignored_for_its_launcher(pro
     assert done.returncode == 0, done.stderr
     ignored = int((tmp_path / "ignored").read_text().split()[1], 16)
     assert ignored & (1 << (signal.SIGHUP - 1))
+
+
+def test_a_native_client_whose_launcher_is_gone_fails_closed(project: Project, tmp_path: Path) -> None:
+    native = build_native_client(tmp_path, str(tmp_path / "gone"))
+    done = subprocess.run([native], cwd=project.root, input=json.dumps(EVENT), capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "FORGE_WARM": "0"})
+    assert done.returncode == 3
+    assert done.stderr == f"forge-hook-run: error: cannot start {tmp_path}/gone (No such file or directory): " \
+                          "reinstall forge-hook-run\n"
+    assert json.loads(done.stdout)["error"]["kind"] == "internal"
