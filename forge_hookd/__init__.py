@@ -11,14 +11,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # what type checkers see (mypy knows this name); at run time __getattr__ imports on first use
     from typing import Any
 
-    from .config import HookConfig
-    from .errors import ConfigError, EventError, ForgeError
-    from .events import EventType, HookEvent
-    from .executor import HookExecutor, fire_event
-    from .toolexecutor import ToolExecutor
-    from .registry import Hook, HookRegistry
-    from .results import HookBlockedError, HookResult, HookRun
-    from .templates import HOOK_TEMPLATES
+    from forge_hookd.config import HookConfig
+    from forge_hookd.errors import ConfigError, EventError, ForgeError
+    from forge_hookd.events import EventType, HookEvent
+    from forge_hookd.executor import HookExecutor, fire_event
+    from forge_hookd.toolexecutor import ToolExecutor
+    from forge_hookd.registry import Hook, HookRegistry
+    from forge_hookd.results import HookBlockedError, HookResult, HookRun
+    from forge_hookd.templates import HOOK_TEMPLATES
 
     __version__: str
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .dialects import NAMES, get
+from forge_hookd.dialects import NAMES, get
 
 #: The executable forge puts into an agent's settings.
 RUNNER = "forge-hook-run"

@@ -20,13 +20,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import agentplaces, codextrust, jsonedit, wirerecord
-from .agentplaces import PLACES, runs_forge
-from .dialects import NAMES, get
-from .errors import ConfigError
-from .readfile import read_regular
-from .safefile import locked, write_atomically
-from .wirerecord import FileRecord, Outcome, digest
+from forge_hookd import agentplaces, codextrust, jsonedit, wirerecord
+from forge_hookd.agentplaces import PLACES, runs_forge
+from forge_hookd.dialects import NAMES, get
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.safefile import locked, write_atomically
+from forge_hookd.wirerecord import FileRecord, Outcome, digest
 
 
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:

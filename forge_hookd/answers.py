@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
-from .text import did_you_mean, near_miss
+from forge_hookd.text import did_you_mean, near_miss
 
 if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instructions at import
     from collections.abc import Callable

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
-from .errors import ExitStatus, ForgeError, UsageError, error_document, interrupted_status
-from .runlog import RunContext, record
-from .safefile import write_all
-from .signals import Interrupted, SignalCatcher
-from .text import json_bytes, visible
+from forge_hookd.errors import ExitStatus, ForgeError, UsageError, error_document, interrupted_status
+from forge_hookd.runlog import RunContext, record
+from forge_hookd.safefile import write_all
+from forge_hookd.signals import Interrupted, SignalCatcher
+from forge_hookd.text import json_bytes, visible
 
 if TYPE_CHECKING:
     from typing import Protocol

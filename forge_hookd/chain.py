@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from .events import CHAIN_VAR
+from forge_hookd.events import CHAIN_VAR
 
 _MAX_DEPTH = 4096  # a loop in a hostile /proc is not followed forever
 #: Entries kept: nested runs deeper than this are the nearest ones (a loop of agents each

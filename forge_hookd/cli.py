@@ -14,18 +14,18 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from . import completion
-from .boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
-from .codec import ForgeCodec, event_from_options
-from .dialects import NAMES as DIALECTS
-from .errors import ExitStatus, UsageError
-from .events import EVENT_TYPES
-from .pipeline import RunOptions, serve
-from .text import did_you_mean
+from forge_hookd import completion
+from forge_hookd.boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
+from forge_hookd.codec import ForgeCodec, event_from_options
+from forge_hookd.dialects import NAMES as DIALECTS
+from forge_hookd.errors import ExitStatus, UsageError
+from forge_hookd.events import EVENT_TYPES
+from forge_hookd.pipeline import RunOptions, serve
+from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
-    from .codec import Codec
-    from .dialectcodec import DialectCodec
+    from forge_hookd.codec import Codec
+    from forge_hookd.dialectcodec import DialectCodec
 
 PROG = RUNNER_PROG
 
@@ -120,7 +120,7 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     is in ``ctx.params`` once processed)."""
     if param.name == "dialect" and value is not None:
         # The dialect modules load only for an agent's call (bench/README.md, "tricks.py").
-        from .dialectcodec import DialectCodec
+        from forge_hookd.dialectcodec import DialectCodec
 
         ctx.obj.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
     elif param.name == "report" and ctx.params.get("dialect"):  # --dialect came first
@@ -250,7 +250,7 @@ def _refuse_extras(ctx: click.Context) -> None:
 
 
 def _print_config(value: str) -> int:
-    from .dialectcodec import dialect_named, split_dialect  # as in _speak
+    from forge_hookd.dialectcodec import dialect_named, split_dialect  # as in _speak
 
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
@@ -280,7 +280,7 @@ def codec_for(argv: list[str]) -> Codec:
             given[word] = None
     dialect = given.get("--dialect")
     if dialect is not None:
-        from .dialectcodec import DialectCodec  # as in _speak
+        from forge_hookd.dialectcodec import DialectCodec  # as in _speak
 
         return DialectCodec(dialect, err=write_stderr, out=write_stdout, report=given.get("--report"))
     return _forge_codec(pretty="--pretty" in given, quiet="-q" in given or "--quiet" in given)

@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
-from .errors import EventError, ExitStatus, UsageError, error_document, interrupted_status
-from .events import HookEvent
-from .results import describe_hook
-from .signals import settle, signal_name
-from .text import json_bytes, one_line
+from forge_hookd.errors import EventError, ExitStatus, UsageError, error_document, interrupted_status
+from forge_hookd.events import HookEvent
+from forge_hookd.results import describe_hook
+from forge_hookd.signals import settle, signal_name
+from forge_hookd.text import json_bytes, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Protocol
 
-    from .registry import Hook
-    from .results import HookRun
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookRun
 
     # For the type checker only: creating a Protocol class costs 0.3 M instructions of
     # every run's start-up (bench/README.md, "Start-up tricks").

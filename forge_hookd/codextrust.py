@@ -27,12 +27,12 @@ import re
 import tomllib
 from typing import Any
 
-from . import agentplaces, wirerecord
-from .agentplaces import Handler
-from .errors import ConfigError
-from .readfile import read_regular
-from .safefile import locked, write_atomically
-from .wirerecord import FileRecord, Outcome
+from forge_hookd import agentplaces, wirerecord
+from forge_hookd.agentplaces import Handler
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.safefile import locked, write_atomically
+from forge_hookd.wirerecord import FileRecord, Outcome
 
 #: Codex ignores a matcher on these events (hooks: events/common.rs)
 _NO_MATCHER = frozenset({"user_prompt_submit", "stop", "interrupt"})

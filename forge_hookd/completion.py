@@ -24,8 +24,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from .dialects import NAMES as DIALECTS
-from .events import EVENT_TYPES
+from forge_hookd.dialects import NAMES as DIALECTS
+from forge_hookd.events import EVENT_TYPES
 
 if TYPE_CHECKING:  # at run time the alias would import click.shell_completion
     from collections.abc import Callable, Iterable
@@ -60,7 +60,7 @@ def event_types() -> list[str]:
 def native_events() -> list[str]:
     """Every native event of every agent that forge has no type of its own for: a hook's
     ``event`` names them ``agent:native:NAME``."""
-    from .dialects import NAMES, get
+    from forge_hookd.dialects import NAMES, get
 
     return sorted({event for name in NAMES for event in get(name).words.native_events})
 
@@ -71,25 +71,25 @@ def dialect_names() -> list[str]:
 
 def template_names() -> list[str]:
     # Only a shell asking pays for building the templates (bench/README.md, "Start-up tricks").
-    from .templates import HOOK_TEMPLATES
+    from forge_hookd.templates import HOOK_TEMPLATES
 
     return sorted(HOOK_TEMPLATES)
 
 
 def guard_names() -> list[str]:
-    from .guards import ALIASES, GUARDS
+    from forge_hookd.guards import ALIASES, GUARDS
 
     return sorted([*GUARDS, *ALIASES])
 
 
 def guard_sets() -> list[str]:
-    from .guards.entries import SETS
+    from forge_hookd.guards.entries import SETS
 
     return [*SETS, *guard_names()]
 
 
 def guard_tools() -> list[str]:
-    from .guards.explain import TEST_TOOLS
+    from forge_hookd.guards.explain import TEST_TOOLS
 
     return list(TEST_TOOLS)
 
@@ -97,7 +97,7 @@ def guard_tools() -> list[str]:
 def tool_names() -> list[str]:
     """Every tool name a pattern or ``--tool`` may take that forge knows: the canonical
     ones (``bash``) and each agent's own (``Bash``, ``run_shell_command``)."""
-    from .dialects import NAMES, get
+    from forge_hookd.dialects import NAMES, get
 
     names: set[str] = set()
     for name in NAMES:
@@ -113,7 +113,7 @@ def event_patterns(ctx: click.Context, param: click.Parameter, incomplete: str) 
     events); a list of patterns is completed at its last."""
     from click.shell_completion import CompletionItem
 
-    from .events import EVENT_INFO
+    from forge_hookd.events import EVENT_INFO
 
     done, comma, current = incomplete.rpartition(",")
     head = done + comma
@@ -160,8 +160,8 @@ def hook_selectors(ctx: click.Context, param: click.Parameter, incomplete: str) 
 
 def _entries(ctx: click.Context) -> list[tuple[int, dict[str, Any]]]:
     """The entries of the hooks file the command names; none when it cannot be read."""
-    from .config import find_project_root, global_config_path, parse_document, project_file, read_raw
-    from .errors import ConfigError
+    from forge_hookd.config import find_project_root, global_config_path, parse_document, project_file, read_raw
+    from forge_hookd.errors import ConfigError
 
     if ctx.params.get("global_"):
         path = global_config_path()

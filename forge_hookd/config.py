@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import trust
-from .errors import ConfigError
-from .events import PROJECT_DIR_VAR, is_event_var
-from .readfile import read_regular
-from .registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
-from .safefile import StrPath, locked, write_atomically
-from .text import did_you_mean
+from forge_hookd import trust
+from forge_hookd.errors import ConfigError
+from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
+from forge_hookd.readfile import read_regular
+from forge_hookd.registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
+from forge_hookd.safefile import StrPath, locked, write_atomically
+from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -231,7 +231,7 @@ def _guard_problems(hook: Hook) -> list[str]:
     why (a typo never switches a guard off); the warning says what to fix."""
     # Imported here: the guards and the shell parser they load cost a file with no guard
     # entry nothing (bench/README.md, "Built-in guards: cost").
-    from . import guards
+    from forge_hookd import guards
 
     return [f"{problem}; the guard denies until this is fixed" for problem in guards.validate(hook.guard or "",
                                                                                              hook.with_)]

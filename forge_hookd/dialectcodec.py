@@ -15,17 +15,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 
-from .codec import Outcome, Reply, Request, read_input
-from .events import EventType, HookEvent
-from .errors import UsageError, error_document
-from .signals import signal_name
-from .text import json_bytes
-from .dialects import NAMES, get
-from .dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
+from forge_hookd.codec import Outcome, Reply, Request, read_input
+from forge_hookd.events import EventType, HookEvent
+from forge_hookd.errors import UsageError, error_document
+from forge_hookd.signals import signal_name
+from forge_hookd.text import json_bytes
+from forge_hookd.dialects import NAMES, get
+from forge_hookd.dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
 
 if TYPE_CHECKING:
-    from .results import HookRun
-    from .dialects.base import Dialect
+    from forge_hookd.results import HookRun
+    from forge_hookd.dialects.base import Dialect
 
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 _PROBE_EVENT = HookEvent(EventType.SESSION_START, timestamp=0.0)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import trust
-from .config import (
+from forge_hookd import trust
+from forge_hookd.config import (
     CONFIG_NAME,
     PROJECT_DIR_NAME,
     duplicate_keys,
@@ -20,11 +20,11 @@ from .config import (
     read_raw,
     update_file,
 )
-from .dialects import get
-from .errors import ConfigError
-from .events import HookEvent
-from .text import did_you_mean
-from .registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name, tool_typos
+from forge_hookd.dialects import get
+from forge_hookd.errors import ConfigError
+from forge_hookd.events import HookEvent
+from forge_hookd.text import did_you_mean
+from forge_hookd.registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name, tool_typos
 
 
 @dataclass
@@ -151,7 +151,7 @@ def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
 def _unset_variables(hook: Hook) -> list[str]:
     """A variable the command expands that nobody sets (issue 21: a plugin's
     ``${CLAUDE_PLUGIN_ROOT}`` outside the plugin expands to nothing)."""
-    from . import cmdvars  # 2 ms at import (python -X importtime): check's, not every forge-hook command's
+    from forge_hookd import cmdvars  # 2 ms at import (python -X importtime): check's, not every forge-hook command's
 
     if hook.guard is not None:
         return []
@@ -186,7 +186,7 @@ def add_guards(path: Path, hooks: list[Hook], *, retrust: bool) -> tuple[list[in
     a guard counts as there when an entry names it (or its alias), whatever its pattern
     and options (the user's own settings are kept). The indexes of the entries added,
     and for each guard already there its name and index."""
-    from .guards import ALIASES  # the parser and the guards: 7.2 ms of every other forge-hook command
+    from forge_hookd.guards import ALIASES  # the parser and the guards: 7.2 ms of every other forge-hook command
 
     def canonical(name: object) -> object:
         return ALIASES.get(name, name) if isinstance(name, str) else name

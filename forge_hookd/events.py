@@ -13,8 +13,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .errors import EventError, json_type, optional_str
-from .text import did_you_mean
+from forge_hookd.errors import EventError, json_type, optional_str
+from forge_hookd.text import did_you_mean
 
 
 class EventType(str, Enum):

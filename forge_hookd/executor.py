@@ -14,18 +14,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from . import answers, dialects
-from .chain import chain_value, circular, live_value
-from .events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, REFUSABLE_TYPES, RESERVED_ENV,
+from forge_hookd import answers, dialects
+from forge_hookd.chain import chain_value, circular, live_value
+from forge_hookd.events import (CHAIN_VAR, CONVENTIONAL_VARS, DATA_VARS_VAR, PROJECT_DIR_VAR, REFUSABLE_TYPES, RESERVED_ENV,
                      WORKING_DIR_VAR, HookEvent, is_event_var)
-from .registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
-from .results import HookBlockedError, HookResult, HookRun, Imposed
-from .signals import Interrupted
+from forge_hookd.registry import DEFAULT_TIMEOUT, Hook, HookRegistry, clamp_timeout
+from forge_hookd.results import HookBlockedError, HookResult, HookRun, Imposed
+from forge_hookd.signals import Interrupted
 
 if TYPE_CHECKING:
-    from .missing import MissingScripts
-    from .process import Spec
-    from .signals import SignalCatcher
+    from forge_hookd.missing import MissingScripts
+    from forge_hookd.process import Spec
+    from forge_hookd.signals import SignalCatcher
 
 __all__ = ["CHAIN_VAR", "HookBlockedError", "HookExecutor", "HookResult", "HookRun", "fire_event"]
 
@@ -132,9 +132,9 @@ class HookExecutor:
         if all(h.guard is not None for h in hooks):  # nothing to spawn: no process machinery
             self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher)
             return
-        from .missing import MissingScripts
-        from .process import HookProcesses  # only now: see the module docstring
-        from .tree import become_subreaper
+        from forge_hookd.missing import MissingScripts
+        from forge_hookd.process import HookProcesses  # only now: see the module docstring
+        from forge_hookd.tree import become_subreaper
 
         if self.subreaper:
             become_subreaper()
@@ -203,7 +203,7 @@ class HookExecutor:
     def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
         # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry
         # (bench/README.md, "Built-in guards: a whole run").
-        from .guards.hook import guard_result
+        from forge_hookd.guards.hook import guard_result
 
         return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
 
@@ -237,7 +237,7 @@ class HookExecutor:
 
     def _spec(self, hook: Hook, base_env: dict[bytes, bytes], stdin: bytes, event_vars: frozenset[str],
               formatted: dict[str, tuple[bytes, dict[bytes, bytes]]]) -> Spec:
-        from .process import Spec
+        from forge_hookd.process import Spec
 
         cwd = self._cwd(hook)
         env = dict(base_env)

@@ -29,14 +29,14 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .codec import Request
-from .dialectcodec import dialect_named, split_dialect
-from .errors import ConfigError, EventError, ForgeError, UsageError
-from .events import HookEvent
-from .registry import Hook
-from .pipeline import RunOptions, run
-from .readfile import read_regular
-from .text import one_line
+from forge_hookd.codec import Request
+from forge_hookd.dialectcodec import dialect_named, split_dialect
+from forge_hookd.errors import ConfigError, EventError, ForgeError, UsageError
+from forge_hookd.events import HookEvent
+from forge_hookd.registry import Hook
+from forge_hookd.pipeline import RunOptions, run
+from forge_hookd.readfile import read_regular
+from forge_hookd.text import one_line
 
 _DECISIONS = ("allow", "deny", "ask")
 _CASE_KEYS = frozenset({"name", "command", "event", "payload", "dialect", "native_event", "expect", "reason"})

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import orjson
 
-from . import trust, wirerecord
-from .errors import ConfigError
-from .readfile import read_regular
-from .text import visible
+from forge_hookd import trust, wirerecord
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.text import visible
 
 _WORDS = (b"forge-hook-run", b"forge-hook", b"_FORGE_HOOK_COMPLETE", b"_FORGE_HOOK_RUN_COMPLETE")
 _SHELL_FILES = (".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",

@@ -11,11 +11,11 @@ from typing import Any
 import click
 import orjson
 
-from . import logview, runlog
-from .boundary import MANAGER_PROG, print_json, say
-from .logview import row, table
-from .errors import UsageError
-from .text import visible
+from forge_hookd import logview, runlog
+from forge_hookd.boundary import MANAGER_PROG, print_json, say
+from forge_hookd.logview import row, table
+from forge_hookd.errors import UsageError
+from forge_hookd.text import visible
 
 PROG = MANAGER_PROG
 

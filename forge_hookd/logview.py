@@ -15,10 +15,10 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from .errors import UsageError
-from .registry import hook_name
-from .runlog import log_files
-from .text import visible
+from forge_hookd.errors import UsageError
+from forge_hookd.registry import hook_name
+from forge_hookd.runlog import log_files
+from forge_hookd.text import visible
 
 _SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([smhdw])$")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}

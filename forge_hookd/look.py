@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .events import TOKEN_VAR
+from forge_hookd.events import TOKEN_VAR
 
 _CHILDREN = "children"  # /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)
 

@@ -15,21 +15,21 @@ from typing import Any
 
 import click
 
-from . import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
-from .boundary import MANAGER_PROG, BoundaryGroup, print_json, say
-from .config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
-from .dialects import NAMES as DIALECTS
-from .dialects import get
-from .dialects.importing import Imported, import_hooks
-from .errors import ConfigError, ExitStatus, ManagerStatus, UsageError
-from .events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
-from .registry import Hook, hook_name, pattern_can_match
-from .log_cli import log_command
-from .warm_cli import warm_command
-from .policy_cli import guard_group, replay_command, test_command
-from .templates import HOOK_TEMPLATES
-from .text import short_command, visible
-from .wirerecord import Outcome
+from forge_hookd import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
+from forge_hookd.boundary import MANAGER_PROG, BoundaryGroup, print_json, say
+from forge_hookd.config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
+from forge_hookd.dialects import NAMES as DIALECTS
+from forge_hookd.dialects import get
+from forge_hookd.dialects.importing import Imported, import_hooks
+from forge_hookd.errors import ConfigError, ExitStatus, ManagerStatus, UsageError
+from forge_hookd.events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
+from forge_hookd.registry import Hook, hook_name, pattern_can_match
+from forge_hookd.log_cli import log_command
+from forge_hookd.warm_cli import warm_command
+from forge_hookd.policy_cli import guard_group, replay_command, test_command
+from forge_hookd.templates import HOOK_TEMPLATES
+from forge_hookd.text import short_command, visible
+from forge_hookd.wirerecord import Outcome
 
 PROG = MANAGER_PROG
 
@@ -303,7 +303,7 @@ def _add_guards(ctx: click.Context, scope: str, guard: str | None, guard_set: st
                 pattern: str | None, hook_id: str | None, description: str | None, disabled: bool,
                 observer: bool, process: dict[str, Any]) -> None:
     """``add --guard NAME [--with JSON]`` and ``add --guards SET``."""
-    from .guards import GuardError, entries  # 7.2 ms of every other forge-hook command (bench/README.md)
+    from forge_hookd.guards import GuardError, entries  # 7.2 ms of every other forge-hook command (bench/README.md)
 
     given = [flag for flag, value in process.items() if value]
     if given:

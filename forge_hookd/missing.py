@@ -29,12 +29,12 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from .events import PROJECT_DIR_VAR, WORKING_DIR_VAR
+from forge_hookd.events import PROJECT_DIR_VAR, WORKING_DIR_VAR
 
 if TYPE_CHECKING:
-    from .answers import Finished
-    from .events import HookEvent
-    from .registry import Hook
+    from forge_hookd.answers import Finished
+    from forge_hookd.events import HookEvent
+    from forge_hookd.registry import Hook
 
 # Two regular expressions spare the parser (importing it costs 4 ms at best, on every run:
 # bench/README.md, "Missing scripts"), each a necessary condition, not a second tokenizer:
@@ -66,7 +66,7 @@ class MissingScripts:
             return None
         if result.exit_code == 0 and not _compiled(_HIDES_STATUS).search(command):
             return None  # the healthy run's path: no parser
-        from .shell import script_words
+        from forge_hookd.shell import script_words
 
         scripts = script_words(command, variables=self._variables(hook, cwd) if "$" in command else None)
         for runner, path in scripts.files:
@@ -88,7 +88,7 @@ class MissingScripts:
         names: every dialect's ``hooks.env``): its format's own, else the caller's (an
         agent that runs forge-hook-run passes its own), and the hook's ``env``."""
         if self._agent_vars is None:
-            from . import dialects
+            from forge_hookd import dialects
 
             self._agent_vars = {name: _absolute(dialects.get(name).hooks.env(self.event, self.project_dir))
                                 for name in dialects.NAMES}

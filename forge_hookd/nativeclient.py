@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import warmclient
+from forge_hookd import warmclient
 
 SOURCE = Path(__file__).with_name("warmclient.c")
 

@@ -15,22 +15,22 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from . import dialects, skiplist, trust, trustrun
-from .codec import Outcome, Request
-from .config import ProjectRoot, load_sources, locate_project_root
-from .errors import ConfigError, UsageError
-from .executor import HookExecutor
-from .registry import HookRegistry
-from .results import Imposed, describe_hook, dry_run_document
-from .stops import StopCount
-from .witness import Witness
+from forge_hookd import dialects, skiplist, trust, trustrun
+from forge_hookd.codec import Outcome, Request
+from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
+from forge_hookd.errors import ConfigError, UsageError
+from forge_hookd.executor import HookExecutor
+from forge_hookd.registry import HookRegistry
+from forge_hookd.results import Imposed, describe_hook, dry_run_document
+from forge_hookd.stops import StopCount
+from forge_hookd.witness import Witness
 
 if TYPE_CHECKING:
-    from .codec import Codec
-    from .events import HookEvent
-    from .registry import Hook
-    from .results import HookRun
-    from .signals import SignalCatcher
+    from forge_hookd.codec import Codec
+    from forge_hookd.events import HookEvent
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookRun
+    from forge_hookd.signals import SignalCatcher
 
 Say = Callable[[str], None]
 

@@ -14,11 +14,11 @@ from typing import Any
 import click
 import orjson
 
-from . import completion
-from .boundary import MANAGER_PROG, print_json, say
-from .config import find_project_root
-from .errors import ExitStatus, ManagerStatus, UsageError
-from .text import one_line, visible
+from forge_hookd import completion
+from forge_hookd.boundary import MANAGER_PROG, print_json, say
+from forge_hookd.config import find_project_root
+from forge_hookd.errors import ExitStatus, ManagerStatus, UsageError
+from forge_hookd.text import one_line, visible
 
 PROG = MANAGER_PROG
 _STATUS = {"allow": ExitStatus.PROCEED, "deny": ExitStatus.BLOCKED, "ask": ExitStatus.ASK}
@@ -64,7 +64,7 @@ def guard_list_command(as_json: bool) -> None:
     """Every built-in guard: its name, what it catches (examples), its options and their
     defaults, and whether it is in the recommended set (forge-hook add --guards
     recommended)."""
-    from .guards.explain import describe_all  # the guards: 7.2 ms of every other command (bench/README.md)
+    from forge_hookd.guards.explain import describe_all  # the guards: 7.2 ms of every other command (bench/README.md)
 
     described = describe_all()
     if as_json:
@@ -109,9 +109,9 @@ def guard_test_command(ctx: click.Context, name: str, words: tuple[str, ...], wi
     forge-hook guard test secret_files --tool read -- ~/.ssh/id_ed25519
     forge-hook guard test hardcoded_secrets --tool write --content "$(cat config.py)" -- config.py
     """
-    from .guards import GuardError  # the parser and the guards: 7.2 ms of every other command
-    from .guards.entries import options_from_json
-    from .guards.explain import explain, tool_call
+    from forge_hookd.guards import GuardError  # the parser and the guards: 7.2 ms of every other command
+    from forge_hookd.guards.entries import options_from_json
+    from forge_hookd.guards.explain import explain, tool_call
 
     root = _project_root(ctx)
     try:
@@ -171,8 +171,8 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     deny or ask; reason, if given, must be part of the run's reason. {project} in any
     string is the project root.
     """
-    from . import fixtures, trust  # the run pipeline: 32 ms of every other command (python -X importtime)
-    from .pipeline import RunOptions
+    from forge_hookd import fixtures, trust  # the run pipeline: 32 ms of every other command (python -X importtime)
+    from forge_hookd.pipeline import RunOptions
 
     root = _project_root(ctx)
     cases = fixtures.load(file, project_root=root, dialect=dialect)
@@ -204,8 +204,8 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
     agent's own payload is not kept (its working directory: guards judge from the
     project root). Files, the environment and time are today's.
     """
-    from . import logview, replay, runlog  # the run pipeline: 32 ms of every other command
-    from .logview import Filter
+    from forge_hookd import logview, replay, runlog  # the run pipeline: 32 ms of every other command
+    from forge_hookd.logview import Filter
 
     path = runlog.log_path()
     if path is None:
@@ -224,7 +224,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
 
 
 def _replay_lines(number: int, replayed: Any) -> list[str]:
-    from .replay import diff  # loaded already by replay_command
+    from forge_hookd.replay import diff  # loaded already by replay_command
 
     rec, now = replayed.record, replayed.run
     event = rec.get("event") or {}

@@ -20,14 +20,14 @@ import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING
 
-from .results import HookResult
-from .signals import Interrupted, SignalCatcher
-from .events import TOKEN_VAR
-from .look import Look
-from .tree import Orphanage, TreeEnd, tree_members
+from forge_hookd.results import HookResult
+from forge_hookd.signals import Interrupted, SignalCatcher
+from forge_hookd.events import TOKEN_VAR
+from forge_hookd.look import Look
+from forge_hookd.tree import Orphanage, TreeEnd, tree_members
 
 if TYPE_CHECKING:
-    from .registry import Hook
+    from forge_hookd.registry import Hook
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
 #: Output kept across all the hooks of a run: what bounds the document and our memory.

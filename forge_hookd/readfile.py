@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 
-from .errors import ConfigError
+from forge_hookd.errors import ConfigError
 
 #: The largest hooks file read: about 100,000 hooks, far beyond any real config, and a
 #: bound on what a planted file costs (bench/README.md has the figures).

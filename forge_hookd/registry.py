@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, ClassVar
 
-from .dialects import NAMES as DIALECTS
-from .errors import ConfigError, optional_str
-from .events import EVENT_TYPES, TOOL_EVENT_TYPES, HookEvent
-from .text import did_you_mean, near_miss
+from forge_hookd.dialects import NAMES as DIALECTS
+from forge_hookd.errors import ConfigError, optional_str
+from forge_hookd.events import EVENT_TYPES, TOOL_EVENT_TYPES, HookEvent
+from forge_hookd.text import did_you_mean, near_miss
 
 DEFAULT_TIMEOUT = 10.0
 MIN_TIMEOUT = 0.1
@@ -96,8 +96,8 @@ def tool_typos(patterns: Iterable[str]) -> list[str]:
 def _known_tools() -> tuple[str, ...]:
     """Canonical tool names first, then every dialect's native ones (check time only:
     this imports every dialect)."""
-    from . import dialects
-    from .dialects.base import CANONICAL_TOOLS
+    from forge_hookd import dialects
+    from forge_hookd.dialects.base import CANONICAL_TOOLS
 
     names = dict.fromkeys(CANONICAL_TOOLS)
     for name in dialects.NAMES:
@@ -192,7 +192,7 @@ class Hook:
         object.__setattr__(self, "_patterns", split_patterns(self.event_pattern))
         native = None
         if self.matcher is not None or self.if_ is not None:
-            from .dialects.matching import native_filter  # 3 ms at import (-X importtime): only a kept filter pays
+            from forge_hookd.dialects.matching import native_filter  # 3 ms at import (-X importtime): only a kept filter pays
 
             native = native_filter(self.format, self.matcher, self.if_)
         object.__setattr__(self, "_native", native)

@@ -19,12 +19,12 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from .codec import Request
-from .errors import UsageError
-from .events import HookEvent
-from .pipeline import RunOptions, run
-from .redact import MASK
-from .results import HookRun
+from forge_hookd.codec import Request
+from forge_hookd.errors import UsageError
+from forge_hookd.events import HookEvent
+from forge_hookd.pipeline import RunOptions, run
+from forge_hookd.redact import MASK
+from forge_hookd.results import HookRun
 
 _CUT = "...[cut]"
 

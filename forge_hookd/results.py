@@ -14,14 +14,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .answers import ALLOW, ASK, DENY, Answer, merge_patch
-from .events import HookEvent
-from .registry import Hook, hook_name
-from .signals import signal_name
-from .text import one_line
+from forge_hookd.answers import ALLOW, ASK, DENY, Answer, merge_patch
+from forge_hookd.events import HookEvent
+from forge_hookd.registry import Hook, hook_name
+from forge_hookd.signals import signal_name
+from forge_hookd.text import one_line
 
 if TYPE_CHECKING:
-    from .answers import Judge
+    from forge_hookd.answers import Judge
 
 __all__ = ["HookBlockedError", "HookResult", "HookRun", "Imposed", "describe_hook", "dry_run_document",
            "hook_document"]

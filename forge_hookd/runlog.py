@@ -19,10 +19,10 @@ import time
 from typing import Any
 
 
-from .readfile import kind_of
-from .runrecord import RunContext, build_record, shortened
-from .safefile import write_all
-from .text import json_bytes
+from forge_hookd.readfile import kind_of
+from forge_hookd.runrecord import RunContext, build_record, shortened
+from forge_hookd.safefile import write_all
+from forge_hookd.text import json_bytes
 
 __all__ = ["RunContext", "append", "encode", "log_files", "log_path", "record"]
 

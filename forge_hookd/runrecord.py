@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .config import LoadedConfig
+    from forge_hookd.config import LoadedConfig
 
 OUTPUT_TAIL = 1024  # characters of each hook's stdout and stderr kept
 TEXT_LIMIT = 512  # characters of any other text field
@@ -104,7 +104,7 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
     if isinstance(error, dict):
         rec["error"] = {"kind": _text(error.get("kind")), "message": _head(str(error.get("message")), TEXT_LIMIT)}
         rec["decision"] = "error"
-    from .redact import redact  # 0.7 ms, only when the log is on (bench/README.md, "tricks.py")
+    from forge_hookd.redact import redact  # 0.7 ms, only when the log is on (bench/README.md, "tricks.py")
 
     names = _guard_names(rec["hooks"])  # the kept ones: those redact() gives back
     redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
@@ -130,7 +130,7 @@ def _guard_names(hooks: list[dict[str, Any]]) -> list[str | None]:
     guarded run's record); a name that is no guard's (a typo) stays, to be redacted."""
     if not any("guard" in h for h in hooks):
         return [None] * len(hooks)
-    from .guards import ALIASES, GUARDS  # 7.2 ms for a run without a guard entry; loaded already here
+    from forge_hookd.guards import ALIASES, GUARDS  # 7.2 ms for a run without a guard entry; loaded already here
 
     names: list[str | None] = []
     for entry in hooks:
@@ -143,7 +143,7 @@ def _guard_names(hooks: list[dict[str, Any]]) -> list[str | None]:
 def _known_secrets(doc: dict[str, Any]) -> list[str]:
     """Secret values a hook could print bare: those of the environment it inherits,
     of its own env and of the event's data; longest first, so none is half-masked."""
-    from .redact import MIN_KNOWN, is_secret_name, secret_values
+    from forge_hookd.redact import MIN_KNOWN, is_secret_name, secret_values
 
     # Keys first: decoding every value of the environment costs more than the rest.
     found = {os.environ[k] for k in os.environ if is_secret_name(k) and len(os.environ[k]) >= MIN_KNOWN}

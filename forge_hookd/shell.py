@@ -26,9 +26,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
-from . import shellwords
-from .shellwords import MAX_DEPTH, RawCommand, Sub, Word
-from .lazyre import Lazy
+from forge_hookd import shellwords
+from forge_hookd.shellwords import MAX_DEPTH, RawCommand, Sub, Word
+from forge_hookd.lazyre import Lazy
 
 __all__ = ["Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse", "script_words",
            "trust_words"]

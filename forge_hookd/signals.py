@@ -42,7 +42,7 @@ else:
 
 # One list and one naming for every end of a run, from a module the warm client can load
 # before anything else (signalnames.py); re-exported here, where they are handled.
-from .signalnames import RUNNER_SIGNALS as RUNNER_SIGNALS, name_of as name_of
+from forge_hookd.signalnames import RUNNER_SIGNALS as RUNNER_SIGNALS, name_of as name_of
 
 
 def signal_name(code: int | None) -> str | None:

@@ -16,9 +16,9 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .events import SKIP_VAR
-from .registry import Hook, hook_name
-from .text import did_you_mean
+from forge_hookd.events import SKIP_VAR
+from forge_hookd.registry import Hook, hook_name
+from forge_hookd.text import did_you_mean
 
 
 class Skipping(NamedTuple):

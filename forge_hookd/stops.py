@@ -25,15 +25,15 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .answers import DENY
-from .events import STOP_TYPES
-from .results import describe_hook
-from .safefile import write_atomically
+from forge_hookd.answers import DENY
+from forge_hookd.events import STOP_TYPES
+from forge_hookd.results import describe_hook
+from forge_hookd.safefile import write_atomically
 
 if TYPE_CHECKING:
-    from .events import HookEvent
-    from .registry import Hook
-    from .results import HookRun
+    from forge_hookd.events import HookEvent
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookRun
 
 MAX_VAR = "FORGE_MAX_CONTINUES"
 DEFAULT_MAX = 5

@@ -4,7 +4,7 @@ guard among them is a built-in guard (guards/), judged without a process."""
 
 from __future__ import annotations
 
-from .registry import Hook
+from forge_hookd.registry import Hook
 
 _LOG_ALL = (
     'dir="${XDG_STATE_HOME:-$HOME/.local/state}/forge" && mkdir -p "$dir" && '

@@ -7,10 +7,10 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .answers import ASK
-from .events import HookEvent
-from .executor import HookExecutor
-from .results import HookBlockedError, HookRun
+from forge_hookd.answers import ASK
+from forge_hookd.events import HookEvent
+from forge_hookd.executor import HookExecutor
+from forge_hookd.results import HookBlockedError, HookRun
 
 Tool = Callable[[dict[str, Any]], Awaitable[Any]]
 #: Asked when pre-execute hooks answer ask: True lets the tool run. May be async.

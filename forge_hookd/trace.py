@@ -14,13 +14,13 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .registry import hook_name
-from .text import short_command, visible
+from forge_hookd.registry import hook_name
+from forge_hookd.text import short_command, visible
 
 if TYPE_CHECKING:
-    from .events import HookEvent
-    from .registry import Hook
-    from .results import HookResult
+    from forge_hookd.events import HookEvent
+    from forge_hookd.registry import Hook
+    from forge_hookd.results import HookResult
 
 _COLOURS = {"good": "32", "bad": "31", "ask": "33", "dim": "2", "head": "1"}
 
@@ -128,6 +128,6 @@ def _tone(decision: str) -> str:
 def _short(text: str, limit: int = 80) -> str:
     """One line, cut (saying how long it was), secrets masked (stderr may end up in an
     agent's transcript)."""
-    from .redact import redact_text  # 0.7 ms, only when tracing with the log off (bench/README.md)
+    from forge_hookd.redact import redact_text  # 0.7 ms, only when tracing with the log off (bench/README.md)
 
     return short_command(redact_text(" ".join(text.split())), limit)  # masked as the line reads

@@ -44,9 +44,9 @@ from typing import Any
 
 import orjson
 
-from .errors import ConfigError
-from .readfile import read_regular
-from .safefile import StrPath, locked, write_atomically
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.safefile import StrPath, locked, write_atomically
 
 OVERRIDE_VAR = "FORGE_TRUST_PROJECT"
 REQUIRE_VAR = "FORGE_REQUIRE_TRUST"
@@ -251,8 +251,8 @@ def _agent_variables() -> tuple[tuple[str, str], ...]:
     """Every agent's project variables, as each dialect's hooks get them: the name and
     what follows the project root in its value (``("COPILOT_HOOK_DIR",
     "/.github/hooks")``). Read from the dialects (one owner per fact), once."""
-    from . import dialects
-    from .events import PROJECT_DIR_VAR, EventType, HookEvent
+    from forge_hookd import dialects
+    from forge_hookd.events import PROJECT_DIR_VAR, EventType, HookEvent
 
     probe, event = "/\0root", HookEvent(EventType.SESSION_START)
     found: dict[str, str] = {PROJECT_DIR_VAR: ""}
@@ -271,7 +271,7 @@ def project_variables(root: str) -> dict[str, str]:
 def _command_words(entry: dict[str, Any], real_root: str) -> Any:
     """:func:`shell.trust_words` of an entry's command, its variables known: the agents'
     project variables, and the entry's own ``env`` (a plugin's ``CLAUDE_PLUGIN_ROOT``)."""
-    from . import shell  # the parser, only for a project that has commands to read
+    from forge_hookd import shell  # the parser, only for a project that has commands to read
 
     command = entry["command"]
     variables: dict[str, str] = {}

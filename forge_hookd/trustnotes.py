@@ -16,10 +16,10 @@ import time
 
 import orjson
 
-from .errors import ConfigError
-from .readfile import read_regular
-from .safefile import write_atomically  # loaded by every run's pipeline already
-from .trust import digest
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.safefile import write_atomically  # loaded by every run's pipeline already
+from forge_hookd.trust import digest
 
 MAX_ENTRIES = 256
 MAX_AGE = 7 * 24 * 3600.0

@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from . import trust
-from .registry import HookRegistry
-from .results import Imposed
+from forge_hookd import trust
+from forge_hookd.registry import HookRegistry
+from forge_hookd.results import Imposed
 
 if TYPE_CHECKING:
-    from .config import LoadedConfig, ProjectRoot
-    from .events import HookEvent
+    from forge_hookd.config import LoadedConfig, ProjectRoot
+    from forge_hookd.events import HookEvent
 
 #: The ``source`` of forge's own deny in ``blocked_by``.
 TRUST_SOURCE = "trust"
@@ -102,7 +102,7 @@ def _tell(where: Where, root: str, check: trust.TrustCheck) -> bool:
         return True
     if not where.can_block:
         return False
-    from .trustnotes import first_time
+    from forge_hookd.trustnotes import first_time
 
     return first_time(where.dialect or "", where.event.session_id, root, check.state.value)
 
@@ -111,7 +111,7 @@ def can_block(event: HookEvent, dialect: str | None, native_event: str | None) -
     """Whether the call waits on this run: the agent's own blocking events for a dialect
     run, forge's for the forge protocol."""
     if dialect is not None:
-        from . import dialects
+        from forge_hookd import dialects
 
         return native_event in dialects.get(dialect).words.blocking_events
     return event.type.value in BLOCKING_TYPES
@@ -126,14 +126,14 @@ def agent_trusting(event: HookEvent, root: str) -> Imposed | None:
     args = event.data.get("tool_args")
     if event.tool_name is None or not isinstance(args, dict):
         return None
-    from .events import dumps
+    from forge_hookd.events import dumps
 
     cwd = _payload_cwd(event)
     text = dumps(args).decode("utf-8", "replace").lower()
     data_dir = os.path.dirname(trust.trust_store_path())
     if "forge" not in text and "trust" not in text and not (cwd or "").startswith(data_dir):
         return None
-    from . import guards
+    from forge_hookd import guards
 
     context = guards.Context.from_env(root, os.environ, cwd=cwd)
     ruling = guards.make("self_protection", {"only": "trust"}).judge(event.tool_name, args, context)

@@ -19,10 +19,10 @@ from typing import Any
 
 import orjson
 
-from . import warmclient as wire
-from .errors import ForgeError
-from .warmd import prepare_dir
-from .warmlog import RunnerLog
+from forge_hookd import warmclient as wire
+from forge_hookd.errors import ForgeError
+from forge_hookd.warmd import prepare_dir
+from forge_hookd.warmlog import RunnerLog
 
 #: How long ``on`` waits for a runner it started to answer, and ``off`` for one to go.
 START_WAIT = 30.0

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from . import warm
-from .boundary import MANAGER_PROG, print_json
+from forge_hookd import warm
+from forge_hookd.boundary import MANAGER_PROG, print_json
 
 PROG = MANAGER_PROG
 

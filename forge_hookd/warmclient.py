@@ -30,7 +30,7 @@ else:
 
 # The signals a cold run answers (its document and 128+n), relayed to the worker so that
 # the run answers them as a cold run would: one list, built from _signal too.
-from .signalnames import RUNNER_SIGNALS, name_of
+from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
 
 PROTOCOL = b"forge-warm/1"
 RUNNER_SOCKET = b"runner.sock"

@@ -32,11 +32,11 @@ import sys
 import time
 from typing import NoReturn
 
-from . import warmclient as wire
-from .look import direct_children
-from .tree import TreeEnd, become_subreaper, tree_members
-from .warmlog import RunnerLog
-from .warmworker import REFUSED, Spare, default_signals, peer_of, stdio_key
+from forge_hookd import warmclient as wire
+from forge_hookd.look import direct_children
+from forge_hookd.tree import TreeEnd, become_subreaper, tree_members
+from forge_hookd.warmlog import RunnerLog
+from forge_hookd.warmworker import REFUSED, Spare, default_signals, peer_of, stdio_key
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
 #: the client starts it again on the next event while ``forge-hook warm on`` holds.
@@ -73,7 +73,7 @@ def preload() -> None:
 
     import psutil  # noqa: F401 - ending trees
 
-    from . import redact, runrecord
+    from forge_hookd import redact, runrecord
 
     top = os.path.dirname(__file__)
     for directory, subdirectories, files in os.walk(top):
@@ -102,7 +102,7 @@ def warm_guards() -> None:
     every worker: the whole pack judged the samples in 1.34 ms the first time in a
     process and 0.70 ms the second (other directories, new guard instances). The caches
     this fills hold compiled patterns and the samples' parse, nothing of a project."""
-    from .guards import GUARDS, Context
+    from forge_hookd.guards import GUARDS, Context
 
     context = Context("/nonexistent/forge-warm", "/nonexistent/forge-warm-home")
     for guard in GUARDS.values():
@@ -440,7 +440,7 @@ def _idle_seconds() -> float:
 
 
 def _version() -> str:
-    from .runrecord import forge_version
+    from forge_hookd.runrecord import forge_version
 
     return forge_version()
 

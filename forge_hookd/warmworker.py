@@ -27,10 +27,10 @@ import threading
 import time
 from collections.abc import Mapping
 
-from . import signals, warmclient as wire
-from .signalnames import RUNNER_SIGNALS
-from .tree import become_subreaper
-from .warmlog import RunnerLog
+from forge_hookd import signals, warmclient as wire
+from forge_hookd.signalnames import RUNNER_SIGNALS
+from forge_hookd.tree import become_subreaper
+from forge_hookd.warmlog import RunnerLog
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
 #: a spare that ends unused: never one of a run's (0-5, 128+n), and not counted as served.
@@ -207,7 +207,7 @@ class Worker:
         become_subreaper()
         # From the moment the client relays signals (once it reads "A"), they are answered
         # as a cold run answers them before its command starts: the document and 128+n.
-        from .__main__ import answer_signals_during_startup
+        from forge_hookd.__main__ import answer_signals_during_startup
 
         answer_signals_during_startup()
 
@@ -243,7 +243,7 @@ def take_limits(client_pid: int) -> str | None:
 
 def _run() -> int:
     """The cold run's entry point, here; the status it returns, its streams flushed."""
-    from .__main__ import run_cold
+    from forge_hookd.__main__ import run_cold
 
     try:
         status = run_cold()
@@ -279,7 +279,7 @@ def _fresh_caches(client_pid: int) -> None:
     environment and place: the temporary directory, the subreaper flag (not inherited
     by fork), and whose ancestry the circular-trigger guard walks (the client's: the
     worker's parent is the runner)."""
-    from . import chain, tree
+    from forge_hookd import chain, tree
 
     # Only when something imported it: importing it here cost every run 3 to 5 ms (a
     # third of a warm run's own time, measured in the worker); a run that imports it

@@ -28,12 +28,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import agentplaces, codextrust, editing, jsonedit
-from .agentplaces import PLACES, Handler, forge_dialect, runs_forge
-from .dialects import NAMES, get
-from .errors import ConfigError
-from .readfile import read_regular
-from .registry import pattern_matches, split_patterns
+from forge_hookd import agentplaces, codextrust, editing, jsonedit
+from forge_hookd.agentplaces import PLACES, Handler, forge_dialect, runs_forge
+from forge_hookd.dialects import NAMES, get
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.registry import pattern_matches, split_patterns
 
 
 @dataclass

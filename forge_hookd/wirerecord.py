@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
-from .errors import ConfigError
-from .readfile import read_regular
-from .safefile import locked, write_atomically
+from forge_hookd.errors import ConfigError
+from forge_hookd.readfile import read_regular
+from forge_hookd.safefile import locked, write_atomically
 
 STORE_VERSION = 1
 #: A path inside a JSON document: object keys (what install adds lives under them).

@@ -9,15 +9,15 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .runlog import record
-from .runrecord import RunContext, file_entry
+from forge_hookd.runlog import record
+from forge_hookd.runrecord import RunContext, file_entry
 
 if TYPE_CHECKING:
-    from .config import LoadedConfig
-    from .events import HookEvent
-    from .executor import HookExecutor
-    from .registry import Hook
-    from .trace import Tracer
+    from forge_hookd.config import LoadedConfig
+    from forge_hookd.events import HookEvent
+    from forge_hookd.executor import HookExecutor
+    from forge_hookd.registry import Hook
+    from forge_hookd.trace import Tracer
 
 
 class Witness:
@@ -32,7 +32,7 @@ class Witness:
         self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
-            from .trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
+            from forge_hookd.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
 
             tty = sys.stderr.isatty() if colour is None else colour
             self.tracer = Tracer(trace_to, colour=tty)

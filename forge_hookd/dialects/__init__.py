@@ -13,7 +13,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .base import Dialect
+    from forge_hookd.dialects.base import Dialect
 
 #: Dialect names and the module that implements each.
 _MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor",

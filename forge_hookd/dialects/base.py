@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..answers import ALLOW, DENY, Answer, Judgement
-from ..errors import ConfigError, EventError, optional_str
-from ..events import REFUSABLE_TYPES, STOP_TYPES, TOOL_EVENT_TYPES, EventType, HookEvent
+from forge_hookd.answers import ALLOW, DENY, Answer, Judgement
+from forge_hookd.errors import ConfigError, EventError, optional_str
+from forge_hookd.events import REFUSABLE_TYPES, STOP_TYPES, TOOL_EVENT_TYPES, EventType, HookEvent
 
 #: The forge type of every native event that has none of its own (DESIGN.md, "Events").
 NATIVE = EventType.AGENT_NATIVE.value
 
 if TYPE_CHECKING:
-    from ..answers import Finished, Judge
+    from forge_hookd.answers import Finished, Judge
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
@@ -633,7 +633,7 @@ class Settings:
     def matcher_subject(self, event: HookEvent) -> tuple[str, bool] | None:
         """What the agent tests a matcher against on ``event``, and whether it is a tool
         name; None where the agent ignores a matcher (the hook runs)."""
-        from .matching import SUBJECTS, subject_of  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import SUBJECTS, subject_of  # 3 ms (-X importtime): a kept matcher's
 
         kind = event.type.value
         if kind in TOOL_EVENT_TYPES:
@@ -643,12 +643,12 @@ class Settings:
         return None if key is None else (subject_of(event, key), False)
 
     def matches(self, matcher: str, subject: str, tool: bool) -> bool:
-        from .matching import claude_matches  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import claude_matches  # 3 ms (-X importtime): a kept matcher's
 
         return claude_matches(matcher, subject)
 
     def matcher_problem(self, matcher: str) -> str | None:
-        from .matching import regex_problem  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import regex_problem  # 3 ms (-X importtime): a kept matcher's
 
         return regex_problem(matcher, self.words.name)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..events import HookEvent
-from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+from forge_hookd.events import HookEvent
+from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
                    Vocabulary, Writer, ask_reason, dropped_decision, exit_problem, joined, json_answer, json_object,
                    refusal, text_of)
 
@@ -258,7 +258,7 @@ class ClaudeSettings(Settings):
         return 1.5 if native_event == "SessionEnd" else self.agent_timeout
 
     def if_rule(self, rule: str) -> Callable[[HookEvent], bool]:
-        from .matching import if_rule  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import if_rule  # 3 ms (-X importtime): a kept matcher's
 
         return if_rule(rule, self.words)
 

@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ConfigError
+from forge_hookd.errors import ConfigError
 
-from ..events import HookEvent
-from .base import (DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Reader, Verdict, Vocabulary, ask_reason,
+from forge_hookd.events import HookEvent
+from forge_hookd.dialects.base import (DEFAULT_DENY, Dialect, Inbound, NativeAnswer, Reader, Verdict, Vocabulary, ask_reason,
                    exit_problem, json_object, text_of)
-from .claude import ClaudeHooks, ClaudeSettings, ClaudeWriter
+from forge_hookd.dialects.claude import ClaudeHooks, ClaudeSettings, ClaudeWriter
 
 WORDS = Vocabulary(
     "codex",

@@ -32,8 +32,8 @@ from typing import Any
 
 import orjson
 
-from ..events import TOOL_EVENT_TYPES, HookEvent
-from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
+from forge_hookd.events import TOOL_EVENT_TYPES, HookEvent
+from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
                    Settings, Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, exit_problem,
                    joined, json_answer, json_object, lifecycle_data, lifecycle_fields, refusal, text_of)
 
@@ -316,12 +316,12 @@ class CopilotSettings(Settings):
 
     def exact_tools(self, forge_type: str, matcher: str) -> list[str] | None:
         # A full-match regex: a plain list of names is those names exactly.
-        from .matching import _EXACT_LIST  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import _EXACT_LIST  # 3 ms (-X importtime): a kept matcher's
 
         return super().exact_tools(forge_type, matcher) if _EXACT_LIST.fullmatch(matcher.strip()) else None
 
     def matches(self, matcher: str, subject: str, tool: bool) -> bool:
-        from .matching import full_matches  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import full_matches  # 3 ms (-X importtime): a kept matcher's
 
         return full_matches(matcher, subject)
 

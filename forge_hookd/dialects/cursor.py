@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from ..events import TOOL_EVENT_TYPES, HookEvent
-from .base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
+from forge_hookd.events import TOOL_EVENT_TYPES, HookEvent
+from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
                    Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, joined,
                    json_answer, json_object, lifecycle_data, loop_count, refusal)
 
@@ -304,7 +304,7 @@ class CursorSettings(Settings):
     matched_types = frozenset({"agent:subagent_start", "agent:subagent_stop"})
 
     def matches(self, matcher: str, subject: str, tool: bool) -> bool:
-        from .matching import search_matches  # 3 ms (-X importtime): a kept matcher's
+        from forge_hookd.dialects.matching import search_matches  # 3 ms (-X importtime): a kept matcher's
 
         return search_matches(matcher, subject)
 

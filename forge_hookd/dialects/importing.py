@@ -39,8 +39,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConfigError
-from .base import Dialect
+from forge_hookd.errors import ConfigError
+from forge_hookd.dialects.base import Dialect
 
 #: keys of Gemini's "hooks" object that are settings, not events
 _NOT_EVENTS = frozenset({"enabled", "disabled", "notifications"})
@@ -188,7 +188,7 @@ def _behaviour(dialect: Dialect, event: str, handler: dict[str, Any], entry: dic
 def _unusable(entry: dict[str, Any]) -> str | None:
     """Why the entry would not load (an ``if`` forge cannot read, a matcher the agent
     itself could not use), or None."""
-    from ..registry import Hook
+    from forge_hookd.registry import Hook
 
     try:
         Hook.from_dict(entry)

@@ -33,11 +33,11 @@ from collections.abc import Callable
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
-from ..events import TOOL_EVENT_TYPES, HookEvent
+from forge_hookd.errors import ConfigError
+from forge_hookd.events import TOOL_EVENT_TYPES, HookEvent
 
 if TYPE_CHECKING:
-    from .base import Settings, Vocabulary
+    from forge_hookd.dialects.base import Settings, Vocabulary
 
 Test = Callable[[HookEvent], bool]
 _EXACT_LIST = re.compile(r"[A-Za-z0-9_|]+")
@@ -54,7 +54,7 @@ def native_filter(format_: str | None, matcher: str | None, rule: str | None) ->
     agent the hook is written for. ConfigError when there is no such agent, or when the
     agent itself could not use the filter (a matcher that is not a valid expression, an
     ``if`` forge cannot read): loud, never a hook that silently never runs."""
-    from . import NAMES, get
+    from forge_hookd.dialects import NAMES, get
 
     if format_ not in NAMES:
         raise ConfigError("'matcher' and 'if' are an agent's own filters: give the hook the 'format' of "

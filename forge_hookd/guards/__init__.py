@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..text import did_you_mean
-from .base import ALLOW, ASK, DENY, Context, Guard, GuardError, Option, Ruling
-from .git import DestructiveGit, ForcePush, NoVerify
-from .infra import InfraDestructive
-from .packages import PackagePolicy
-from .paths import ProtectedPaths, SelfProtection
-from .privilege import PrivilegeEscalation
-from .remote import RemoteCode
-from .rm import DestructiveRm
-from .secrets import HardcodedSecrets, SecretFiles
+from forge_hookd.text import did_you_mean
+from forge_hookd.guards.base import ALLOW, ASK, DENY, Context, Guard, GuardError, Option, Ruling
+from forge_hookd.guards.git import DestructiveGit, ForcePush, NoVerify
+from forge_hookd.guards.infra import InfraDestructive
+from forge_hookd.guards.packages import PackagePolicy
+from forge_hookd.guards.paths import ProtectedPaths, SelfProtection
+from forge_hookd.guards.privilege import PrivilegeEscalation
+from forge_hookd.guards.remote import RemoteCode
+from forge_hookd.guards.rm import DestructiveRm
+from forge_hookd.guards.secrets import HardcodedSecrets, SecretFiles
 
 __all__ = ["ALLOW", "ALIASES", "ASK", "DENY", "GUARDS", "RECOMMENDED", "Context", "Guard", "GuardError", "Option",
            "Ruling", "lookup", "make", "validate", "worst"]

@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, NamedTuple
 
-from .. import shell
-from ..shell import Command, Parsed
-from ..lazyre import Lazy
-from ..text import did_you_mean
+from forge_hookd import shell
+from forge_hookd.shell import Command, Parsed
+from forge_hookd.lazyre import Lazy
+from forge_hookd.text import did_you_mean
 
 ALLOW, ASK, DENY = "allow", "ask", "deny"
 _RANK = {ALLOW: 0, ASK: 1, DENY: 2}

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from . import GUARDS, RECOMMENDED, GuardError, lookup, unknown_guard_message
+from forge_hookd.guards import GUARDS, RECOMMENDED, GuardError, lookup, unknown_guard_message
 
 #: the pattern a guard entry gets unless --event says otherwise: every tool call (a guard
 #: judges the tools it knows and lets the others pass)

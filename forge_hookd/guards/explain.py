@@ -9,9 +9,9 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .. import shell
-from . import ALIASES, GUARDS, RECOMMENDED, Context, GuardError, Ruling, make
-from .base import FILE_TOOLS, WRITE_TOOLS
+from forge_hookd import shell
+from forge_hookd.guards import ALIASES, GUARDS, RECOMMENDED, Context, GuardError, Ruling, make
+from forge_hookd.guards.base import FILE_TOOLS, WRITE_TOOLS
 
 #: the tools `guard test --tool` takes: forge's canonical names that some guard judges
 TEST_TOOLS = ("bash", *sorted(FILE_TOOLS))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from ..shell import Command
-from .base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
+from forge_hookd.shell import Command
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
 
 PROTECTED = ["main", "master", "release/*", "production"]
 

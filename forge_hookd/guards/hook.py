@@ -11,11 +11,11 @@ from typing import Any
 
 import orjson
 
-from ..answers import Answer
-from ..events import HookEvent
-from ..registry import Hook
-from ..results import HookResult
-from . import ALLOW, Context, Guard, make, validate
+from forge_hookd.answers import Answer
+from forge_hookd.events import HookEvent
+from forge_hookd.registry import Hook
+from forge_hookd.results import HookResult
+from forge_hookd.guards import ALLOW, Context, Guard, make, validate
 
 _CANONICAL = frozenset({"bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"})
 NO_ANSWER = Answer()
