@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from forge_hookd import shell  # noqa: E402
+from forge_hookd.shell import commands as shell  # noqa: E402
 from forge_hookd.events import HookEvent  # noqa: E402
 from forge_hookd.guards import GUARDS  # noqa: E402
 from forge_hookd.guards.hook import judge_hook  # noqa: E402

@@ -1,4 +1,4 @@
-"""Shell parsers side by side: forge_hookd.shell against bashlex and tree-sitter-bash.
+"""Shell parsers side by side: forge_hookd.shell.commands against bashlex and tree-sitter-bash.
 
 Per command: parse time (median of the corpus, microseconds), how many commands each
 parses without an error; per hostile input: what each does (seconds, or the exception),
@@ -40,7 +40,7 @@ HOSTILE = {
 
 def _parsers() -> dict[str, Callable[[str], Any]]:
     found: dict[str, Callable[[str], Any]] = {}
-    from forge_hookd import shell
+    from forge_hookd.shell import commands as shell
 
     def ours(text: str) -> Any:
         shell.parse.cache_clear()
@@ -49,7 +49,7 @@ def _parsers() -> dict[str, Callable[[str], Any]]:
             raise SyntaxError(parsed.error)
         return parsed
 
-    found["forge_hookd.shell"] = ours
+    found["forge_hookd.shell.commands"] = ours
     try:
         import bashlex  # type: ignore[import-not-found]
 
@@ -125,7 +125,7 @@ def hostile() -> None:
 
 
 def import_cost(rounds: int) -> None:
-    for module in ("forge_hookd.shell", "bashlex", "tree_sitter_bash", "shlex"):
+    for module in ("forge_hookd.shell.commands", "bashlex", "tree_sitter_bash", "shlex"):
         figures = []
         for _ in range(rounds):
             out = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],

@@ -271,7 +271,7 @@ def project_variables(root: str) -> dict[str, str]:
 def _command_words(entry: dict[str, Any], real_root: str) -> Any:
     """:func:`shell.trust_words` of an entry's command, its variables known: the agents'
     project variables, and the entry's own ``env`` (a plugin's ``CLAUDE_PLUGIN_ROOT``)."""
-    from forge_hookd import shell  # the parser, only for a project that has commands to read
+    from forge_hookd.shell import commands as shell  # the parser, only for a project that has commands to read
 
     command = entry["command"]
     variables: dict[str, str] = {}

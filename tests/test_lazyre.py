@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 
 def test_compiles_on_first_use_once() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from helpers import ForgeRun, Project, run_installed
-from forge_hookd.shell import script_words
+from forge_hookd.shell.commands import script_words
 
 FORMATS = [None, "claude", "codex", "gemini", "cursor", "copilot"]
 BASH = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",
@@ -113,7 +113,7 @@ def test_a_healthy_run_loads_no_parser(tmp_path: Path, command: str, parsed: boo
                "HookRegistry; from forge_hookd.events import HookEvent; "
                f"run = HookExecutor(HookRegistry([Hook('*', {command!r})]), working_dir={str(tmp_path)!r})"
                ".run(HookEvent.session_start('s')); "
-               "print(run.decision, 'forge_hookd.shell' in sys.modules)")
+               "print(run.decision, 'forge_hookd.shell.commands' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.stdout.split() == ["deny" if command == "./gone.sh" else "allow", str(parsed)], proc.stderr
 

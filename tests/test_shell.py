@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forge_hookd import shell, shellwords
-from forge_hookd.shell import parse, trust_words
+from forge_hookd.shell import commands as shell
+
+from forge_hookd.shell import words as shellwords
+from forge_hookd.shell.commands import parse, trust_words
 
 
 def effective(command: str) -> list[tuple[str, ...]]:

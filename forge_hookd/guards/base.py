@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, NamedTuple
 
-from forge_hookd import shell
-from forge_hookd.shell import Command, Parsed
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell import commands as shell
+from forge_hookd.shell.commands import Command, Parsed
+from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.text import did_you_mean
 
 ALLOW, ASK, DENY = "allow", "ask", "deny"

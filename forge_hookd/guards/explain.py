@@ -9,7 +9,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from forge_hookd import shell
+from forge_hookd.shell import commands as shell
 from forge_hookd.guards import ALIASES, GUARDS, RECOMMENDED, Context, GuardError, Ruling, make
 from forge_hookd.guards.base import FILE_TOOLS, WRITE_TOOLS
 

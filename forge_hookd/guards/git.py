@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell import Command
+from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
 
 PROTECTED = ["main", "master", "release/*", "production"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from forge_hookd.shell import Command
+from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling, operands
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 _SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w|"
                   r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s)")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell import Command
+from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 _PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
 # manager -> (subcommands that add packages, options that take a value)

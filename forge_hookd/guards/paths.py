@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from forge_hookd.shell import Command
+from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, inside, PathPatterns, \
     operands, paths_of, resolve
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "poetry.lock", "uv.lock",
              "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock", "go.sum", "flake.lock", ".git/**",

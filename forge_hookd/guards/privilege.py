@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from forge_hookd.shell import PRIVILEGE, Command
+from forge_hookd.shell.commands import PRIVILEGE, Command
 from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, operands, resolve
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 _WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rwxXst]*w")
 _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell import SHELLS, Command
+from forge_hookd.shell.commands import SHELLS, Command
 from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
                          "socat", "iwr", "irm", "Invoke-WebRequest", "Invoke-RestMethod"})

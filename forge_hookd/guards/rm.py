@@ -7,10 +7,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from forge_hookd.shell import Command
+from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, inside, operands, \
     resolve, short_flags
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 _SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
                 "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications")

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
-from forge_hookd import shell
-from forge_hookd.shell import Command
+from forge_hookd.shell import commands as shell
+from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
     PathPatterns, paths_of, resolve
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
 # any home directory); one without, against each name in the path.

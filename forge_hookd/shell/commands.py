@@ -26,9 +26,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
-from forge_hookd import shellwords
-from forge_hookd.shellwords import MAX_DEPTH, RawCommand, Sub, Word
-from forge_hookd.lazyre import Lazy
+from forge_hookd.shell import words as shellwords
+from forge_hookd.shell.words import MAX_DEPTH, RawCommand, Sub, Word
+from forge_hookd.shell.lazyre import Lazy
 
 __all__ = ["Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse", "script_words",
            "trust_words"]
