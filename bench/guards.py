@@ -22,7 +22,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from forge_hookd import config, trust
+from forge_hookd import config
+
+from forge_hookd.trust import store as trust
 from forge_hookd.readfile import MAX_CONFIG_BYTES
 from forge_hookd.templates import HOOK_TEMPLATES
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
 from forge_hookd.readfile import read_regular
@@ -457,7 +457,7 @@ class HookConfig:
     @staticmethod
     def load_project(project_root: StrPath | None = None, *,
                      trust_project: bool | None = None) -> list[Hook]:
-        """The project's hooks, when its file is trusted (see :mod:`forge_hookd.trust`)."""
+        """The project's hooks, when its file is trusted (see :mod:`forge_hookd.trust.store`)."""
         root = find_project_root(project_root)
         loaded = load_project_file(project_file(root), trust_project=trust_project)
         return _logged(loaded, root)

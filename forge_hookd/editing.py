@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 from forge_hookd.config import (
     CONFIG_NAME,
     PROJECT_DIR_NAME,

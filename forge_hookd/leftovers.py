@@ -23,7 +23,9 @@ from pathlib import Path
 
 import orjson
 
-from forge_hookd import trust, wirerecord
+from forge_hookd import wirerecord
+
+from forge_hookd.trust import store as trust
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.text import visible

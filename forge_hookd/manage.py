@@ -1,7 +1,7 @@
 """``forge-hook``: see, check and edit hooks without hand-editing JSON; trust projects.
 
 Parsing and printing only: the work is in :mod:`forge_hookd.editing`,
-:mod:`forge_hookd.trust` and :mod:`forge_hookd.config`.
+:mod:`forge_hookd.trust.store` and :mod:`forge_hookd.config`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from typing import Any
 
 import click
 
-from forge_hookd import agentplaces, agentwire, completion, editing, jsonedit, trust, wiredoctor
+from forge_hookd import agentplaces, agentwire, completion, editing, jsonedit, wiredoctor
+
+from forge_hookd.trust import store as trust
 from forge_hookd.boundary import MANAGER_PROG, BoundaryGroup, print_json, say
 from forge_hookd.config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
 from forge_hookd.dialects import NAMES as DIALECTS

@@ -15,7 +15,11 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from forge_hookd import dialects, skiplist, trust, trustrun
+from forge_hookd import dialects, skiplist
+
+from forge_hookd.trust import store as trust
+
+from forge_hookd.trust import decide as trustrun
 from forge_hookd.codec import Outcome, Request
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
 from forge_hookd.errors import ConfigError, UsageError

@@ -171,7 +171,8 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     deny or ask; reason, if given, must be part of the run's reason. {project} in any
     string is the project root.
     """
-    from forge_hookd import fixtures, trust  # the run pipeline: 32 ms of every other command (python -X importtime)
+    from forge_hookd import fixtures
+    from forge_hookd.trust import store as trust  # the run pipeline: 32 ms of every other command (python -X importtime)
     from forge_hookd.pipeline import RunOptions
 
     root = _project_root(ctx)

@@ -174,13 +174,13 @@ class Project:
         return self.home / ".config" / "forge" / "hooks.json"
 
     def trust(self) -> None:
-        from forge_hookd import trust
+        from forge_hookd.trust import store as trust
 
         trust.trust(self.hooks_file, self.hooks_file.read_bytes())
 
     def write_hooks(self, hooks: list[dict[str, Any]], *, where: str = "project", trusted: bool = True) -> Path:
         """Write a hooks file; a project file is also trusted unless ``trusted=False``."""
-        from forge_hookd import trust
+        from forge_hookd.trust import store as trust
 
         path = self.hooks_file if where == "project" else self.global_file
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import SUDO, ForgeRun, Project, gone, installed, read_pids
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 
 
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from helpers import SUDO, Project, run_installed
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 from forge_hookd.manage import forge_hook
 from forge_hookd.templates import HOOK_TEMPLATES
 

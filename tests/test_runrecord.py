@@ -105,7 +105,7 @@ def test_file_entry_states_and_trust(tmp_path: Path) -> None:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.errors import ConfigError
     from forge_hookd.registry import Hook
-    from forge_hookd.trust import TrustCheck, TrustState
+    from forge_hookd.trust.store import TrustCheck, TrustState
 
     hooks_file = tmp_path / "hooks.json"
     hooks_file.write_text("{}")

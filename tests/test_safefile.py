@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from helpers import Project, installed, run_installed
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 from forge_hookd.safefile import locked, write_atomically
 
 SYSTEM_ERROR = 5

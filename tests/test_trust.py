@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 from forge_hookd.errors import ConfigError
 
 if TYPE_CHECKING:

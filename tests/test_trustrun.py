@@ -145,7 +145,7 @@ def test_an_untrusted_project_tells_the_person_on_session_start_and_the_first_bl
 
 
 def test_the_told_sessions_are_bounded(project: Project) -> None:
-    from forge_hookd import trustnotes
+    from forge_hookd.trust import notes as trustnotes
 
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "exit 1"}], trusted=False)
     notes = Path(trustnotes.notes_path())

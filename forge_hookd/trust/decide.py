@@ -1,10 +1,10 @@
 """What trust does to one run (DESIGN.md, "Trust"; issue 19): the one place where a run's
 project trust becomes warnings, a deny of forge's own, a message for the person, or an
-error. :mod:`forge_hookd.trust` says what the user trusted; this says what follows.
+error. :mod:`forge_hookd.trust.store` says what the user trusted; this says what follows.
 
 - **Never trusted**: project hooks do not run, the global ones do; a warning, and through
   a dialect a message the person sees on session start and on the first event that can
-  block in each session (:mod:`forge_hookd.trustnotes` remembers which sessions were told).
+  block in each session (:mod:`forge_hookd.trust.notes` remembers which sessions were told).
 - **Changed since trusted**: on an event that can block, when a project hook matches it
   (as the file now reads) or the file cannot be read, the run denies: the user's guards
   must not switch off because of a pull. Elsewhere a warning.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from forge_hookd import trust
+from forge_hookd.trust import store as trust
 from forge_hookd.registry import HookRegistry
 from forge_hookd.results import Imposed
 
@@ -102,7 +102,7 @@ def _tell(where: Where, root: str, check: trust.TrustCheck) -> bool:
         return True
     if not where.can_block:
         return False
-    from forge_hookd.trustnotes import first_time
+    from forge_hookd.trust.notes import first_time
 
     return first_time(where.dialect or "", where.event.session_id, root, check.state.value)
 

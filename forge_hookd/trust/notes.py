@@ -19,7 +19,7 @@ import orjson
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import write_atomically  # loaded by every run's pipeline already
-from forge_hookd.trust import digest
+from forge_hookd.trust.store import digest
 
 MAX_ENTRIES = 256
 MAX_AGE = 7 * 24 * 3600.0

@@ -1,0 +1,1 @@
+"""Project trust, direnv's way: what a trust record covers (store), what trust does to one run (decide), and which sessions were told (notes). Imports the model, the shell parser and the file helpers; never the run."""
