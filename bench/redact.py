@@ -27,10 +27,10 @@ from test_redact import WORST, worst  # noqa: E402
 def redactor(rev: str | None) -> Callable[[str], str]:
     """``redact_text`` of this checkout, or of revision ``rev`` (read with git show)."""
     if rev is None:
-        from forge_hookd.redact import redact_text
+        from forge_hookd.log.redact import redact_text
 
         return redact_text
-    source = subprocess.run(["git", "show", f"{rev}:forge_hookd/redact.py"], cwd=ROOT, check=True,
+    source = subprocess.run(["git", "show", f"{rev}:forge_hookd/log/redact.py"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     path = Path(tempfile.mkdtemp()) / "redact_at_rev.py"
     path.write_text(source)
@@ -53,7 +53,7 @@ def seconds(redact_text: Callable[[str], str], text: str, rounds: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rev", help="time this revision's redact.py (git show REV:forge_hookd/redact.py)")
+    parser.add_argument("--rev", help="time this revision's redact.py (git show REV:forge_hookd/log/redact.py)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 32 * 1024, 1024 * 1024])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=[], help="the rules whose name holds one of these words")

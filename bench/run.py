@@ -106,7 +106,7 @@ doc = {"version": 1, "event": {"type": "tool:pre_execute", "timestamp": 1.0, "to
                     "exit_code": 0, "signal": None, "stdout": "checked", "stderr": "", "duration": 0.002,
                     "timed_out": False, "error": None, "success": True, "should_continue": True}]}
 started = time.perf_counter()
-from forge_hookd import runlog
+from forge_hookd.log import runlog
 context = runlog.RunContext(project_root="/p", files=[{"scope": "project", "path": "/p/.forge/hooks.json",
                             "state": "loaded", "trust": "trusted", "hooks": 1, "warnings": 0}])
 runlog.record(doc, context)

@@ -36,7 +36,7 @@ TRICKS = {
     "process machinery only when a hook runs (executor.py: process.py's subprocess and selectors)": (
         EVENT_PATH, "pass", "import subprocess, selectors"),
     "redaction rules only when a record is written (runrecord.py, trace.py)": (
-        EVENT_PATH, "pass", "import forge_hookd.redact"),
+        EVENT_PATH, "pass", "import forge_hookd.log.redact"),
     "the guard pack only when a config names a guard (config.py)": (
         EVENT_PATH, "pass", "import forge_hookd.guards"),
     "difflib only on the way to a did-you-mean (text.py)": (EVENT_PATH, "pass", "import difflib"),
@@ -50,7 +50,7 @@ TRICKS = {
     "shlex only for a command with quotes (trust.py)": (EVENT_PATH, "pass", "import shlex"),
     "the dialect modules only for --dialect (cli.py)": (
         EVENT_PATH + "; import forge_hookd.pipeline, forge_hookd.codec", "pass", "import forge_hookd.dialectcodec"),
-    "the tracer only when tracing (witness.py)": (EVENT_PATH, "pass", "import forge_hookd.trace"),
+    "the tracer only when tracing (witness.py)": (EVENT_PATH, "pass", "import forge_hookd.log.trace"),
     "fcntl only when a file is locked (safefile.py, runlog.py)": (EVENT_PATH, "pass", "import fcntl"),
     "glob only for forge-hook import --from copilot (dialects/copilot.py)": (EVENT_PATH, "pass", "import glob"),
     "plain class, not a dataclass, of four fields (config.py, runrecord.py, dialects/base.py)": (

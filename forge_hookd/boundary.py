@@ -15,7 +15,7 @@ import click
 import orjson
 
 from forge_hookd.errors import ExitStatus, ForgeError, UsageError, error_document, interrupted_status
-from forge_hookd.runlog import RunContext, record
+from forge_hookd.log.runlog import RunContext, record
 from forge_hookd.safefile import write_all
 from forge_hookd.signals import Interrupted, SignalCatcher
 from forge_hookd.text import json_bytes, visible

@@ -1,5 +1,5 @@
-"""``forge-hook log``: the run log (:mod:`forge_hookd.runlog`) read back and shown
-(:mod:`forge_hookd.logview` filters and formats); the command only parses and prints."""
+"""``forge-hook log``: the run log (:mod:`forge_hookd.log.runlog`) read back and shown
+(:mod:`forge_hookd.log.view` filters and formats); the command only parses and prints."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from typing import Any
 import click
 import orjson
 
-from forge_hookd import logview, runlog
+from forge_hookd.log import view as logview
+
+from forge_hookd.log import runlog
 from forge_hookd.boundary import MANAGER_PROG, print_json, say
-from forge_hookd.logview import row, table
+from forge_hookd.log.view import row, table
 from forge_hookd.errors import UsageError
 from forge_hookd.text import visible
 

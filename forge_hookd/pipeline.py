@@ -27,7 +27,7 @@ from forge_hookd.executor import HookExecutor
 from forge_hookd.registry import HookRegistry
 from forge_hookd.results import Imposed, describe_hook, dry_run_document
 from forge_hookd.stops import StopCount
-from forge_hookd.witness import Witness
+from forge_hookd.log.witness import Witness
 
 if TYPE_CHECKING:
     from forge_hookd.codec import Codec

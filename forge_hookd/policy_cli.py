@@ -205,8 +205,10 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
     agent's own payload is not kept (its working directory: guards judge from the
     project root). Files, the environment and time are today's.
     """
-    from forge_hookd import logview, replay, runlog  # the run pipeline: 32 ms of every other command
-    from forge_hookd.logview import Filter
+    from forge_hookd import replay
+    from forge_hookd.log import view as logview
+    from forge_hookd.log import runlog  # the run pipeline: 32 ms of every other command
+    from forge_hookd.log.view import Filter
 
     path = runlog.log_path()
     if path is None:

@@ -23,7 +23,7 @@ from forge_hookd.codec import Request
 from forge_hookd.errors import UsageError
 from forge_hookd.events import HookEvent
 from forge_hookd.pipeline import RunOptions, run
-from forge_hookd.redact import MASK
+from forge_hookd.log.redact import MASK
 from forge_hookd.results import HookRun
 
 _CUT = "...[cut]"

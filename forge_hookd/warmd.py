@@ -73,7 +73,9 @@ def preload() -> None:
 
     import psutil  # noqa: F401 - ending trees
 
-    from forge_hookd import redact, runrecord
+    from forge_hookd.log import redact
+
+    from forge_hookd.log import record as runrecord
 
     top = os.path.dirname(__file__)
     for directory, subdirectories, files in os.walk(top):
@@ -440,7 +442,7 @@ def _idle_seconds() -> float:
 
 
 def _version() -> str:
-    from forge_hookd.runrecord import forge_version
+    from forge_hookd.log.record import forge_version
 
     return forge_version()
 

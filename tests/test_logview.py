@@ -14,7 +14,7 @@ import pytest
 
 from helpers import ForgeRun, Project, Run, installed, run_installed
 from forge_hookd.errors import UsageError
-from forge_hookd.logview import parse_since
+from forge_hookd.log.view import parse_since
 
 BASH = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",
         "data": {"tool_args": {"command": "git push"}}}
@@ -160,7 +160,7 @@ def test_log_in_process_through_click(history: Project) -> None:
 
 
 def test_follow_in_process_reads_history_then_appends_then_a_rotation(tmp_path: Path) -> None:
-    from forge_hookd.logview import Filter, follow
+    from forge_hookd.log.view import Filter, follow
 
     path = tmp_path / "runs.jsonl"
     path.write_text('{"n": 1}\n{"n": 2}\nbroken\n')
@@ -179,7 +179,7 @@ def test_follow_in_process_reads_history_then_appends_then_a_rotation(tmp_path: 
 
 
 def test_follow_waits_for_a_log_that_does_not_exist_yet(tmp_path: Path) -> None:
-    from forge_hookd.logview import Filter, follow
+    from forge_hookd.log.view import Filter, follow
 
     path = tmp_path / "later.jsonl"
     runs = follow(str(path), Filter(decision="deny"), history=None, poll=0.01)
@@ -188,7 +188,7 @@ def test_follow_waits_for_a_log_that_does_not_exist_yet(tmp_path: Path) -> None:
 
 
 def test_table_rows_for_odd_records() -> None:
-    from forge_hookd.logview import row, table
+    from forge_hookd.log.view import row, table
 
     rows = [row("1", {}), row("2", {"time": "garbage", "decided_by": 3, "hooks": [{"index": 3}],
                                     "duration": 0.5, "reason": "x " * 100})]
@@ -210,7 +210,7 @@ def test_an_agent_event_of_no_type_of_its_own_shows_its_native_name(project: Pro
 
 def test_an_old_record_of_an_untyped_agent_event_still_shows_its_native_name() -> None:
     # records written before agent:native (an agent's event forge had no type for)
-    from forge_hookd.logview import row
+    from forge_hookd.log.view import row
 
     cells = row("1", {"event": {"type": None, "agent": {"name": "claude", "event": "Setup", "tool": None}},
                       "decision": "allow"})

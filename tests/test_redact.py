@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forge_hookd.redact import MASK, is_secret_name, redact, redact_text, secret_values
+from forge_hookd.log.redact import MASK, is_secret_name, redact, redact_text, secret_values
 
 # Realistic-looking fakes, one per shape (none of them is a live credential).
 GHP = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
@@ -66,7 +66,7 @@ IN_CLEAR = {
 INNOCENT = [
     "commit 3f786850e387550fdab836ed7e6dc881de23001b (HEAD -> main)",
     "request 123e4567-e89b-12d3-a456-426614174000 done",
-    "/usr/lib/python3.11/site-packages/forge_hookd/redact.py:42: warning",
+    "/usr/lib/python3.11/site-packages/forge_hookd/log/redact.py:42: warning",
     "PWD=/home/bob/project OLDPWD=/tmp",
     "tests: pass: 12 fail: 0, bypass=1 compass: north",
     "git push -u origin main && sort -u names.txt",
@@ -263,7 +263,7 @@ def worst(name: str, size: int) -> str:
 _LINEAR_PROBE = """
 import sys
 sys.path.insert(0, {tests!r})
-from forge_hookd.redact import redact_text
+from forge_hookd.log.redact import redact_text
 from test_redact import WORST, worst
 for name in WORST:
     for size in ({small}, {large}):

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from helpers import ForgeRun, Project, installed
-from forge_hookd import runlog
-from forge_hookd.redact import MASK
+from forge_hookd.log import runlog
+from forge_hookd.log.redact import MASK
 from test_redact import IN_CLEAR, INNOCENT, PEM, SECRET_PARTS, SHAPES, WORST, worst
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",
@@ -279,7 +279,7 @@ def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Pat
     out = tmp_path / "modules.json"
     probe = ("import atexit, json, sys\n"
              "def dump():\n"
-             "    rules = [r.compiled is not None for r in sys.modules['forge_hookd.redact']._RULES]\n"
+             "    rules = [r.compiled is not None for r in sys.modules['forge_hookd.log.redact']._RULES]\n"
              f"    open({str(out)!r}, 'w').write(json.dumps([sorted(sys.modules), rules]))\n"
              "atexit.register(dump)\n"
              "sys.argv = ['forge-hook-run', '--event', 'session:start']\n"
@@ -290,8 +290,8 @@ def test_logging_a_run_keeps_the_event_path_lean(project: Project, tmp_path: Pat
     assert len(records(log_file(project))) == 1
     modules, compiled = json.loads(out.read_text())
     loaded = set(modules)
-    assert "forge_hookd.runlog" in loaded and "forge_hookd.redact" in loaded
-    assert not loaded & {"psutil", "subprocess", "asyncio", "forge_hookd.trace", "fcntl"}
+    assert "forge_hookd.log.runlog" in loaded and "forge_hookd.log.redact" in loaded
+    assert not loaded & {"psutil", "subprocess", "asyncio", "forge_hookd.log.trace", "fcntl"}
     assert not any(compiled)  # "session:start", a path, a version: no rule was needed
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import json
 
-from forge_hookd import runlog, runrecord
+from forge_hookd.log import runlog
+
+from forge_hookd.log import record as runrecord
 from test_redact import SHAPES
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",

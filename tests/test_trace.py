@@ -150,7 +150,7 @@ def test_trace_in_process_through_click(project: Project, tmp_path: Path) -> Non
 def test_tracer_words_each_ending_and_paints_only_when_asked() -> None:
     from forge_hookd.registry import Hook
     from forge_hookd.results import HookResult
-    from forge_hookd.trace import Tracer
+    from forge_hookd.log.trace import Tracer
 
     said: list[str] = []
     tracer = Tracer(said.append, colour=True)

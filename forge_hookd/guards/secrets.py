@@ -2,7 +2,7 @@
 cloud credentials) by a file tool or a shell command; hardcoded_secrets: a token or
 key written into a file.
 
-The token shapes overlap forge_hookd/redact.py's (``sk-``, ``ghp_``..., ``AKIA``,
+The token shapes overlap forge_hookd/log/redact.py's (``sk-``, ``ghp_``..., ``AKIA``,
 ``xox?-``, private key blocks): redact masks them in the log, this refuses them in
 content; they are kept apart because redact.py is being made linear with
 gitleaks-style rules on another branch, and this list asks for more context (a

@@ -1,7 +1,7 @@
 """The record of one forge-hook-run run for the run log: built from the run's JSON
 document (not from internal objects, so that it outlives refactors of them) plus a
 :class:`RunContext` for what the document does not hold; bounded (output cut to a short
-tail from a word start, every field cut) and redacted (:mod:`forge_hookd.redact`)
+tail from a word start, every field cut) and redacted (:mod:`forge_hookd.log.redact`)
 before anything is encoded. Pure, but for reading the environment and the version.
 """
 
@@ -104,7 +104,7 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
     if isinstance(error, dict):
         rec["error"] = {"kind": _text(error.get("kind")), "message": _head(str(error.get("message")), TEXT_LIMIT)}
         rec["decision"] = "error"
-    from forge_hookd.redact import redact  # 0.7 ms, only when the log is on (bench/README.md, "tricks.py")
+    from forge_hookd.log.redact import redact  # 0.7 ms, only when the log is on (bench/README.md, "tricks.py")
 
     names = _guard_names(rec["hooks"])  # the kept ones: those redact() gives back
     redacted: dict[str, Any] = redact(rec, known=_known_secrets(doc))
@@ -143,7 +143,7 @@ def _guard_names(hooks: list[dict[str, Any]]) -> list[str | None]:
 def _known_secrets(doc: dict[str, Any]) -> list[str]:
     """Secret values a hook could print bare: those of the environment it inherits,
     of its own env and of the event's data; longest first, so none is half-masked."""
-    from forge_hookd.redact import MIN_KNOWN, is_secret_name, secret_values
+    from forge_hookd.log.redact import MIN_KNOWN, is_secret_name, secret_values
 
     # Keys first: decoding every value of the environment costs more than the rest.
     found = {os.environ[k] for k in os.environ if is_secret_name(k) and len(os.environ[k]) >= MIN_KNOWN}

@@ -17,7 +17,7 @@ import orjson
 
 from forge_hookd.errors import UsageError
 from forge_hookd.registry import hook_name
-from forge_hookd.runlog import log_files
+from forge_hookd.log.runlog import log_files
 from forge_hookd.text import visible
 
 _SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([smhdw])$")

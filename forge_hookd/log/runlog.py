@@ -1,13 +1,13 @@
 """The run log: one JSON line per forge-hook-run run, so that "why was my ``git push``
 blocked an hour ago?" has an answer (DESIGN.md, "Run log").
 
-The record (:mod:`forge_hookd.runrecord`) is encoded in at most :data:`RECORD_LIMIT`
+The record (:mod:`forge_hookd.log.record`) is encoded in at most :data:`RECORD_LIMIT`
 bytes and appended with one ``write`` on an ``O_APPEND`` descriptor. The file is rotated
 at :data:`ROTATE_BYTES`, :data:`KEEP_FILES` files kept. Writing never raises for the
 machine's refusals: :func:`record` returns the warning to show instead, so that a log
 that cannot be written never costs the run.
 
-Reading (``forge-hook log``) is in :mod:`forge_hookd.logview`.
+Reading (``forge-hook log``) is in :mod:`forge_hookd.log.view`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 
 from forge_hookd.readfile import kind_of
-from forge_hookd.runrecord import RunContext, build_record, shortened
+from forge_hookd.log.record import RunContext, build_record, shortened
 from forge_hookd.safefile import write_all
 from forge_hookd.text import json_bytes
 

@@ -45,7 +45,7 @@ class Tracer:
         self.say(f"{scope} hooks file not read: {why}", "dim")
 
     def file(self, entry: dict[str, Any]) -> None:
-        """One config file, as :func:`forge_hookd.runlog.file_entry` describes it."""
+        """One config file, as :func:`forge_hookd.log.runlog.file_entry` describes it."""
         scope, path, state = entry["scope"], entry["path"], entry["state"]
         if state == "loaded":
             trust = "" if entry["trust"] == "own" else f", {entry['trust']}"
@@ -128,6 +128,6 @@ def _tone(decision: str) -> str:
 def _short(text: str, limit: int = 80) -> str:
     """One line, cut (saying how long it was), secrets masked (stderr may end up in an
     agent's transcript)."""
-    from forge_hookd.redact import redact_text  # 0.7 ms, only when tracing with the log off (bench/README.md)
+    from forge_hookd.log.redact import redact_text  # 0.7 ms, only when tracing with the log off (bench/README.md)
 
     return short_command(redact_text(" ".join(text.split())), limit)  # masked as the line reads

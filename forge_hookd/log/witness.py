@@ -1,6 +1,6 @@
 """What the run log and ``--trace`` witness of a forge-hook-run run as it goes: the config
 files read, the hooks matched and started, the final document. The one place where
-:mod:`forge_hookd.runlog` and :mod:`forge_hookd.trace` meet the run."""
+:mod:`forge_hookd.log.runlog` and :mod:`forge_hookd.log.trace` meet the run."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from forge_hookd.runlog import record
-from forge_hookd.runrecord import RunContext, file_entry
+from forge_hookd.log.runlog import record
+from forge_hookd.log.record import RunContext, file_entry
 
 if TYPE_CHECKING:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.events import HookEvent
     from forge_hookd.executor import HookExecutor
     from forge_hookd.registry import Hook
-    from forge_hookd.trace import Tracer
+    from forge_hookd.log.trace import Tracer
 
 
 class Witness:
@@ -32,7 +32,7 @@ class Witness:
         self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
-            from forge_hookd.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
+            from forge_hookd.log.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
 
             tty = sys.stderr.isatty() if colour is None else colour
             self.tracer = Tracer(trace_to, colour=tty)

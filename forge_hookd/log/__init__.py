@@ -1,0 +1,1 @@
+"""What a run leaves behind and shows as it goes: the run log (runlog), its records (record), redaction (redact), what the run witnesses (witness), --trace (trace) and forge-hook log's reading of it (view). Imports the model; never the run or the CLI."""
