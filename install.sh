@@ -145,7 +145,7 @@ native="$venv/bin/forge-hook-run-native"
 rm -f "$native"
 if [ -x "$launcher" ]; then
     if ! "$python_bin" -I -S -c "import sys; sys.path.append(sys.argv.pop(1)); sys.argv[0] = 'install.sh'; \
-from forge_hookd.nativeclient import main; sys.exit(main())" "$packages" "$native" --cold "$launcher"; then
+from forge_hookd.warm.build import main; sys.exit(main())" "$packages" "$native" --cold "$launcher"; then
         echo "  note: forge-hook-run is the Python launcher: a warm run costs about 10 ms more (install a C compiler and run ./install.sh again)"
     fi
 fi

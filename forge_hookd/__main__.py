@@ -1,7 +1,7 @@
 """``python -m forge_hookd`` is ``forge-hook-run``; ``main`` is also its entry point.
 
 When the resident runner is up (``forge-hook warm on``), ``main`` hands the run to it
-before importing anything heavy (:mod:`forge_hookd.warmclient`); otherwise, or when the
+before importing anything heavy (:mod:`forge_hookd.warm.client`); otherwise, or when the
 runner cannot take the run, it runs cold: :func:`run_cold`, which is also what the
 runner's worker calls. Built-in modules only until then, and no ``from __future__``
 import (0.25 ms): the annotations here are builtins, evaluated or not.
@@ -29,7 +29,7 @@ def main() -> int:
     the exit status (a run the resident runner served ends the process instead)."""
     answer_signals_during_startup()
     open_missing_standard_streams()
-    from forge_hookd import warmclient
+    from forge_hookd.warm import client as warmclient
 
     broken = warmclient.take_native_note(warmclient.BROKEN_NOTE)
     if broken is not None:  # the native client's run broke after the runner took it

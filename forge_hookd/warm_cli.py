@@ -1,4 +1,4 @@
-"""``forge-hook warm on|off|status``: parse and print; the work is in :mod:`forge_hookd.warm`."""
+"""``forge-hook warm on|off|status``: parse and print; the work is in :mod:`forge_hookd.warm.control`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from forge_hookd import warm
+from forge_hookd.warm import control as warm
 from forge_hookd.boundary import MANAGER_PROG, print_json
 
 PROG = MANAGER_PROG

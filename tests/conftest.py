@@ -48,7 +48,7 @@ _WARM_KEPT = WARM_VARS
 
 
 #: Set to 1 (or pass --native) to run every test's forge-hook-run through the native warm
-#: client (forge_hookd/warmclient.c) built for the session, in front of pip's script.
+#: client (forge_hookd/warm/client.c) built for the session, in front of pip's script.
 NATIVE_VAR = "FORGE_TEST_NATIVE"
 
 

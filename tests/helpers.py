@@ -30,7 +30,7 @@ SUDO: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "sessio
                         "data": {"tool_args": {"command": "sudo ls"}}}
 
 
-#: The native warm client (forge_hookd/warmclient.c) when the session (--native) or a
+#: The native warm client (forge_hookd/warm/client.c) when the session (--native) or a
 #: test puts it in front: installed("forge-hook-run") is then that client, which execs
 #: pip's script for every run the resident runner does not serve.
 native_client: str | None = None
@@ -64,7 +64,7 @@ def console_script(name: str) -> str:
 def build_native_client(directory: Path, cold: str | None = None) -> str:
     """The native warm client built into ``directory``, execing ``cold`` (pip's script
     by default) for cold runs; the test fails when it cannot be built."""
-    from forge_hookd.nativeclient import BuildError, build
+    from forge_hookd.warm.build import BuildError, build
 
     out = directory / "forge-hook-run"
     try:
@@ -237,10 +237,10 @@ class WarmRunner:
 
     @classmethod
     def start(cls, directory: Path, env: dict[str, str] | None = None) -> WarmRunner:
-        """``python -m forge_hookd.warmd`` serving ``directory``; returns once it answers."""
+        """``python -m forge_hookd.warm.runner`` serving ``directory``; returns once it answers."""
         full = {**os.environ, **(env or {}), "FORGE_WARM_DIR": str(directory)}
         full.pop(LEAK_VAR, None)  # it outlives the test that starts it only when the session owns it
-        proc = subprocess.Popen([sys.executable, "-m", "forge_hookd.warmd"], env=full, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen([sys.executable, "-m", "forge_hookd.warm.runner"], env=full, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
                                 cwd="/")
         runner = cls(directory, proc)

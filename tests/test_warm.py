@@ -23,7 +23,7 @@ import psutil
 import pytest
 
 import helpers
-from forge_hookd import warmd
+from forge_hookd.warm import runner as warmd
 from helpers import (
     Project,
     WarmRunner,
@@ -43,7 +43,7 @@ from helpers import (
 @pytest.fixture(autouse=True, params=["python", "native"])
 def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Every test here twice: through pip's script (the Python client) and through the
-    native client in front of it (forge_hookd/warmclient.c), which must behave the same."""
+    native client in front of it (forge_hookd/warm/client.c), which must behave the same."""
     native = request.getfixturevalue("native_client") if request.param == "native" else None
     monkeypatch.setattr(helpers, "native_client", native)
     return cast(str, request.param)
@@ -223,7 +223,7 @@ def test_stale_runner_means_a_cold_run(project: Project, warm_dir: Path, tmp_pat
 
 def test_socket_dir_open_to_others_is_refused(project: Project, warm_dir: Path) -> None:
     warm_dir.chmod(0o755)
-    started = subprocess.run([sys.executable, "-m", "forge_hookd.warmd"], capture_output=True, text=True,
+    started = subprocess.run([sys.executable, "-m", "forge_hookd.warm.runner"], capture_output=True, text=True,
                              env={**os.environ, "FORGE_WARM_DIR": str(warm_dir)}, timeout=60)
     assert started.returncode == 2 and "is open to others (mode 755, not 700)" in started.stderr
     assert not (warm_dir / "runner.sock").exists()
@@ -569,7 +569,7 @@ def test_a_limit_the_worker_may_not_raise_makes_the_run_cold() -> None:
              "if client == 0:\n    os.close(w); os.read(r, 1); os._exit(0)\n"
              "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
              "resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 64), min(hard, 64)))\n"
-             "from forge_hookd.warmworker import take_limits\n"
+             "from forge_hookd.warm.worker import take_limits\n"
              "print(take_limits(client)); os.close(w); os.waitpid(client, 0)\n")
     out = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-I", "-c",
                           f"import sys; sys.path[:0] = {sys.path!r}\n" + probe],
@@ -582,7 +582,7 @@ def test_the_runner_compiles_what_the_guards_compile_on_first_use() -> None:
     """warmd.warm_guards, in the runner: a worker's first judgement compiles no pattern
     (a fresh process compiles several: the count before is checked, so the test can fail)."""
     probe = ("import re, sys\n"
-             "from forge_hookd import warmd\n"
+             "from forge_hookd.warm import runner as warmd\n"
              "from forge_hookd.guards import GUARDS, Context\n"
              "if sys.argv[1] == 'warm':\n    warmd.warm_guards()\n"
              "compiled = []\n"
@@ -612,7 +612,7 @@ def test_the_warm_client_imports_next_to_nothing(project: Project, runner: WarmR
     # _socket is the client's own, unless the floor loaded it already (coverage's start-up
     # hook does, under pytest --cov): either way nothing else may be ours.
     assert ours | {"_socket"} == {"forge_hookd", "forge_hookd.__main__", "forge_hookd.signalnames",
-                                  "forge_hookd.warmclient", "_socket"}, ours
+                                  "forge_hookd.warm", "forge_hookd.warm.client", "_socket"}, ours
     assert runner.served == 1
 
 
@@ -709,7 +709,7 @@ def test_the_native_client_execs_a_launcher_whose_path_needs_escaping(project: P
 
 def test_a_native_client_that_cannot_be_built_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from forge_hookd import nativeclient
+    from forge_hookd.warm import build as nativeclient
 
     out = tmp_path / "bin/forge-hook-run"
     monkeypatch.setenv("CC", "false")

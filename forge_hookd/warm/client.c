@@ -1,5 +1,5 @@
 /*
- * forge-hook-run's native warm client: the Python client (forge_hookd/warmclient.py)
+ * forge-hook-run's native warm client: the Python client (forge_hookd/warm/client.py)
  * without an interpreter to start. That module owns the protocol, forge-warm/1, and
  * says it whole; this file speaks the client's side of it. Python's own start costs
  * 0.85 x lefthook's whole one-hook run before a line of ours runs (bench/README.md,
@@ -15,7 +15,7 @@
  *                           the launcher answers the failure in the command's own codec.
  * So the cold run, its answers and its notes are the Python client's, word for word.
  *
- * Built by forge_hookd/nativeclient.py (install.sh calls it), which defines:
+ * Built by forge_hookd/warm/build.py (install.sh calls it), which defines:
  *   FORGE_COLD       the Python launcher to exec
  *   FORGE_KEY_DIR    the package directory, as the Python client names it
  *   FORGE_HEXVERSION that interpreter's sys.hexversion
@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION)
-#error "build with forge_hookd/nativeclient.py, which defines FORGE_COLD, FORGE_KEY_DIR and FORGE_HEXVERSION"
+#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR and FORGE_HEXVERSION"
 #endif
 
 extern char **environ;

@@ -32,11 +32,11 @@ import sys
 import time
 from typing import NoReturn
 
-from forge_hookd import warmclient as wire
+from forge_hookd.warm import client as wire
 from forge_hookd.look import direct_children
 from forge_hookd.tree import TreeEnd, become_subreaper, tree_members
-from forge_hookd.warmlog import RunnerLog
-from forge_hookd.warmworker import REFUSED, Spare, default_signals, peer_of, stdio_key
+from forge_hookd.warm.log import RunnerLog
+from forge_hookd.warm.worker import REFUSED, Spare, default_signals, peer_of, stdio_key
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
 #: the client starts it again on the next event while ``forge-hook warm on`` holds.
@@ -50,7 +50,7 @@ _RESPAWN_PAUSE = 1.0  # after a spare died unused: a crash loop must not be a fo
 
 
 def main() -> int:
-    """``python -m forge_hookd.warmd``: run the resident runner in the foreground (the
+    """``python -m forge_hookd.warm.runner``: run the resident runner in the foreground (the
     client and ``forge-hook warm on`` start it detached); 0 when another one is up."""
     os.closerange(3, _fd_limit())  # nothing the starter held open lives on in us
     directory = os.fsdecode(wire.runtime_dir(os.environb))
@@ -77,11 +77,11 @@ def preload() -> None:
 
     from forge_hookd.log import record as runrecord
 
-    top = os.path.dirname(__file__)
+    top = os.path.dirname(os.path.dirname(__file__))  # the package, not this wing
     for directory, subdirectories, files in os.walk(top):
         subdirectories[:] = sorted(d for d in subdirectories if os.path.exists(os.path.join(directory, d, "__init__.py")))
         relative = os.path.relpath(directory, top)
-        prefix = ".".join([__package__, *([] if relative == "." else relative.split(os.sep))])
+        prefix = ".".join(["forge_hookd", *([] if relative == "." else relative.split(os.sep))])
         for name in sorted(files):
             if name.endswith(".py") and name != "__main__.py":
                 importlib.import_module(prefix if name == "__init__.py" else f"{prefix}.{name[:-3]}")

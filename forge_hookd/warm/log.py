@@ -1,4 +1,4 @@
-"""The resident runner's own log (:mod:`forge_hookd.warmd`): its starts and stops, never
+"""The resident runner's own log (:mod:`forge_hookd.warm.runner`): its starts and stops, never
 a hook's output. A module of its own so that the runner and its workers both write it
 without importing each other."""
 

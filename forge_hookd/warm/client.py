@@ -1,5 +1,5 @@
 """The warm client: forge-hook-run's first step, which hands the run to the resident
-runner (:mod:`forge_hookd.warmd`, DESIGN.md "Warm runner") when one is up.
+runner (:mod:`forge_hookd.warm.runner`, DESIGN.md "Warm runner") when one is up.
 
 The whole point is to cost less than the run it saves, so this module imports only
 modules built into the interpreter (``_socket``, ``_signal``, ``posix``, ``sys``): under
@@ -91,7 +91,7 @@ def code_key() -> bytes:
     """What makes a runner able to serve this client: the same package directory, as it
     is now (a reinstall or an edit that renames a file changes its inode or mtime), and
     the same interpreter. A runner whose key differs is stale (another version)."""
-    here = __file__.rpartition("/")[0]
+    here = __file__.rsplit("/", 2)[0]  # forge_hookd/, not this wing's warm/
     st = posix.stat(here)
     return b"%s:%d:%d:%d" % (here.encode(_FS, "surrogateescape"), st.st_ino, st.st_mtime_ns, sys.hexversion)
 
@@ -145,7 +145,7 @@ def serve_warm(argv: list[str]) -> int | None:
         return None
     directory = runtime_dir(environ)
     try:
-        if native_why is not None:  # the native client tried already (warmclient.c)
+        if native_why is not None:  # the native client tried already (warm/client.c)
             raise _Cold(native_why)
         return _Client(directory, argv, environ).run()
     except _Cold as why:
@@ -157,7 +157,7 @@ def serve_warm(argv: list[str]) -> int | None:
         return None
 
 
-#: What the native client (warmclient.c) says when it execs the Python launcher: the
+#: What the native client (warm/client.c) says when it execs the Python launcher: the
 #: run is cold, and why; or the runner broke after it took the run, and how.
 COLD_NOTE = b"_FORGE_WARM_COLD"
 BROKEN_NOTE = b"_FORGE_WARM_BROKEN"
@@ -312,7 +312,7 @@ class _Client:
 
 
 # -- starting the runner again -----------------------------------------------------------
-_BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from forge_hookd.warmd import main; sys.exit(main())"
+_BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from forge_hookd.warm.runner import main; sys.exit(main())"
 
 
 def _start_if_enabled(environ: "Mapping[bytes, bytes]", directory: bytes) -> None:
@@ -334,7 +334,7 @@ def _start_if_enabled(environ: "Mapping[bytes, bytes]", directory: bytes) -> Non
 def spawn_runner(environ: "Mapping[bytes, bytes]") -> int:
     """Start the resident runner in the background, in its own session, its standard
     streams /dev/null; its pid. It outlives the caller, which never waits for it."""
-    package_parent = __file__.rpartition("/")[0].rpartition("/")[0]
+    package_parent = __file__.rsplit("/", 3)[0]  # above forge_hookd/warm/client.py
     return posix.posix_spawn(
         sys.executable, [sys.executable, "-I", "-S", "-c", _BOOT, package_parent, *sys.path],
         environ, setsid=True,

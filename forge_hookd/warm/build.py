@@ -1,7 +1,7 @@
-"""Build the native warm client (``warmclient.c``): forge-hook-run's first step without
+"""Build the native warm client (``client.c``): forge-hook-run's first step without
 an interpreter to start, when the resident runner is up (DESIGN.md, "Warm runner").
 
-``python -m forge_hookd.nativeclient OUT --cold LAUNCHER`` compiles it with the system's
+``python -m forge_hookd.warm.build OUT --cold LAUNCHER`` compiles it with the system's
 C compiler (``$CC``, else ``cc``), for this package and this interpreter: the request's
 key is made of the package directory and ``sys.hexversion`` (:func:`warmclient.code_key`),
 so the client is built by the interpreter that will run the cold runs. install.sh calls
@@ -17,9 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from forge_hookd import warmclient
+from forge_hookd.warm import client as warmclient
 
-SOURCE = Path(__file__).with_name("warmclient.c")
+SOURCE = Path(__file__).with_name("client.c")
 
 
 class BuildError(Exception):
@@ -52,7 +52,7 @@ def build(out: Path, cold: Path) -> None:
         raise BuildError(f"no C compiler ({os.environ.get('CC') or 'cc'} not found)")
     if not cold.is_absolute():
         raise BuildError(f"the cold launcher must be an absolute path, not {cold}")
-    key_dir = warmclient.__file__.rpartition("/")[0]
+    key_dir = warmclient.__file__.rsplit("/", 2)[0]  # the package, as code_key names it
     defines = [f"-DFORGE_COLD={c_string(str(cold))}", f"-DFORGE_KEY_DIR={c_string(key_dir)}",
                f"-DFORGE_HEXVERSION={sys.hexversion}"]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -74,7 +74,7 @@ def build(out: Path, cold: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     import argparse  # as tempfile in build()
 
-    parser = argparse.ArgumentParser(prog="python -m forge_hookd.nativeclient",
+    parser = argparse.ArgumentParser(prog="python -m forge_hookd.warm.build",
                                      description="Build forge-hook-run's native warm client.")
     parser.add_argument("out", type=Path, help="the executable to write")
     parser.add_argument("--cold", type=Path, required=True,

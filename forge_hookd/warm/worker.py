@@ -1,4 +1,4 @@
-"""The resident runner's workers (:mod:`forge_hookd.warmd`): each one forked ahead of
+"""The resident runner's workers (:mod:`forge_hookd.warm.runner`): each one forked ahead of
 its request as a spare, warmed up, then the one cold run of the client that connects.
 
 A spare is forked before any client needs it and does one run of nothing (no config, no
@@ -27,10 +27,12 @@ import threading
 import time
 from collections.abc import Mapping
 
-from forge_hookd import signals, warmclient as wire
+from forge_hookd import signals
+
+from forge_hookd.warm import client as wire
 from forge_hookd.signalnames import RUNNER_SIGNALS
 from forge_hookd.tree import become_subreaper
-from forge_hookd.warmlog import RunnerLog
+from forge_hookd.warm.log import RunnerLog
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
 #: a spare that ends unused: never one of a run's (0-5, 128+n), and not counted as served.

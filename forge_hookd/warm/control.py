@@ -1,6 +1,6 @@
 """``forge-hook warm on|off|status``: the library behind them (the CLI only parses and
-prints). The resident runner itself is :mod:`forge_hookd.warmd`; its client, which also
-owns the wire format and the paths, is :mod:`forge_hookd.warmclient`.
+prints). The resident runner itself is :mod:`forge_hookd.warm.runner`; its client, which also
+owns the wire format and the paths, is :mod:`forge_hookd.warm.client`.
 
 ``on`` starts the runner and leaves a mark (``warm.on`` in the state directory) that
 makes the client start it again when it is needed: after a reboot, an idle exit, a
@@ -19,10 +19,10 @@ from typing import Any
 
 import orjson
 
-from forge_hookd import warmclient as wire
+from forge_hookd.warm import client as wire
 from forge_hookd.errors import ForgeError
-from forge_hookd.warmd import prepare_dir
-from forge_hookd.warmlog import RunnerLog
+from forge_hookd.warm.runner import prepare_dir
+from forge_hookd.warm.log import RunnerLog
 
 #: How long ``on`` waits for a runner it started to answer, and ``off`` for one to go.
 START_WAIT = 30.0

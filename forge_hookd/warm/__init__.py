@@ -1,0 +1,1 @@
+"""The warm runner: one protocol (forge-warm/1) with its two clients side by side, the Python one (client) and the C one (client.c, built by build), the resident runner (runner), its forked workers (worker), its log (log) and forge-hook warm's library (control). Imports the run; the run never imports it."""
