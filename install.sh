@@ -54,7 +54,9 @@ uninstall() {
     # while forge's own Python is still here to read its records; said at the end.
     leftovers=""
     if [ -x "$venv/bin/python" ]; then
-        leftovers="$("$venv/bin/python" -m forge_hookd.leftovers 2>/dev/null || true)"
+        # (forge_hookd.leftovers before the package had wings: an older install's module.)
+        leftovers="$("$venv/bin/python" -m forge_hookd.agents.leftovers 2>/dev/null ||
+            "$venv/bin/python" -m forge_hookd.leftovers 2>/dev/null || true)"
     fi
     removed=""
     for c in $commands; do

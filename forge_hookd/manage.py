@@ -15,7 +15,15 @@ from typing import Any
 
 import click
 
-from forge_hookd import agentplaces, agentwire, completion, editing, jsonedit, wiredoctor
+from forge_hookd import completion, editing
+
+from forge_hookd.agents import places as agentplaces
+
+from forge_hookd.agents import install as agentwire
+
+from forge_hookd.agents import jsonedit
+
+from forge_hookd.agents import doctor as wiredoctor
 
 from forge_hookd.trust import store as trust
 from forge_hookd.boundary import MANAGER_PROG, BoundaryGroup, print_json, say
@@ -31,7 +39,7 @@ from forge_hookd.warm_cli import warm_command
 from forge_hookd.policy_cli import guard_group, replay_command, test_command
 from forge_hookd.templates import HOOK_TEMPLATES
 from forge_hookd.text import short_command, visible
-from forge_hookd.wirerecord import Outcome
+from forge_hookd.agents.record import Outcome
 
 PROG = MANAGER_PROG
 

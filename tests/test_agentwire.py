@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from helpers import Project, Run, run_installed
-from forge_hookd import codextrust, jsonedit
-from forge_hookd.agentplaces import PLACES, handlers, runs_forge
+from forge_hookd.agents import codex_trust as codextrust
+from forge_hookd.agents import jsonedit
+from forge_hookd.agents.places import PLACES, handlers, runs_forge
 from forge_hookd.dialects import NAMES, get
 
 AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")

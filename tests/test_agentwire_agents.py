@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from helpers import Project, installed, reap_agent_leftovers, require_agent
-from forge_hookd import codextrust
-from forge_hookd.agentplaces import handlers, runs_forge
+from forge_hookd.agents import codex_trust as codextrust
+from forge_hookd.agents.places import handlers, runs_forge
 from tests.agents import harness
 from tests.agents.harness import Workspace
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forge_hookd import jsonedit
-from forge_hookd.jsonedit import JsonTextError
+from forge_hookd.agents import jsonedit
+from forge_hookd.agents.jsonedit import JsonTextError
 
 FORGE = {"matcher": "*", "hooks": [{"type": "command", "command": "forge-hook-run --dialect claude"}]}
 

@@ -20,13 +20,19 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from forge_hookd import agentplaces, codextrust, jsonedit, wirerecord
-from forge_hookd.agentplaces import PLACES, runs_forge
+from forge_hookd.agents import places as agentplaces
+
+from forge_hookd.agents import codex_trust as codextrust
+
+from forge_hookd.agents import jsonedit
+
+from forge_hookd.agents import record as wirerecord
+from forge_hookd.agents.places import PLACES, runs_forge
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
-from forge_hookd.wirerecord import FileRecord, Outcome, digest
+from forge_hookd.agents.record import FileRecord, Outcome, digest
 
 
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:

@@ -1,5 +1,5 @@
 """What still calls forge once its executables are gone: ``./install.sh --uninstall``
-runs this first (``python -m forge_hookd.leftovers``), so that nobody is left with every
+runs this first (``python -m forge_hookd.agents.leftovers``), so that nobody is left with every
 new shell printing "forge-hook-run: command not found" or every commit blocked by a git
 hook that cannot start, without knowing why.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import orjson
 
-from forge_hookd import wirerecord
+from forge_hookd.agents import record as wirerecord
 
 from forge_hookd.trust import store as trust
 from forge_hookd.errors import ConfigError

@@ -28,8 +28,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge_hookd import agentplaces, codextrust, editing, jsonedit
-from forge_hookd.agentplaces import PLACES, Handler, forge_dialect, runs_forge
+from forge_hookd import editing
+
+from forge_hookd.agents import places as agentplaces
+
+from forge_hookd.agents import codex_trust as codextrust
+
+from forge_hookd.agents import jsonedit
+from forge_hookd.agents.places import PLACES, Handler, forge_dialect, runs_forge
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular

@@ -27,12 +27,14 @@ import re
 import tomllib
 from typing import Any
 
-from forge_hookd import agentplaces, wirerecord
-from forge_hookd.agentplaces import Handler
+from forge_hookd.agents import places as agentplaces
+
+from forge_hookd.agents import record as wirerecord
+from forge_hookd.agents.places import Handler
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
-from forge_hookd.wirerecord import FileRecord, Outcome
+from forge_hookd.agents.record import FileRecord, Outcome
 
 #: Codex ignores a matcher on these events (hooks: events/common.rs)
 _NO_MATCHER = frozenset({"user_prompt_submit", "stop", "interrupt"})

@@ -1,0 +1,1 @@
+"""Forge inside the agents: where each agent keeps its settings (places), forge-hook install (install) and what it wrote (record), forge-hook doctor (doctor), Codex's trust entries (codex_trust), settings edited as text (jsonedit), and what still calls forge after an uninstall (leftovers). Imports the model and the dialects' tables; never the run."""
