@@ -53,7 +53,7 @@ def import_ms(rounds: int) -> float:
     figures = []
     for _ in range(rounds):
         err = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                              "import forge_hookd.config, forge_hookd.executor; import forge_hookd.guards.hook"],
+                              "import forge_hookd.config, forge_hookd.run.executor; import forge_hookd.guards.hook"],
                              capture_output=True, text=True).stderr
         rows = [line for line in err.splitlines() if line.rstrip().endswith("| forge_hookd.guards.hook")]
         figures.append(int(rows[-1].split("|")[1]) / 1000)

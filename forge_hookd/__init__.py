@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # what type checkers see (mypy knows this name); at run time 
     from forge_hookd.config import HookConfig
     from forge_hookd.errors import ConfigError, EventError, ForgeError
     from forge_hookd.events import EventType, HookEvent
-    from forge_hookd.executor import HookExecutor, fire_event
+    from forge_hookd.run.executor import HookExecutor, fire_event
     from forge_hookd.toolexecutor import ToolExecutor
     from forge_hookd.registry import Hook, HookRegistry
     from forge_hookd.results import HookBlockedError, HookResult, HookRun
@@ -27,11 +27,11 @@ _EXPORTS = {
     "HookEvent": "events",
     "Hook": "registry",
     "HookRegistry": "registry",
-    "HookExecutor": "executor",
+    "HookExecutor": "run.executor",
     "HookResult": "results",
     "HookRun": "results",
     "HookBlockedError": "results",
-    "fire_event": "executor",
+    "fire_event": "run.executor",
     "HookConfig": "config",
     "HOOK_TEMPLATES": "templates",
     "ToolExecutor": "toolexecutor",

@@ -79,7 +79,7 @@ def answer_broken_run(message: str) -> int:
 
 
 def answer_signals_during_startup() -> None:
-    """Until the command installs its :class:`~forge_hookd.signals.SignalCatcher`, a
+    """Until the command installs its :class:`~forge_hookd.run.signals.SignalCatcher`, a
     signal ends the runner at once with the JSON error document and 128+n (Python's
     default would die silently). Nothing has started yet: nothing to clean up."""
     for sig in RUNNER_SIGNALS:

@@ -17,7 +17,7 @@ import orjson
 from forge_hookd.errors import ExitStatus, ForgeError, UsageError, error_document, interrupted_status
 from forge_hookd.log.runlog import RunContext, record
 from forge_hookd.safefile import write_all
-from forge_hookd.signals import Interrupted, SignalCatcher
+from forge_hookd.run.signals import Interrupted, SignalCatcher
 from forge_hookd.text import json_bytes, visible
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class JsonCommand(BoundaryCommand):
     """forge-hook-run's boundary: the invocation's codec answers every failure in the
     caller's protocol (forge's JSON error document, or an agent's answer), a failed run
     is logged, and the runner's signals are caught while it runs (the
-    :class:`~forge_hookd.signals.SignalCatcher` is the invocation's ``catcher``)."""
+    :class:`~forge_hookd.run.signals.SignalCatcher` is the invocation's ``catcher``)."""
 
     ignore_late_signals = False
 

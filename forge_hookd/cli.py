@@ -1,7 +1,7 @@
 """``forge-hook-run``: parse the command line, choose the codec, run the pipeline.
 
-The run itself is :func:`forge_hookd.pipeline.serve`; this module only turns options
-into :class:`~forge_hookd.pipeline.RunOptions` and a codec (codec zero, the forge
+The run itself is :func:`forge_hookd.run.pipeline.serve`; this module only turns options
+into :class:`~forge_hookd.run.pipeline.RunOptions` and a codec (codec zero, the forge
 protocol, or ``--dialect NAME``'s), and hands both down with the signal catcher. The
 error boundary is :class:`~forge_hookd.boundary.JsonCommand`: whatever happens, the
 caller reads one answer in its own protocol.
@@ -16,15 +16,15 @@ import click
 
 from forge_hookd import completion
 from forge_hookd.boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
-from forge_hookd.codec import ForgeCodec, event_from_options
+from forge_hookd.run.codec import ForgeCodec, event_from_options
 from forge_hookd.dialects import NAMES as DIALECTS
 from forge_hookd.errors import ExitStatus, UsageError
 from forge_hookd.events import EVENT_TYPES
-from forge_hookd.pipeline import RunOptions, serve
+from forge_hookd.run.pipeline import RunOptions, serve
 from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
-    from forge_hookd.codec import Codec
+    from forge_hookd.run.codec import Codec
     from forge_hookd.dialectcodec import DialectCodec
 
 PROG = RUNNER_PROG

@@ -99,7 +99,7 @@ EVENT_INFO: dict[EventType, EventInfo] = {k: EventInfo(*v) for k, v in {
 TOOL_EVENT_TYPES: frozenset[str] = frozenset(t.value for t, info in EVENT_INFO.items()
                                              if info.has_tool and t is not EventType.AGENT_NATIVE)
 #: Where a deny means "do not stop yet" (or "do not compact"): a hook may refuse, forge's
-#: own failures never do, and a refused stop is counted (:mod:`forge_hookd.stops`).
+#: own failures never do, and a refused stop is counted (:mod:`forge_hookd.run.stops`).
 REFUSABLE_TYPES: frozenset[str] = frozenset(
     {"agent:stop", "agent:subagent_stop", "session:pre_compact"})
 #: The stops forge counts per session: ``data.stop_count``, ``FORGE_MAX_CONTINUES``.
@@ -118,13 +118,13 @@ EVENT_VARS: tuple[str, ...] = (
     WORKING_DIR_VAR := "FORGE_WORKING_DIR",
     PROJECT_DIR_VAR := "FORGE_PROJECT_DIR",
 )
-#: Event types being handled by runs up the process tree (see :mod:`forge_hookd.chain`).
+#: Event types being handled by runs up the process tree (see :mod:`forge_hookd.run.nesting`).
 CHAIN_VAR = "FORGE_HOOK_CHAIN"
 #: The ``FORGE_<KEY>`` data variables a run gave its hooks, comma-separated: a nested run
 #: removes them, so that an inner event never sees the outer event's data.
 DATA_VARS_VAR = "FORGE_HOOK_VARS"
 #: Set in every hook's environment, unique to it: one way its orphans are recognised
-#: (:mod:`forge_hookd.tree`).
+#: (:mod:`forge_hookd.run.tree`).
 TOKEN_VAR = "FORGE_HOOK_TOKEN"
 #: The runner's own bookkeeping.
 RUNNER_VARS: tuple[str, ...] = (CHAIN_VAR, DATA_VARS_VAR, TOKEN_VAR)

@@ -29,12 +29,12 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from forge_hookd.codec import Request
+from forge_hookd.run.codec import Request
 from forge_hookd.dialectcodec import dialect_named, split_dialect
 from forge_hookd.errors import ConfigError, EventError, ForgeError, UsageError
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
-from forge_hookd.pipeline import RunOptions, run
+from forge_hookd.run.pipeline import RunOptions, run
 from forge_hookd.readfile import read_regular
 from forge_hookd.text import one_line
 

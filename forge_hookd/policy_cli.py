@@ -173,7 +173,7 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     """
     from forge_hookd import fixtures
     from forge_hookd.trust import store as trust  # the run pipeline: 32 ms of every other command (python -X importtime)
-    from forge_hookd.pipeline import RunOptions
+    from forge_hookd.run.pipeline import RunOptions
 
     root = _project_root(ctx)
     cases = fixtures.load(file, project_root=root, dialect=dialect)

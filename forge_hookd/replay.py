@@ -19,10 +19,10 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from forge_hookd.codec import Request
+from forge_hookd.run.codec import Request
 from forge_hookd.errors import UsageError
 from forge_hookd.events import HookEvent
-from forge_hookd.pipeline import RunOptions, run
+from forge_hookd.run.pipeline import RunOptions, run
 from forge_hookd.log.redact import MASK
 from forge_hookd.results import HookRun
 

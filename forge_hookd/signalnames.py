@@ -1,6 +1,6 @@
 """The runner's signals and the names of signals, one list for every end of a run: the
 entry point (``__main__``, before the command's catcher is installed), the warm client
-(which relays them to its worker) and :mod:`forge_hookd.signals` (the catcher, and why
+(which relays them to its worker) and :mod:`forge_hookd.run.signals` (the catcher, and why
 these signals and not the others).
 
 Built from ``_signal``, the interpreter's built-in core of ``signal`` (which imports
@@ -17,7 +17,7 @@ else:
 _ENDING = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
            "SIGPROF", "SIGIO", "SIGPWR", "SIGSTKFLT", "SIGXCPU")
 _REAL_TIME = range(_signal.SIGRTMIN, _signal.SIGRTMAX + 1) if hasattr(_signal, "SIGRTMIN") else range(0)
-#: The signals handled as SIGTERM is (see forge_hookd.signals for those left alone).
+#: The signals handled as SIGTERM is (see forge_hookd.run.signals for those left alone).
 RUNNER_SIGNALS = (*(getattr(_signal, name) for name in _ENDING if hasattr(_signal, name)), *_REAL_TIME)
 #: Second names of one number, which signal.Signals names by its first.
 _ALIASES = ("SIGIOT", "SIGCLD", "SIGPOLL")

@@ -9,7 +9,7 @@ from typing import Any
 
 from forge_hookd.answers import ASK
 from forge_hookd.events import HookEvent
-from forge_hookd.executor import HookExecutor
+from forge_hookd.run.executor import HookExecutor
 from forge_hookd.results import HookBlockedError, HookRun
 
 Tool = Callable[[dict[str, Any]], Awaitable[Any]]

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from helpers import SUDO, ForgeRun, Project, installed
-from forge_hookd import codec
+from forge_hookd.run import codec
 from forge_hookd.cli import forge_hook_run
 
 
@@ -172,7 +172,7 @@ def test_unexpected_error_is_exit_3_json(monkeypatch: pytest.MonkeyPatch, projec
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr("forge_hookd.pipeline.load_sources", boom)
+    monkeypatch.setattr("forge_hookd.run.pipeline.load_sources", boom)
     result = invoke(project, [], {"type": "session:start"})
     assert result.exit_code == 3
     assert doc(result)["error"] == {"kind": "internal", "message":
@@ -186,7 +186,7 @@ def test_keyboard_interrupt_is_130(monkeypatch: pytest.MonkeyPatch, project: Pro
     def interrupt(*a: object, **k: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("forge_hookd.pipeline.load_sources", interrupt)
+    monkeypatch.setattr("forge_hookd.run.pipeline.load_sources", interrupt)
     result = invoke(project, [], {"type": "session:start"})
     assert result.exit_code == 130
     assert doc(result)["error"] == {"kind": "interrupted", "message": "interrupted by SIGINT"}
@@ -194,7 +194,7 @@ def test_keyboard_interrupt_is_130(monkeypatch: pytest.MonkeyPatch, project: Pro
 
 def test_circular_trigger_is_exit_0_with_warning(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     project.write_hooks([{"event": "*", "command": "exit 1"}])
-    from forge_hookd import chain
+    from forge_hookd.run import nesting as chain
 
     # as if the process that started the test were a forge-hook-run handling session:start
     monkeypatch.setenv("FORGE_HOOK_CHAIN", f"{chain._stamp(os.getppid())}:session:start")

@@ -21,7 +21,7 @@ import pytest
 
 from helpers import Project, installed
 from forge_hookd.errors import EventError
-from forge_hookd.codec import read_input
+from forge_hookd.run.codec import read_input
 
 BIG = {"type": "session:start", "data": {"x": "y" * (1 << 20)}}
 GUARD = {"event": "tool:pre_execute:bash", "command": "grep -q 'rm -rf' && { echo 'no rm -rf'; exit 1; } || exit 0"}

@@ -255,4 +255,4 @@ def test_an_event_without_matching_hooks_loads_no_process_machinery(project: Pro
                           capture_output=True, env=env, timeout=30)
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}
     assert proc.returncode == 0 and "forge_hookd.cli" in imported
-    assert not imported & {"psutil", "subprocess", "asyncio", "ctypes", "_ctypes", "forge_hookd.process"}
+    assert not imported & {"psutil", "subprocess", "asyncio", "ctypes", "_ctypes", "forge_hookd.run.process"}

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from helpers import gone, kill_and_reap, pid_alive, read_pids
-from forge_hookd import chain
+from forge_hookd.run import nesting as chain
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookResult, HookRun, fire_event
-from forge_hookd.tree import become_subreaper
-from forge_hookd.signals import SignalCatcher
+from forge_hookd.run.executor import CHAIN_VAR, HookBlockedError, HookExecutor, HookResult, HookRun, fire_event
+from forge_hookd.run.tree import become_subreaper
+from forge_hookd.run.signals import SignalCatcher
 from forge_hookd.registry import Hook, HookRegistry
 
 EVENT = HookEvent.tool_pre_execute("bash", {"command": "ls -la"}, "sess_1")
@@ -371,7 +371,7 @@ def test_without_pidfd_the_loop_polls_and_still_ends_leftovers(tmp_path: Path, p
 
 
 def test_the_output_budget_is_shared_by_every_stream_of_the_run(tmp_path: Path) -> None:
-    from forge_hookd.process import HookProcesses, Spec
+    from forge_hookd.run.process import HookProcesses, Spec
 
     with HookProcesses(output_limit=1000, total_output_limit=2500) as processes:
         for key in range(3):

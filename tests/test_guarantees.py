@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from forge_hookd.signals import RUNNER_SIGNALS, name_of
+from forge_hookd.run.signals import RUNNER_SIGNALS, name_of
 from helpers import LEAK_VAR, ForgeRun, Project, gone, installed, kill_and_reap, marked_processes, pid_alive, read_pids
 
 EVENT = {"type": "session:start", "session_id": "s1"}

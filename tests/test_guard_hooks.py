@@ -17,7 +17,7 @@ import pytest
 from helpers import SUDO, Project, run_installed
 from forge_hookd import guards
 from forge_hookd.events import HookEvent
-from forge_hookd.executor import HookExecutor, fire_event
+from forge_hookd.run.executor import HookExecutor, fire_event
 from forge_hookd.guards import Context, Guard, Ruling
 from forge_hookd.registry import Hook, HookRegistry
 from forge_hookd.results import HookBlockedError
@@ -130,13 +130,13 @@ def test_a_guard_in_a_chain_is_never_spawned(tmp_path: Path) -> None:
 def test_a_run_of_guards_only_loads_no_process_machinery(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from forge_hookd.executor import HookExecutor\n"
+        "from forge_hookd.run.executor import HookExecutor\n"
         "from forge_hookd.registry import Hook, HookRegistry\n"
         "from forge_hookd.events import HookEvent\n"
         "hooks = [Hook('tool:pre_execute', guard=name) for name in ('privilege_escalation', 'destructive_rm')]\n"
         "run = HookExecutor(HookRegistry(hooks), working_dir=sys.argv[1]).run("
         "HookEvent.tool_pre_execute('bash', {'command': 'rm -rf /'}), stop_on_failure=False)\n"
-        "print(run.decision, sorted(m for m in ('forge_hookd.process', 'forge_hookd.tree', 'subprocess') "
+        "print(run.decision, sorted(m for m in ('forge_hookd.run.process', 'forge_hookd.run.tree', 'subprocess') "
         "if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
     assert out.stdout == "deny []\n", out.stderr

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from helpers import Project, Run, run_installed
-from forge_hookd import stops
+from forge_hookd.run import stops
 from forge_hookd.events import EVENT_TYPES, EventType, HookEvent
 
 LIFECYCLE = ("agent:stop", "agent:subagent_start", "agent:subagent_stop", "session:notification",

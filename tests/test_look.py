@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from forge_hookd import look
+from forge_hookd.run import proctable as look
 from helpers import gone
-from forge_hookd.look import Look
+from forge_hookd.run.proctable import Look
 
 
 def test_direct_children_fall_back_to_psutil_without_proc_task(monkeypatch: pytest.MonkeyPatch) -> None:

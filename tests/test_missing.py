@@ -109,7 +109,7 @@ def test_a_healthy_run_loads_no_parser(tmp_path: Path, command: str, parsed: boo
     for name, text in (("ok.sh", "#!/bin/sh\nexit 0\n"), ("ok.js", ""), ("ok.py", "")):
         (tmp_path / name).write_text(text)
     (tmp_path / "ok.sh").chmod(0o755)
-    program = ("import sys; from forge_hookd.executor import HookExecutor; from forge_hookd.registry import Hook, "
+    program = ("import sys; from forge_hookd.run.executor import HookExecutor; from forge_hookd.registry import Hook, "
                "HookRegistry; from forge_hookd.events import HookEvent; "
                f"run = HookExecutor(HookRegistry([Hook('*', {command!r})]), working_dir={str(tmp_path)!r})"
                ".run(HookEvent.session_start('s')); "

@@ -10,7 +10,7 @@ import pytest
 
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import EventType, HookEvent
-from forge_hookd.executor import HookExecutor
+from forge_hookd.run.executor import HookExecutor
 from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, tool_typos, unknown_keys
 
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from forge_hookd.__main__ import _exit_during_startup, answer_signals_during_startup
-from forge_hookd.signals import RUNNER_SIGNALS, Interrupted, SignalCatcher, name_of, signal_name
+from forge_hookd.run.signals import RUNNER_SIGNALS, Interrupted, SignalCatcher, name_of, signal_name
 
 STARTUP = [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGQUIT, 131),
            (signal.SIGUSR1, 138), (signal.SIGUSR2, 140), (signal.SIGALRM, 142), (signal.SIGVTALRM, 154),
@@ -49,7 +49,7 @@ def test_the_catcher_hands_back_what_it_found_under_nohup() -> None:
     """Run as ``nohup`` runs a command (SIGHUP ignored): the catcher puts that back, and
     the suite itself does not assume SIGHUP starts at its default."""
     program = ("import signal\n"
-               "from forge_hookd.signals import SignalCatcher\n"
+               "from forge_hookd.run.signals import SignalCatcher\n"
                "assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN\n"
                "with SignalCatcher().installed():\n"
                "    assert signal.getsignal(signal.SIGHUP) != signal.SIG_IGN\n"

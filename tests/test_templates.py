@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from forge_hookd.events import HookEvent
-from forge_hookd.executor import HookExecutor
+from forge_hookd.run.executor import HookExecutor
 from forge_hookd.registry import HookRegistry
 from forge_hookd.templates import HOOK_TEMPLATES
 
@@ -65,7 +65,7 @@ def test_block_sudo_is_the_privilege_guard_judged_without_a_process(tmp_path: Pa
     stdout, exit 0 because it judged), and the library's fire_event obeys it."""
     import asyncio
 
-    from forge_hookd.executor import fire_event
+    from forge_hookd.run.executor import fire_event
 
     hook = HOOK_TEMPLATES["block_sudo"]
     assert (hook.guard, hook.command, hook.to_dict().get("command")) == ("privilege_escalation", "", None)

@@ -62,8 +62,8 @@ def test_error_hooks_see_the_error_which_is_re_raised(tmp_path: Path) -> None:
 def test_package_exports_the_public_api() -> None:
     # each public name is the object its home module defines, not a stand-in
     homes = {"EventType": "events", "HookEvent": "events", "Hook": "registry", "HookRegistry": "registry",
-             "HookExecutor": "executor", "HookResult": "results", "HookBlockedError": "results",
-             "fire_event": "executor", "HookConfig": "config", "HOOK_TEMPLATES": "templates",
+             "HookExecutor": "run.executor", "HookResult": "results", "HookBlockedError": "results",
+             "fire_event": "run.executor", "HookConfig": "config", "HOOK_TEMPLATES": "templates",
              "ToolExecutor": "toolexecutor"}
     for name, home in homes.items():
         assert getattr(forge_hookd, name) is getattr(importlib.import_module(f"forge_hookd.{home}"), name), name
@@ -139,3 +139,11 @@ def test_the_run_and_its_results_carry_the_answers(tmp_path: Path) -> None:
     assert first.answer == Answer(decision="ask", reason="r", data={"x": 1}, context="c", message="m")
     assert (first.decision, first.should_continue) == ("ask", False)
     assert (observer.decision, observer.should_continue, observer.success) == ("deny", True, False)
+
+
+def test_the_seeds_module_paths_still_import() -> None:
+    # programs written against the seed import the executor by its old module path
+    from forge_hookd.executor import HookExecutor, fire_event
+    from forge_hookd.run import executor
+
+    assert HookExecutor is executor.HookExecutor and fire_event is executor.fire_event

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from forge_hookd import tree
+from forge_hookd.run import tree
 from forge_hookd.events import TOKEN_VAR
-from forge_hookd.tree import Orphanage
+from forge_hookd.run.tree import Orphanage
 
 PR_GET_DUMPABLE = 3  # a prctl with no side effect: 1 for an ordinary process
 

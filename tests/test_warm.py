@@ -314,7 +314,7 @@ def test_every_ending_signal_is_relayed_and_answered_as_cold(
         project: Project, runner: WarmRunner, tmp_path: Path, sig: int) -> None:
     """A cold run answers every signal that would end it (signals.py) with its document
     and 128+n: so does the warm run, the signal relayed to its worker."""
-    from forge_hookd.signals import name_of
+    from forge_hookd.run.signals import name_of
 
     sleeper_hooks(project, tmp_path / "pids")
     proc = start_client(project, warm_env(runner.directory))
@@ -373,7 +373,7 @@ def test_the_codec_of_a_broken_run_is_read_from_the_command_line() -> None:
     """What a cold run's option parsing would choose: an option's value is skipped with
     it, the last of a repeated option counts, nothing after ``--`` is an option."""
     from forge_hookd.cli import codec_for
-    from forge_hookd.codec import ForgeCodec
+    from forge_hookd.run.codec import ForgeCodec
     from forge_hookd.dialectcodec import DialectCodec
 
     codec = codec_for(["--dialect", "copilot:preToolUse", "--report=r.json", "--config", "--dialect"])

@@ -15,7 +15,7 @@ from forge_hookd.log.record import RunContext, file_entry
 if TYPE_CHECKING:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.events import HookEvent
-    from forge_hookd.executor import HookExecutor
+    from forge_hookd.run.executor import HookExecutor
     from forge_hookd.registry import Hook
     from forge_hookd.log.trace import Tracer
 

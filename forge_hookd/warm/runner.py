@@ -33,8 +33,8 @@ import time
 from typing import NoReturn
 
 from forge_hookd.warm import client as wire
-from forge_hookd.look import direct_children
-from forge_hookd.tree import TreeEnd, become_subreaper, tree_members
+from forge_hookd.run.proctable import direct_children
+from forge_hookd.run.tree import TreeEnd, become_subreaper, tree_members
 from forge_hookd.warm.log import RunnerLog
 from forge_hookd.warm.worker import REFUSED, Spare, default_signals, peer_of, stdio_key
 

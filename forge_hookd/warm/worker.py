@@ -27,11 +27,11 @@ import threading
 import time
 from collections.abc import Mapping
 
-from forge_hookd import signals
+from forge_hookd.run import signals
 
 from forge_hookd.warm import client as wire
 from forge_hookd.signalnames import RUNNER_SIGNALS
-from forge_hookd.tree import become_subreaper
+from forge_hookd.run.tree import become_subreaper
 from forge_hookd.warm.log import RunnerLog
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
@@ -281,7 +281,8 @@ def _fresh_caches(client_pid: int) -> None:
     environment and place: the temporary directory, the subreaper flag (not inherited
     by fork), and whose ancestry the circular-trigger guard walks (the client's: the
     worker's parent is the runner)."""
-    from forge_hookd import chain, tree
+    from forge_hookd.run import nesting as chain
+    from forge_hookd.run import tree
 
     # Only when something imported it: importing it here cost every run 3 to 5 ms (a
     # third of a warm run's own time, measured in the worker); a run that imports it
@@ -298,7 +299,7 @@ class _ClientLine:
     signals (``K SIGNUM``) are raised here; its end of file means it is gone (nobody
     reads the answer: the run ends at once, as on SIGTERM, its output to /dev/null); and
     :meth:`barrier` asks it (``Q``) for every signal it got before now, which it relays
-    before it answers (``G``): the run's :func:`forge_hookd.signals.settle`."""
+    before it answers (``G``): the run's :func:`forge_hookd.run.signals.settle`."""
 
     def __init__(self, conn: socket.socket) -> None:
         self.conn = conn

@@ -21,10 +21,10 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING
 
 from forge_hookd.results import HookResult
-from forge_hookd.signals import Interrupted, SignalCatcher
+from forge_hookd.run.signals import Interrupted, SignalCatcher
 from forge_hookd.events import TOKEN_VAR
-from forge_hookd.look import Look
-from forge_hookd.tree import Orphanage, TreeEnd, tree_members
+from forge_hookd.run.proctable import Look
+from forge_hookd.run.tree import Orphanage, TreeEnd, tree_members
 
 if TYPE_CHECKING:
     from forge_hookd.registry import Hook

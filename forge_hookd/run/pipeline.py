@@ -20,21 +20,21 @@ from forge_hookd import dialects, skiplist
 from forge_hookd.trust import store as trust
 
 from forge_hookd.trust import decide as trustrun
-from forge_hookd.codec import Outcome, Request
+from forge_hookd.run.codec import Outcome, Request
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
 from forge_hookd.errors import ConfigError, UsageError
-from forge_hookd.executor import HookExecutor
+from forge_hookd.run.executor import HookExecutor
 from forge_hookd.registry import HookRegistry
 from forge_hookd.results import Imposed, describe_hook, dry_run_document
-from forge_hookd.stops import StopCount
+from forge_hookd.run.stops import StopCount
 from forge_hookd.log.witness import Witness
 
 if TYPE_CHECKING:
-    from forge_hookd.codec import Codec
+    from forge_hookd.run.codec import Codec
     from forge_hookd.events import HookEvent
     from forge_hookd.registry import Hook
     from forge_hookd.results import HookRun
-    from forge_hookd.signals import SignalCatcher
+    from forge_hookd.run.signals import SignalCatcher
 
 Say = Callable[[str], None]
 

@@ -26,7 +26,7 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from forge_hookd.look import Look, direct_children
+from forge_hookd.run.proctable import Look, direct_children
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False

@@ -1,0 +1,1 @@
+"""One run of forge-hook-run: the pipeline that owns it, the codec at its ends, the executor and the processes it spawns, their trees and the runner's signals, the stop count, nested runs and the missing-script check. Imports the model, trust, the shell parser, the guards and the log; never the CLI, the agents or the warm runner."""
