@@ -374,7 +374,7 @@ def test_the_codec_of_a_broken_run_is_read_from_the_command_line() -> None:
     it, the last of a repeated option counts, nothing after ``--`` is an option."""
     from forge_hookd.cli import codec_for
     from forge_hookd.run.codec import ForgeCodec
-    from forge_hookd.dialectcodec import DialectCodec
+    from forge_hookd.dialects.codec import DialectCodec
 
     codec = codec_for(["--dialect", "copilot:preToolUse", "--report=r.json", "--config", "--dialect"])
     assert isinstance(codec, DialectCodec) and (codec.name, codec.native_event, codec.report) == \
