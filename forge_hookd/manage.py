@@ -1,6 +1,6 @@
 """``forge-hook``: see, check and edit hooks without hand-editing JSON; trust projects.
 
-Parsing and printing only: the work is in :mod:`forge_hookd.editing`,
+Parsing and printing only: the work is in :mod:`forge_hookd.policy.editing`,
 :mod:`forge_hookd.trust.store` and :mod:`forge_hookd.config`.
 """
 
@@ -15,7 +15,9 @@ from typing import Any
 
 import click
 
-from forge_hookd import completion, editing
+from forge_hookd import completion
+
+from forge_hookd.policy import editing
 
 from forge_hookd.agents import places as agentplaces
 

@@ -1,8 +1,8 @@
 """``forge-hook guard list|test``, ``forge-hook test FILE`` and ``forge-hook replay N``:
 what the built-in guards are and decide, a team's fixtures run as CI, a logged run
 fired again. The commands only parse and print: the work is in
-:mod:`forge_hookd.guards.explain`, :mod:`forge_hookd.fixtures` and
-:mod:`forge_hookd.replay`."""
+:mod:`forge_hookd.guards.explain`, :mod:`forge_hookd.policy.ci` and
+:mod:`forge_hookd.policy.replay`."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     deny or ask; reason, if given, must be part of the run's reason. {project} in any
     string is the project root.
     """
-    from forge_hookd import fixtures
+    from forge_hookd.policy import ci as fixtures
     from forge_hookd.trust import store as trust  # the run pipeline: 32 ms of every other command (python -X importtime)
     from forge_hookd.run.pipeline import RunOptions
 
@@ -205,7 +205,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
     agent's own payload is not kept (its working directory: guards judge from the
     project root). Files, the environment and time are today's.
     """
-    from forge_hookd import replay
+    from forge_hookd.policy import replay
     from forge_hookd.log import view as logview
     from forge_hookd.log import runlog  # the run pipeline: 32 ms of every other command
     from forge_hookd.log.view import Filter
@@ -227,7 +227,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
 
 
 def _replay_lines(number: int, replayed: Any) -> list[str]:
-    from forge_hookd.replay import diff  # loaded already by replay_command
+    from forge_hookd.policy.replay import diff  # loaded already by replay_command
 
     rec, now = replayed.record, replayed.run
     event = rec.get("event") or {}

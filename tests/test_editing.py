@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from helpers import Project
-from forge_hookd import editing
+from forge_hookd.policy import editing
 from forge_hookd.trust import store as trust
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import HookEvent

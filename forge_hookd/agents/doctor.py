@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge_hookd import editing
+from forge_hookd.policy import editing
 
 from forge_hookd.agents import places as agentplaces
 

@@ -151,7 +151,7 @@ def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:
 def _unset_variables(hook: Hook) -> list[str]:
     """A variable the command expands that nobody sets (issue 21: a plugin's
     ``${CLAUDE_PLUGIN_ROOT}`` outside the plugin expands to nothing)."""
-    from forge_hookd import cmdvars  # 2 ms at import (python -X importtime): check's, not every forge-hook command's
+    from forge_hookd.policy import cmdvars  # 2 ms at import (python -X importtime): check's, not every forge-hook command's
 
     if hook.guard is not None:
         return []

@@ -1,0 +1,1 @@
+"""A team's hooks as policy, the library behind forge-hook: listing, checking and editing hooks files (editing), the variables a command expands that nothing sets (cmdvars), policy CI over a fixtures file (ci, was fixtures) and a logged run replayed (replay). Imports the model, trust, the run and the guards; never the CLI."""
