@@ -58,7 +58,7 @@ def run_cold() -> int:
     """The command, run in this process (the cold run, and the runner's worker)."""
     answer_signals_during_startup()
     open_missing_standard_streams()
-    from forge_hookd.cli import main as run
+    from forge_hookd.cli.run import main as run
 
     return run()
 
@@ -70,8 +70,8 @@ def answer_broken_run(message: str) -> int:
     the agent waits for permission; forge's error document otherwise), and log it as a
     failed run. Hooks are not run again: they may have run already, and their effects
     with them."""
-    from forge_hookd.boundary import RUNNER_PROG, Invocation, JsonCommand
-    from forge_hookd.cli import codec_for
+    from forge_hookd.cli.boundary import RUNNER_PROG, Invocation, JsonCommand
+    from forge_hookd.cli.run import codec_for
     from forge_hookd.errors import ExitStatus
 
     invocation = Invocation(codec_for(sys.argv[1:]))

@@ -113,11 +113,11 @@ def _commands(prefix: str, group: click.Group, ctx: click.Context) -> list[str]:
 def pages() -> dict[str, str]:
     sys.path.insert(0, str(HERE.parent))
     from man import sections
-    from forge_hookd.cli import forge_hook_run
+    from forge_hookd.cli.run import forge_hook_run
 
     out = {"forge-hook-run.1": command_page("forge-hook-run", forge_hook_run, sections.FORGE_HOOK_RUN)}
     try:
-        from forge_hookd.manage import forge_hook
+        from forge_hookd.cli.manage import forge_hook
     except ImportError:
         return out
     out["forge-hook.1"] = command_page("forge-hook", forge_hook, sections.FORGE_HOOK, subcommands=True)

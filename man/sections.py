@@ -194,7 +194,7 @@ Changed since trusted (a pull, an edit, a checkout): on an event that can block,
 
 --require-trust (FORGE_REQUIRE_TRUST=1) makes project hooks that are not trusted an error where one matches the event: exit 2, and through --dialect a deny on events that can block; for git hooks and CI, where skipping would mean passing. --strict turns every trust warning into an error.
 
-Only a person trusts: through --dialect, a tool call that runs forge-hook trust (a path, a wrapper, sh -c, python -m forge_hookd.manage) or writes the trust store is denied before any hook runs, with a reason saying that a person must review and trust.
+Only a person trusts: through --dialect, a tool call that runs forge-hook trust (a path, a wrapper, sh -c, python -m forge_hookd.cli.manage) or writes the trust store is denied before any hook runs, with a reason saying that a person must review and trust.
 
 A directory below the project cannot switch its guards off: a .forge/hooks.json that was never trusted (a dependency under node_modules, a vendored library, a submodule) does not end the search for the project root; the nearest trusted root above it runs its hooks, and the nested file is named in warnings. Through --dialect the search starts at the agent's project directory (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR or COPILOT_PROJECT_DIR in the hook's environment, Cursor's workspace_roots), not at a cwd that a cd moved.
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from helpers import SUDO, ForgeRun, Project, installed
 from forge_hookd.run import codec
-from forge_hookd.cli import forge_hook_run
+from forge_hookd.cli.run import forge_hook_run
 
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from helpers import BIN_DIR
-from forge_hookd import completion
+from forge_hookd.cli import completion
 
 # Generous: the deadline only ends a test that has already failed (a shell that never
 # prints what is expected); each step returns as soon as the shell has printed it.
@@ -226,7 +226,7 @@ def test_the_value_completer_filters_and_keeps_what_comes_before_the_separator()
 
 def test_start_up_does_not_load_click_completion() -> None:
     # click.shell_completion costs ~1 ms of every run: loaded only when a shell asks.
-    code = ("import sys, forge_hookd.cli, forge_hookd.manage; "
+    code = ("import sys, forge_hookd.cli.run, forge_hookd.cli.manage; "
             "print('click.shell_completion' in sys.modules)")
     proc = subprocess.run([str(BIN_DIR / "python"), "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "False"

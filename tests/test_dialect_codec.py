@@ -262,7 +262,7 @@ def test_a_claude_format_json_answer_is_read_by_claudes_rules_under_another_dial
 def invoke(args: list[str], stdin: bytes, project: Project) -> tuple[int, bytes, str]:
     from click.testing import CliRunner
 
-    from forge_hookd.cli import forge_hook_run
+    from forge_hookd.cli.run import forge_hook_run
 
     result = CliRunner().invoke(forge_hook_run, ["--project-root", str(project.root), *args], input=stdin)
     return result.exit_code, result.stdout_bytes, result.stderr
@@ -304,7 +304,7 @@ def test_in_process_print_config(project: Project) -> None:
 def test_in_process_import(project: Project) -> None:
     from click.testing import CliRunner
 
-    from forge_hookd.manage import forge_hook
+    from forge_hookd.cli.manage import forge_hook
 
     settings = project.root / ".gemini" / "settings.json"
     settings.parent.mkdir()

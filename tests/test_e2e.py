@@ -254,5 +254,5 @@ def test_an_event_without_matching_hooks_loads_no_process_machinery(project: Pro
     proc = subprocess.run([installed("forge-hook-run"), "--event", "session:start"], cwd=project.root,
                           capture_output=True, env=env, timeout=30)
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}
-    assert proc.returncode == 0 and "forge_hookd.cli" in imported
+    assert proc.returncode == 0 and "forge_hookd.cli.run" in imported
     assert not imported & {"psutil", "subprocess", "asyncio", "ctypes", "_ctypes", "forge_hookd.run.process"}

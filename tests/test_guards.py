@@ -186,7 +186,7 @@ def test_a_secret_is_never_repeated_in_the_reason() -> None:
 
 def test_self_protection_sees_forge_hook_however_spelled() -> None:
     for command in ("forge-hook trust", "/opt/bin/forge-hook untrust", "sudo -u me forge-hook disable 1",
-                    "bash -c 'forge-hook remove x'", "python3 -m forge_hookd.manage trust", "forge-hook install --uninstall"):
+                    "bash -c 'forge-hook remove x'", "python3 -m forge_hookd.cli.manage trust", "python3 -m forge_hookd.manage trust", "forge-hook install --uninstall"):
         assert judge("self_protection", command).decision == "deny", command
     for command in ("forge-hook list", "forge-hook check", "forge-hook log", "cat .forge/hooks.json"):
         assert judge("self_protection", command).decision == "allow", command

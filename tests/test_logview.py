@@ -145,7 +145,7 @@ def test_follow_prints_runs_as_they_come(project: Project, forge_run: ForgeRun) 
 def test_log_in_process_through_click(history: Project) -> None:
     from click.testing import CliRunner
 
-    from forge_hookd.manage import forge_hook
+    from forge_hookd.cli.manage import forge_hook
 
     runner = CliRunner()
     table = runner.invoke(forge_hook, ["log", "--event", "tool:*"])

@@ -4,6 +4,8 @@ concurrent writers, the untouched corrupt file and the whole trust cycle."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from helpers import SUDO, Project, run_installed
 from forge_hookd.trust import store as trust
-from forge_hookd.manage import forge_hook
+from forge_hookd.cli.manage import forge_hook
 from forge_hookd.templates import HOOK_TEMPLATES
 
 
@@ -468,3 +470,10 @@ def test_a_new_hooks_file_follows_the_umask_and_add_says_what_to_do_next(project
     assert run_installed(["add", "--project", "--template", "log_all"], cwd=project.root,
                          prog="forge-hook").exit_status == 0
     assert project.hooks_file.stat().st_mode & 0o777 == 0o604
+
+
+def test_the_module_paths_installed_users_name_still_run(tmp_path: Path) -> None:
+    # pip's scripts of an editable install and people name forge_hookd.manage (issue 29)
+    for argv in (["-m", "forge_hookd.manage", "--help"], ["-c", "from forge_hookd.manage import main; main()", "--help"]):
+        done = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert done.returncode == 0 and "Usage: forge-hook" in done.stdout, (argv, done.stderr)

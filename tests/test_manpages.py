@@ -32,11 +32,11 @@ def test_committed_page_is_up_to_date(filename: str) -> None:
 
 
 def test_every_option_is_in_its_page() -> None:
-    from forge_hookd.cli import forge_hook_run
+    from forge_hookd.cli.run import forge_hook_run
 
     commands: dict[str, click.Command] = {"forge-hook-run.1": forge_hook_run}
     try:
-        from forge_hookd.manage import forge_hook
+        from forge_hookd.cli.manage import forge_hook
         commands["forge-hook.1"] = forge_hook
     except ImportError:
         pass

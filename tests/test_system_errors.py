@@ -76,7 +76,7 @@ def test_an_oserror_that_is_a_bug_stays_exit_3(capsys: pytest.CaptureFixture[str
     """EBADF is our mistake, not the machine's: it stays an internal error."""
     import click
 
-    from forge_hookd.boundary import BoundaryCommand
+    from forge_hookd.cli.boundary import BoundaryCommand
 
     @click.command(cls=BoundaryCommand)
     def broken() -> None:

@@ -132,7 +132,7 @@ def test_colour_only_on_a_terminal(project: Project) -> None:
 def test_trace_in_process_through_click(project: Project, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from forge_hookd.cli import forge_hook_run
+    from forge_hookd.cli.run import forge_hook_run
 
     project.write_hooks([{"event": "tool:*", "command": "echo no; exit 1"}, {"event": "*", "command": "true"},
                          {"event": "session:*", "command": "true"}, {"event": "*", "command": "x", "enabled": False}])

@@ -358,7 +358,8 @@ def test_both_man_pages_say_what_trust_covers_and_what_fails_closed() -> None:
 # -- item 14: only a person trusts -------------------------------------------------------------
 @pytest.mark.parametrize("command", [
     "forge-hook trust", "/usr/local/bin/forge-hook trust .", "sh -c 'forge-hook trust'",
-    "env FOO=1 forge-hook --project-root . trust", "python3 -m forge_hookd.manage trust",
+    "env FOO=1 forge-hook --project-root . trust", "python3 -m forge_hookd.manage trust", "python3 -m forge_hookd.cli.manage trust",
+    "python3 -m forge_hookd.cli.run --help; python -m forge_hookd.manage trust",
     "echo '{}' > ~/.local/share/forge/trust.json"])
 def test_an_agent_cannot_trust_the_project(project: Project, command: str) -> None:
     specific = answer(claude("PreToolUse", project, tool_input={"command": command}))["hookSpecificOutput"]

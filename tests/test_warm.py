@@ -372,7 +372,7 @@ def test_a_run_that_cannot_be_warm_fails_through_the_codec_its_command_line_choo
 def test_the_codec_of_a_broken_run_is_read_from_the_command_line() -> None:
     """What a cold run's option parsing would choose: an option's value is skipped with
     it, the last of a repeated option counts, nothing after ``--`` is an option."""
-    from forge_hookd.cli import codec_for
+    from forge_hookd.cli.run import codec_for
     from forge_hookd.run.codec import ForgeCodec
     from forge_hookd.dialects.codec import DialectCodec
 

@@ -107,16 +107,23 @@ _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ls",
                       "bat", "view", "test", "[", "[["})
 
 
+#: The module paths that run forge-hook: its own, and the one it had before the wings
+#: (issue 29: a move must not open a way for an agent to trust its own project).
+_MANAGE_MODULES = frozenset({"forge_hookd.cli.manage", "forge_hookd.manage"})
+
+
 def _forge_hook_args(command: Command) -> list[str] | None:
     """The arguments of ``forge-hook`` however it is spelled: a path, ``python -m
-    forge_hookd.manage``, ``python -c 'from forge_hookd.manage import main; ...'``."""
+    forge_hookd.manage`` (or ``forge_hookd.cli.manage``, or any other of forge's modules),
+    ``python -c 'from forge_hookd.cli.manage import main; ...'``."""
     if _FORGE_HOOK.search(command.name):
         return list(command.args)
     if command.name.startswith(("python", "pypy")):
         args = list(command.args)
         for k, arg in enumerate(args[:-1]):
-            if arg == "-m" and args[k + 1] in ("forge_hookd.manage", "forge_hookd"):
-                return args[k + 2:] if args[k + 1] == "forge_hookd.manage" else ["(forge_hookd)", *args[k + 2:]]
+            module = args[k + 1]
+            if arg == "-m" and (module == "forge_hookd" or module.startswith("forge_hookd.")):
+                return args[k + 2:] if module in _MANAGE_MODULES else ["(forge_hookd)", *args[k + 2:]]
         code = command.inline_code
         if code is not None and "forge_hookd" in code[1]:
             return ["(python code)", code[1]]

@@ -14,7 +14,7 @@ import orjson
 from forge_hookd.log import view as logview
 
 from forge_hookd.log import runlog
-from forge_hookd.boundary import MANAGER_PROG, print_json, say
+from forge_hookd.cli.boundary import MANAGER_PROG, print_json, say
 from forge_hookd.log.view import row, table
 from forge_hookd.errors import UsageError
 from forge_hookd.text import visible

@@ -3,7 +3,7 @@
 The run itself is :func:`forge_hookd.run.pipeline.serve`; this module only turns options
 into :class:`~forge_hookd.run.pipeline.RunOptions` and a codec (codec zero, the forge
 protocol, or ``--dialect NAME``'s), and hands both down with the signal catcher. The
-error boundary is :class:`~forge_hookd.boundary.JsonCommand`: whatever happens, the
+error boundary is :class:`~forge_hookd.cli.boundary.JsonCommand`: whatever happens, the
 caller reads one answer in its own protocol.
 """
 
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from forge_hookd import completion
-from forge_hookd.boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
+from forge_hookd.cli import completion
+from forge_hookd.cli.boundary import RUNNER_PROG, Invocation, JsonCommand, print_json, say, write_stderr, write_stdout
 from forge_hookd.run.codec import ForgeCodec, event_from_options
 from forge_hookd.dialects import NAMES as DIALECTS
 from forge_hookd.errors import ExitStatus, UsageError

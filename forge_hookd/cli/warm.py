@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from forge_hookd.warm import control as warm
-from forge_hookd.boundary import MANAGER_PROG, print_json
+from forge_hookd.cli.boundary import MANAGER_PROG, print_json
 
 PROG = MANAGER_PROG
 

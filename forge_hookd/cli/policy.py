@@ -14,8 +14,8 @@ from typing import Any
 import click
 import orjson
 
-from forge_hookd import completion
-from forge_hookd.boundary import MANAGER_PROG, print_json, say
+from forge_hookd.cli import completion
+from forge_hookd.cli.boundary import MANAGER_PROG, print_json, say
 from forge_hookd.config import find_project_root
 from forge_hookd.errors import ExitStatus, ManagerStatus, UsageError
 from forge_hookd.text import one_line, visible

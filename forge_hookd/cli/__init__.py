@@ -1,0 +1,1 @@
+"""The two executables' command lines: each module parses, calls the library and prints. forge-hook-run (run), forge-hook (manage) and its groups (log, policy, warm), the one error boundary (boundary) and shell completion (completion). Imports everything below it; nothing imports it but the entry points."""
