@@ -27,6 +27,7 @@ from forge_hookd.agents import jsonedit
 
 from forge_hookd.agents import doctor as wiredoctor
 
+from forge_hookd.trust import decide
 from forge_hookd.trust import store as trust
 from forge_hookd.cli.boundary import MANAGER_PROG, BoundaryGroup, print_json, say
 from forge_hookd.config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
@@ -132,9 +133,10 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
         say(PROG, f"warning: {problem}; its hooks are not listed (forge-hook check)")
     if event_type is not None:
         event = HookEvent.from_dict({"type": event_type, "tool_name": tool})
-        if not trust_project and (unclear := trust.override_warning()):
-            say(PROG, f"warning: {unclear}")
-        listed = editing.would_run(listed, event, trust_project=trust_project or trust.override_from_env())
+        settled = decide.policy(trust_project=trust_project)
+        if settled.unclear:
+            say(PROG, f"warning: {settled.unclear}")
+        listed = editing.would_run(listed, event, trust_project=settled.override)
     if as_json:
         print_json([h.to_dict() for h in listed])
         return

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from forge_hookd import dialects, skiplist
 
-from forge_hookd.trust import store as trust
 
 from forge_hookd.trust import decide as trustrun
 from forge_hookd.run.codec import Outcome, Request
@@ -76,7 +75,9 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
         trace_to: Say) -> tuple[Outcome, Witness]:
     """Root, load (with trust), match, execute, conclude; what the run log will record
     is gathered by the witness as it goes."""
-    override = options.trust_project or trust.override_from_env()
+    settled = trustrun.policy(trust_project=options.trust_project, require_trust=options.require_trust,
+                              strict=options.strict)
+    override = settled.override
     located = locate_project_root(options.project_root, start=request.start_dir, trusted_first=not override)
     root = located.root
     witness = Witness(say, trace_to=trace_to, root=root, trace=options.trace, trust_override=override,
@@ -84,7 +85,7 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
                       native_event=request.native_event)
     event = request.event
     stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
-    hooks, warnings, imposed, skipped = _load(event, request, located, options, override=override,
+    hooks, warnings, imposed, skipped = _load(event, request, located, options, settled=settled,
                                               witness=witness, say=say)
     if options.dry_run:
         return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
@@ -129,8 +130,8 @@ def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict
     return document
 
 
-def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *, override: bool,
-          witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
+def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *,
+          settled: trustrun.Policy, witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
     forge's own word on the run (trustrun.py: a changed project's deny, a message for the
@@ -139,20 +140,17 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
-    unclear = None if options.trust_project else trust.override_warning()
     loaded = load_sources(root, include_global=not options.no_global, include_project=not options.no_project,
-                          extra=options.extra_configs, trust_project=override, on_file=witness.file)
+                          extra=options.extra_configs, trust_project=settled.override, on_file=witness.file)
     where = trustrun.Where(event, trustrun.can_block(event, request.dialect, request.native_event),
                            request.dialect)
-    verdict = trustrun.judge(loaded, located, where,
-                             require=options.require_trust or trust.require_from_env())
-    warnings = [*([unclear] if unclear else []), *map(str, loaded.warnings), *verdict.warnings]
-    if options.strict and warnings:  # a trust warning too: --strict turns any warning into an error
-        for warning in warnings[1:]:
-            say(f"error: {warning}")
-        raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
+    verdict = trustrun.decide(loaded, located, where, settled)  # override, require and strict: trust's own
+    warnings = [*map(str, loaded.warnings), *verdict.warnings]
+    if options.strict and loaded.warnings:  # --strict turns any warning into an error
+        _refuse(warnings, say)
     if verdict.error is not None:
-        raise ConfigError(verdict.error)
+        others = [w for w in verdict.warnings if w != verdict.error] if settled.strict else []
+        _refuse([verdict.error, *others], say)
     requested = skiplist.requested()
     skipping = skiplist.apply(HookRegistry(loaded.hooks).get_hooks(event), loaded.hooks, requested)
     warnings += skipping.warnings
@@ -161,6 +159,15 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     witness.matching(loaded.hooks, event, skipped=skipping.skipped)
     return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
             skipping.skipped if requested else None)
+
+
+def _refuse(warnings: list[str], say: Say) -> NoReturn:
+    """A --strict or --require-trust refusal: the first problem is the error, the others
+    are said as errors too."""
+    for warning in warnings[1:]:
+        say(f"error: {warning}")
+    more = len(warnings) - 1
+    raise ConfigError(warnings[0] + (f" (and {more} more)" if more else ""))
 
 
 def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | None) -> Imposed | None:
