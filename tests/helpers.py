@@ -228,6 +228,11 @@ def short_private_dir(prefix: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
 
+#: The resident runner in the foreground, as the client starts it (forge_hookd/warm/client.py,
+#: _BOOT): the entry point hands it the cold run.
+RUNNER_ARGV = [sys.executable, "-c", "import sys, forge_hookd.__main__ as m; sys.exit(m.serve_resident())"]
+
+
 @dataclass
 class WarmRunner:
     """A resident runner started for a test (or the session) in its own directory."""
@@ -237,10 +242,10 @@ class WarmRunner:
 
     @classmethod
     def start(cls, directory: Path, env: dict[str, str] | None = None) -> WarmRunner:
-        """``python -m forge_hookd.warm.runner`` serving ``directory``; returns once it answers."""
+        """The resident runner (:data:`RUNNER_ARGV`) serving ``directory``; returns once it answers."""
         full = {**os.environ, **(env or {}), "FORGE_WARM_DIR": str(directory)}
         full.pop(LEAK_VAR, None)  # it outlives the test that starts it only when the session owns it
-        proc = subprocess.Popen([sys.executable, "-m", "forge_hookd.warm.runner"], env=full, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(RUNNER_ARGV, env=full, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
                                 cwd="/")
         runner = cls(directory, proc)

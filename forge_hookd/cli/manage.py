@@ -33,7 +33,7 @@ from forge_hookd.cli.boundary import MANAGER_PROG, BoundaryGroup, print_json, sa
 from forge_hookd.config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
 from forge_hookd.dialects import NAMES as DIALECTS
 from forge_hookd.dialects import get
-from forge_hookd.dialects.importing import Imported, import_hooks
+from forge_hookd.agents.importing import Imported, import_hooks
 from forge_hookd.errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from forge_hookd.events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from forge_hookd.registry import Hook, hook_name, pattern_can_match

@@ -25,7 +25,7 @@ from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
     from forge_hookd.run.codec import Codec
-    from forge_hookd.dialects.codec import DialectCodec
+    from forge_hookd.run.dialectcodec import DialectCodec
 
 PROG = RUNNER_PROG
 
@@ -120,7 +120,7 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     is in ``ctx.params`` once processed)."""
     if param.name == "dialect" and value is not None:
         # The dialect modules load only for an agent's call (bench/README.md, "tricks.py").
-        from forge_hookd.dialects.codec import DialectCodec
+        from forge_hookd.run.dialectcodec import DialectCodec
 
         ctx.obj.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
     elif param.name == "report" and ctx.params.get("dialect"):  # --dialect came first
@@ -250,7 +250,7 @@ def _refuse_extras(ctx: click.Context) -> None:
 
 
 def _print_config(value: str) -> int:
-    from forge_hookd.dialects.codec import dialect_named, split_dialect  # as in _speak
+    from forge_hookd.run.dialectcodec import dialect_named, split_dialect  # as in _speak
 
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
@@ -280,7 +280,7 @@ def codec_for(argv: list[str]) -> Codec:
             given[word] = None
     dialect = given.get("--dialect")
     if dialect is not None:
-        from forge_hookd.dialects.codec import DialectCodec  # as in _speak
+        from forge_hookd.run.dialectcodec import DialectCodec  # as in _speak
 
         return DialectCodec(dialect, err=write_stderr, out=write_stdout, report=given.get("--report"))
     return _forge_codec(pretty="--pretty" in given, quiet="-q" in given or "--quiet" in given)

@@ -93,7 +93,8 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     if stops is not None:
         hooks = stops.limited(hooks)
     executor = HookExecutor(working_dir=root, subreaper=True)
-    witness.attach(executor, hooks)
+    if (listeners := witness.listeners(hooks)) is not None:
+        executor.on_start, executor.on_end = listeners
     said = len(warnings)  # one list of the run's warnings, from loading to the log
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
                             catcher=catcher, warnings=warnings, imposed=imposed)

@@ -29,8 +29,21 @@ from forge_hookd.registry import HookRegistry
 from forge_hookd.results import Imposed
 
 if TYPE_CHECKING:
-    from forge_hookd.config import LoadedConfig, ProjectRoot
+    from typing import Protocol
+
     from forge_hookd.events import HookEvent
+    from forge_hookd.registry import Hook
+
+    # What trust reads of the loaded config and the located root (forge_hookd.config's
+    # LoadedConfig and ProjectRoot, which import this module for its policy).
+    class LoadedConfig(Protocol):
+        untrusted_path: str | None
+        untrusted_check: trust.TrustCheck | None
+        untrusted_hooks: list[Hook] | None
+
+    class ProjectRoot(Protocol):
+        root: str
+        passed: tuple[str, ...]
 
 #: The ``source`` of forge's own deny in ``blocked_by``.
 TRUST_SOURCE = "trust"
