@@ -13,6 +13,9 @@ from forge_hookd.guards import GUARDS, RECOMMENDED, Context, Guard, GuardError, 
 from forge_hookd.guards.base import command_of, content_of, paths_of
 from forge_hookd.guards.secrets import find_secret
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 ROOT, HOME = "/home/user/project", "/home/user"
 CTX = Context.from_env(ROOT, {"HOME": HOME})
 

@@ -14,6 +14,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: What a checkout holds that install.sh reads.
 CHECKOUT = ("install.sh", "pyproject.toml", "README.md", "forge_hookd", "man")
+#: Every test here builds a virtualenv and installs into it: 14 to 34 s each, about a
+#: fifth of the quick part's time (`-m 'not slow'` leaves them out).
+pytestmark = pytest.mark.slow
 
 
 def install(*args: str, home: Path, script: Path = ROOT / "install.sh",

@@ -13,6 +13,9 @@ from forge_hookd.events import EventType, HookEvent
 from forge_hookd.run.executor import HookExecutor
 from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, tool_typos, unknown_keys
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
 BASH_POST = HookEvent.tool_post_execute("bash", {}, "ok")

@@ -311,8 +311,8 @@ def _fresh_caches(client_pid: int) -> None:
     tempfile = sys.modules.get("tempfile")
     if tempfile is not None:
         tempfile.tempdir = None  # type: ignore[attr-defined]
-    tree._subreaper = False
-    chain.origin_pid = client_pid
+    tree.forget_subreaper()
+    chain.set_origin(client_pid)
 
 
 class _ClientLine:
