@@ -94,3 +94,22 @@ def test_no_module_writes_another_modules_private_names() -> None:
                         and target.value.id in modules):
                     found.append(f"{path.relative_to(PACKAGE)}:{getattr(node, 'lineno', 0)}: {target.value.id}.{target.attr}")
     assert found == []
+
+
+def test_the_state_directory_has_one_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 29 item 4: computed in six places once; now statedir.state_path, and the warm
+    # client's spelling over bytes (built-in modules only) is tied to it here
+    import os
+
+    from forge_hookd.statedir import state_path
+    from forge_hookd.warm.client import enabled_mark
+
+    for state in (str(tmp_path / "xdg"), None):
+        monkeypatch.setenv("HOME", str(tmp_path / "home"))
+        if state is None:
+            monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+        else:
+            monkeypatch.setenv("XDG_STATE_HOME", state)
+        assert os.fsdecode(enabled_mark(os.environb)) == state_path("warm.on")
+    sources = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if 'XDG_STATE_HOME"' in p.read_text())
+    assert sources == ["statedir.py", "warm/client.py"]

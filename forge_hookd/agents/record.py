@@ -23,6 +23,7 @@ import orjson
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
+from forge_hookd.statedir import state_path
 
 STORE_VERSION = 1
 #: A path inside a JSON document: object keys (what install adds lives under them).
@@ -30,8 +31,7 @@ JsonPath = list[str]
 
 
 def store_path() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "forge", "installs.json")
+    return state_path("installs.json")
 
 
 def digest(content: bytes) -> str:
