@@ -2,7 +2,7 @@
 """What each start-up trick of forge_hookd saves, measured inside fresh interpreters:
 the time of the statement with the trick and of the one it replaces, after what the
 event path has loaded anyway, alternating; the median difference in ms.
-See bench/README.md, "Start-up tricks"."""
+See bench/README.md, "tricks.py"."""
 
 from __future__ import annotations
 

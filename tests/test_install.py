@@ -34,7 +34,7 @@ def not_the_sessions_runner(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-#: What an event that matches no hook never loads (bench/README.md, "Start-up tricks"). Only a
+#: What an event that matches no hook never loads (bench/README.md, "tricks.py"). Only a
 #: real install shows it: an editable one's finder loads pathlib for every interpreter.
 LEAN_EVENT_PATH = {"pathlib", "urllib.parse", "subprocess", "psutil", "asyncio", "logging", "tempfile",
                    "forge_hookd.log.trace", "forge_hookd.dialects.base", "forge_hookd.guards"}

@@ -32,7 +32,7 @@ class Witness:
         self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
-            from forge_hookd.log.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
+            from forge_hookd.log.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "tricks.py")
 
             tty = sys.stderr.isatty() if colour is None else colour
             self.tracer = Tracer(trace_to, colour=tty)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from forge_hookd.results import HookRun
 
     # For the type checker only: creating a Protocol class costs 0.3 M instructions of
-    # every run's start-up (bench/README.md, "Start-up tricks").
+    # every run's start-up (bench/README.md, "tricks.py").
     class Codec(Protocol):
         """The verbs every protocol speaks at the run's ends (see the module docstring)."""
 

@@ -41,7 +41,7 @@ Say = Callable[[str], None]
 class RunOptions:
     """How to run, as the command line says it (every field has its flag). A plain
     class: a NamedTuple costs about 0.9 M instructions to create at import, 0.35% of a
-    run that matches no hook (bench/README.md, "Start-up tricks")."""
+    run that matches no hook (bench/README.md, "tricks.py")."""
 
     __slots__ = ("project_root", "extra_configs", "trust_project", "no_global", "no_project", "keep_going",
                  "jobs", "strict", "dry_run", "trace", "require_trust")

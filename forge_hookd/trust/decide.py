@@ -57,7 +57,7 @@ PERSON_TRUSTS = ("a person must review the project's hooks and trust them; an ag
 
 
 # Plain classes, not NamedTuples: each of those costs 0.9 M instructions to create at
-# import, on every event (bench/README.md, "Start-up tricks").
+# import, on every event (bench/README.md, "tricks.py").
 class TrustOutcome:
     """Trust's word on a run: warnings (said, and in the document), forge's own deny or
     message (:class:`~forge_hookd.results.Imposed`), and an error that ends the run
