@@ -126,3 +126,21 @@ def test_every_cited_benchmark_section_exists() -> None:
              for name in re.findall(r'bench/README\.md, "([^"]+)"', path.read_text())}
     missing = sorted(f"{where}: {name}" for where, name in cited if not any(name in h for h in headings))
     assert cited and missing == []
+
+
+def test_the_readme_map_names_every_module() -> None:
+    # issue 29 item 7: "How it is built" is the map of the wings, every module in it
+    readme = (PACKAGE.parent / "README.md").read_text()
+    section = readme[readme.index("## How it is built"):]
+    section = section[:section.index("\n## ", 1)] if "\n## " in section[1:] else section
+    missing = []
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.c")]):
+        relative = path.relative_to(PACKAGE)
+        if path.name == "__init__.py":
+            if len(relative.parts) > 1 and f"`{relative.parts[0]}/`" not in section:
+                missing.append(str(relative.parent) + "/")
+            continue
+        wing = relative.parts[0] if len(relative.parts) > 1 else None
+        if f"`{path.name}`" not in section or (wing and f"`{wing}/`" not in section):
+            missing.append(str(relative))
+    assert missing == []
