@@ -94,3 +94,28 @@ def test_the_recipe_fails_the_commit_when_the_hooks_changed_since_trusted(tmp_pa
     assert git(repo, "add", "conf.py", env=env).returncode == 0
     stopped = git(repo, "commit", "-qm", "a key", env=env)
     assert stopped.returncode != 0 and "forge-hook trust" in stopped.stderr, stopped.stderr
+
+
+@pytest.mark.parametrize("guards", [False, True], ids=["no guards", "recommended guards"])
+def test_the_hook_answers_example_prints_what_it_says(tmp_path: Path, isolated_home: Path, guards: bool) -> None:
+    """The worked example of "Hook answers", as written, prints the answer its comment
+    shows, also for a user with the recommended guards (issue 29 item 8)."""
+    if shutil.which("jq") is None:
+        pytest.fail("the example needs jq (apt-get install jq); .ci/run installs it")
+    env = with_the_installed_tools()
+    readme = (ROOT / "README.md").read_text()
+    script = re.search(r"```python\n(#!/usr/bin/env python3\n# Adds --dry-run.*?)```", readme, re.S)
+    assert script is not None
+    (tmp_path / ".forge").mkdir()
+    hook = tmp_path / ".forge" / "push-dry-run"
+    hook.write_text(script.group(1))
+    hook.chmod(0o755)
+    if guards:
+        added = subprocess.run(["forge-hook", "add", "--global", "--guards", "recommended"], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=120, env=env)
+        assert added.returncode == 0, added.stderr
+    block = the_block_that("--command .forge/push-dry-run")
+    expected = "".join(line[2:].strip() for line in block.splitlines() if line.startswith("# "))
+    ran = subprocess.run(["sh", "-e", "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    printed = ran.stdout.strip().splitlines()[-1]
+    assert printed == expected, ran.stdout + ran.stderr
