@@ -303,6 +303,47 @@ def test_with_all_one_broken_file_does_not_stop_the_others(project: Project, tmp
     assert "error: claude:" in run.stderr and "gemini: forge-hook-run runs on" in run.stdout
 
 
+def test_every_agent_given_is_wired(project: Project, tmp_path: Path) -> None:
+    """Issue 30 item 11: --agent claude --agent codex wired only codex, and exited 0."""
+    run = forge_hook(project, "install", "--agent", "claude", "--agent", "codex", "--global")
+    assert run.exit_status == 0, run.stderr
+    claude, codex = project.home / ".claude/settings.json", project.home / ".codex/hooks.json"
+    assert forge_events("claude", json.loads(claude.read_text())) == set(native_events("claude"))
+    assert forge_events("codex", json.loads(codex.read_text())) == set(native_events("codex"))
+    assert "claude: forge-hook-run runs on" in run.stdout and "codex: forge-hook-run runs on" in run.stdout
+    status, agents = doctor(project, tmp_path, "claude", "codex", "forge-hook-run")
+    assert status == 0, agents
+    gone = forge_hook(project, "install", "--agent", "claude", "--agent", "codex", "--global", "--uninstall")
+    assert gone.exit_status == 0 and not claude.exists() and not codex.exists(), gone.stderr
+
+
+def test_doctor_is_not_well_while_an_agent_install_named_has_no_forge(project: Project, tmp_path: Path) -> None:
+    """An agent found here that an install named, with forge-hook-run in none of its
+    settings (taken out by hand, or an install that never wired it), is a finding."""
+    assert forge_hook(project, "install", "--agent", "claude", "--global").exit_status == 0
+    settings = project.home / ".claude/settings.json"
+    settings.write_text(json.dumps({"model": "opus"}))  # the user's own edit took forge out
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    [finding] = agents["claude"]["findings"]
+    assert status == 1 and "forge-hook install was asked to wire claude (--global)" in finding
+    assert "claude is not guarded (forge-hook install --agent claude --global)" in finding
+    text = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path, "claude", "forge-hook-run")})
+    assert text.exit_status == 1 and "all is well" not in text.stdout
+    # A project install guards that project only: another project is not this one's finding.
+    other = tmp_path / "other"
+    other.mkdir()
+    assert forge_hook(project, "install", "--agent", "gemini", "--project").exit_status == 0
+    (project.root / ".gemini/settings.json").write_text("{}")
+    assert doctor(project, tmp_path, "gemini")[0] == 1
+    elsewhere = run_installed(["doctor", "--json"], cwd=other, prog="forge-hook",
+                              env={"PATH": stub_agents(tmp_path, "gemini")})
+    gemini = [a for a in json.loads(elsewhere.stdout)["agents"] if a["agent"] == "gemini"]
+    assert gemini[0]["findings"] == [], elsewhere.stdout
+    # Uninstall takes the name back: nothing is expected of claude any more.
+    assert forge_hook(project, "install", "--agent", "claude", "--global", "--uninstall").exit_status == 0
+    assert doctor(project, tmp_path, "claude", "forge-hook-run")[1]["claude"]["findings"] == []
+
+
 # -- doctor ----------------------------------------------------------------------------------------
 def doctor(project: Project, tmp_path: Path, *clis: str) -> tuple[int, dict[str, Any]]:
     run = forge_hook(project, "doctor", "--json", env={"PATH": stub_agents(tmp_path, *clis)})

@@ -14,6 +14,8 @@ twice:
 - the agent's own switch that keeps every hook from running (Claude's
   ``disableAllHooks``, Gemini's ``hooksConfig.enabled: false``, Codex's features, hook
   trust and project trust);
+- an agent an install was asked to wire (its install records) that has forge-hook-run in
+  none of its settings now;
 - one of the agent's own hooks that would run twice: once directly from its settings
   and once imported into a forge hooks file (``"format": AGENT``, forge-hook import)
   on an event where forge-hook-run now runs.
@@ -35,6 +37,7 @@ from forge_hookd.agents import places as agentplaces
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
+from forge_hookd.agents import record as wirerecord
 from forge_hookd.agents.places import PLACES, Handler, forge_dialect, runs_forge
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
@@ -79,6 +82,7 @@ class _Read:
 def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
     """A report per agent found (``path`` is the PATH searched for their CLIs)."""
     reports = []
+    named = _named(project_root)
     for name in NAMES:
         read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
         found = agentplaces.found(name, path)
@@ -86,8 +90,22 @@ def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
             continue
         report = AgentReport(name, found or ["a settings file here"], _events(name), [r.state for r in read])
         _check(report, [r for r in read if r.state.exists], project_root)
+        if name in named and not report.wired:
+            report.findings.append(
+                f"forge-hook install was asked to wire {name} ({named[name]}), but forge-hook-run runs in none of "
+                f"{name}'s settings now: {name} is not guarded (forge-hook install --agent {name} {named[name]})")
         reports.append(report)
     return reports
+
+
+def _named(project_root: str) -> dict[str, str]:
+    """The agents an install named that should guard this project, and that install's
+    scope option; a store that cannot be read names none (install says why)."""
+    try:
+        listed = wirerecord.named()
+    except ConfigError:
+        return {}
+    return {n.agent: f"--{n.scope}" for n in listed if n.applies_to(project_root)}
 
 
 def _events(name: str) -> list[str]:

@@ -32,11 +32,15 @@ from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
-from forge_hookd.agents.record import FileRecord, Outcome, digest
+from forge_hookd.agents.record import FileRecord, Named, Outcome, digest
 
 
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:
-    """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
+    """Wire forge-hook-run into agent ``name``'s settings for ``scope``. The agent is
+    recorded as named first: should the wiring fail, ``doctor`` still knows it was meant
+    to be guarded."""
+    named = _named(name, scope, project_root)
+    wirerecord.update_named(lambda listed: None if named in listed else listed.append(named))
     path = agentplaces.target_file(name, scope, project_root)
     command, note = agentplaces.runner_command()
     outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
@@ -54,7 +58,14 @@ def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
         outcomes += codextrust.untrust(scope, path)
-    return [_uninstall_file(name, path), *outcomes]
+    outcomes = [_uninstall_file(name, path), *outcomes]
+    named = _named(name, scope, project_root)
+    wirerecord.update_named(lambda listed: listed.remove(named) if named in listed else None)
+    return outcomes
+
+
+def _named(name: str, scope: str, project_root: str) -> Named:
+    return Named(name, scope, os.path.realpath(project_root) if scope == "project" else "")
 
 
 def installed_agents(scope: str, project_root: str) -> list[str]:

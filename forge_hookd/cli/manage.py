@@ -605,15 +605,16 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
 
 # -- wiring forge into agents ---------------------------------------------------------------
 @forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
-@click.option("--agent", "agent", required=True, metavar="AGENT",
+@click.option("--agent", "agents", required=True, multiple=True, metavar="AGENT",
               shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
               help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
-                   "settings directory present).")
+                   "settings directory present). Give it again for more agents: each is wired.")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
 @click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
 @click.pass_context
-def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, uninstall: bool) -> int:
+def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, project: bool,
+                    uninstall: bool) -> int:
     """Put forge-hook-run into an agent's own settings as its hook command for every event
     forge handles, or with --uninstall take out exactly what install put there.
 
@@ -637,7 +638,7 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
     """
     scope = _scope(global_, project)
     root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
-    names = _agents_named(agent, scope, root, uninstall)
+    names = list(dict.fromkeys(n for agent in agents for n in _agents_named(agent, scope, root, uninstall)))
     failed = 0
     for name in names:
         try:
