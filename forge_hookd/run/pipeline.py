@@ -20,6 +20,7 @@ from forge_hookd import dialects, skiplist
 from forge_hookd.trust import store as trust
 
 from forge_hookd.trust import decide as trustrun
+from forge_hookd.run import envgate
 from forge_hookd.run.codec import Outcome, Request
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
 from forge_hookd.errors import ConfigError, UsageError
@@ -76,6 +77,9 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
         trace_to: Say) -> tuple[Outcome, Witness]:
     """Root, load (with trust), match, execute, conclude; what the run log will record
     is gathered by the witness as it goes."""
+    # Under a dialect, before anything reads them: the FORGE_* variables a project's own
+    # files may have put in the agent's environment, where they would weaken a guard.
+    gated = envgate.gate() if request.dialect is not None else []
     override = options.trust_project or trust.override_from_env()
     located = locate_project_root(options.project_root, start=request.start_dir, trusted_first=not override)
     root = located.root
@@ -85,7 +89,7 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     event = request.event
     stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
     hooks, warnings, imposed, skipped = _load(event, request, located, options, override=override,
-                                              witness=witness, say=say)
+                                              witness=witness, say=say, gated=gated)
     if options.dry_run:
         return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
                        dry_run=hooks), witness
@@ -130,7 +134,8 @@ def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict
 
 
 def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *, override: bool,
-          witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
+          witness: Witness, say: Say, gated: list[str]
+          ) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
     forge's own word on the run (trustrun.py: a changed project's deny, a message for the
@@ -146,7 +151,7 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
                            request.dialect)
     verdict = trustrun.judge(loaded, located, where,
                              require=options.require_trust or trust.require_from_env())
-    warnings = [*([unclear] if unclear else []), *map(str, loaded.warnings), *verdict.warnings]
+    warnings = [*gated, *([unclear] if unclear else []), *map(str, loaded.warnings), *verdict.warnings]
     if options.strict and warnings:  # a trust warning too: --strict turns any warning into an error
         for warning in warnings[1:]:
             say(f"error: {warning}")
@@ -159,8 +164,18 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     for warning in warnings:
         say(f"warning: {warning}")
     witness.matching(loaded.hooks, event, skipped=skipping.skipped)
-    return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
+    return (skipping.run, warnings, _imposed(event, request, root, _told(verdict.imposed, gated)),
             skipping.skipped if requested else None)
+
+
+def _told(imposed: Imposed | None, gated: list[str]) -> Imposed | None:
+    """Trust's word with the ignored variables added to its message for the person."""
+    if not gated:
+        return imposed
+    message = "\n".join(f"forge: {warning}" for warning in gated)
+    if imposed is None:
+        return Imposed(envgate.SOURCE, None, message)
+    return Imposed(imposed.source, imposed.reason, "\n".join(filter(None, (imposed.message, message))))
 
 
 def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | None) -> Imposed | None:
