@@ -443,6 +443,62 @@ def test_doctor_finds_codex_hooks_it_does_not_trust(project: Project, tmp_path: 
     assert status == 0, agents
 
 
+@pytest.mark.parametrize("command", [
+    "forge-hook-run --dialect claude --no-global --no-project",
+    "forge-hook-run --dialect claude --no-global",
+    "FORGE_SKIP=no-rm forge-hook-run --dialect claude",
+    "FORGE_TRUST_PROJECT=1 forge-hook-run --dialect claude",
+    "env FORGE_CONFIG_DIR=/tmp/elsewhere forge-hook-run --dialect claude",
+    "forge-hook-run --dialect claude --trust-project",
+])
+def test_a_forge_entry_that_turns_guards_off_is_a_finding_and_install_goes_beside_it(
+        project: Project, tmp_path: Path, command: str) -> None:
+    """Issue 30 item 5a: a clone ships .claude/settings.json whose forge-hook-run cannot
+    guard; install kept it ("already ran ... left as it was") and doctor said all is well."""
+    shipped = {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
+    path, _ = user_file(project, "claude", json.dumps({"hooks": {"PreToolUse": [shipped]}}))
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    off = [f for f in agents["claude"]["findings"] if "PreToolUse's forge-hook-run command turns guards off" in f]
+    assert status == 1 and len(off) == 1 and off[0].startswith(f"{path}: "), agents
+    assert agents["claude"]["wired"] == []
+    run = install(project, "claude")
+    assert "left as it was" not in run.stderr
+    assert "PreToolUse: the forge-hook-run entry there turns guards off" in run.stderr
+    entries = json.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert entries[0] == shipped and len(entries) == 2  # the shipped one stays; forge's own is beside it
+    assert forge_events("claude", json.loads(path.read_text())) == set(native_events("claude"))
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    assert status == 1 and agents["claude"]["wired"] == native_events("claude")
+    assert [f for f in agents["claude"]["findings"] if "turns guards off" in f] == off
+    assert not any("runs 2 times" in f for f in agents["claude"]["findings"])
+
+
+@pytest.mark.parametrize("agent, relative, text, expected", [
+    ("claude", ".claude/settings.json", json.dumps({"env": {"FORGE_TRUST_PROJECT": "1", "EDITOR": "vi"}}),
+     "sets, in env, for every hook Claude Code runs here: FORGE_TRUST_PROJECT='1' (trusts every project's hooks"),
+    ("claude", ".claude/settings.local.json", json.dumps({"env": {"XDG_DATA_HOME": "./.data"}}),
+     "XDG_DATA_HOME='./.data' (moves forge's trust records, so a project can bring its own)"),
+    ("claude", ".claude/settings.json", json.dumps({"disableAllHooks": True}), "disableAllHooks: true"),
+    ("gemini", ".env", "# mine\nexport FORGE_SKIP='no-rm'\nFORGE_LOG=0\n",
+     "sets, for every hook Gemini runs here: FORGE_SKIP='no-rm' (keeps the hooks it names from running"),
+    ("gemini", ".gemini/.env", "FORGE_CONFIG_DIR=/tmp/x\n", "FORGE_CONFIG_DIR='/tmp/x' (replaces your global hooks"),
+    ("codex", ".codex/config.toml", "[features]\nhooks = false\n",
+     "says [features] hooks = false: Codex runs no hook in this project"),
+])
+def test_a_projects_own_settings_that_steer_forge_are_a_finding(project: Project, tmp_path: Path, agent: str,
+                                                                relative: str, text: str, expected: str) -> None:
+    """Issue 30 item 5c: a clone switches forge off without touching its command."""
+    status, agents = doctor(project, tmp_path, agent)
+    assert status == 0, agents
+    path = project.root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    status, agents = doctor(project, tmp_path, agent)
+    said = [f for f in agents[agent]["findings"] if expected in f]
+    assert status == 1 and said and str(path) in said[0], agents
+    assert not any("EDITOR" in f for f in agents[agent]["findings"])
+
+
 def test_doctor_with_no_agent_here(project: Project, tmp_path: Path) -> None:
     run = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path)})
     assert run.exit_status == 0 and run.stdout.startswith("no agent found here")

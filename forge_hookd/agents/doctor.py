@@ -16,6 +16,9 @@ twice:
   trust and project trust);
 - an agent an install was asked to wire (its install records) that has forge-hook-run in
   none of its settings now;
+- a forge-hook-run command that turns guards off (``--no-global``, ``FORGE_SKIP=...`` in
+  front of it ...), and a project's own settings that would steer forge (Claude's
+  settings ``env``, Gemini's ``.env``, Codex's project config.toml): weakened.py;
 - one of the agent's own hooks that would run twice: once directly from its settings
   and once imported into a forge hooks file (``"format": AGENT``, forge-hook import)
   on an event where forge-hook-run now runs.
@@ -38,7 +41,9 @@ from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
 from forge_hookd.agents import record as wirerecord
-from forge_hookd.agents.places import PLACES, Handler, forge_dialect, runs_forge
+from forge_hookd.agents.places import PLACES, Handler, forge_dialect
+from forge_hookd.agents import weakened
+from forge_hookd.agents.weakened import guarding
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
@@ -123,7 +128,7 @@ def _read(name: str, scope: str, path: str) -> _Read:
         state.problem = str(exc)
         return _Read(state, {}, [])
     handlers = list(agentplaces.handlers(name, doc))
-    state.wired = _ordered(name, {h.event for h in handlers if runs_forge(h.command, name)})
+    state.wired = _ordered(name, {h.event for h in handlers if guarding(h.command, name)})
     state.own_hooks = sum(1 for h in handlers if forge_dialect(h.command) is None)
     return _Read(state, doc if isinstance(doc, dict) else {}, handlers)
 
@@ -141,6 +146,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
     _check_twice_wired(name, read, findings)
     _check_switches(name, read, findings)
     _check_imported(name, read, project_root, findings)
+    findings += weakened.project_files(name, project_root)
 
 
 def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) -> None:
@@ -149,6 +155,11 @@ def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) 
         findings.append(f"{state.path} runs forge-hook-run on some of {name}'s events but not on "
                         f"{', '.join(left)} (forge-hook install --agent {name} --{state.scope} adds them)")
     for handler in read.handlers:
+        if said := weakened.command(handler.command):  # also with FORGE_...= or env in front of it
+            findings.append(f"{state.path}: {handler.event}'s forge-hook-run command turns guards off: "
+                            f"{'; '.join(said)}; forge does not count it as running there (a cloned repository "
+                            f"may have shipped it): take it out, and forge-hook install --agent {name} "
+                            f"--{state.scope} puts a working entry beside it")
         value = forge_dialect(handler.command)
         if value is None:
             continue
@@ -181,7 +192,7 @@ def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> Non
     where: dict[str, list[str]] = {}
     for r in read:
         for handler in r.handlers:
-            if runs_forge(handler.command, name):
+            if guarding(handler.command, name):
                 where.setdefault(handler.event, []).append(r.state.path)
     for event, paths in where.items():
         if len(paths) > 1:
@@ -191,6 +202,9 @@ def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> Non
 
 def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:
     for r in read:
+        if name == "claude" and r.state.scope == "project" and (said := weakened.environment(r.doc.get("env"))):
+            findings.append(f"{r.state.path} sets, in env, for every hook Claude Code runs here: {'; '.join(said)}; "
+                            "a project must not steer forge: take it out")
         if name == "claude" and r.doc.get("disableAllHooks") is True:
             findings.append(f"{r.state.path} says disableAllHooks: true: Claude Code runs no hook, forge's neither")
         hooks_config = r.doc.get("hooksConfig")
@@ -202,7 +216,7 @@ def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:
 
 
 def _check_codex(read: list[_Read], findings: list[str]) -> None:
-    forge = [(r, h) for r in read for h in r.handlers if runs_forge(h.command, "codex")]
+    forge = [(r, h) for r in read for h in r.handlers if guarding(h.command, "codex")]
     if not forge:
         return
     doc, problem = codextrust.read_config()
@@ -220,7 +234,7 @@ def _check_codex(read: list[_Read], findings: list[str]) -> None:
 
 
 def _check_imported(name: str, read: list[_Read], project_root: str, findings: list[str]) -> None:
-    wired = {h.event for r in read for h in r.handlers if runs_forge(h.command, name)}
+    wired = {h.event for r in read for h in r.handlers if guarding(h.command, name)}
     if not wired:
         return
     listed = [h for h in editing.list_hooks(Path(project_root), problems=[]) if h.hook.format == name]

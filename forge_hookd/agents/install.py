@@ -25,9 +25,11 @@ from forge_hookd.agents import places as agentplaces
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
+from forge_hookd.agents import weakened
+from forge_hookd.agents.weakened import guarding
 
 from forge_hookd.agents import record as wirerecord
-from forge_hookd.agents.places import PLACES, runs_forge
+from forge_hookd.agents.places import PLACES
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
@@ -168,8 +170,13 @@ def _merge(name: str, text: str, node: jsonedit.Node, snippet: dict[str, Any], w
 def _append(name: str, text: str, node: jsonedit.Node, values: list[Any], where: list[str], plan: _Plan,
             unit: str) -> None:
     listed = {"hooks": {where[-1]: node.value}}
-    if any(runs_forge(h.command, name) for h in agentplaces.handlers(name, listed)):
+    present = list(agentplaces.handlers(name, listed))
+    if any(guarding(h.command, name) for h in present):
         return  # forge-hook-run already runs on this event: the user's own entry stays as it is
+    for handler in present:  # a cloned repository's, say: it stays, and forge's own goes beside it
+        if said := weakened.command(handler.command):
+            plan.notes.append(f"{where[-1]}: the forge-hook-run entry there turns guards off ({'; '.join(said)}): "
+                              "forge's own entry is beside it now; take that one out")
     new = [value for value in values if value not in node.value]
     if new:
         plan.insertions += jsonedit.append_children(text, node, new, unit=unit, comments=PLACES[name].comments)
@@ -194,7 +201,7 @@ def _forge_events(name: str, path: str, text: str) -> set[str]:
     if text.strip() == "":
         return set()
     doc = _parsed(name, path, text).value
-    return {h.event for h in agentplaces.handlers(name, doc) if runs_forge(h.command, name)}
+    return {h.event for h in agentplaces.handlers(name, doc) if guarding(h.command, name)}
 
 
 def _forge_handlers(name: str, path: str) -> list[agentplaces.Handler]:
@@ -202,7 +209,7 @@ def _forge_handlers(name: str, path: str) -> list[agentplaces.Handler]:
     if raw is None:
         return []
     doc = _parsed(name, path, _text(raw, path)).value
-    return [h for h in agentplaces.handlers(name, doc) if runs_forge(h.command, name)]
+    return [h for h in agentplaces.handlers(name, doc) if guarding(h.command, name)]
 
 
 def _record(records: dict[str, FileRecord], name: str, scope: str, path: str, raw: bytes | None,
