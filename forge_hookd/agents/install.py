@@ -66,6 +66,34 @@ def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
     return outcomes
 
 
+def uninstall_home() -> tuple[list[Outcome], list[tuple[str, str, str]]]:
+    """Take forge out of every file in the user's home that install wired, by the install
+    records (the paths as install wrote them, wherever the agent's home was then): each
+    global settings file, and Codex's trust of forge's hooks in its config.toml (also
+    for a project's hooks). For ``./install.sh --uninstall``, before forge's own files go.
+    What could not be done: ``(agent, path, why)`` each; the others are done."""
+    outcomes: list[Outcome] = []
+    failed: list[tuple[str, str, str]] = []
+    for record in list(wirerecord.load().values()):
+        if record.kind != "json" or record.scope != "global":
+            continue
+        try:
+            if record.agent == "codex":
+                outcomes += codextrust.untrust("global", record.path)
+            outcomes.append(_uninstall_file(record.agent, record.path))
+        except ConfigError as exc:
+            failed.append((record.agent, record.path, str(exc)))
+    for key, record in list(wirerecord.load().items()):  # Codex's trust of a project's forge hooks
+        if record.kind == "toml" and "#" in key:
+            try:
+                outcomes += codextrust.untrust(record.scope, key.partition("#")[2])
+            except ConfigError as exc:
+                failed.append((record.agent, record.path, str(exc)))
+    wirerecord.update_named(lambda listed: listed.__setitem__(
+        slice(None), [n for n in listed if n.scope != "global" or n.agent in {f[0] for f in failed}]))
+    return outcomes, failed
+
+
 def _named(name: str, scope: str, project_root: str) -> Named:
     return Named(name, scope, os.path.realpath(project_root) if scope == "project" else "")
 
