@@ -629,7 +629,8 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
-    so a second install changes nothing. A file that does not parse is not touched.
+    so a second install changes nothing (an entry of forge-hook-run that turns hooks off,
+    --no-global or FORGE_SKIP=... say, does not count: forge's own goes beside it). A file that does not parse is not touched.
     --uninstall takes out what install added: a file it created is removed, a file
     nobody changed since is back byte for byte, and in a file you edited since only
     forge's entries go. What install wrote is recorded in
@@ -707,7 +708,11 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       not trusted);
       an agent's own hook that would run twice: directly from its settings, and
       imported into a forge hooks file (forge-hook import) on an event forge-hook-run
-      runs on.
+      runs on;
+      a forge-hook-run entry that turns hooks off (--no-global, --no-project,
+      --trust-project, FORGE_SKIP=... in front of it), and a project's settings that
+      steer forge (Claude's env, Gemini's .env, Codex's [features] hooks = false);
+      an agent an install named that has forge-hook-run in none of its settings.
     """
     reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
     findings = sum(len(r.findings) for r in reports)
