@@ -458,7 +458,8 @@ def test_a_forge_entry_that_turns_guards_off_is_a_finding_and_install_goes_besid
     shipped = {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
     path, _ = user_file(project, "claude", json.dumps({"hooks": {"PreToolUse": [shipped]}}))
     status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
-    off = [f for f in agents["claude"]["findings"] if "PreToolUse's forge-hook-run command turns guards off" in f]
+    off = [f for f in agents["claude"]["findings"]
+           if f"PreToolUse's forge-hook-run command {command!r} turns guards off" in f]
     assert status == 1 and len(off) == 1 and off[0].startswith(f"{path}: "), agents
     assert agents["claude"]["wired"] == []
     run = install(project, "claude")

@@ -156,8 +156,8 @@ def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) 
                         f"{', '.join(left)} (forge-hook install --agent {name} --{state.scope} adds them)")
     for handler in read.handlers:
         if said := weakened.command(handler.command):  # also with FORGE_...= or env in front of it
-            findings.append(f"{state.path}: {handler.event}'s forge-hook-run command turns guards off: "
-                            f"{'; '.join(said)}; forge does not count it as running there (a cloned repository "
+            findings.append(f"{state.path}: {handler.event}'s forge-hook-run command {handler.command!r} turns "
+                            f"guards off: {'; '.join(said)}; forge does not count it as running there (a cloned repository "
                             f"may have shipped it): take it out, and forge-hook install --agent {name} "
                             f"--{state.scope} puts a working entry beside it")
         value = forge_dialect(handler.command)
