@@ -317,6 +317,21 @@ def test_every_agent_given_is_wired(project: Project, tmp_path: Path) -> None:
     assert gone.exit_status == 0 and not claude.exists() and not codex.exists(), gone.stderr
 
 
+def test_the_native_client_by_its_path_counts_as_forge(project: Project, tmp_path: Path) -> None:
+    """What install writes when PATH does not find this install (install.sh's native
+    client by its path) is forge-hook-run: doctor sees it wired, install adds nothing."""
+    native = tmp_path / "venv/bin/forge-hook-run-native"
+    native.parent.mkdir(parents=True)
+    native.write_text("#!/bin/sh\nexit 0\n")
+    native.chmod(0o755)
+    snippet = get("claude").settings.snippet(f"{native} --dialect claude")
+    path, text = user_file(project, "claude", json.dumps(snippet))
+    status, agents = doctor(project, tmp_path, "claude")
+    assert status == 0 and agents["claude"]["wired"] == native_events("claude"), agents
+    install(project, "claude")
+    assert path.read_text() == text
+
+
 def test_doctor_is_not_well_while_an_agent_install_named_has_no_forge(project: Project, tmp_path: Path) -> None:
     """An agent found here that an install named, with forge-hook-run in none of its
     settings (taken out by hand, or an install that never wired it), is a finding."""

@@ -24,13 +24,11 @@ import os
 import shlex
 import tomllib
 
-from forge_hookd.agents.places import RUNNER, runs_forge
+from forge_hookd.agents.places import RUNNER_NAMES, runs_forge
 from forge_hookd.readfile import read_regular
 from forge_hookd.errors import ConfigError
 from forge_hookd.run.envgate import WEAKENING, weakens
 
-#: The names forge-hook-run goes by in settings (install.sh's native client and launcher).
-RUNNERS = frozenset({RUNNER, f"{RUNNER}-native", f"{RUNNER}-launcher"})
 _FLAGS = {
     "--no-global": "runs none of your global hooks, your own guards",
     "--no-project": "runs none of the project's hooks",
@@ -64,7 +62,7 @@ def command(text: str) -> list[str]:
         return []
     found: list[str] = []
     for i, word in enumerate(words):
-        if os.path.basename(word) not in RUNNERS:
+        if os.path.basename(word) not in RUNNER_NAMES:
             continue
         found += [f"{w} ({WEAKENING[w.partition('=')[0]]})" for w in words[:i] if _weakening_assignment(w)]
         for j in range(i + 1, len(words)):
