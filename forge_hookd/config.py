@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
-TOP_LEVEL_KEYS = ("hooks",)
+TOP_LEVEL_KEYS = ("hooks", "allow_env")  # allow_env: the global file's, read by run/envgate.py
 
 
 class LoadedConfig:

@@ -32,6 +32,9 @@ from forge_hookd.dialects import NAMES, get
 
 #: The executable forge puts into an agent's settings.
 RUNNER = "forge-hook-run"
+#: The names it goes by there: install.sh's native client and launcher stand in for it
+#: (runner_command writes them by their path when PATH does not find this install).
+RUNNER_NAMES = frozenset({RUNNER, f"{RUNNER}-native", f"{RUNNER}-launcher"})
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ def forge_dialect(command: str) -> str | None:
         words = shlex.split(command)
     except ValueError:
         return None
-    if not words or os.path.basename(words[0]) != RUNNER:
+    if not words or os.path.basename(words[0]) not in RUNNER_NAMES:
         return None
     for i, word in enumerate(words):
         if word == "--dialect" and i + 1 < len(words):

@@ -607,15 +607,16 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
 
 # -- wiring forge into agents ---------------------------------------------------------------
 @forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
-@click.option("--agent", "agent", required=True, metavar="AGENT",
+@click.option("--agent", "agents", required=True, multiple=True, metavar="AGENT",
               shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
               help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
-                   "settings directory present).")
+                   "settings directory present). Give it again for more agents: each is wired.")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
 @click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
 @click.pass_context
-def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, uninstall: bool) -> int:
+def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, project: bool,
+                    uninstall: bool) -> int:
     """Put forge-hook-run into an agent's own settings as its hook command for every event
     forge handles, or with --uninstall take out exactly what install put there.
 
@@ -630,7 +631,8 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
-    so a second install changes nothing. A file that does not parse is not touched.
+    so a second install changes nothing (an entry of forge-hook-run that turns hooks off,
+    --no-global or FORGE_SKIP=... say, does not count: forge's own goes beside it). A file that does not parse is not touched.
     --uninstall takes out what install added: a file it created is removed, a file
     nobody changed since is back byte for byte, and in a file you edited since only
     forge's entries go. What install wrote is recorded in
@@ -639,7 +641,7 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
     """
     scope = _scope(global_, project)
     root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
-    names = _agents_named(agent, scope, root, uninstall)
+    names = list(dict.fromkeys(n for agent in agents for n in _agents_named(agent, scope, root, uninstall)))
     failed = 0
     for name in names:
         try:
@@ -708,7 +710,11 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       not trusted);
       an agent's own hook that would run twice: directly from its settings, and
       imported into a forge hooks file (forge-hook import) on an event forge-hook-run
-      runs on.
+      runs on;
+      a forge-hook-run entry that turns hooks off (--no-global, --no-project,
+      --trust-project, FORGE_SKIP=... in front of it), and a project's settings that
+      steer forge (Claude's env, Gemini's .env, Codex's [features] hooks = false);
+      an agent an install named that has forge-hook-run in none of its settings.
     """
     reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
     findings = sum(len(r.findings) for r in reports)

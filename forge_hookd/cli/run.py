@@ -161,7 +161,8 @@ def _hush(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
               help="Another hooks file, run after the project's. Repeatable.")
 @click.option("--trust-project", is_flag=True,
               help="Run the project's hooks even if its hooks file is not trusted "
-                   "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
+                   "(also FORGE_TRUST_PROJECT=1, which --dialect ignores unless the global hooks "
+                   "file's allow_env lists it); for CI and headless agents.")
 @click.option("--require-trust", is_flag=True,
               help="Project hooks that are not trusted are an error, not skipped: exit 2 (through "
                    "--dialect, a deny where the agent waits) when one matches the event (also "

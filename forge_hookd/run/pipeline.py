@@ -19,6 +19,7 @@ from forge_hookd import dialects, skiplist
 
 
 from forge_hookd.trust import decide as trustrun
+from forge_hookd.run import envgate
 from forge_hookd.run.codec import Outcome, Request
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
 from forge_hookd.errors import ConfigError, UsageError
@@ -75,6 +76,9 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
         trace_to: Say) -> tuple[Outcome, Witness]:
     """Root, load (with trust), match, execute, conclude; what the run log will record
     is gathered by the witness as it goes."""
+    # Under a dialect, before anything reads them: the FORGE_* variables a project's own
+    # files may have put in the agent's environment, where they would weaken a guard.
+    gated = envgate.gate() if request.dialect is not None else []
     settled = trustrun.policy(trust_project=options.trust_project, require_trust=options.require_trust,
                               strict=options.strict)
     override = settled.override
@@ -86,7 +90,7 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     event = request.event
     stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
     hooks, warnings, imposed, skipped = _load(event, request, located, options, settled=settled,
-                                              witness=witness, say=say)
+                                              witness=witness, say=say, gated=gated)
     if options.dry_run:
         return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
                        dry_run=hooks), witness
@@ -132,7 +136,8 @@ def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict
 
 
 def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *,
-          settled: trustrun.Policy, witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
+          settled: trustrun.Policy, witness: Witness, say: Say, gated: list[str]
+          ) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
     forge's own word on the run (trustrun.py: a changed project's deny, a message for the
@@ -146,8 +151,8 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     where = trustrun.Where(event, trustrun.can_block(event, request.dialect, request.native_event),
                            request.dialect)
     verdict = trustrun.decide(loaded, located, where, settled)  # override, require and strict: trust's own
-    warnings = [*map(str, loaded.warnings), *verdict.warnings]
-    if options.strict and loaded.warnings:  # --strict turns any warning into an error
+    warnings = [*gated, *map(str, loaded.warnings), *verdict.warnings]
+    if options.strict and (gated or loaded.warnings):  # --strict turns any warning into an error
         _refuse(warnings, say)
     if verdict.error is not None:
         others = [w for w in verdict.warnings if w != verdict.error] if settled.strict else []
@@ -158,7 +163,7 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     for warning in warnings:
         say(f"warning: {warning}")
     witness.matching(loaded.hooks, event, skipped=skipping.skipped)
-    return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
+    return (skipping.run, warnings, _imposed(event, request, root, _told(verdict.imposed, gated)),
             skipping.skipped if requested else None)
 
 
@@ -169,6 +174,16 @@ def _refuse(warnings: list[str], say: Say) -> NoReturn:
         say(f"error: {warning}")
     more = len(warnings) - 1
     raise ConfigError(warnings[0] + (f" (and {more} more)" if more else ""))
+
+
+def _told(imposed: Imposed | None, gated: list[str]) -> Imposed | None:
+    """Trust's word with the ignored variables added to its message for the person."""
+    if not gated:
+        return imposed
+    message = "\n".join(f"forge: {warning}" for warning in gated)
+    if imposed is None:
+        return Imposed(envgate.SOURCE, None, message)
+    return Imposed(imposed.source, imposed.reason, "\n".join(filter(None, (imposed.message, message))))
 
 
 def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | None) -> Imposed | None:
