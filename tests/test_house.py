@@ -111,7 +111,7 @@ def test_the_state_directory_has_one_rule(tmp_path: Path, monkeypatch: pytest.Mo
         else:
             monkeypatch.setenv("XDG_STATE_HOME", state)
         assert os.fsdecode(enabled_mark(os.environb)) == state_path("warm.on")
-    sources = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if 'XDG_STATE_HOME"' in p.read_text())
+    sources = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if 'get("XDG_STATE_HOME")' in p.read_text() or 'get(b"XDG_STATE_HOME")' in p.read_text())
     assert sources == ["statedir.py", "warm/client.py"]
 
 
