@@ -136,7 +136,8 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
     forge's own word on the run (trustrun.py: a changed project's deny, a message for the
-    person, an agent running forge-hook trust), and the hooks FORGE_SKIP kept from running
+    person, an agent running forge-hook trust; run/lost.py: a broken global or --config
+    file's deny), and the hooks FORGE_SKIP kept from running
     (None when it names nothing)."""
     root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
@@ -158,7 +159,12 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     for warning in warnings:
         say(f"warning: {warning}")
     witness.matching(loaded.hooks, event, skipped=skipping.skipped)
-    return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
+    imposed = verdict.imposed
+    if loaded.lost:  # a broken global or --config file: guards the user chose and lost
+        from forge_hookd.run import lost
+
+        imposed = lost.merged(imposed, lost.judge(loaded.lost, event, can_block=where.can_block))
+    return (skipping.run, warnings, _imposed(event, request, root, imposed),
             skipping.skipped if requested else None)
 
 
