@@ -188,7 +188,7 @@ def test_only_an_explicit_allow_becomes_the_agents_allow(name: str, project: Pro
 @pytest.mark.parametrize("name, expected", [
     ("claude", ("ask", "touches prod")),
     ("codex", ("deny", "a person must decide (this agent cannot ask here): touches prod")),
-    ("gemini", ("ask", "touches prod")),
+    ("gemini", ("deny", "a person must decide (this agent cannot ask here): touches prod")),  # gemini -p hangs
 ])
 def test_ask_is_asked_where_the_agent_can_and_denied_where_it_cannot(name: str, expected: tuple[str, str],
                                                                       project: Project) -> None:

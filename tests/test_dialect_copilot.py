@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
+from helpers import Project, Run, run_installed
 from forge_hookd.dialects import get
 from forge_hookd.dialects.base import Inbound, PayloadError, Verdict
 from forge_hookd.events import HookEvent
@@ -145,21 +146,26 @@ def test_permission_request_takes_behavior_and_an_ask_is_copilots_own_flow() -> 
     assert read_back("permissionRequest", Verdict(decision="deny", reason="no")) == {"decision": "deny", "reason": "no"}
 
 
-def test_context_only_on_tool_failures_and_decisions_dropped_where_copilot_ignores_output() -> None:
+def test_context_where_copilot_reads_it_and_decisions_dropped_where_copilot_ignores_output() -> None:
     assert answer("postToolUseFailure", Verdict(context=["retry with -v"]))[0] == {"additionalContext": "retry with -v"}
     assert read_back("postToolUseFailure", Verdict(context=["c"])) == {"context": "c"}
-    for event in ("sessionStart", "postToolUse"):
+    for event in ("sessionStart", "postToolUse", "SessionStart", "PostToolUse"):  # 1.0.102 reads it (issue 30)
         doc, code, dropped = answer(event, Verdict(decision="deny", reason="x", context=["c"]))
-        assert (doc, code) == (None, 0) and len(dropped) == 2
+        assert (doc, code) == ({"additionalContext": "c"}, 0) and len(dropped) == 1
+        assert read_back(event, Verdict(context=["c"])) == {"context": "c"}
+    assert answer("sessionEnd", Verdict(context=["c"]))[0] is None
     for event in ("userPromptSubmitted", "UserPromptSubmit"):  # 1.0.102 refuses the prompt (research)
         doc, code, dropped = answer(event, Verdict(decision="deny", reason="x", context=["c"]))
-        assert (doc, code) == ({"decision": "block", "reason": "x"}, 0) and len(dropped) == 1
+        assert (doc, code) == ({"decision": "block", "reason": "x", "additionalContext": "c"}, 0) and not dropped
+        assert answer(event, Verdict(context=["c"]))[0] == {"additionalContext": "c"}
 
 
-def test_a_failure_denies_only_where_copilot_waits_for_permission() -> None:
+def test_a_failure_denies_where_copilot_waits_for_permission_and_on_a_prompt() -> None:
     failed = COPILOT.writer.failure("preToolUse", "boom")
     assert orjson.loads(failed.stdout)["permissionDecision"] == "deny"
-    assert COPILOT.writer.failure("userPromptSubmitted", "boom").stdout == b""
+    prompt = orjson.loads(COPILOT.writer.failure("userPromptSubmitted", "boom").stdout)  # issue 30 item 7
+    assert prompt["decision"] == "block" and "boom" in prompt["reason"]
+    assert COPILOT.writer.failure("sessionStart", "boom").stdout == b""
     assert COPILOT.writer.failure(None, "not JSON").exit_code == 2
 
 
@@ -199,3 +205,31 @@ def test_the_settings_snippet_names_the_event_in_each_command() -> None:
     assert snippet["hooks"]["preToolUse"] == [{"type": "command", "bash": "forge-hook-run --dialect copilot:preToolUse",
                                               "timeoutSec": 30}]
     assert all(event[0].islower() for event in snippet["hooks"])
+
+
+# -- through the installed forge-hook-run (issue 30, items 7 and 10) ------------------------
+def copilot_run(event: str, project: Project, payload: dict[str, Any], *args: str) -> Run:
+    return run_installed(["--dialect", f"copilot:{event}", *args], cwd=project.root,
+                         stdin=json.dumps({**payload, "cwd": str(project.root)}))
+
+
+def docs_payload(name: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads((DOCS / f"{name}.json").read_text())
+    return payload
+
+
+def test_forges_own_failure_refuses_the_prompt(project: Project) -> None:
+    project.write_hooks([{"event": "user:prompt_submit", "command": "exit 0", "comand": "typo"}])
+    run = copilot_run("userPromptSubmitted", project, docs_payload("userPromptSubmitted"), "--strict")
+    doc = json.loads(run.stdout)  # before: no answer, the prompt went through
+    assert doc["decision"] == "block" and "comand" in doc["reason"], run.stderr
+    broken = copilot_run("userPromptSubmitted", project, {"timestamp": 1})  # no prompt: unreadable
+    assert json.loads(broken.stdout)["decision"] == "block"
+
+
+@pytest.mark.parametrize("event", ["sessionStart", "userPromptSubmitted", "postToolUse"])
+def test_context_reaches_copilot_as_top_level_additional_context(event: str, project: Project) -> None:
+    answer = json.dumps({"context": "forge-ctx-41aa"})
+    project.write_hooks([{"event": "*", "command": f"echo '{answer}'"}])
+    run = copilot_run(event, project, docs_payload(event))
+    assert json.loads(run.stdout) == {"additionalContext": "forge-ctx-41aa"}, run.stderr
