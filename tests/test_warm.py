@@ -498,6 +498,30 @@ def test_a_signal_held_for_a_run_that_is_refused_is_answered_as_before_it(
     assert not (tmp_path / "ran").exists()
 
 
+@pytest.mark.parametrize("client", ["python", "native"])
+def test_a_signal_before_the_run_is_the_agents_deny_under_a_dialect(project: Project, warm_dir: Path,
+                                                                    tmp_path: Path, client: str) -> None:
+    """Issue 30, item 4: before, forge's error document and 128+n, which Claude reads as
+    a non-blocking error; now exit 2 and the reason on stderr, a deny every agent reads."""
+    program = console_script("forge-hook-run") if client == "python" else build_native_client(tmp_path)
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project.root),
+               "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    source = tmp_path / "payload.json"
+    source.write_text(json.dumps(payload))
+    with stand_in_runner(warm_dir) as listener, source.open("rb") as stdin:
+        proc = subprocess.Popen([program, "--dialect", "claude"], cwd=project.root, stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env={**os.environ, **warm_env(warm_dir)})
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)
+            proc.send_signal(signal.SIGUSR1)
+            conn.sendall(b"R testing\n")
+        out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out) == (2, b""), err
+    assert b"forge-hook-run could not check this call: interrupted by SIGUSR1" in err
+
+
 def worker_reading_stdin(runner: WarmRunner, within: float = 60) -> int:
     """The pid of the runner's worker blocked in read(0): the event not whole yet."""
     deadline = time.monotonic() + within

@@ -151,8 +151,17 @@ static void write_all(int fd, const char *text) {
     }
 }
 
+static const char *dialect_option(void);
+
 static void answer_startup_signal(int signum) {
     struct text line = {.len = 0};
+    if (dialect_option() != NULL) { /* the agent's deny, as __main__._exit_during_startup */
+        add(&line, "forge-hook-run could not check this call: interrupted by ");
+        add_signal_name(&line, signum);
+        add(&line, "\n");
+        write_all(2, line.data);
+        _exit(2);
+    }
     add(&line, "forge-hook-run: error: interrupted by ");
     add_signal_name(&line, signum);
     add(&line, "\n");
@@ -217,6 +226,8 @@ static char **saved_argv;
 
 /* The value of --dialect on the command line (NAME or NAME:EVENT), NULL without one. */
 static const char *dialect_option(void) {
+    if (saved_argv == NULL)
+        return NULL;
     for (char **arg = saved_argv + 1; *arg != NULL; arg++) {
         if (strcmp(*arg, "--") == 0)
             return NULL;
