@@ -1,4 +1,4 @@
-"""Fail closed as the real agent sees it (issue 30, items 4, 7 and 10; item 8 is in
+"""Fail closed as the real agent sees it (issue 30, items 3, 4, 7 and 10; item 8 is in
 test_dialect_agents.py): the pinned CLIs (tests/agents/harness.py: offline, a scripted
 model on 127.0.0.1) with forge-hook-run as their hook, and what the agent then did: the
 files, the requests the model received. Each test failed on the code before."""
@@ -27,6 +27,24 @@ def reap_what_the_agent_left_to_us() -> Iterator[None]:
 
 def forge(event: str, *options: str) -> str:
     return f"{shlex.quote(installed('forge-hook-run'))} --dialect copilot:{event} {' '.join(options)}"
+
+
+# -- item 3: a broken global config ------------------------------------------------------------
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_trailing_comma_in_the_global_config_keeps_the_tool_from_running(agent: str, project: Project,
+                                                                           tmp_path: Path) -> None:
+    """Before: exit 0 and no decision, the only warning on stderr: the tool ran."""
+    require_agent(agent)
+    project.global_file.parent.mkdir(parents=True, exist_ok=True)
+    project.global_file.write_text('{"hooks": [{"event": "tool:pre_execute:bash", "guard": "force_push"},]}')
+    target = tmp_path / "created"
+    hook = f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]}"
+    run = harness.run_agent(agent, Workspace(project=project.root, home=project.home), command=f"touch {target}",
+                            hooks={PRE_TOOL[agent]: hook})
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), run.describe()
+    if agent != "copilot":  # Copilot's model is told only that the hook denied
+        assert str(project.global_file) in run.model_requests()[-1].text(), run.describe()
 
 
 # -- item 4: the native client whose launcher cannot start ------------------------------------
