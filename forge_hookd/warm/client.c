@@ -138,8 +138,7 @@ static volatile sig_atomic_t queue[64];
 static volatile sig_atomic_t queued;
 static volatile sig_atomic_t last_signal;
 
-static void write_all(int fd, const char *text) {
-    size_t left = strlen(text);
+static void write_bytes(int fd, const char *text, size_t left) {
     while (left > 0) {
         ssize_t n = write(fd, text, left);
         if (n < 0 && errno == EINTR)
@@ -149,6 +148,10 @@ static void write_all(int fd, const char *text) {
         text += n;
         left -= (size_t)n;
     }
+}
+
+static void write_all(int fd, const char *text) {
+    write_bytes(fd, text, strlen(text));
 }
 
 static const char *dialect_option(void);
@@ -255,9 +258,9 @@ static void answer_in_dialect(const char *value) {
         if ((size_t)(status - record) == length && strncmp(record, value, length) == 0) {
             const char *out = strchr(status + 1, '\x1f') + 1, *err = strchr(out, '\x1f') + 1;
             if (err - 1 > out)
-                write(1, out, (size_t)(err - 1 - out));
+                write_bytes(1, out, (size_t)(err - 1 - out));
             if (end > err) {
-                write(2, err, (size_t)(end - err));
+                write_bytes(2, err, (size_t)(end - err));
                 write_all(2, "\n");
             }
             _exit(atoi(status + 1));
