@@ -113,3 +113,25 @@ def test_the_context_hook_answers_as_written(project: Project, tmp_path: Path) -
                           input=json.dumps({"timestamp": 1, "cwd": str(project.root), "source": "new"}),
                           capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout) == {"additionalContext": "forge-ctx-7d1e-session:start"}, done.stderr
+
+
+def test_a_native_copilot_hook_control_run_decides_where_the_reference_disagrees(project: Project,
+                                                                               tmp_path: Path) -> None:
+    """The control (issue 30 item 10): Copilot 1.0.102's reference says the output of
+    sessionStart and userPromptSubmitted is not processed; a plain native hook, no forge,
+    shows its top-level additionalContext reaching the model, and decision: block on
+    userPromptSubmitted refusing the prompt (item 7)."""
+    require_agent("copilot")
+    hooks = {event: f"""echo '{{"additionalContext": "ctl-9e2a-{event}"}}'"""
+             for event in ("sessionStart", "userPromptSubmitted", "postToolUse")}
+    run = harness.run_agent("copilot", Workspace(project=project.root, home=project.home),
+                            command=f"touch {tmp_path / 'created'}", hooks=hooks)
+    requests = run.model_requests()
+    assert requests, run.describe()
+    assert "ctl-9e2a-sessionStart" in requests[0].text() and "ctl-9e2a-userPromptSubmitted" in requests[0].text()
+    assert "ctl-9e2a-postToolUse" in requests[-1].text(), run.describe()
+    target = tmp_path / "refused"
+    refused = harness.run_agent("copilot", Workspace(project=project.root, home=project.home),
+                                command=f"touch {target}",
+                                hooks={"userPromptSubmitted": """echo '{"decision": "block", "reason": "no"}'"""})
+    assert refused.model_requests() == [] and not target.exists(), refused.describe()
