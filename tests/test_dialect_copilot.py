@@ -9,7 +9,6 @@ from typing import Any
 import orjson
 import pytest
 
-from helpers import Project, Run, run_installed
 from forge_hookd.dialects import get
 from forge_hookd.dialects.base import Inbound, PayloadError, Verdict
 from forge_hookd.events import HookEvent
@@ -206,30 +205,3 @@ def test_the_settings_snippet_names_the_event_in_each_command() -> None:
                                               "timeoutSec": 30}]
     assert all(event[0].islower() for event in snippet["hooks"])
 
-
-# -- through the installed forge-hook-run (issue 30, items 7 and 10) ------------------------
-def copilot_run(event: str, project: Project, payload: dict[str, Any], *args: str) -> Run:
-    return run_installed(["--dialect", f"copilot:{event}", *args], cwd=project.root,
-                         stdin=json.dumps({**payload, "cwd": str(project.root)}))
-
-
-def docs_payload(name: str) -> dict[str, Any]:
-    payload: dict[str, Any] = json.loads((DOCS / f"{name}.json").read_text())
-    return payload
-
-
-def test_forges_own_failure_refuses_the_prompt(project: Project) -> None:
-    project.write_hooks([{"event": "user:prompt_submit", "command": "exit 0", "comand": "typo"}])
-    run = copilot_run("userPromptSubmitted", project, docs_payload("userPromptSubmitted"), "--strict")
-    doc = json.loads(run.stdout)  # before: no answer, the prompt went through
-    assert doc["decision"] == "block" and "comand" in doc["reason"], run.stderr
-    broken = copilot_run("userPromptSubmitted", project, {"timestamp": 1})  # no prompt: unreadable
-    assert json.loads(broken.stdout)["decision"] == "block"
-
-
-@pytest.mark.parametrize("event", ["sessionStart", "userPromptSubmitted", "postToolUse"])
-def test_context_reaches_copilot_as_top_level_additional_context(event: str, project: Project) -> None:
-    answer = json.dumps({"context": "forge-ctx-41aa"})
-    project.write_hooks([{"event": "*", "command": f"echo '{answer}'"}])
-    run = copilot_run(event, project, docs_payload(event))
-    assert json.loads(run.stdout) == {"additionalContext": "forge-ctx-41aa"}, run.stderr
