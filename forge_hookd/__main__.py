@@ -102,10 +102,25 @@ def _exit_during_startup(signum: int, frame: "FrameType | None") -> None:
     # may use nothing that is not loaded already; posix._exit, because unwinding could
     # land in a half-imported module's error handling.
     name = name_of(signum)
+    if under_dialect(sys.argv):  # the agent's own deny, as every agent reads it (issue 30, item 4)
+        posix.write(2, f"forge-hook-run could not check this call: interrupted by {name}\n".encode())
+        posix._exit(2)
     posix.write(2, f"forge-hook-run: error: interrupted by {name}\n".encode())
     posix.write(1, ('{"version":1,"error":{"kind":"interrupted","message":"interrupted by %s"}}\n'
                     % name).encode())
     posix._exit(128 + signum)
+
+
+def under_dialect(argv: "list[str]") -> bool:
+    """Whether the command line answers an agent (``--dialect``): before the payload is
+    read, a failure is then a deny every agent reads, exit 2 with the reason on stderr
+    (the dialects' answer to a payload that names no event; the native client's too)."""
+    for arg in argv[1:]:
+        if arg == "--":
+            return False
+        if arg == "--dialect" or arg.startswith("--dialect="):
+            return True
+    return False
 
 
 def open_missing_standard_streams() -> None:

@@ -16,7 +16,7 @@ from forge_hookd.trust.decide import policy
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
 from forge_hookd.readfile import read_regular
-from forge_hookd.registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, Hook, pattern_can_match, split_patterns, unknown_keys
 from forge_hookd.safefile import StrPath, locked, write_atomically
 from forge_hookd.text import did_you_mean
 
@@ -28,21 +28,47 @@ PROJECT_DIR_NAME = ".forge"
 TOP_LEVEL_KEYS = ("hooks", "allow_env")  # allow_env: the global file's, read by run/envgate.py
 
 
+class Lost:
+    """A guard the user chose and lost (issue 30, item 3): a global or ``--config``
+    file that exists but cannot be read or parsed (``patterns`` None: it may have guarded
+    any event), or a malformed entry of one that parses (``entry`` its index, ``patterns``
+    those its ``event`` names, None when it names none that can be read). What a run does
+    with it is :mod:`forge_hookd.run.lost`'s."""
+
+    __slots__ = ("path", "problem", "entry", "patterns")
+
+    def __init__(self, path: str, problem: str, *, entry: int | None = None,
+                 patterns: tuple[str, ...] | None = None) -> None:
+        self.path, self.problem, self.entry, self.patterns = path, problem, entry, patterns
+
+
+def lost_entry(entry: object, index: int, path: StrPath, problem: str) -> Lost | None:
+    """The guard a malformed entry would have been; None for one that could never deny
+    (``"enabled": false``, ``"blocking": false``)."""
+    if isinstance(entry, dict) and (entry.get("enabled") is False or entry.get("blocking") is False):
+        return None
+    event = entry.get("event") if isinstance(entry, dict) else None
+    patterns = split_patterns(event) if isinstance(event, str) and event.strip() else None
+    return Lost(os.fspath(path), problem, entry=index, patterns=patterns or None)
+
+
 class LoadedConfig:
     """Hooks in execution order plus the problems met while loading them.
 
     ``untrusted_path`` is the project file when it exists but is not trusted (its hooks were
     not loaded), ``untrusted_check`` why, and ``untrusted_hooks`` the hooks the file holds
     as it now reads (never run: what a changed project's deny is decided on), None when
-    it cannot be parsed. A plain class: a dataclass would cost 0.45 ms of every run's
-    start-up (bench/README.md, "tricks.py").
+    it cannot be parsed. ``lost`` are the guards of the user's own files (global,
+    ``--config``) that could not be loaded (:class:`Lost`). A plain class: a dataclass
+    would cost 0.45 ms of every run's start-up (bench/README.md, "tricks.py").
     """
 
     def __init__(self, hooks: list[Hook] | None = None, warnings: list[ConfigError] | None = None,
                  untrusted_path: str | None = None, untrusted_check: trust.TrustCheck | None = None,
-                 untrusted_hooks: list[Hook] | None = None) -> None:
+                 untrusted_hooks: list[Hook] | None = None, lost: list[Lost] | None = None) -> None:
         self.hooks = hooks if hooks is not None else []
         self.warnings = warnings if warnings is not None else []
+        self.lost = lost if lost is not None else []
         self.untrusted_path = untrusted_path
         self.untrusted_check = untrusted_check
         self.untrusted_hooks = untrusted_hooks
@@ -54,6 +80,7 @@ class LoadedConfig:
     def extend(self, other: LoadedConfig) -> None:
         self.hooks.extend(other.hooks)
         self.warnings.extend(other.warnings)
+        self.lost.extend(other.lost)
 
 
 def global_config_path() -> str:
@@ -279,32 +306,44 @@ def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str,
 
 
 def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str, raw: bytes | None = None,
-                        project_root: StrPath | None = None) -> LoadedConfig:
-    """Every well-formed entry as a Hook; each problem becomes a warning."""
+                        project_root: StrPath | None = None, chosen: bool = False) -> LoadedConfig:
+    """Every well-formed entry as a Hook; each problem becomes a warning. In a file of
+    the user's own (``chosen``: global, ``--config``) a malformed entry is also lost."""
     duplicates = duplicate_keys(raw, doc) if raw is not None else {}
     loaded = LoadedConfig(warnings=file_warnings(doc, path=path, duplicates=duplicates))
-    for _, hook, warnings in iter_entries(doc, path=path, source=source, duplicates=duplicates,
-                                          project_root=project_root):
+    entries = doc.get("hooks", [])
+    for index, hook, warnings in iter_entries(doc, path=path, source=source, duplicates=duplicates,
+                                              project_root=project_root):
         if hook is not None:
             loaded.hooks.append(hook)
+        elif chosen and (lost := lost_entry(entries[index], index, path,
+                                             warnings[0].message.removesuffix("; hook skipped"))) is not None:
+            loaded.lost.append(lost)
         loaded.warnings.extend(warnings)
     return loaded
 
 
 def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = None,
               project_root: StrPath | None = None) -> LoadedConfig:
-    """Load one config file; a missing file is empty, a broken one is a warning."""
+    """Load one of the user's own config files (global, ``--config``); a missing file is
+    empty, a broken one is a warning and its guards are lost (:class:`Lost`)."""
     try:
         raw = read_raw(path) if raw is None else raw
         doc = None if raw is None else parse_document(raw, path)
     except ConfigError as exc:
-        return LoadedConfig(warnings=[exc])
+        return LoadedConfig(warnings=[exc], lost=[Lost(os.fspath(path), _problem(exc))])
     if doc is None or raw is None:
         return LoadedConfig()
     if not raw.strip():
         return LoadedConfig()  # an empty file: nothing written, nothing to warn about
     return hooks_from_document(doc, path=path, source=source or os.fspath(path), raw=raw,
-                               project_root=project_root)
+                               project_root=project_root, chosen=True)
+
+
+def _problem(exc: ConfigError) -> str:
+    """The error of a file without its path (the reason names the file once)."""
+    where = f" (line {exc.line}, column {exc.column})" if exc.line is not None else ""
+    return f"{exc.message}{where}"
 
 
 def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> LoadedConfig:

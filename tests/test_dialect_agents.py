@@ -86,14 +86,16 @@ def test_claudes_example_hook_guards_the_agent(agent: str, project: Project, tmp
 
 
 def test_ask_never_lets_the_command_run_unasked(agent: str, project: Project, tmp_path: Path) -> None:
-    # Headless, nobody can be asked: Claude and Gemini refuse the call themselves; Codex has
-    # no ask, so forge denies saying a person must decide.
+    # Headless, nobody can be asked: Claude refuses the call itself; Codex has no ask, and
+    # Gemini's `-p` waits for ever on one (issue 30 item 8): forge denies there, saying a
+    # person must decide.
     target = tmp_path / "created"
     answer = json.dumps({"decision": "ask", "reason": "forge-e2e-ask-51b2: touches prod"})
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
     run = run_agent(agent, project, f"touch {target}", tmp_path / "report.json")
+    assert not run.timed_out, run.describe()
     assert not target.exists(), run.describe()
-    if agent == "codex":
+    if agent in ("codex", "gemini"):
         assert "a person must decide" in run.model_requests()[-1].text(), run.describe()
 
 

@@ -188,7 +188,7 @@ def test_only_an_explicit_allow_becomes_the_agents_allow(name: str, project: Pro
 @pytest.mark.parametrize("name, expected", [
     ("claude", ("ask", "touches prod")),
     ("codex", ("deny", "a person must decide (this agent cannot ask here): touches prod")),
-    ("gemini", ("ask", "touches prod")),
+    ("gemini", ("deny", "a person must decide (this agent cannot ask here): touches prod")),  # gemini -p hangs
 ])
 def test_ask_is_asked_where_the_agent_can_and_denied_where_it_cannot(name: str, expected: tuple[str, str],
                                                                       project: Project) -> None:
@@ -456,3 +456,31 @@ def test_a_native_name_of_another_agent_does_not_match(project: Project) -> None
                          | {"event": "tool:pre_execute:run_shell_command"}])
     run = dialect_run("claude", native("claude", project), project)
     assert (run.exit_status, run.stdout) == (0, ""), run
+
+
+# -- Copilot through the installed forge-hook-run (issue 30, items 7 and 10) ------------------------
+def copilot_run(event: str, project: Project, payload: dict[str, Any], *args: str) -> Run:
+    return run_installed(["--dialect", f"copilot:{event}", *args], cwd=project.root,
+                         stdin=json.dumps({**payload, "cwd": str(project.root)}))
+
+
+def docs_payload(name: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads((AGENT_DOCS / "copilot" / f"{name}.json").read_text())
+    return payload
+
+
+def test_forges_own_failure_refuses_the_prompt(project: Project) -> None:
+    project.write_hooks([{"event": "user:prompt_submit", "command": "exit 0", "comand": "typo"}])
+    run = copilot_run("userPromptSubmitted", project, docs_payload("userPromptSubmitted"), "--strict")
+    doc = json.loads(run.stdout)  # before: no answer, the prompt went through
+    assert doc["decision"] == "block" and "comand" in doc["reason"], run.stderr
+    broken = copilot_run("userPromptSubmitted", project, {"timestamp": 1})  # no prompt: unreadable
+    assert json.loads(broken.stdout)["decision"] == "block"
+
+
+@pytest.mark.parametrize("event", ["sessionStart", "userPromptSubmitted", "postToolUse"])
+def test_context_reaches_copilot_as_top_level_additional_context(event: str, project: Project) -> None:
+    answer = json.dumps({"context": "forge-ctx-41aa"})
+    project.write_hooks([{"event": "*", "command": f"echo '{answer}'"}])
+    run = copilot_run(event, project, docs_payload(event))
+    assert json.loads(run.stdout) == {"additionalContext": "forge-ctx-41aa"}, run.stderr

@@ -145,21 +145,26 @@ def test_permission_request_takes_behavior_and_an_ask_is_copilots_own_flow() -> 
     assert read_back("permissionRequest", Verdict(decision="deny", reason="no")) == {"decision": "deny", "reason": "no"}
 
 
-def test_context_only_on_tool_failures_and_decisions_dropped_where_copilot_ignores_output() -> None:
+def test_context_where_copilot_reads_it_and_decisions_dropped_where_copilot_ignores_output() -> None:
     assert answer("postToolUseFailure", Verdict(context=["retry with -v"]))[0] == {"additionalContext": "retry with -v"}
     assert read_back("postToolUseFailure", Verdict(context=["c"])) == {"context": "c"}
-    for event in ("sessionStart", "postToolUse"):
+    for event in ("sessionStart", "postToolUse", "SessionStart", "PostToolUse"):  # 1.0.102 reads it (issue 30)
         doc, code, dropped = answer(event, Verdict(decision="deny", reason="x", context=["c"]))
-        assert (doc, code) == (None, 0) and len(dropped) == 2
+        assert (doc, code) == ({"additionalContext": "c"}, 0) and len(dropped) == 1
+        assert read_back(event, Verdict(context=["c"])) == {"context": "c"}
+    assert answer("sessionEnd", Verdict(context=["c"]))[0] is None
     for event in ("userPromptSubmitted", "UserPromptSubmit"):  # 1.0.102 refuses the prompt (research)
         doc, code, dropped = answer(event, Verdict(decision="deny", reason="x", context=["c"]))
-        assert (doc, code) == ({"decision": "block", "reason": "x"}, 0) and len(dropped) == 1
+        assert (doc, code) == ({"decision": "block", "reason": "x", "additionalContext": "c"}, 0) and not dropped
+        assert answer(event, Verdict(context=["c"]))[0] == {"additionalContext": "c"}
 
 
-def test_a_failure_denies_only_where_copilot_waits_for_permission() -> None:
+def test_a_failure_denies_where_copilot_waits_for_permission_and_on_a_prompt() -> None:
     failed = COPILOT.writer.failure("preToolUse", "boom")
     assert orjson.loads(failed.stdout)["permissionDecision"] == "deny"
-    assert COPILOT.writer.failure("userPromptSubmitted", "boom").stdout == b""
+    prompt = orjson.loads(COPILOT.writer.failure("userPromptSubmitted", "boom").stdout)  # issue 30 item 7
+    assert prompt["decision"] == "block" and "boom" in prompt["reason"]
+    assert COPILOT.writer.failure("sessionStart", "boom").stdout == b""
     assert COPILOT.writer.failure(None, "not JSON").exit_code == 2
 
 
@@ -199,3 +204,4 @@ def test_the_settings_snippet_names_the_event_in_each_command() -> None:
     assert snippet["hooks"]["preToolUse"] == [{"type": "command", "bash": "forge-hook-run --dialect copilot:preToolUse",
                                               "timeoutSec": 30}]
     assert all(event[0].islower() for event in snippet["hooks"])
+

@@ -29,8 +29,8 @@ def test_no_objection_is_no_output() -> None:
 
 def test_deny_ask_allow_on_before_tool() -> None:
     assert answer("BeforeTool", Verdict(decision="deny", reason="no"))[0] == {"decision": "deny", "reason": "no"}
-    doc = answer("BeforeTool", Verdict(decision="ask", reason="sure?"))[0]
-    assert doc == {"decision": "ask", "reason": "sure?", "systemMessage": "sure?"}
+    doc = answer("BeforeTool", Verdict(decision="ask", reason="sure?"))[0]  # gemini -p hangs on an ask (issue 30)
+    assert doc == {"decision": "deny", "reason": "a person must decide (this agent cannot ask here): sure?"}
     assert answer("BeforeTool", Verdict(decision="allow"))[0] == {"decision": "allow"}
 
 

@@ -94,7 +94,11 @@ def test_a_guard_that_asks_asks_in_the_agents_form(case: str, project: Project) 
     dialect, recorded = SHELL[case]
     decision, said = told(fire(dialect, payload(recorded, project, command="terraform destroy -auto-approve"),
                                project))
-    assert decision == "ask" and said is not None and "terraform destroy" in said
+    if case == "gemini":  # no ask in Gemini: `gemini -p` hangs on one (issue 30 item 8)
+        assert decision == "deny" and said is not None and said.startswith("a person must decide"), said
+    else:
+        assert decision == "ask" and said is not None, said
+    assert "terraform destroy" in said
 
 
 #: a file tool of each agent reading a secret file

@@ -498,6 +498,30 @@ def test_a_signal_held_for_a_run_that_is_refused_is_answered_as_before_it(
     assert not (tmp_path / "ran").exists()
 
 
+@pytest.mark.parametrize("client", ["python", "native"])
+def test_a_signal_before_the_run_is_the_agents_deny_under_a_dialect(project: Project, warm_dir: Path,
+                                                                    tmp_path: Path, client: str) -> None:
+    """Issue 30, item 4: before, forge's error document and 128+n, which Claude reads as
+    a non-blocking error; now exit 2 and the reason on stderr, a deny every agent reads."""
+    program = console_script("forge-hook-run") if client == "python" else build_native_client(tmp_path)
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project.root),
+               "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    source = tmp_path / "payload.json"
+    source.write_text(json.dumps(payload))
+    with stand_in_runner(warm_dir) as listener, source.open("rb") as stdin:
+        proc = subprocess.Popen([program, "--dialect", "claude"], cwd=project.root, stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env={**os.environ, **warm_env(warm_dir)})
+        conn, _ = listener.accept()
+        with conn:
+            whole_request(conn)
+            proc.send_signal(signal.SIGUSR1)
+            conn.sendall(b"R testing\n")
+        out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out) == (2, b""), err
+    assert b"forge-hook-run could not check this call: interrupted by SIGUSR1" in err
+
+
 def worker_reading_stdin(runner: WarmRunner, within: float = 60) -> int:
     """The pid of the runner's worker blocked in read(0): the event not whole yet."""
     deadline = time.monotonic() + within
@@ -785,3 +809,68 @@ def test_a_native_client_whose_launcher_is_gone_fails_closed(project: Project, t
     assert done.stderr == f"forge-hook-run: error: cannot start {tmp_path}/gone (No such file or directory): " \
                           "reinstall forge-hook-run\n"
     assert json.loads(done.stdout)["error"]["kind"] == "internal"
+
+
+# -- issue 30, item 4: a launcher that cannot start, answered in the agent's dialect --------
+def _launcher_gone(tmp_path: Path) -> str:
+    """The native client of a venv whose Python was upgraded away: its launcher is there,
+    the interpreter its first line names is not."""
+    launcher = tmp_path / "bin" / "forge-hook-run"
+    launcher.parent.mkdir()
+    launcher.write_text(f"#!{tmp_path}/python3.11-gone\nimport sys\n")
+    launcher.chmod(0o755)
+    return build_native_client(tmp_path, str(launcher))
+
+
+def _dialect_keys() -> list[tuple[str, str | None]]:
+    from forge_hookd import dialects
+
+    return [(name, event) for name in dialects.NAMES
+            for event in [None, *sorted(dialects.get(name).words.blocking_events)]]
+
+
+def test_every_dialect_gets_its_own_deny_when_the_launcher_cannot_start(project: Project, tmp_path: Path) -> None:
+    """Before: forge's error document and exit 3, which Claude reads as "proceed"."""
+    from forge_hookd import dialects
+    from forge_hookd.warm.build import LAUNCHER_GONE
+
+    native = _launcher_gone(tmp_path)
+    for name, event in _dialect_keys():
+        value = name if event is None else f"{name}:{event}"
+        done = subprocess.run([native, "--dialect", value], cwd=project.root, input="{}", capture_output=True,
+                              text=True, timeout=60, env={**os.environ, "FORGE_WARM": "0"})
+        expected = dialects.get(name).writer.failure(event, LAUNCHER_GONE)  # the cold path's own answer
+        assert (done.returncode, done.stdout) == (expected.exit_code, expected.stdout.decode()), value
+        assert "cannot start" in done.stderr and expected.stderr in done.stderr, value
+        if event is None:
+            assert done.returncode == 2 and "could not check this call" in done.stderr
+
+
+@pytest.mark.parametrize("payload, status, denied", [
+    ({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {}}, 0, True),
+    ({"hookEventName": "PreToolUse", "sessionId": "s"}, 0, True),  # VS Code's agent
+    ({"session_id": "s", "hook_event_name": "Stop"}, 0, False),  # a stop proceeds: no loop
+    ({"session_id": "s"}, 2, False),  # no event named: deny as every event reads it
+])
+def test_the_native_client_reads_the_event_from_the_payload(project: Project, tmp_path: Path,
+                                                            payload: dict[str, Any], status: int,
+                                                            denied: bool) -> None:
+    native = _launcher_gone(tmp_path)
+    done = subprocess.run([native, "--report", str(tmp_path / "r.json"), "--dialect=claude"], cwd=project.root,
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "FORGE_WARM": "0"})
+    assert done.returncode == status, done.stderr
+    assert ('"permissionDecision":"deny"' in done.stdout) is denied
+    if not denied and status == 0:
+        assert "the agent proceeds: Stop cannot be blocked" in done.stderr
+
+
+def test_an_event_that_cannot_block_proceeds_and_an_unknown_dialect_denies(project: Project, tmp_path: Path) -> None:
+    native = _launcher_gone(tmp_path)
+    env = {**os.environ, "FORGE_WARM": "0"}
+    done = subprocess.run([native, "--dialect", "copilot:sessionStart"], cwd=project.root, input="{}",
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert (done.returncode, done.stdout) == (0, "")
+    done = subprocess.run([native, "--dialect", "nosuchagent"], cwd=project.root, input="{}",
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert (done.returncode, done.stdout) == (2, "")

@@ -29,7 +29,8 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.fail("NOT TESTED: no C compiler (cc or $CC) to build the native client's table harness")
     out = tmp_path_factory.mktemp("tables") / "harness"
     subprocess.run([*command, "-O0", "-Wall", "-Werror", "-Wno-unused-function", '-DFORGE_COLD="/nonexistent"',
-                    '-DFORGE_KEY_DIR="/nonexistent"', "-DFORGE_HEXVERSION=0", f"-I{SOURCE.parent}", "-o", str(out),
+                    '-DFORGE_KEY_DIR="/nonexistent"', "-DFORGE_HEXVERSION=0", '-DFORGE_DENIALS=""',
+                    f"-I{SOURCE.parent}", "-o", str(out),
                     str(HERE / "warm_signal_table.c")], check=True, capture_output=True, text=True)
     return out
 
@@ -56,3 +57,18 @@ def test_the_start_up_answer_is_one_text_in_all_three_places(harness: Path) -> N
             entry.returncode, entry.stdout, entry.stderr), signum
         assert native.stdout == document and native.returncode == 128 + signum, signum
         assert native.stderr == f"forge-hook-run: error: {message}\n".encode(), signum
+
+
+def test_the_start_up_answer_under_a_dialect_is_one_deny_in_both_clients(harness: Path) -> None:
+    """Issue 30, item 4: under --dialect, exit 2 and the reason on stderr (a deny every
+    agent reads), from the native client and the entry point alike."""
+    for signum in RUNNER_SIGNALS:
+        native = subprocess.run([str(harness), "answer", str(signum), "--dialect", "claude"], capture_output=True)
+        entry = subprocess.run([sys.executable, "-c", "import sys; sys.argv[1:] = ['--dialect', 'claude']; "
+                                "from forge_hookd.__main__ import _exit_during_startup as answer; "
+                                f"answer({signum}, None)"],
+                               capture_output=True, env={**os.environ, "PYTHONPATH": str(HERE.parent)})
+        assert (native.returncode, native.stdout, native.stderr) == (
+            entry.returncode, entry.stdout, entry.stderr), signum
+        assert (native.returncode, native.stdout) == (2, b""), signum
+        assert native.stderr == f"forge-hook-run could not check this call: interrupted by {name_of(signum)}\n".encode()

@@ -7,7 +7,8 @@
 #undef main
 
 int main(int argc, char **argv) {
-    if (argc == 3 && strcmp(argv[1], "answer") == 0) { /* the start-up answer to one signal */
+    if (argc >= 3 && strcmp(argv[1], "answer") == 0) { /* the start-up answer to one signal */
+        saved_argv = argv + 2; /* its command line: the rest (--dialect NAME, say) */
         answer_startup_signal(atoi(argv[2]));
         return 99; /* not reached: it _exits 128+n */
     }

@@ -215,6 +215,10 @@ class Reader:
         """The payload as a forge event; :class:`PayloadError` when it cannot be one.
         ``native_event`` is the event named on the command line (``--dialect
         NAME:EVENT``), for an agent whose payload may not say which event it is."""
+        return self.read_payload(self.parse(raw), native_event)
+
+    def parse(self, raw: bytes) -> dict[str, Any]:
+        """The payload's JSON object; :class:`PayloadError` when it is not one."""
         name = self.words.name
         try:
             payload = orjson.loads(raw)
@@ -222,6 +226,11 @@ class Reader:
             raise PayloadError(f"the {name} payload is not valid JSON: {exc}") from None
         if not isinstance(payload, dict):
             raise PayloadError(f"the {name} payload must be a JSON object")
+        return payload
+
+    def read_payload(self, payload: dict[str, Any], native_event: str | None = None) -> Inbound:
+        """:meth:`read`, of a payload parsed already."""
+        name = self.words.name
         native_event = self.event_name(payload, native_event)
         forge_type = self.forge_type(payload, native_event)
         native_tool = self.tool_name(payload, native_event, forge_type)

@@ -13,9 +13,18 @@ from collections.abc import Callable
 from typing import Any
 
 from forge_hookd.events import HookEvent
-from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
+                   Settings, Verdict,
                    Vocabulary, Writer, ask_reason, dropped_decision, exit_problem, joined, json_answer, json_object,
                    refusal, text_of)
+
+#: VS Code's tool names (after Claude's: a forge tool name maps back to Claude's own)
+VSCODE_TOOLS = {
+    "run_in_terminal": "bash", "runTerminalCommand": "bash", "read_file": "read", "create_file": "write",
+    "createFile": "write", "replace_string_in_file": "edit", "multi_replace_string_in_file": "edit",
+    "insert_edit_into_file": "edit", "apply_patch": "edit", "editFiles": "edit", "file_search": "glob",
+    "grep_search": "grep", "fetch_webpage": "web_fetch",
+}
 
 WORDS = Vocabulary(
     "claude",
@@ -38,6 +47,10 @@ WORDS = Vocabulary(
     tools={
         "Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
         "Glob": "glob", "Grep": "grep", "WebFetch": "web_fetch", "WebSearch": "web_search",
+        # VS Code's agent and the Copilot app read Claude's settings and send their own
+        # names (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts;
+        # its hooks docs still show the older runTerminalCommand, editFiles, createFile).
+        **VSCODE_TOOLS,
     },
     blocking_events=frozenset({"PreToolUse", "UserPromptSubmit", "PermissionRequest"}),
     # Claude Code 2.1.328's other events (its settings' enum): each is agent:native:NAME.
@@ -50,6 +63,21 @@ WORDS = Vocabulary(
 
 
 class ClaudeReader(Reader):
+    """Claude's payloads, and VS Code's agent's (the Copilot app's too), which read
+    Claude's settings and send ``hookEventName`` and ``sessionId`` (issue 30, item 9;
+    code.visualstudio.com/docs/agent-customization/hooks, "Common input fields")."""
+
+    session_keys = ("session_id", "sessionId")
+
+    def named_event(self, payload: dict[str, Any]) -> str | None:
+        named = payload.get("hook_event_name", payload.get("hookEventName"))
+        return named if isinstance(named, str) and named else None
+
+    def event_name(self, payload: dict[str, Any], given: str | None) -> str:
+        if self.named_event(payload) is None and not given:
+            raise PayloadError("the claude payload has no 'hook_event_name' (nor VS Code's 'hookEventName')")
+        return super().event_name(payload, given)
+
     def forge_type(self, payload: dict[str, Any], native_event: str) -> str:
         # Claude's /compact summary runs as a subagent with an empty agent_type and fires
         # SubagentStop (twice, observed): not the user's subagent, so a "keep working"
@@ -110,6 +138,8 @@ class ClaudeWriter(Writer):
             self._context(specific, verdict, event, dropped)
         if messages:
             out["systemMessage"] = joined(messages)
+        if "hookEventName" in inbound.payload and "hook_event_name" not in inbound.payload:
+            _vscode(event, out, specific)
         if len(specific) > 1:
             out["hookSpecificOutput"] = specific
         return json_answer(out, dropped)
@@ -149,6 +179,19 @@ class ClaudeWriter(Writer):
             specific["additionalContext"] = joined(verdict.context)
         else:
             dropped.append(f"context: {event} takes no additional context")
+
+def _vscode(event: str, out: dict[str, Any], specific: dict[str, Any]) -> None:
+    """The answer as VS Code's agent reads it, beside Claude's form (its hooks reference):
+    its Stop reads ``decision: block`` and ``reason`` inside ``hookSpecificOutput``; its
+    UserPromptSubmit takes only the common output, where ``continue: false`` with a
+    ``stopReason`` refuses."""
+    if out.get("decision") != "block":
+        return
+    if event == "Stop":
+        specific.update(decision="block", reason=out["reason"])
+    elif event == "UserPromptSubmit":
+        out.update({"continue": False, "stopReason": out["reason"]})
+
 
 class ClaudeHooks(HookFormat):
     #: events whose plain stdout on exit 0 is context for the model

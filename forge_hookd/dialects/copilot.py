@@ -12,14 +12,16 @@ camelCase payload does not say which event it is, so each event's hook command n
 Answers are JSON on stdout: ``{"permissionDecision", "permissionDecisionReason",
 "modifiedArgs"}`` on preToolUse, ``{"behavior": "allow"|"deny", "message"}`` on
 permissionRequest, ``additionalContext`` on postToolUseFailure and subagentStart,
-``{"decision": "block", "reason"}`` on userPromptSubmitted (the prompt is refused) and on
+``{"decision": "block", "reason"}`` on userPromptSubmitted (the prompt is refused: an
+event that can block) and on
 agentStop/subagentStop (the reason is the next user message: "do not stop yet"; the CLI
 ends the turn after 8 blocks in a row). As Copilot 1.0.102 reads a hook (changelog
 1.0.57, 1.0.70; research): a preToolUse or permissionRequest hook that exits non-zero
 denies, whatever the status (its JSON is read only on exit 0 and 2); on
 postToolUseFailure exit 2's stderr is recovery guidance for the model; any other failure
-is logged and skipped; a timeout lets the call through. The output of sessionStart,
-sessionEnd and postToolUse is ignored. Copilot fires agentStop inside a subagent too
+is logged and skipped; a timeout lets the call through. The output of sessionEnd is
+ignored; a top-level ``additionalContext`` on sessionStart, userPromptSubmitted and
+postToolUse reaches the model (observed on 1.0.102; the reference says otherwise). Copilot fires agentStop inside a subagent too
 (with ``agentId``), before subagentStop: that one is ``agent:native:agentStop``, so
 that an ``agent:stop`` hook does not run twice per subagent.
 """
@@ -43,6 +45,12 @@ _FAILURE = frozenset({"postToolUseFailure", "PostToolUseFailure"})
 _STOPS = frozenset({"agentStop", "Stop", "subagentStop", "SubagentStop"})
 _PROMPT = frozenset({"userPromptSubmitted", "UserPromptSubmit"})
 _SUBAGENT_START = frozenset({"subagentStart", "SubagentStart"})
+#: where Copilot reads a top-level additionalContext: postToolUseFailure and subagentStart
+#: as documented; sessionStart, userPromptSubmitted and postToolUse as a control run with
+#: a native hook on 1.0.102 showed it reaching the model (its reference says their output
+#: is not processed; issue 30 item 10)
+_CONTEXT = _FAILURE | _SUBAGENT_START | _PROMPT | frozenset({"sessionStart", "SessionStart", "postToolUse",
+                                                             "PostToolUse"})
 
 WORDS = Vocabulary(
     "copilot",
@@ -76,7 +84,10 @@ WORDS = Vocabulary(
     # The PascalCase shape names the shell Claude's way ("Bash", observed with 1.0.102).
     tools={"bash": "bash", "view": "read", "create": "write", "edit": "edit", "glob": "glob",
            "grep": "grep", "web_fetch": "web_fetch", "Bash": "bash"},
-    blocking_events=frozenset({"preToolUse", "PreToolUse", "permissionRequest", "PermissionRequest"}),
+    # userPromptSubmitted refuses the prompt on {"decision": "block"} (1.0.102): forge's
+    # own failures deny it, as Claude's, Codex's and Gemini's (issue 30 item 7).
+    blocking_events=frozenset({"preToolUse", "PreToolUse", "permissionRequest", "PermissionRequest",
+                               "userPromptSubmitted", "UserPromptSubmit"}),
     native_events=frozenset({"errorOccurred", "ErrorOccurred", "userPromptTransformed", "preMcpToolCall",
                              "PreMcpToolCall"}),
     # The PascalCase ("VS Code") spelling of each camelCase event is the same event.
@@ -163,7 +174,7 @@ class CopilotWriter(Writer):
         if verdict.tool_args is not None and event not in _PRE:
             dropped.append(f"rewritten tool_args: Copilot's {event} takes no rewrite")
         if context:
-            if event in _FAILURE or event in _SUBAGENT_START:
+            if event in _CONTEXT:
                 out["additionalContext"] = joined(context)
             else:
                 dropped.append(f"context: Copilot reads no additional context on {event}")
@@ -259,10 +270,14 @@ class CopilotHooks(HookFormat):
         answer: dict[str, Any] = {}
         if native_event in _STOPS or native_event in _PROMPT:
             # {"decision": "block", "reason"} with a non-empty reason, nothing else
-            # ("agentStop block decision requires a nonempty reason", 1.0.102): deny,
-            # continue:false and additionalContext are ignored there (research).
+            # ("agentStop block decision requires a nonempty reason", 1.0.102): deny and
+            # continue:false are ignored there (research); a prompt's additionalContext
+            # reaches the model (issue 30 item 10).
             reason = text_of(doc.get("reason"))
-            return {"decision": "deny", "reason": reason} if doc.get("decision") == "block" and reason else {}
+            if doc.get("decision") == "block" and reason:
+                return {"decision": "deny", "reason": reason}
+            if native_event in _STOPS:
+                return {}
         if native_event in _PRE:
             specific = doc.get("hookSpecificOutput")
             specific = specific if isinstance(specific, dict) else {}
@@ -281,7 +296,7 @@ class CopilotHooks(HookFormat):
             elif doc.get("behavior") == "allow":
                 answer["decision"] = "allow"
         context = text_of(doc.get("additionalContext"))
-        if context and (native_event in _FAILURE or native_event in _SUBAGENT_START):
+        if context and native_event in _CONTEXT:
             answer["context"] = context
         return answer
 

@@ -3,7 +3,9 @@ packages/core/src/hooks/hookRunner.ts).
 
 Gemini parses stdout (else stderr) as JSON whatever the exit status; plain text is an
 allow with a message on exit 0 or 1, and a deny with the text on any other status.
-Decisions are ``allow``/``approve``, ``deny``/``block`` and ``ask``; a rewrite is
+Decisions are ``allow``/``approve``, ``deny``/``block`` and ``ask``, though its reference
+lists no ask and a headless ``gemini -p`` waits for ever on one: forge answers an ask as
+a deny saying a person must decide (as on Codex's PreToolUse). A rewrite is
 ``hookSpecificOutput.tool_input``, which the CLI builds the tool call from (so forge
 sends the whole input); timeouts in its settings are milliseconds.
 
@@ -83,7 +85,7 @@ class GeminiWriter(Writer):
             if reason is not None:  # Gemini sends the reason as the next user message
                 out.update(decision="deny", reason=reason)
             verdict = Verdict(tool_args=verdict.tool_args)
-        self._decision(out, event, verdict, messages, dropped)
+        self._decision(out, event, verdict, dropped)
         if verdict.tool_args is not None:
             if event == "BeforeTool" and verdict.decision != "deny":
                 specific["tool_input"] = verdict.tool_args
@@ -100,8 +102,7 @@ class GeminiWriter(Writer):
             out["hookSpecificOutput"] = specific
         return json_answer(out, dropped)
 
-    def _decision(self, out: dict[str, Any], event: str, verdict: Verdict, messages: list[str],
-                  dropped: list[str]) -> None:
+    def _decision(self, out: dict[str, Any], event: str, verdict: Verdict, dropped: list[str]) -> None:
         decision = verdict.decision
         if decision is None:
             return
@@ -109,7 +110,10 @@ class GeminiWriter(Writer):
             if decision != "allow":
                 dropped.append(f"decision {decision}: Gemini ignores decisions on {event}")
             return
-        if decision == "ask" and event != "BeforeTool":  # only a tool call can be confirmed
+        if decision == "ask":
+            # Gemini's reference lists allow, deny and block; an ask on BeforeTool waits for
+            # a confirmation no UI answers under `gemini -p` (0.61.0 hangs until killed:
+            # issue 30 item 8). As Codex's PreToolUse: a deny saying a person must decide.
             out.update(decision="deny", reason=ask_reason(verdict.reason))
             return
         out["decision"] = decision
@@ -117,8 +121,6 @@ class GeminiWriter(Writer):
             out["reason"] = verdict.reason or DEFAULT_DENY
         elif verdict.reason:
             out["reason"] = verdict.reason
-            if decision == "ask":  # Gemini shows the systemMessage in its confirmation
-                messages.append(verdict.reason)
 
 class GeminiHooks(HookFormat):
     variables = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR", "CLAUDE_PROJECT_DIR")

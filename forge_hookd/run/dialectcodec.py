@@ -67,7 +67,9 @@ class DialectCodec:
             raw = read_input(stdin, limit=MAX_PAYLOAD_BYTES, what=f"{dialect.name} payload")
             if not raw.strip():
                 raise PayloadError(f"no {dialect.name} payload: stdin was empty (or closed)")
-            inbound = dialect.reader.read(raw, self.native_event)
+            payload = dialect.reader.parse(raw)
+            dialect = self._owner(dialect, payload)
+            inbound = dialect.reader.read_payload(payload, self.native_event)
         except PayloadError as exc:
             self.native_event = exc.native_event or self.native_event
             raise
@@ -76,6 +78,21 @@ class DialectCodec:
             raise PayloadError(f"the {dialect.name} payload makes no event", inbound.native_event)
         start = agent_project_dir(dialect) or inbound.cwd
         return Request(inbound.event, start_dir=start, dialect=self.name, native_event=inbound.native_event)
+
+    def _owner(self, dialect: Dialect, payload: dict[str, Any]) -> Dialect:
+        """The dialect of the agent that sent ``payload``: the commanded one, or another
+        known agent's whose shape it has (dialects/shapes.py), which then reads it and
+        answers (and fails) in its form; the event the command line named was the
+        commanded agent's, so it names none for another."""
+        from forge_hookd.dialects.shapes import owner
+
+        name = owner(dialect.name, payload)
+        if name == dialect.name:
+            return dialect
+        self.err(f"forge-hook-run: warning: a {name} payload reached --dialect {self.name}: read and answered "
+                 f"as {name}'s (wire forge-hook-run --dialect {name} for it)")
+        self.name, self.native_event = name, None
+        return get(name)
 
     def reply(self, outcome: Outcome) -> Reply:
         run = outcome.run

@@ -19,7 +19,7 @@ from forge_hookd import dialects, skiplist
 
 
 from forge_hookd.trust import decide as trustrun
-from forge_hookd.run import envgate
+from forge_hookd.run import envgate, lost
 from forge_hookd.run.codec import Outcome, Request
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
 from forge_hookd.errors import ConfigError, UsageError
@@ -141,7 +141,8 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
     forge's own word on the run (trustrun.py: a changed project's deny, a message for the
-    person, an agent running forge-hook trust), and the hooks FORGE_SKIP kept from running
+    person, an agent running forge-hook trust; run/lost.py: a broken global or --config
+    file's deny), and the hooks FORGE_SKIP kept from running
     (None when it names nothing)."""
     root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
@@ -163,7 +164,10 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     for warning in warnings:
         say(f"warning: {warning}")
     witness.matching(loaded.hooks, event, skipped=skipping.skipped)
-    return (skipping.run, warnings, _imposed(event, request, root, _told(verdict.imposed, gated)),
+    imposed = verdict.imposed
+    if loaded.lost:  # a broken global or --config file: guards the user chose and lost
+        imposed = lost.merged(imposed, lost.judge(loaded.lost, event, can_block=where.can_block))
+    return (skipping.run, warnings, _imposed(event, request, root, _told(imposed, gated)),
             skipping.skipped if requested else None)
 
 

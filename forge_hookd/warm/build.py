@@ -34,6 +34,27 @@ def c_string(text: str) -> str:
     return '"' + "".join(chr(b) if b in safe else f"\\{b:03o}" for b in raw) + '"'
 
 
+#: What the native client says when its launcher cannot start (issue 30, item 4).
+LAUNCHER_GONE = "forge-hook-run's Python launcher cannot start: reinstall forge-hook-run"
+
+
+def denials() -> str:
+    """The native client's answers for a launcher that cannot start, in every dialect:
+    for ``NAME`` (the payload not read: its event unknown) and each ``NAME:EVENT`` that
+    can block, the answer the dialect's own writer gives that failure (:meth:`Writer.
+    failure`), so the client's are the cold path's word for word. One record per key:
+    ``KEY US STATUS US STDOUT US STDERR RS`` (ASCII unit and record separators)."""
+    from forge_hookd import dialects  # at build time only
+
+    records = []
+    for name in dialects.NAMES:
+        writer = dialects.get(name).writer
+        for key, event in [(name, None)] + [(f"{name}:{e}", e) for e in sorted(dialects.get(name).words.blocking_events)]:
+            answer = writer.failure(event, LAUNCHER_GONE)
+            records.append("\x1f".join([key, str(answer.exit_code), answer.stdout.decode(), answer.stderr]))
+    return "".join(f"{record}\x1e" for record in records)
+
+
 def compiler() -> list[str] | None:
     """The C compiler's command (``$CC`` may carry flags), None when there is none."""
     command = shlex.split(os.environ.get("CC") or "cc")
@@ -65,7 +86,7 @@ def build(out: Path, cold: Path, *, sanitize: bool = False) -> None:
         raise BuildError(f"the cold launcher must be an absolute path, not {cold}")
     key_dir = warmclient.__file__.rsplit("/", 2)[0]  # the package, as code_key names it
     defines = [f"-DFORGE_COLD={c_string(str(cold))}", f"-DFORGE_KEY_DIR={c_string(key_dir)}",
-               f"-DFORGE_HEXVERSION={sys.hexversion}"]
+               f"-DFORGE_HEXVERSION={sys.hexversion}", f"-DFORGE_DENIALS={c_string(denials())}"]
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, partial = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
     os.close(fd)

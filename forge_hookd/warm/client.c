@@ -19,6 +19,8 @@
  *   FORGE_COLD       the Python launcher to exec
  *   FORGE_KEY_DIR    the package directory, as the Python client names it
  *   FORGE_HEXVERSION that interpreter's sys.hexversion
+ *   FORGE_DENIALS    the answer of each dialect's writer to a launcher that cannot start
+ *                    (build.denials): the one failure this client answers itself
  * Built from these, the request's key is the Python client's (warmclient.code_key).
  */
 #define _GNU_SOURCE
@@ -36,8 +38,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION)
-#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR and FORGE_HEXVERSION"
+#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_DENIALS)
+#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION, FORGE_DENIALS"
 #endif
 
 extern char **environ;
@@ -136,8 +138,7 @@ static volatile sig_atomic_t queue[64];
 static volatile sig_atomic_t queued;
 static volatile sig_atomic_t last_signal;
 
-static void write_all(int fd, const char *text) {
-    size_t left = strlen(text);
+static void write_bytes(int fd, const char *text, size_t left) {
     while (left > 0) {
         ssize_t n = write(fd, text, left);
         if (n < 0 && errno == EINTR)
@@ -149,8 +150,21 @@ static void write_all(int fd, const char *text) {
     }
 }
 
+static void write_all(int fd, const char *text) {
+    write_bytes(fd, text, strlen(text));
+}
+
+static const char *dialect_option(void);
+
 static void answer_startup_signal(int signum) {
     struct text line = {.len = 0};
+    if (dialect_option() != NULL) { /* the agent's deny, as __main__._exit_during_startup */
+        add(&line, "forge-hook-run could not check this call: interrupted by ");
+        add_signal_name(&line, signum);
+        add(&line, "\n");
+        write_all(2, line.data);
+        _exit(2);
+    }
     add(&line, "forge-hook-run: error: interrupted by ");
     add_signal_name(&line, signum);
     add(&line, "\n");
@@ -213,11 +227,114 @@ static char **saved_argv;
  * runner's refusal may be long. */
 #define MAX_NOTE 256
 
+/* The value of --dialect on the command line (NAME or NAME:EVENT), NULL without one. */
+static const char *dialect_option(void) {
+    if (saved_argv == NULL)
+        return NULL;
+    for (char **arg = saved_argv + 1; *arg != NULL; arg++) {
+        if (strcmp(*arg, "--") == 0)
+            return NULL;
+        if (strcmp(*arg, "--dialect") == 0)
+            return arg[1];
+        if (strncmp(*arg, "--dialect=", 10) == 0)
+            return *arg + 10;
+    }
+    return NULL;
+}
+
+/* The failure in the agent's own form (issue 30, item 4): an exit status it does not
+ * read as a deny (forge's 3) would let the tool run. The record FORGE_DENIALS holds for
+ * NAME or NAME:EVENT (an event that can block: the dialect writer's deny); an event of a
+ * known agent that cannot block proceeds with a word on stderr; any other value denies
+ * the way every agent reads (exit 2, the reason on stderr). */
+static void answer_in_dialect(const char *value) {
+    static const char table[] = FORGE_DENIALS;
+    size_t length = strlen(value);
+    for (const char *record = table; *record != '\0';) {
+        const char *end = strchr(record, '\x1e');
+        const char *status = strchr(record, '\x1f');
+        if (end == NULL || status == NULL || status > end)
+            break;
+        if ((size_t)(status - record) == length && strncmp(record, value, length) == 0) {
+            const char *out = strchr(status + 1, '\x1f') + 1, *err = strchr(out, '\x1f') + 1;
+            if (err - 1 > out)
+                write_bytes(1, out, (size_t)(err - 1 - out));
+            if (end > err) {
+                write_bytes(2, err, (size_t)(end - err));
+                write_all(2, "\n");
+            }
+            _exit(atoi(status + 1));
+        }
+        record = end + 1;
+    }
+    const char *event = strchr(value, ':');
+    size_t name_length = event != NULL ? (size_t)(event - value) : length;
+    for (const char *record = table; event != NULL && *record != '\0'; record = strchr(record, '\x1e') + 1)
+        if (strncmp(record, value, name_length) == 0 && record[name_length] == '\x1f') {
+            write_all(2, "forge-hook-run: error: forge-hook-run's Python launcher cannot start: reinstall "
+                         "forge-hook-run (the agent proceeds: ");
+            write_all(2, event + 1);
+            write_all(2, " cannot be blocked)\n");
+            _exit(0);
+        }
+    write_all(2, "forge-hook-run could not check this call: forge-hook-run's Python launcher cannot start: "
+                 "reinstall forge-hook-run\n");
+    _exit(2);
+}
+
+/* The event the payload on stdin names itself ("hook_event_name"; VS Code's
+ * "hookEventName"; Copilot's "hookName"), copied to `event`; 0 when none is found in its
+ * first MiB (read while it comes, a second at most per read: stdin is not ours to wait
+ * on for ever). Without it, a failure must deny (the event might be one that can block);
+ * with it, a stop or a notification proceeds, as on the cold path. */
+static int payload_event(char *event, size_t size) {
+    static char payload[1 << 20];
+    size_t got = 0;
+    struct pollfd in = {.fd = 0, .events = POLLIN};
+    while (got < sizeof payload - 1 && !isatty(0) && poll(&in, 1, 1000) > 0) {
+        ssize_t n = read(0, payload + got, sizeof payload - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    payload[got] = '\0';
+    static const char *const keys[] = {"\"hook_event_name\"", "\"hookEventName\"", "\"hookName\""};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *at = strstr(payload, keys[k]);
+        if (at == NULL)
+            continue;
+        at += strlen(keys[k]);
+        at += strspn(at, " \t\r\n");
+        if (*at++ != ':')
+            continue;
+        at += strspn(at, " \t\r\n");
+        if (*at++ != '"')
+            continue;
+        size_t length = strspn(at, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+        if (length == 0 || length >= size || at[length] != '"')
+            continue;
+        memcpy(event, at, length);
+        event[length] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
 static void fail_to_start(int error) {
     char line[700];
     snprintf(line, sizeof line, "forge-hook-run: error: cannot start %s (%s)%s\n", FORGE_COLD, strerror(error),
              error == E2BIG ? "" : ": reinstall forge-hook-run");
     write_all(2, line);
+    const char *dialect = dialect_option();
+    char event[128], named[256];
+    if (dialect != NULL && strchr(dialect, ':') == NULL && strlen(dialect) < 64 && payload_event(event, sizeof event)) {
+        snprintf(named, sizeof named, "%s:%s", dialect, event);
+        dialect = named;
+    }
+    if (dialect != NULL)
+        answer_in_dialect(dialect); /* write and _exit */
     write_all(1, "{\"version\":1,\"error\":{\"kind\":\"internal\",\"message\":\"cannot start forge-hook-run's "
                  "Python launcher\"}}\n");
     _exit(INTERNAL_ERROR);
