@@ -22,6 +22,7 @@ from typing import Any
 
 from forge_hookd.agents import places as agentplaces
 
+from forge_hookd.agents import cline_hooks
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
@@ -37,8 +38,12 @@ from forge_hookd.agents.record import FileRecord, Outcome, digest
 
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
-    path = agentplaces.target_file(name, scope, project_root)
     command, note = agentplaces.runner_command()
+    if name == "cline":  # executables, one per event
+        outcome = cline_hooks.install(scope, project_root, command)
+        outcome.notes += [note] if note and outcome.events else []
+        return [outcome]
+    path = agentplaces.target_file(name, scope, project_root)
     outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
     if note and outcome.events:
         outcome.notes.append(note)
@@ -50,6 +55,8 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
 
 def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
     """Take out what install put into agent ``name``'s settings for ``scope``."""
+    if name == "cline":
+        return [cline_hooks.uninstall(scope, project_root)]
     path = agentplaces.target_file(name, scope, project_root)
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
@@ -60,8 +67,11 @@ def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
 def installed_agents(scope: str, project_root: str) -> list[str]:
     """The agents whose ``scope`` file holds something install wrote."""
     records = wirerecord.load()
+    cline = any(cline_hooks.runs_forge(os.path.join(cline_hooks.directory(scope, project_root), event))
+                for event in cline_hooks.events())
     return [name for name in NAMES
-            if wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records]
+            if (name == "cline" and cline)
+            or wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records]
 
 
 # -- install ----------------------------------------------------------------------------------
