@@ -35,7 +35,7 @@ from forge_hookd.policy import editing
 
 from forge_hookd.agents import places as agentplaces
 
-from forge_hookd.agents import cline_hooks
+from forge_hookd.agents import cline_hooks, plugins
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
@@ -95,7 +95,33 @@ def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
         _check(report, [r for r in read if r.state.exists], project_root)
         _check_shared(name, [r for r in read if r.state.exists], project_root, report.findings)
         reports.append(report)
-    return reports
+    return reports + [r for name in plugins.NAMES if (r := _plugin(name, project_root, path)) is not None]
+
+
+def _plugin(name: str, project_root: str, path: str | None) -> AgentReport | None:
+    """OpenCode's and Kilo's hooks are forge's plugin (agents/plugins.py)."""
+    files = []
+    for scope in ("project", "global"):
+        file = plugins.target_file(name, scope, project_root)
+        ours = plugins.installed(name, scope, project_root)
+        files.append(FileState(scope, file, os.path.lexists(file), plugins.HOOKS if ours else []))
+    found = plugins.found(name, path)
+    if not found and not any(f.exists for f in files):
+        return None
+    report = AgentReport(name, found or ["a plugin here"], plugins.HOOKS, files)
+    wired = [f for f in files if f.wired]
+    for f in files:
+        if f.exists and not f.wired:
+            report.findings.append(f"{f.path} is not forge's plugin (forge-hook install --agent {name} leaves it)")
+    if len(wired) > 1:
+        report.findings.append(f"forge-hook-run runs twice on {name}'s tool calls ({', '.join(f.path for f in wired)}): "
+                               "keep one plugin")
+    for f in wired:
+        runner = plugins.runner_of(f.path)
+        if runner is not None and (missing := _runner_missing(shlex.quote(runner))) is not None:
+            report.findings.append(f"{f.path} runs {missing}, which is not there: every tool call of {name} fails "
+                                   "(the plugin fails closed)")
+    return report
 
 
 def _cline(project_root: str, path: str | None) -> list[AgentReport]:

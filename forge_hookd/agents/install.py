@@ -22,7 +22,7 @@ from typing import Any
 
 from forge_hookd.agents import places as agentplaces
 
-from forge_hookd.agents import cline_hooks
+from forge_hookd.agents import cline_hooks, plugins
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
@@ -39,6 +39,10 @@ from forge_hookd.agents.record import FileRecord, Outcome, digest
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
     command, note = agentplaces.runner_command()
+    if name in plugins.NAMES:  # an in-process plugin (OpenCode, Kilo)
+        outcome = plugins.install(name, scope, project_root, command)
+        outcome.notes += [note] if note and outcome.events else []
+        return [outcome]
     if name == "cline":  # executables, one per event
         outcome = cline_hooks.install(scope, project_root, command)
         outcome.notes += [note] if note and outcome.events else []
@@ -57,6 +61,8 @@ def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
     """Take out what install put into agent ``name``'s settings for ``scope``."""
     if name == "cline":
         return [cline_hooks.uninstall(scope, project_root)]
+    if name in plugins.NAMES:
+        return [plugins.uninstall(name, scope, project_root)]
     path = agentplaces.target_file(name, scope, project_root)
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
@@ -71,7 +77,8 @@ def installed_agents(scope: str, project_root: str) -> list[str]:
                 for event in cline_hooks.events())
     return [name for name in NAMES
             if (name == "cline" and cline)
-            or wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records]
+            or wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records] + \
+        [name for name in plugins.NAMES if plugins.installed(name, scope, project_root)]
 
 
 # -- install ----------------------------------------------------------------------------------

@@ -606,8 +606,8 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
 # -- wiring forge into agents ---------------------------------------------------------------
 @forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
 @click.option("--agent", "agent", required=True, metavar="AGENT",
-              shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
-              help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
+              shell_complete=completion.values(lambda: [*completion.dialect_names(), "opencode", "kilo", "all"]),
+              help=f"{', '.join(DIALECTS)}, opencode, kilo, or all: every agent found here (its CLI on PATH or its "
                    "settings directory present).")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
@@ -625,6 +625,17 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
       gemini   .gemini/settings.json, ~/.gemini/settings.json ($GEMINI_CLI_HOME)
       cursor   .cursor/hooks.json, ~/.cursor/hooks.json
       copilot  .github/hooks/forge.json, ~/.copilot/hooks/forge.json ($COPILOT_HOME)
+      windsurf .windsurf/hooks.json, ~/.codeium/windsurf/hooks.json
+      cline    an executable per event in .clinerules/hooks/, ~/Documents/Cline/Hooks/
+      qwen     .qwen/settings.json, ~/.qwen/settings.json
+      droid    .factory/hooks.json, ~/.factory/hooks.json
+      auggie   .augment/settings.json, ~/.augment/settings.json
+      crush    crush.json, ~/.config/crush/crush.json
+      continue .continue/settings.json, ~/.continue/settings.json (cn reads
+               .claude/settings.json too: doctor says where forge would run twice)
+      opencode a plugin, .opencode/plugins/forge-hook-run.js,
+               ~/.config/opencode/plugins/forge-hook-run.js
+      kilo     a plugin, .kilo/plugin/forge-hook-run.js, ~/.config/kilo/plugin/
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
@@ -654,15 +665,19 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
 
 
 def _agents_named(agent: str, scope: str, root: str, uninstall: bool) -> list[str]:
-    if agent in DIALECTS:
+    from forge_hookd.agents import plugins
+
+    every = [*DIALECTS, *plugins.NAMES]
+    if agent in every:
         return [agent]
     if agent != "all":
-        raise UsageError(f"--agent takes one of {', '.join(DIALECTS)} or all, not '{agent}'")
+        raise UsageError(f"--agent takes one of {', '.join(every)} or all, not '{agent}'")
     if uninstall:
-        return agentwire.installed_agents(scope, root) or list(DIALECTS)
-    names = [name for name in DIALECTS if agentplaces.found(name)]
+        return agentwire.installed_agents(scope, root) or every
+    names = [name for name in DIALECTS if agentplaces.found(name)] + \
+        [name for name in plugins.NAMES if plugins.found(name)]
     if not names:
-        raise UsageError(f"no agent found here: none of {', '.join(DIALECTS)} has its CLI on PATH or its "
+        raise UsageError(f"no agent found here: none of {', '.join(every)} has its CLI on PATH or its "
                          "settings directory; name one with --agent")
     return names
 
@@ -720,7 +735,8 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
 
 def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
     if not reports:
-        return [f"no agent found here (none of {', '.join(DIALECTS)} on PATH, no settings directory)"]
+        return [f"no agent found here (none of {', '.join(DIALECTS)}, opencode, kilo on PATH, no settings "
+                "directory)"]
     lines = []
     for report in reports:
         wired = report.wired
