@@ -8,7 +8,10 @@ One table (:data:`FAMILY`), not five dialects: each row is a dialect alias of cl
 - Qwen Code 0.24.4 (``@qwen-code/qwen-code``): tools ``run_shell_command``,
   ``write_file``, ``edit``, ``read_file`` ... (its matchers also take ``Bash``,
   ``Shell``, ``WriteFile``, ``ReadFile``); timeouts in seconds, but a value of 1000 or
-  more is read as milliseconds; default 60 s; hooks run detached in their own process
+  more is read as milliseconds; default 60 s; a PreToolUse ``updatedInput`` is not
+  applied and its ``additionalContext`` is dropped (0.24.4's firePreToolUseHook returns
+  the context, which no caller reads; observed with the real CLI: forge reports both as
+  dropped; PostToolUse's context does reach the model); hooks run detached in their own process
   group, which Qwen kills on timeout; stdout and stderr capped at 1 MiB each.
 - Factory Droid 0.215 (``droid``): ``Execute``, ``Create``, ``Edit``, ``ApplyPatch``,
   ``Read``; ``.factory/hooks.json``; default 60 s.
@@ -40,12 +43,14 @@ class Alias:
     """One row of the family table: what the agent does differently from Claude."""
 
     __slots__ = ("name", "tools", "events", "native_events", "files", "local_files", "timeout", "timeout_unit",
-                 "ms_from", "asks", "flat", "variable", "shares")
+                 "ms_from", "asks", "rewrites", "pre_context", "flat", "variable", "shares")
 
     def __init__(self, name: str, *, tools: dict[str, str], events: tuple[str, ...],
                  files: tuple[str, str], native_events: frozenset[str] = frozenset(),
                  local_files: tuple[str, ...] = (), timeout: float = 60.0, timeout_unit: float = 1.0,
-                 ms_from: float | None = None, asks: bool = True, flat: bool = False, variable: str = "",
+                 ms_from: float | None = None, asks: bool = True, rewrites: bool = True, pre_context: bool = True,
+                 flat: bool = False,
+                 variable: str = "",
                  shares: tuple[str, ...] = ()) -> None:
         self.name, self.tools, self.events, self.native_events = name, tools, events, native_events
         self.files, self.local_files = files, local_files
@@ -54,6 +59,10 @@ class Alias:
         self.timeout, self.timeout_unit, self.ms_from = timeout, timeout_unit, ms_from
         #: whether a PreToolUse "ask" is obeyed (else forge denies: a person must decide)
         self.asks = asks
+        #: whether a PreToolUse ``updatedInput`` is applied (Qwen 0.24.4 reads none there)
+        self.rewrites = rewrites
+        #: whether a PreToolUse ``additionalContext`` reaches the model (not in Qwen 0.24.4)
+        self.pre_context = pre_context
         #: entries are handlers themselves (Crush), not Claude's matcher groups
         self.flat = flat
         #: the project variable the agent gives its hooks
@@ -73,7 +82,8 @@ FAMILY: dict[str, Alias] = {a.name: a for a in (
                   "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "Notification",
                   "SessionStart", "SessionEnd"),
           native_events=frozenset({"UserPromptExpansion", "StopFailure", "MessageDisplay"}),
-          files=(".qwen/settings.json", "~/.qwen/settings.json"), ms_from=1000.0,
+          files=(".qwen/settings.json", "~/.qwen/settings.json"), ms_from=1000.0, rewrites=False,
+          pre_context=False,
           variable="QWEN_PROJECT_DIR"),
     Alias("droid",
           tools={"Execute": "bash", "Read": "read", "Create": "write", "Edit": "edit", "ApplyPatch": "edit",
@@ -143,11 +153,21 @@ class FamilyWriter(ClaudeWriter):
     def __init__(self, words: Vocabulary, alias: Alias) -> None:
         super().__init__(words)
         self.alias = alias
+        if not alias.pre_context:
+            self.context_events = self.context_events - {"PreToolUse"}
 
     def answer(self, inbound: Inbound, verdict: Verdict) -> NativeAnswer:
-        if verdict.decision == "ask" and not self.alias.asks and inbound.native_event == "PreToolUse":
+        pre = inbound.native_event == "PreToolUse"
+        if verdict.decision == "ask" and not self.alias.asks and pre:
             verdict = Verdict("deny", ask_reason(verdict.reason), verdict.tool_args, verdict.context,
                               verdict.messages)
+        if verdict.tool_args is not None and not self.alias.rewrites and pre and verdict.decision != "deny":
+            answer = super().answer(inbound, Verdict(verdict.decision, verdict.reason, None, verdict.context,
+                                                     verdict.messages))
+            dropped = f"rewritten tool_args: {self.words.name} applies no updatedInput on PreToolUse"
+            answer.dropped.append(dropped)
+            answer.stderr = "\n".join(filter(None, [answer.stderr, f"forge-hook-run: warning: dropped {dropped}"]))
+            return answer
         return super().answer(inbound, verdict)
 
 
