@@ -153,3 +153,29 @@ def test_install_leaves_the_users_own_hook_alone(project: Project) -> None:
     assert not (hooks / "PreToolUse").exists() and (hooks / "TaskStart").exists()
     run_installed(["install", "--agent", "cline", "--project", "--uninstall"], cwd=project.root, prog="forge-hook")
     assert [p.name for p in hooks.iterdir()] == ["PreToolUse.py"]
+
+
+def test_import_reads_a_hooks_directory_and_the_hooks_answer_by_clines_rules(project: Project) -> None:
+    hooks = project.root / ".cline" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "PreToolUse.py").write_text(
+        "import json, sys\n"
+        "call = json.load(sys.stdin)['tool_call']\n"
+        "if 'rm' in json.dumps(call['input']):\n"
+        "    print(json.dumps({'cancel': True, 'errorMessage': 'no rm here (my own hook)'}))\n"
+        "else:\n"
+        "    print('HOOK_CONTROL\\t' + json.dumps({'contextModification': 'checked by my hook'}))\n")
+    (hooks / "TaskStart").write_text("#!/bin/sh\necho started >> started.log\n")
+    (hooks / "notes.md").write_text("not a hook")
+    run = run_installed(["import", "--from", "cline", "--project"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status == 0, run.stderr
+    imported = json.loads(project.hooks_file.read_text())["hooks"]
+    assert [(h["event"], h["format"]) for h in imported] == [("tool:pre_execute", "cline"), ("session:start", "cline")]
+    assert imported[0]["command"].startswith("python3 ") and imported[1]["blocking"] is False
+    run_installed(["trust"], cwd=project.root, prog="forge-hook")
+    data = doc("PreToolUse.cli", project)
+    data["tool_call"]["input"] = {"commands": ["rm -rf build"]}
+    denied = fire(data, project)
+    assert denied.json == {"cancel": True, "errorMessage": "no rm here (my own hook)"}
+    calm = fire(doc("PreToolUse.cli", project), project)
+    assert calm.json == {"contextModification": "checked by my hook"}

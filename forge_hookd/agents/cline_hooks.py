@@ -161,3 +161,50 @@ def _text(path: str) -> str:
             return handle.read(65536).decode("utf-8", "replace")
     except OSError:
         return ""
+
+
+# -- import: a hooks directory as forge hooks ("format": "cline") ----------------------
+_BY_EXTENSION = {".sh": "bash", ".bash": "bash", ".zsh": "zsh", ".js": "node", ".mjs": "node", ".cjs": "node",
+                 ".ts": "bun run", ".mts": "bun run", ".cts": "bun run", ".py": "python3", ".ps1": "pwsh -File"}
+#: the events Cline runs detached, fire and forget: observers under forge
+_DETACHED = frozenset({"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "TaskError", "SessionShutdown"})
+
+
+def run_command(path: str) -> str:
+    """How Cline runs the hook file at ``path`` (its shebang, unwrapped from env, else its
+    extension's interpreter, else bash), as a shell command."""
+    first = (_text(path) or "").split("\n", 1)[0]
+    if first.startswith("#!"):
+        words = first[2:].split()
+        if words and os.path.basename(words[0]) == "env":
+            words = [w for w in words[1:] if w != "-S"]
+        if words:
+            return " ".join([*map(shlex.quote, words), shlex.quote(path)])
+    interpreter = _BY_EXTENSION.get(os.path.splitext(path)[1].lower(), "bash")
+    return f"{interpreter} {shlex.quote(path)}"
+
+
+def import_directory(where: str) -> tuple[list[dict[str, object]], list[str]]:
+    """The hooks of a Cline hooks directory as forge hook entries, and what was skipped."""
+    words = get("cline").words
+    by_event = {e.lower(): e for e in (*words.events, *words.native_events)}
+    hooks: list[dict[str, object]] = []
+    skipped: list[str] = []
+    for key, path in sorted(_event_files(where).items()):
+        event = by_event.get(key)
+        if event is None:
+            skipped.append(f"{path}: Cline runs no hook of that name")
+            continue
+        if runs_forge(path):
+            skipped.append(f"{path}: forge-hook-run itself (forge-hook install's)")
+            continue
+        forge_type = words.forge_type(event)
+        entry: dict[str, object] = {"event": forge_type if forge_type != "agent:native" else f"agent:native:{event}",
+                                    "command": run_command(path), "format": "cline",
+                                    "description": f"imported from {path} ({event})"}
+        if event in _DETACHED:
+            entry["blocking"] = False  # Cline runs it detached and reads no answer
+        else:
+            entry["timeout"] = 120.0  # Cline's, for tool hooks
+        hooks.append(entry)
+    return hooks, skipped

@@ -566,6 +566,9 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
         raise UsageError(f"--from takes one of {', '.join(DIALECTS)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
+    if agent == "cline":  # a hooks directory: an executable per event
+        _import_cline(ctx, file, scope, dry_run)
+        return
     # the files the agent itself reads: its home moved by CODEX_HOME & co., Gemini's comments
     candidates = [file] if file else [p for s, p in agentplaces.read_files(agent, str(_root(ctx))) if s == scope]
     sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
@@ -601,6 +604,32 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
     _edited(ctx, scope, f"imported {len(added)} hook{'s' if len(added) != 1 else ''} "
                         f"from {', '.join(source for source, _ in sources)}"
                         + (f" ({already} already there)" if already else ""))
+
+
+def _import_cline(ctx: click.Context, directory: str | None, scope: str, dry_run: bool) -> None:
+    from forge_hookd.agents import cline_hooks
+
+    root = str(_root(ctx))
+    candidates = [directory] if directory else [d for s, d in cline_hooks.read_directories(root) if s == scope]
+    sources = [d for d in candidates if os.path.isdir(d)]
+    if not sources:
+        raise UsageError(f"no such directory: {' or '.join(candidates)}")
+    entries: list[dict[str, Any]] = []
+    for source in sources:
+        found, skipped = cline_hooks.import_directory(source)
+        entries += found
+        for why in skipped:
+            say(PROG, f"skipped {why}")
+    if dry_run:
+        print_json({"hooks": entries, "skipped": [], "notes": []})
+        return
+    hooks = [Hook.from_dict(entry) for entry in entries]
+    path = editing.scope_path(scope, _root(ctx))
+    added: list[Hook] = []
+    if hooks:
+        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in editing.new_hooks(doc, hooks, added)),
+                    retrust=scope == "project")
+    _edited(ctx, scope, f"imported {len(added)} hook{'s' if len(added) != 1 else ''} from {', '.join(sources)}")
 
 
 # -- wiring forge into agents ---------------------------------------------------------------
