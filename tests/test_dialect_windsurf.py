@@ -122,3 +122,17 @@ def test_install_writes_both_files_and_the_command_blocks_when_forge_cannot_star
     assert run_installed(["install", "--agent", "windsurf", "--project", "--uninstall"], cwd=project.root,
                          prog="forge-hook").exit_status == 0
     assert not (project.root / ".windsurf/hooks.json").exists()
+
+
+def test_import_names_each_events_tool_class(project: Project) -> None:
+    settings = project.root / ".windsurf" / "hooks.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {
+        "pre_run_command": [{"command": "python3 /abs/guard.py", "show_output": True}],
+        "pre_mcp_tool_use": [{"command": "./mcp.sh"}], "pre_user_prompt": [{"command": "./prompt.sh"}]}}))
+    run = run_installed(["import", "--from", "windsurf", "--project", "--dry-run"], cwd=project.root,
+                        prog="forge-hook")
+    assert run.exit_status == 0, run.stderr
+    events = [(h["event"], h["format"]) for h in json.loads(run.stdout)["hooks"]]
+    assert events == [("tool:pre_execute:bash", "windsurf"), ("tool:pre_execute:mcp__*", "windsurf"),
+                      ("user:prompt_submit", "windsurf")]

@@ -197,6 +197,14 @@ class WindsurfSettings(Settings):
         handlers = entries if isinstance(entries, list) else [entries]
         return [(None, [h]) for h in handlers]
 
+    def filter(self, native_event: str, forge_type: str, matcher: str) -> tuple[list[str], str | None] | str:
+        """The event is the tool class: ``pre_run_command`` is ``tool:pre_execute:bash``."""
+        if native_event in EVENT_TOOLS:
+            return [f"{forge_type}:{self.words.canonical_tool(EVENT_TOOLS[native_event])}"], None
+        if native_event.endswith("_mcp_tool_use"):
+            return [f"{forge_type}:{_MCP}*"], None
+        return super().filter(native_event, forge_type, matcher)
+
     def snippet(self, command: str) -> dict[str, Any]:
         return {"hooks": {event: [{"command": f"{command} {CANNOT_START}" if event in self.words.blocking_events
                                    else command}] for event in self.words.events}}
