@@ -71,7 +71,7 @@ TOOL_EVENTS = {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionReq
 # Variables that would point an agent at a real account or a real config: never inherited.
 _SCRUBBED_PREFIXES = ("ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "VERTEX", "AWS_",
                       "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                      "COPILOT_", "GH_", "GITHUB_")
+                      "COPILOT_", "GH_", "GITHUB_", "QWEN_", "DASHSCOPE_")
 
 
 class AgentUnavailable(Exception):
