@@ -179,3 +179,9 @@ def test_import_reads_a_hooks_directory_and_the_hooks_answer_by_clines_rules(pro
     assert denied.json == {"cancel": True, "errorMessage": "no rm here (my own hook)"}
     calm = fire(doc("PreToolUse.cli", project), project)
     assert calm.json == {"contextModification": "checked by my hook"}
+
+
+def test_print_config_prints_an_executable_not_a_settings_snippet(project: Project) -> None:
+    run = run_installed(["--dialect", "cline", "--print-config"], cwd=project.root)
+    assert run.exit_status == 0 and run.stdout.startswith("#!/bin/sh\n")
+    assert "forge-hook-run --dialect cline:PreToolUse" in run.stdout and "HOOK_CONTROL" in run.stdout
