@@ -21,6 +21,8 @@ from forge_hookd.agents import jsonedit
 from forge_hookd.agents.places import PLACES, handlers, runs_forge
 from forge_hookd.dialects import NAMES, get
 
+#: the agents with a settings file (Cline's hooks are executables: tests/test_dialect_cline.py)
+FILE_AGENTS = tuple(n for n in NAMES if n != "cline")
 AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
 
 
@@ -60,6 +62,24 @@ USER_FILES = {
                 '{\r\n    "version": 1,\r\n    "hooks": {\r\n        "preToolUse": [\r\n'
                 '            {"type": "command", "bash": "./scripts/deny-rm.sh", "timeoutSec": 10}\r\n'
                 '        ]\r\n    }\r\n}\r\n'),
+    "windsurf": (".windsurf/hooks.json",
+                 '{\n  "hooks": {\n    "post_write_code": [\n      {"command": "npx prettier --write", '
+                 '"show_output": true}\n    ]\n  }\n}\n'),
+    "qwen": (".qwen/settings.json",
+             '{\n  // Qwen reads comments too\n  "model": {"name": "qwen3-coder"},\n  "hooks": {"PreToolUse": [\n'
+             '    {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh", '
+             '"timeout": 5000}]}\n  ]}\n}\n'),
+    "droid": (".factory/hooks.json",
+              '{"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [{"type": "command", '
+              '"command": "./audit.sh"}]}]}}'),
+    "auggie": (".augment/settings.json",
+               '{\n    "model": "sonnet",\n    "hooks": {\n        "Stop": [{"hooks": [{"type": "command", '
+               '"command": "/opt/notify.sh", "timeout": 5000}]}]\n    }\n}\n'),
+    "crush": ("crush.json",
+              '{\n  "$schema": "https://charm.land/crush.json",\n  "hooks": {\n    "PreToolUse": [\n'
+              '      {"matcher": "^bash$", "command": "./no-haskell.sh", "timeout": 10} // mine\n    ]\n  }\n}\n'),
+    "continue": (".continue/settings.json",
+                 '{"hooks":{"PostToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"npx prettier"}]}]}}'),
 }
 CODEX_CONFIG = ('# my codex settings\nmodel = "o3"   # fast\n[projects."{root}"]\ntrust_level = "trusted"\n\n'
                 '[hooks.state."{root}/.codex/hooks.json:pre_tool_use:0:0"]\n'
@@ -113,7 +133,7 @@ def install(project: Project, agent: str, *more: str) -> Run:
 
 
 # -- install ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_install_puts_forge_after_the_users_own_hooks_on_every_event(project: Project, agent: str) -> None:
     path, before = user_file(project, agent)
     run = install(project, agent)
@@ -130,7 +150,7 @@ def test_install_puts_forge_after_the_users_own_hooks_on_every_event(project: Pr
     assert f"{agent}: forge-hook-run runs on {', '.join(native_events(agent))} now, in {path}" in run.stdout
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_a_second_install_changes_nothing(project: Project, agent: str) -> None:
     path, _ = user_file(project, agent)
     install(project, agent)
@@ -142,7 +162,7 @@ def test_a_second_install_changes_nothing(project: Project, agent: str) -> None:
     assert "unchanged" in run.stdout
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_uninstall_gives_the_exact_bytes_back(project: Project, agent: str) -> None:
     path, before = user_file(project, agent)
     config = codex_config(project).read_text() if agent == "codex" else ""
@@ -155,7 +175,7 @@ def test_uninstall_gives_the_exact_bytes_back(project: Project, agent: str) -> N
     assert "is back as it was before forge-hook install" in run.stdout
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_uninstall_after_the_user_edited_takes_out_forge_only(project: Project, agent: str) -> None:
     path, before = user_file(project, agent)
     install(project, agent)
@@ -184,7 +204,7 @@ def test_uninstall_after_the_user_edited_takes_out_forge_only(project: Project, 
     assert records(project) == {}
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_a_file_that_does_not_parse_is_refused_and_left_as_it_is(project: Project, agent: str) -> None:
     _, text = USER_FILES[agent]
     broken = text.replace('"hooks"', '"hooks",', 1)
@@ -199,7 +219,7 @@ def test_a_file_that_does_not_parse_is_refused_and_left_as_it_is(project: Projec
     assert records(project) == {}
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_a_symlinked_settings_file_is_written_through_its_link(project: Project, agent: str) -> None:
     path, before = user_file(project, agent)
     dotfiles = project.home / "dotfiles" / f"{agent}.json"
@@ -214,7 +234,7 @@ def test_a_symlinked_settings_file_is_written_through_its_link(project: Project,
 
 
 @pytest.mark.parametrize("scope", ["project", "global"])
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_a_file_install_created_goes_with_uninstall(project: Project, agent: str, scope: str) -> None:
     run = forge_hook(project, "install", "--agent", agent, f"--{scope}")
     assert run.exit_status == 0, run.stderr
@@ -235,7 +255,7 @@ def test_a_file_install_created_goes_with_uninstall(project: Project, agent: str
     assert left in ([], [".forge"]) if scope == "project" else not path.parent.exists()
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_uninstall_leaves_forge_entries_it_did_not_write(project: Project, agent: str) -> None:
     relative, _ = USER_FILES[agent]
     snippet = get(agent).settings.snippet(f"forge-hook-run --dialect {agent}")
@@ -279,7 +299,7 @@ def test_all_means_every_agent_found_on_path_or_by_its_home(project: Project, tm
     (project.home / ".cursor").mkdir()
     run = forge_hook(project, "install", "--agent", "all", "--project", env={"PATH": path})
     assert run.exit_status == 0, run.stderr
-    written = {a for a in NAMES if (project.root / USER_FILES[a][0]).exists()}
+    written = {a for a in FILE_AGENTS if (project.root / USER_FILES[a][0]).exists()}
     assert written == {"claude", "copilot", "cursor"}
     doctor = forge_hook(project, "doctor", "--json", env={"PATH": path})
     report = json.loads(doctor.stdout)
@@ -368,7 +388,7 @@ def doctor(project: Project, tmp_path: Path, *clis: str) -> tuple[int, dict[str,
     return run.exit_status, {a["agent"]: a for a in report["agents"]}
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_doctor_all_well_after_install(project: Project, tmp_path: Path, agent: str) -> None:
     user_file(project, agent)
     install(project, agent)
@@ -379,7 +399,7 @@ def test_doctor_all_well_after_install(project: Project, tmp_path: Path, agent: 
     assert text.exit_status == 0 and text.stdout.endswith("all is well\n")
 
 
-@pytest.mark.parametrize("agent", NAMES)
+@pytest.mark.parametrize("agent", FILE_AGENTS)
 def test_doctor_finds_the_users_hooks_that_would_run_twice(project: Project, tmp_path: Path, agent: str) -> None:
     path, text = user_file(project, agent)  # Gemini's with its comments, as Gemini reads it
     imported = forge_hook(project, "import", "--from", agent, "--project")

@@ -86,7 +86,7 @@ def test_import_gemini_timeouts_are_milliseconds_and_dry_run_writes_nothing(proj
 
 
 def test_import_refuses_an_unknown_agent_and_a_missing_file(project: Project) -> None:
-    run = run_installed(["import", "--from", "windsurf", "--project"], cwd=project.root, prog="forge-hook")
+    run = run_installed(["import", "--from", "opencode", "--project"], cwd=project.root, prog="forge-hook")
     assert run.exit_status == 2 and "--from takes one of" in run.stderr
     run = run_installed(["import", "--from", "codex", "--project"], cwd=project.root, prog="forge-hook")
     assert run.exit_status == 2 and "no such file" in run.stderr and ".codex/hooks.json" in run.stderr

@@ -30,11 +30,12 @@ def raw(obj: dict[str, Any]) -> bytes:
     return orjson.dumps(obj)
 
 
-def test_registry_names_the_five_dialects_and_refuses_others() -> None:
-    assert dialects.NAMES == ("claude", "codex", "gemini", "cursor", "copilot")
+def test_registry_names_every_dialect_and_refuses_others() -> None:
+    assert dialects.NAMES == ("claude", "codex", "gemini", "cursor", "copilot", "windsurf", "cline",
+                              "qwen", "droid", "auggie", "crush", "continue")
     assert [dialects.get(n).name for n in dialects.NAMES] == list(dialects.NAMES)
     with pytest.raises(KeyError):
-        dialects.get("windsurf")
+        dialects.get("opencode")
 
 
 @pytest.mark.parametrize("name, file", [("claude", "claude_pre_tool_use"), ("codex", "codex_pre_tool_use"),
@@ -64,7 +65,7 @@ def test_unknown_native_fields_are_kept_not_refused() -> None:
 @pytest.mark.parametrize("broken, says", [
     (b"{not json", "not valid JSON"),
     (b"[1, 2]", "must be a JSON object"),
-    (b'{"session_id": "s"}', "no 'hook_event_name'"),
+    (b'{"session_id": "s"}', "no '(hook_event_name|agent_action_name|hookName)'"),
 ])
 def test_a_payload_that_names_no_event_is_refused(name: str, broken: bytes, says: str) -> None:
     with pytest.raises(PayloadError, match=says) as info:
@@ -133,7 +134,10 @@ def test_a_whole_replacement_becomes_a_merge_patch_that_yields_it(old: dict[str,
 @pytest.mark.parametrize("name", dialects.NAMES)
 def test_a_broken_payload_is_denied_with_exit_2_and_the_reason_on_stderr(name: str) -> None:
     answer = dialects.get(name).writer.failure(None, "the payload is not valid JSON")
-    assert answer.exit_code == 2 and answer.stdout == b""
+    if name == "cline":  # Cline reads no exit status: only {"cancel": true} stops
+        assert orjson.loads(answer.stdout)["cancel"] is True and answer.exit_code == 0
+    else:
+        assert answer.exit_code == 2 and answer.stdout == b""
     assert "the payload is not valid JSON" in answer.stderr
 
 
@@ -157,7 +161,9 @@ def test_hook_format_must_name_a_dialect() -> None:
 def test_a_format_hook_gets_the_native_payload_verbatim_from_its_own_dialect(name: str) -> None:
     file = {"claude": "claude_pre_tool_use", "codex": "codex_pre_tool_use", "gemini": "gemini_before_tool",
             "cursor": "../../agents/payloads/cursor/beforeShellExecution",
-            "copilot": "../../agents/payloads/copilot/preToolUse"}[name]
+            "copilot": "../../agents/payloads/copilot/preToolUse",
+            "windsurf": "../../agents/payloads/windsurf/pre_run_command",
+            "cline": "../../agents/payloads/cline/PreToolUse.cli"}.get(name, f"../../agents/payloads/{name}/PreToolUse")
     native = payload(file)
     event = dialects.get(name).reader.read(raw(native), "preToolUse" if name == "copilot" else None).event
     assert event is not None

@@ -21,7 +21,10 @@ twice:
   settings ``env``, Gemini's ``.env``, Codex's project config.toml): weakened.py;
 - one of the agent's own hooks that would run twice: once directly from its settings
   and once imported into a forge hooks file (``"format": AGENT``, forge-hook import)
-  on an event where forge-hook-run now runs.
+  on an event where forge-hook-run now runs;
+- an agent that reads another agent's settings file too (Continue's ``cn`` reads
+  Claude Code's): forge-hook-run wired there runs on its events as well, and twice
+  where it is wired in the agent's own file too.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from forge_hookd.policy import editing
 
 from forge_hookd.agents import places as agentplaces
 
+from forge_hookd.agents import cline_hooks, plugins
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
@@ -89,6 +93,9 @@ def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
     reports = []
     named = _named(project_root)
     for name in NAMES:
+        if name == "cline":
+            reports += _cline(project_root, path)
+            continue
         read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
         found = agentplaces.found(name, path)
         if not found and not any(r.state.exists for r in read):
@@ -99,8 +106,57 @@ def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
             report.findings.append(
                 f"forge-hook install was asked to wire {name} ({named[name]}), but forge-hook-run runs in none of "
                 f"{name}'s settings now: {name} is not guarded (forge-hook install --agent {name} {named[name]})")
+        _check_shared(name, [r for r in read if r.state.exists], project_root, report.findings)
         reports.append(report)
-    return reports
+    return reports + [r for name in plugins.NAMES if (r := _plugin(name, project_root, path)) is not None]
+
+
+def _plugin(name: str, project_root: str, path: str | None) -> AgentReport | None:
+    """OpenCode's and Kilo's hooks are forge's plugin (agents/plugins.py)."""
+    files = []
+    for scope in ("project", "global"):
+        file = plugins.target_file(name, scope, project_root)
+        ours = plugins.installed(name, scope, project_root)
+        files.append(FileState(scope, file, os.path.lexists(file), plugins.HOOKS if ours else []))
+    found = plugins.found(name, path)
+    if not found and not any(f.exists for f in files):
+        return None
+    report = AgentReport(name, found or ["a plugin here"], plugins.HOOKS, files)
+    wired = [f for f in files if f.wired]
+    for f in files:
+        if f.exists and not f.wired:
+            report.findings.append(f"{f.path} is not forge's plugin (forge-hook install --agent {name} leaves it)")
+    if len(wired) > 1:
+        report.findings.append(f"forge-hook-run runs twice on {name}'s tool calls ({', '.join(f.path for f in wired)}): "
+                               "keep one plugin")
+    for f in wired:
+        runner = plugins.runner_of(f.path)
+        if runner is not None and (missing := _runner_missing(shlex.quote(runner))) is not None:
+            report.findings.append(f"{f.path} runs {missing}, which is not there: every tool call of {name} fails "
+                                   "(the plugin fails closed)")
+    return report
+
+
+def _cline(project_root: str, path: str | None) -> list[AgentReport]:
+    """Cline's hooks are executables in four directories (agents/cline_hooks.py)."""
+    found = agentplaces.found("cline", path)
+    dirs = cline_hooks.states(project_root)
+    if not found and not any(d.exists for d in dirs):
+        return []
+    files = [FileState(d.scope, d.path, d.exists, d.wired, d.own_hooks) for d in dirs]
+    report = AgentReport("cline", found or ["a hooks directory here"], cline_hooks.events(), files)
+    where: dict[str, list[str]] = {}
+    for d in dirs:
+        for event in d.wired:
+            where.setdefault(event, []).append(d.path)
+    report.findings += [f"forge-hook-run runs {len(paths)} times on cline's {event} ({', '.join(paths)}): "
+                        "keep it in one directory" for event, paths in where.items() if len(paths) > 1]
+    wired = [d for d in dirs if d.wired]
+    for d in wired:
+        if left := [e for e in report.events if e not in d.wired]:
+            report.findings.append(f"{d.path} runs forge-hook-run on some of cline's events but not on "
+                                   f"{', '.join(left)} (forge-hook install --agent cline --{d.scope} adds them)")
+    return [report]
 
 
 def _named(project_root: str) -> dict[str, str]:
@@ -198,6 +254,23 @@ def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> Non
         if len(paths) > 1:
             findings.append(f"forge-hook-run runs {len(paths)} times on {name}'s {event} "
                             f"({', '.join(dict.fromkeys(paths))}): keep it in one file")
+
+
+def _check_shared(name: str, read: list[_Read], project_root: str, findings: list[str]) -> None:
+    """forge-hook-run in another agent's files that ``name`` reads too."""
+    own = {h.event: r.state.path for r in read for h in r.handlers if guarding(h.command, name)}
+    for other in agentplaces.shared_with(name):
+        for scope, path in agentplaces.read_files(other, project_root):
+            shared = _read(other, scope, path)
+            events = [h.event for h in shared.handlers if forge_dialect(h.command) is not None]
+            if not events:
+                continue
+            findings.append(f"{name} reads {path} too ({other}'s settings): forge-hook-run there runs on "
+                            f"{name}'s {', '.join(dict.fromkeys(events))} as well")
+            twice = [e for e in dict.fromkeys(events) if e in own]
+            if twice:
+                findings.append(f"forge-hook-run runs twice on {name}'s {', '.join(twice)} ({path} and "
+                                f"{', '.join(dict.fromkeys(own[e] for e in twice))}): keep it in one file")
 
 
 def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:

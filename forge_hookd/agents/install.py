@@ -22,6 +22,7 @@ from typing import Any
 
 from forge_hookd.agents import places as agentplaces
 
+from forge_hookd.agents import cline_hooks, plugins
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
@@ -45,6 +46,15 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     wirerecord.update_named(lambda listed: None if named in listed else listed.append(named))
     path = agentplaces.target_file(name, scope, project_root)
     command, note = agentplaces.runner_command()
+    if name in plugins.NAMES:  # an in-process plugin (OpenCode, Kilo)
+        outcome = plugins.install(name, scope, project_root, command)
+        outcome.notes += [note] if note and outcome.events else []
+        return [outcome]
+    if name == "cline":  # executables, one per event
+        outcome = cline_hooks.install(scope, project_root, command)
+        outcome.notes += [note] if note and outcome.events else []
+        return [outcome]
+    path = agentplaces.target_file(name, scope, project_root)
     outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
     if note and outcome.events:
         outcome.notes.append(note)
@@ -56,6 +66,10 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
 
 def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
     """Take out what install put into agent ``name``'s settings for ``scope``."""
+    if name == "cline":
+        return [cline_hooks.uninstall(scope, project_root)]
+    if name in plugins.NAMES:
+        return [plugins.uninstall(name, scope, project_root)]
     path = agentplaces.target_file(name, scope, project_root)
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
@@ -101,8 +115,12 @@ def _named(name: str, scope: str, project_root: str) -> Named:
 def installed_agents(scope: str, project_root: str) -> list[str]:
     """The agents whose ``scope`` file holds something install wrote."""
     records = wirerecord.load()
+    cline = any(cline_hooks.runs_forge(os.path.join(cline_hooks.directory(scope, project_root), event))
+                for event in cline_hooks.events())
     return [name for name in NAMES
-            if wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records]
+            if (name == "cline" and cline)
+            or wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records] + \
+        [name for name in plugins.NAMES if plugins.installed(name, scope, project_root)]
 
 
 # -- install ----------------------------------------------------------------------------------

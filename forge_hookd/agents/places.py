@@ -46,15 +46,25 @@ class Place:
     home: str
     home_var: str | None = None
     comments: bool = False
+    #: the directory under ``$home_var`` that is the agent's home (Gemini's ``.gemini``)
+    under_var: str = ""
 
 
 PLACES: dict[str, Place] = {
     "claude": Place(("claude",), "~/.claude", "CLAUDE_CONFIG_DIR"),
     "codex": Place(("codex",), "~/.codex", "CODEX_HOME"),
     # GEMINI_CLI_HOME stands for the home directory itself: $GEMINI_CLI_HOME/.gemini
-    "gemini": Place(("gemini",), "~/.gemini", "GEMINI_CLI_HOME", comments=True),
+    "gemini": Place(("gemini",), "~/.gemini", "GEMINI_CLI_HOME", comments=True, under_var=".gemini"),
     "cursor": Place(("cursor-agent", "cursor"), "~/.cursor"),
     "copilot": Place(("copilot",), "~/.copilot", "COPILOT_HOME"),
+    "windsurf": Place(("windsurf",), "~/.codeium/windsurf"),
+    "cline": Place(("cline",), "~/.cline", "CLINE_DIR"),  # executables, not a file (agents/cline_hooks.py)
+    # the Claude-compatible family (dialects/family.py)
+    "qwen": Place(("qwen",), "~/.qwen", comments=True),  # a Gemini CLI fork: strip-json-comments
+    "droid": Place(("droid",), "~/.factory"),
+    "auggie": Place(("auggie",), "~/.augment"),
+    "crush": Place(("crush",), "~/.config/crush", "XDG_CONFIG_HOME", comments=True, under_var="crush"),
+    "continue": Place(("cn",), "~/.continue", "CONTINUE_GLOBAL_DIR"),
 }
 assert tuple(PLACES) == NAMES, "every dialect needs a place (and no place without a dialect)"
 
@@ -63,8 +73,8 @@ def home(name: str) -> str:
     """The agent's own directory under the user's home, as the agent finds it now."""
     place = PLACES[name]
     moved = os.environ.get(place.home_var) if place.home_var else None
-    if moved and name == "gemini":
-        return os.path.join(moved, ".gemini")
+    if moved and place.under_var:
+        return os.path.join(moved, place.under_var)
     return moved or os.path.expanduser(place.home)
 
 
@@ -91,6 +101,15 @@ def read_files(name: str, project_root: str) -> list[tuple[str, str]]:
         names = sorted(n for n in _listdir(directory) if n.endswith(".json")) or [os.path.basename(user_file)]
         return found + [("global", os.path.join(directory, n)) for n in names]
     return found + [("global", user_file)]
+
+
+def shared_with(name: str) -> tuple[str, ...]:
+    """The other agents whose settings files agent ``name`` reads hooks from too (cn
+    reads Claude Code's): forge-hook-run wired there runs on ``name``'s events."""
+    from forge_hookd.dialects.family import FAMILY  # only the family shares
+
+    alias = FAMILY.get(name)
+    return alias.shares if alias is not None else ()
 
 
 def _listdir(directory: str) -> list[str]:

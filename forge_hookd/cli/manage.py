@@ -568,6 +568,9 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
         raise UsageError(f"--from takes one of {', '.join(DIALECTS)}, not '{agent}'")
     scope = _scope(global_, project)
     dialect = get(agent)
+    if agent == "cline":  # a hooks directory: an executable per event
+        _import_cline(ctx, file, scope, dry_run)
+        return
     # the files the agent itself reads: its home moved by CODEX_HOME & co., Gemini's comments
     candidates = [file] if file else [p for s, p in agentplaces.read_files(agent, str(_root(ctx))) if s == scope]
     sources = [(path, raw) for path in candidates if (raw := read_raw(path)) is not None]
@@ -605,11 +608,37 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
                         + (f" ({already} already there)" if already else ""))
 
 
+def _import_cline(ctx: click.Context, directory: str | None, scope: str, dry_run: bool) -> None:
+    from forge_hookd.agents import cline_hooks
+
+    root = str(_root(ctx))
+    candidates = [directory] if directory else [d for s, d in cline_hooks.read_directories(root) if s == scope]
+    sources = [d for d in candidates if os.path.isdir(d)]
+    if not sources:
+        raise UsageError(f"no such directory: {' or '.join(candidates)}")
+    entries: list[dict[str, Any]] = []
+    for source in sources:
+        found, skipped = cline_hooks.import_directory(source)
+        entries += found
+        for why in skipped:
+            say(PROG, f"skipped {why}")
+    if dry_run:
+        print_json({"hooks": entries, "skipped": [], "notes": []})
+        return
+    hooks = [Hook.from_dict(entry) for entry in entries]
+    path = editing.scope_path(scope, _root(ctx))
+    added: list[Hook] = []
+    if hooks:
+        update_file(path, lambda doc: doc["hooks"].extend(h.to_dict() for h in editing.new_hooks(doc, hooks, added)),
+                    retrust=scope == "project")
+    _edited(ctx, scope, f"imported {len(added)} hook{'s' if len(added) != 1 else ''} from {', '.join(sources)}")
+
+
 # -- wiring forge into agents ---------------------------------------------------------------
 @forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
 @click.option("--agent", "agents", required=True, multiple=True, metavar="AGENT",
-              shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
-              help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
+              shell_complete=completion.values(lambda: [*completion.dialect_names(), "opencode", "kilo", "all"]),
+              help=f"{', '.join(DIALECTS)}, opencode, kilo, or all: every agent found here (its CLI on PATH or its "
                    "settings directory present). Give it again for more agents: each is wired.")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
@@ -628,6 +657,17 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
       gemini   .gemini/settings.json, ~/.gemini/settings.json ($GEMINI_CLI_HOME)
       cursor   .cursor/hooks.json, ~/.cursor/hooks.json
       copilot  .github/hooks/forge.json, ~/.copilot/hooks/forge.json ($COPILOT_HOME)
+      windsurf .windsurf/hooks.json, ~/.codeium/windsurf/hooks.json
+      cline    an executable per event in .clinerules/hooks/, ~/Documents/Cline/Hooks/
+      qwen     .qwen/settings.json, ~/.qwen/settings.json
+      droid    .factory/hooks.json, ~/.factory/hooks.json
+      auggie   .augment/settings.json, ~/.augment/settings.json
+      crush    crush.json, ~/.config/crush/crush.json
+      continue .continue/settings.json, ~/.continue/settings.json (cn reads
+               .claude/settings.json too: doctor says where forge would run twice)
+      opencode a plugin, .opencode/plugins/forge-hook-run.js,
+               ~/.config/opencode/plugins/forge-hook-run.js
+      kilo     a plugin, .kilo/plugin/forge-hook-run.js, ~/.config/kilo/plugin/
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
@@ -658,15 +698,19 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
 
 
 def _agents_named(agent: str, scope: str, root: str, uninstall: bool) -> list[str]:
-    if agent in DIALECTS:
+    from forge_hookd.agents import plugins
+
+    every = [*DIALECTS, *plugins.NAMES]
+    if agent in every:
         return [agent]
     if agent != "all":
-        raise UsageError(f"--agent takes one of {', '.join(DIALECTS)} or all, not '{agent}'")
+        raise UsageError(f"--agent takes one of {', '.join(every)} or all, not '{agent}'")
     if uninstall:
-        return agentwire.installed_agents(scope, root) or list(DIALECTS)
-    names = [name for name in DIALECTS if agentplaces.found(name)]
+        return agentwire.installed_agents(scope, root) or every
+    names = [name for name in DIALECTS if agentplaces.found(name)] + \
+        [name for name in plugins.NAMES if plugins.found(name)]
     if not names:
-        raise UsageError(f"no agent found here: none of {', '.join(DIALECTS)} has its CLI on PATH or its "
+        raise UsageError(f"no agent found here: none of {', '.join(every)} has its CLI on PATH or its "
                          "settings directory; name one with --agent")
     return names
 
@@ -728,7 +772,8 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
 
 def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
     if not reports:
-        return [f"no agent found here (none of {', '.join(DIALECTS)} on PATH, no settings directory)"]
+        return [f"no agent found here (none of {', '.join(DIALECTS)}, opencode, kilo on PATH, no settings "
+                "directory)"]
     lines = []
     for report in reports:
         wired = report.wired

@@ -255,6 +255,13 @@ def _print_config(value: str) -> int:
 
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
+    if name == "cline":  # an executable per event, not a settings file
+        from forge_hookd.agents import cline_hooks
+
+        sys.stdout.write(cline_hooks.script("forge-hook-run", "PreToolUse"))
+        say(PROG, "save this as PreToolUse (executable) in .clinerules/hooks/ or ~/Documents/Cline/Hooks/, and one "
+                  "like it per event (--dialect cline:EVENT); forge-hook install --agent cline writes them all")
+        return 0
     print_json(dialect.settings.snippet(f"forge-hook-run --dialect {name}"))
     say(PROG, f"merge this into {' or '.join(dialect.settings.files)}")
     return ExitStatus.PROCEED

@@ -17,12 +17,14 @@ if TYPE_CHECKING:
 
 #: Dialect names and the module that implements each.
 _MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor",
-            "copilot": "copilot"}
+            "copilot": "copilot", "windsurf": "windsurf", "cline": "cline",
+            # the Claude-compatible family: dialect aliases of claude, one table (family.py)
+            "qwen": "family", "droid": "family", "auggie": "family", "crush": "family", "continue": "family"}
 NAMES: tuple[str, ...] = tuple(_MODULES)
 
 
 def get(name: str) -> Dialect:
     """The dialect called ``name``; ``KeyError`` for a name that is not one."""
     module = import_module(f"{__name__}.{_MODULES[name]}")
-    dialect: Dialect = module.DIALECT
+    dialect: Dialect = module.DIALECTS[name] if hasattr(module, "DIALECTS") else module.DIALECT
     return dialect

@@ -54,20 +54,25 @@ PACKAGES = {
     # BYOK mode (COPILOT_PROVIDER_BASE_URL): "GitHub authentication is not required when
     # using a custom provider" (copilot help providers), so no GitHub login, no token.
     "copilot": AgentPackage("copilot", "@github/copilot", "1.0.102", "copilot"),
+    # Claude-compatible hooks (dialects/family.py); speaks Anthropic's Messages API with
+    # --auth-type anthropic and ANTHROPIC_BASE_URL, so the same model server serves it.
+    "qwen": AgentPackage("qwen", "@qwen-code/qwen-code", "0.24.4", "qwen"),
 }
 AGENTS = tuple(PACKAGES)
 
 # The native event names of the hooks the harness can configure, per agent.
-PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "copilot": "preToolUse"}
-POST_TOOL = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool", "copilot": "postToolUse"}
+PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "copilot": "preToolUse",
+            "qwen": "PreToolUse"}
+POST_TOOL = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool", "copilot": "postToolUse",
+             "qwen": "PostToolUse"}
 PROMPT_EVENT = {"claude": "UserPromptSubmit", "codex": "UserPromptSubmit", "gemini": "BeforeAgent",
-                "copilot": "userPromptSubmitted"}
+                "copilot": "userPromptSubmitted", "qwen": "UserPromptSubmit"}
 TOOL_EVENTS = {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "BeforeTool", "AfterTool"}
 
 # Variables that would point an agent at a real account or a real config: never inherited.
 _SCRUBBED_PREFIXES = ("ANTHROPIC_", "CLAUDE", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "VERTEX", "AWS_",
                       "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                      "COPILOT_", "GH_", "GITHUB_")
+                      "COPILOT_", "GH_", "GITHUB_", "QWEN_", "DASHSCOPE_")
 
 
 class AgentUnavailable(Exception):
@@ -266,7 +271,7 @@ def _is_turn(agent: str, request: Recorded) -> bool:
         return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
     if agent == "codex":
         return request.path.split("?")[0].endswith("/responses") and bool(request.body.get("tools"))
-    if agent == "copilot":
+    if agent in ("copilot", "qwen"):
         return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
     return "GenerateContent" in request.path and bool(request.body.get("tools"))
 
@@ -302,7 +307,8 @@ def configure(agent: str, ws: Workspace, base_url: str, hooks: Mapping[str, str 
     ws.home.mkdir(parents=True, exist_ok=True)
     if agent == "copilot":
         return _configure_copilot(ws, base_url, hooks)
-    return {"claude": _configure_claude, "codex": _configure_codex, "gemini": _configure_gemini}[agent](
+    return {"claude": _configure_claude, "codex": _configure_codex, "gemini": _configure_gemini,
+            "qwen": _configure_qwen}[agent](
         ws, base_url, hook_config(hooks))
 
 
@@ -381,6 +387,17 @@ def _configure_gemini(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> di
     }
 
 
+def _configure_qwen(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> dict[str, str]:
+    _write_json(ws.home / ".qwen" / "settings.json", {
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+    })
+    # Project hooks load in a trusted folder: every folder, while folder trust is off (its default).
+    _write_json(ws.project / ".qwen" / "settings.json", {"hooks": hooks})
+    return {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "sk-ant-forge-dummy"}
+
+
 def _configure_copilot(ws: Workspace, base_url: str, hooks: Mapping[str, str | list[str]]) -> dict[str, str]:
     # Copilot lists handlers directly under each event; "bash" is the Unix command.
     _write_json(ws.project / ".github" / "hooks" / "forge.json", {"version": 1, "hooks": {
@@ -411,6 +428,9 @@ def agent_argv(agent: str, prompt: str = PROMPT, *, stream: bool = False) -> lis
         # headless Copilot denies a path it cannot ask about ("no one to approve").
         return [binary, "-p", prompt, "--allow-all-tools", "--allow-all-paths", "--trust-folder",
                 "--disable-client-telemetry"]
+    if agent == "qwen":
+        return [binary, "-p", prompt, "--yolo", "--auth-type", "anthropic", "-m", "claude-sonnet-4",
+                "--output-format", "json"]
     return [binary, "-p", prompt, "--yolo", "--output-format", "json"]
 
 

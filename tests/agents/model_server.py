@@ -27,6 +27,7 @@ SIDE_TEXT = "ok"
 CLAUDE_SHELL = "Bash"
 COPILOT_SHELL = "bash"  # GitHub Copilot CLI, in its BYOK "anthropic" provider mode
 GEMINI_SHELL = "run_shell_command"
+QWEN_SHELL = "run_shell_command"  # Qwen Code, with --auth-type anthropic
 CODEX_SHELLS = ("shell_command", "exec_command", "shell", "local_shell")
 
 
@@ -185,7 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         tools = {t.get("name") for t in body.get("tools") or []}
-        shell = next((name for name in (CLAUDE_SHELL, COPILOT_SHELL) if name in tools), None)
+        shell = next((name for name in (CLAUDE_SHELL, COPILOT_SHELL, QWEN_SHELL) if name in tools), None)
         content: list[dict[str, Any]]
         if _anthropic_has_tool_result(body):
             content = [{"type": "text", "text": self.script.final_text}]
