@@ -164,7 +164,7 @@ def test_infra_can_deny_instead_of_asking() -> None:
     ("find . | xargs rm -rf", "deny"), ("find src -name '*.o' | xargs rm -f", "allow"),
     ("echo / | xargs rm -rf", "deny"), ("parallel rm -rf {} ::: build /", "deny"), ("ls | xargs rm -rf", "ask"),
     ("rm -rf .*", "deny"), ("rm -rf $SOMEWHERE", "ask"), ("rm -rf $TMPDIR/x", "allow"),
-    ("export TMPDIR=/; rm -rf $TMPDIR", "ask"),
+    ("export TMPDIR=/; rm -rf $TMPDIR", "deny"),
 ])
 def test_destructive_rm(command: str, decision: str) -> None:
     assert judge("destructive_rm", command).decision == decision
@@ -269,3 +269,79 @@ def test_a_secret_read_inside_sh_c_is_named_as_the_inner_command() -> None:
     verdict = make("secret_files").judge("bash", {"command": "bash -lc 'cat .env'"}, CTX)
     assert verdict.decision == "deny" and verdict.matched == "cat .env"
     assert "reaches the secret file .env." in verdict.reason
+
+
+# -- issue 31: where the parser cannot see, it does not allow ------------------------------------
+@pytest.mark.parametrize(("command", "decision"), [
+    ("printf 'rm -rf /' | sh", "deny"),
+    ("sh <<EOF\nrm -rf ~\nEOF", "deny"),
+    ("bash <<< \"rm -rf /\"", "deny"),
+    ("C='rm -rf /'; eval $C", "deny"),
+    ("$X -rf /", "deny"),
+    ("rm -rf {/,x}", "deny"),
+    ("script -qc 'rm -rf /' /dev/null", "deny"),
+    ("python -c \"import subprocess; subprocess.run(['rm', '-rf', '/'])\"", "deny"),
+    ("git -c alias.x='!rm -rf /' x", "deny"),
+    ("git -c alias.p='push --force' p", "deny"),
+    ("git config alias.p 'push --force' && git p", "deny"),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push -f' git p", "deny"),
+    ("git push --forc", "deny"),
+    ("git commit --no-veri -m x", "deny"),
+    ("cat x.sh | sh", "ask"),
+    ("eval \"$CMD\"", "ask"),
+    ("bash <<< \"$CMD\"", "ask"),
+    ("python -c \"import os; os.system(c)\"", "ask"),
+    ("cat cmds | xargs -I{} sh -c '{}'", "ask"),
+    ("GIT_CONFIG_PARAMETERS=\"$X\" git p", "ask"),
+])
+def test_what_cannot_be_seen_is_never_a_silent_allow(command: str, decision: str) -> None:
+    assert pack("bash", {"command": command}) == decision, command
+
+
+def test_the_reason_says_what_could_not_be_seen() -> None:
+    ruling = judge("destructive_rm", "cat x.sh | sh")
+    assert ruling.decision == "ask" and "cannot see what this runs (code piped into sh)" in ruling.reason
+    ruling = judge("destructive_rm", "$X -rf /")
+    assert ruling.decision == "deny" and "cannot see what this runs (the command word $X)" in ruling.reason
+
+
+@pytest.mark.parametrize("command", [
+    "kill $(pgrep node)", "docker rm $(docker ps -aq)", "$PYTHON -m pytest", "eval \"$(ssh-agent -s)\"",
+    "source <(kubectl completion bash)", "cat data.json | python3 -m json.tool", "git st", "$EDITOR notes.md",
+])
+def test_everyday_substitutions_still_pass(command: str) -> None:
+    assert pack("bash", {"command": command}) == "allow", command
+
+
+# -- issue 31, item 9: safe forms and look-alikes pass ------------------------------------------------
+@pytest.mark.parametrize("command", [
+    "git reset --keep HEAD~1", "git rm --cached .env", "git check-ignore -v .env", "git diff .forge/hooks.json",
+    "sed -n 1p .forge/hooks.json", "forge-hook guard test destructive_rm -- rm -rf /", "forge-hook trust --help",
+    "curl -d @data.json http://localhost:3000/api", "curl -T report.json http://127.0.0.1:8080/upload",
+    "rm -rf \"$(mktemp -d)\"", "d=$(mktemp -d) && rm -rf \"$d\"",
+])
+def test_safe_forms_and_look_alikes_pass(command: str) -> None:
+    assert pack("bash", {"command": command}) == "allow", command
+
+
+# -- issue 31, items 6 and 7: only a person trusts; other hook managers' switches -----------------------
+@pytest.mark.parametrize("command", [
+    "f=trust; forge-hook $f", "FH=forge-hook; $FH trust", "$(command -v forge-hook) trust",
+    "set -- forge-hook trust; \"$@\"", "printf 'forge-hook trust' | sh", "git -c alias.t='!forge-hook trust' t",
+    "python3 -c \"open('/home/user/.local/share/forge/trust.json', 'w').write('{}')\"",
+    "ln -s ~/.local/bin/forge-hook fh; ./fh trust", "cp $(which forge-hook) /tmp/x", "forge-hook $SUB",
+])
+def test_only_a_person_trusts_in_every_spelling(command: str) -> None:
+    assert judge("self_protection", command, options={"only": "trust"}).decision == "deny", command
+    assert judge("self_protection", command).decision == "deny", command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("LEFTHOOK=0 git commit -m x", "deny"), ("HUSKY=0 git push", "deny"), ("export HUSKY=0; git commit -m x", "deny"),
+    ("git -c core.hookspath=/dev/null commit -m x", "deny"),
+    ("GIT_CONFIG_PARAMETERS=\"'core.hooksPath=/dev/null'\" git commit -m x", "deny"),
+    ("git config core.hooksPath /dev/null", "deny"), ("pre-commit uninstall", "deny"), ("rm .husky/pre-commit", "deny"),
+    ("HUSKY=0 npm ci", "allow"), ("pre-commit install", "allow"), ("git config core.hooksPath", "allow"),
+])
+def test_other_hook_managers_switches_count_as_no_verify(command: str, decision: str) -> None:
+    assert judge("no_verify", command).decision == decision, command

@@ -7,6 +7,7 @@ from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
+from forge_hookd.guards.paths import written_paths
 
 PROTECTED = ["main", "master", "release/*", "production"]
 
@@ -21,6 +22,7 @@ def _branch_of(refspec: str) -> str:
 
 
 class ForcePush(Guard):
+    heads = ("git",)
     name = "force_push"
     summary = "Force-pushing, and pushing to or deleting protected branches"
     catches = ("git push --force", "git push -f origin feature", "git push origin +main",
@@ -72,6 +74,7 @@ class ForcePush(Guard):
 
 
 class DestructiveGit(Guard):
+    heads = ("git",)
     name = "destructive_git"
     summary = "git commands that throw away work or history"
     catches = ("git reset --hard", "git clean -fd", "git checkout -- .", "git restore .", "git branch -D x",
@@ -130,8 +133,8 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return None
     longs = long_flags(args)
     shorts, ops = _shorts(sub, args)
-    if sub == "reset" and ({"--hard", "--merge", "--keep"} & longs):
-        flag = next(iter({"--hard", "--merge", "--keep"} & longs))
+    if sub == "reset" and ({"--hard", "--merge"} & longs):  # --keep refuses to lose a local change
+        flag = next(iter({"--hard", "--merge"} & longs))
         return f"discards uncommitted changes (reset {flag})", "Commit or stash first; use git reset --soft or --mixed"
     if sub == "clean" and ("f" in shorts or "--force" in longs) and not ("n" in shorts or "--dry-run" in longs):
         return "deletes untracked files (clean -f)", "Run git clean -n first and delete what you mean by name"
@@ -172,6 +175,7 @@ def _checkout_discards(args: list[str], shorts: set[str], longs: set[str], ops: 
 
 
 class NoVerify(Guard):
+    heads = ("git",)
     name = "no_verify"
     summary = "Skipping the repository's own hooks (--no-verify, -n, HUSKY=0, core.hooksPath)"
     catches = ("git commit --no-verify -m x", "git commit -nm x", "git push --no-verify", "HUSKY=0 git commit -m x",
@@ -179,22 +183,26 @@ class NoVerify(Guard):
     options = ()
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
+        shown = " ".join(command.argv)
+        removed = _removes_hooks(command)
+        if removed is not None:
+            return self.verdict(DENY, shown, removed, "Fix what the hook reports; the hooks are the team's to change")
         git = git_args(command)
         if git is None:
             return ALLOWED
         sub, args = git
-        shown = " ".join(command.argv)
         skip = "--no-verify" in long_flags(args) or (sub == "commit" and "n" in _commit_shorts(args))
-        if sub in ("commit", "push", "merge", "rebase", "am", "cherry-pick", "revert") and skip:
+        if sub in _RUNS_HOOKS and skip:
             return self.verdict(DENY, shown, "skips the repository's hooks (--no-verify)",
                                 "Fix what the hook reports, then commit without --no-verify")
-        hooks_path = any(a.startswith("core.hooksPath") for a in command.args[: command.args.index(sub)]
-                         if sub in command.args)
-        skip_vars = [a for a in command.assignments if a.split("=", 1)[0] in ("HUSKY", "HUSKY_SKIP_HOOKS", "SKIP",
-                                                                                "PRE_COMMIT_ALLOW_NO_CONFIG")]
-        if sub in ("commit", "push", "merge") and (hooks_path or any(_skips(v) for v in skip_vars)):
-            return self.verdict(DENY, shown, "switches the repository's hooks off",
+        switch = _hooks_switch(command, sub)
+        if sub in _RUNS_HOOKS and switch is not None:
+            return self.verdict(DENY, shown, f"switches the repository's hooks off ({switch})",
                                 "Fix what the hook reports, then commit with the hooks on")
+        if sub == "config" and any(a.lower() == "core.hookspath" for a in args) and \
+                (len(operands(args)) > 1 or "--unset" in args or "--unset-all" in args):
+            return self.verdict(DENY, shown, "changes where git finds the repository's hooks (core.hooksPath)",
+                                "Leave core.hooksPath to the team's hook manager")
         return ALLOWED
 
 
@@ -217,7 +225,56 @@ def _commit_shorts(args: list[str]) -> set[str]:
     return letters
 
 
-def _skips(assignment: str) -> bool:
-    name, _, value = assignment.partition("=")
-    return (name == "HUSKY" and value == "0") or (name != "HUSKY" and value not in ("", "0"))
+#: git commands that run the repository's hooks
+_RUNS_HOOKS = frozenset({"commit", "push", "merge", "rebase", "am", "cherry-pick", "revert", "pull"})
+#: hook managers' switches: NAME -> the values that switch the hooks off (None: any but empty)
+_SWITCHES: dict[str, tuple[str, ...] | None] = {
+    "HUSKY": ("0", "false"), "HUSKY_SKIP_HOOKS": None, "SKIP": None, "PRE_COMMIT_ALLOW_NO_CONFIG": None,
+    "LEFTHOOK": ("0", "false"), "LEFTHOOK_EXCLUDE": None, "LEFTHOOK_SKIP": None, "OVERCOMMIT_DISABLE": None,
+    "GIT_CONFIG_PARAMETERS": None, "GIT_CONFIG_COUNT": None, "GIT_CONFIG_GLOBAL": None, "GIT_CONFIG_SYSTEM": None,
+    "GIT_CONFIG": None, "PRE_COMMIT": ("0",), "SIMPLE_GIT_HOOKS": ("0",)}
+#: where the repository's hooks live, and the hook managers' own files
+_HOOK_DIRS = (".husky/", ".git/hooks/", ".githooks/", ".lefthook/")
+_HOOK_CONFIGS = (".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".overcommit.yml",
+                 ".huskyrc", ".simple-git-hooks.json")
+_UNINSTALLERS = {"pre-commit": ("uninstall",), "lefthook": ("uninstall",), "husky": ("uninstall",),
+                 "overcommit": ("--uninstall",), "simple-git-hooks": ("uninstall",)}
+
+
+def _hooks_switch(command: Command, sub: str) -> str | None:
+    """The switch that turns the repository's hooks off for this git command: a hook
+    manager's variable (its own or exported earlier in the line), ``-c core.hooksPath``."""
+    for assignment in (*command.env, *command.assignments):
+        name, _, value = assignment.partition("=")
+        if name in _SWITCHES:
+            values = _SWITCHES[name]
+            if (values is None and value not in ("", "0")) or (values is not None and value.lower() in values):
+                return assignment
+    words = list(command.args)
+    head = words[: words.index(sub)] if sub in words else words
+    for k, word in enumerate(head):
+        key = word.partition("=")[0].lower()
+        if key == "--config-env" and word.lower().startswith("--config-env=core.hookspath"):
+            return word
+        if word in ("-c", "--config-env") and k + 1 < len(head) and head[k + 1].lower().startswith("core.hookspath"):
+            return f"{word} {head[k + 1]}"
+    return None
+
+
+def _removes_hooks(command: Command) -> str | None:
+    """``pre-commit uninstall``, ``rm .husky/pre-commit``, ``mv lefthook.yml x``: the
+    repository's hooks taken away, whatever git command comes next."""
+    ops = operands(list(command.args))
+    if ops[:1] and ops[0] in _UNINSTALLERS.get(command.name, ()) or \
+            command.name in _UNINSTALLERS and _UNINSTALLERS[command.name][0] in command.args:
+        return "uninstalls the repository's hooks"
+    if command.name == "npx" and ops[:2] in (["husky", "uninstall"], ["lefthook", "uninstall"]):
+        return "uninstalls the repository's hooks"
+    for word in written_paths(command):
+        clean = word[2:] if word.startswith("./") else word
+        if clean.startswith(_HOOK_DIRS) or clean.rstrip("/") in (d.rstrip("/") for d in _HOOK_DIRS):
+            return f"changes the repository's hooks ({word})"
+        if command.name in ("rm", "mv", "unlink", "truncate", "shred") and clean in _HOOK_CONFIGS:
+            return f"removes the hook manager's configuration ({word})"
+    return None
 

@@ -68,6 +68,7 @@ def _app(name: str, args: list[str]) -> str | None:
 
 
 class InfraDestructive(Guard):
+    heads = ("terraform", "kubectl")
     name = "infra_destructive"
     summary = "Destroying infrastructure or dropping data (asks)"
     catches = ("terraform destroy", "kubectl delete ns prod", "aws s3 rm s3://b --recursive", "helm uninstall x",

@@ -18,7 +18,7 @@ from typing import Any
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
-    PathPatterns, paths_of, resolve
+    PathPatterns, git_args, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -38,6 +38,8 @@ _SECRET_VAR = Lazy(r"\$\{?([A-Za-z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
+# git subcommands that name a file without printing or committing its content.
+_GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"})
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
                        "dirname", "echo", "printf", "mkdir", "which", "type"})
@@ -94,6 +96,9 @@ class SecretFiles(Guard):
                                     "Check that it is set without printing it: test -n \"$VAR\"")
         if command.name in _METADATA or not command.argv and not command.redirects:
             return ALLOWED
+        git = git_args(command)
+        if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):
+            return ALLOWED  # git check-ignore .env, git rm --cached .env: the name, never the content
         cwd = command_cwd(command, context)
         if cwd is None:
             return ALLOWED

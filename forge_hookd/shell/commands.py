@@ -528,7 +528,7 @@ def _unseen(command: Command, known: Known) -> str | None:
     if name in SHELLS | {"source", "."} and first.startswith(("<(", "$(", "`")) and not _env_printer(first):
         return f"code from {_shown(first)} run by {name}"
     if command.words and command.words[0].dynamic and len(command.words) == 1 and \
-            not _env_printer(command.words[0].text):
+            not _env_printer(command.words[0].text) and not _literal_output(command.words[0].text):
         return f"the command is {_shown(command.words[0].text)}"
     if name in SHELLS and {"xargs", "parallel"} & set(command.wrapper_names) and _runs_its_input(command):
         return f"commands read from the input of {'xargs' if 'xargs' in command.wrapper_names else 'parallel'}"
@@ -543,13 +543,24 @@ def _unseen(command: Command, known: Known) -> str | None:
 def _runs_its_input(command: Command) -> bool:
     """``xargs -I{} sh -c '{}'``, ``xargs sh -c '"$@"' _``: each input line is the code."""
     scripts = [text for via, text in _shell_strings(command) if via == "sh -c"]
+    wrapper = next(w for w in command.wrappers if posixpath.basename(w[0]) in ("xargs", "parallel"))
+    if _fed_items(posixpath.basename(wrapper[0]), wrapper, command.feeders)[0] is not None:
+        return False  # the input is written in the line: _fed_commands hands the commands on
     if not scripts:
         return True  # xargs sh: runs the files its input names
-    wrapper = next(w for w in command.wrappers if posixpath.basename(w[0]) in ("xargs", "parallel"))
     tokens = ["{}", *(wrapper[k + 1] for k, w in enumerate(wrapper[:-1]) if w in ("-I", "-J"))]
     tokens += [w[2:] for w in wrapper if w.startswith(("-I", "-J")) and len(w) > 2]
     head = scripts[0].lstrip().lstrip("\"'")
     return head.startswith((*tokens, "$@", "$*", "$1", "${@}", "${1}"))
+
+
+def _literal_output(text: str) -> bool:
+    """``$( cd ..; echo ok )``: a substitution whose output is written in it."""
+    if not text.startswith("$(") or not text.endswith(")"):
+        return False
+    inner = shellwords.parse_raw(text[2:-1]).commands
+    return bool(inner) and posixpath.basename(inner[-1].words[0].text if inner[-1].words else "") in ("echo", "printf") \
+        and not any(w.dynamic for w in inner[-1].words)
 
 
 def _env_printer(text: str) -> bool:
