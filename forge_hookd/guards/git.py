@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell.commands import Command
+from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
 from forge_hookd.guards.paths import written_paths
 
@@ -35,7 +35,25 @@ class ForcePush(Guard):
                "What --force-with-lease to a branch that is not protected is"),
     )
 
+    def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
+        added: dict[str, str] = {}
+        for command in parsed.commands:
+            git = git_args(command)
+            if git is not None and git[0] == "remote" and git[1][:1] in (["add"], ["set-url"]):
+                ops = operands(git[1][1:])
+                if len(ops) >= 2:
+                    added[ops[0]] = ops[1]
+            elif git is not None and git[0] == "push" and operands(git[1])[:1] and operands(git[1])[0] in added:
+                remote = operands(git[1])[0]
+                return self.verdict(DENY, " ".join(command.argv), f"pushes to {added[remote]}, a remote the same "
+                                    "command added: the repository leaves for an address nobody reviewed",
+                                    "Push to the project's own remote, or ask the user")
+        return super().judge_shell(parsed, context)
+
     def judge_command(self, command: Command, context: Context) -> Ruling:
+        api = _api_forces_ref(command)
+        if api is not None:
+            return self.verdict(DENY, " ".join(command.argv), api, "Open a pull request instead")
         git = git_args(command)
         if git is None or git[0] != "push":
             return ALLOWED
@@ -71,6 +89,23 @@ class ForcePush(Guard):
 
     def _protected(self, branch: str) -> bool:
         return any(fnmatchcase(branch, p) for p in self.opts["protected_branches"])
+
+
+def _api_forces_ref(command: Command) -> str | None:
+    """``gh api -X PATCH repos/o/r/git/refs/heads/main -F force=true`` and ``-X DELETE`` of a
+    ref: a force push or a branch deletion through the GitHub API."""
+    if command.name != "gh" or command.args[:1] != ("api",):
+        return None
+    args = list(command.args)
+    if not any("/git/refs/" in a for a in args):
+        return None
+    method = next((args[k + 1].upper() for k, a in enumerate(args[:-1]) if a in ("-X", "--method")),
+                  next((a.partition("=")[2].upper() for a in args if a.startswith("--method=")), "GET"))
+    if method == "DELETE":
+        return "deletes a branch or tag through the GitHub API"
+    if method in ("PATCH", "POST", "PUT") and any(a.replace(" ", "") in ("force=true", "force=1") for a in args):
+        return "force-moves a ref through the GitHub API (force push)"
+    return None
 
 
 class DestructiveGit(Guard):
@@ -140,12 +175,14 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return "deletes untracked files (clean -f)", "Run git clean -n first and delete what you mean by name"
     if sub == "checkout" and _checkout_discards(args, shorts, longs, ops):
         return "discards changes in the working tree", "Commit or stash first (git stash push)"
-    if sub == "restore" and not ({"--staged", "-S"} & set(args)) and ops or sub == "restore" and "--worktree" in longs:
+    if sub == "restore" and (not ({"--staged", "-S"} & set(args) or "S" in shorts) and ops or "--worktree" in longs
+                             or "W" in shorts):
         return "discards changes in the working tree (restore)", "Commit or stash first (git stash push)"
     if sub == "switch" and ({"--discard-changes", "--force"} & longs or "f" in shorts) and \
             not shorts & {"c", "C"}:
         return "discards changes in the working tree", "Commit or stash first"
-    if sub == "branch" and ("D" in shorts or {"--delete", "--force"} <= longs or "--delete" in longs and "f" in shorts):
+    if sub == "branch" and ("D" in shorts or ("--delete" in longs or "d" in shorts) and ("--force" in longs or
+                                                                                          "f" in shorts)):
         return "force-deletes a branch (branch -D)", "Use git branch -d, which refuses to lose unmerged work"
     if sub == "stash" and ops[:1] in (["drop"], ["clear"]):
         return f"throws away stashed work (stash {ops[0]})", "Apply or inspect the stash first (git stash show -p)"
@@ -155,6 +192,10 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return "drops the reflog, the last way back to lost commits", "Leave the reflog alone"
     if sub == "gc" and any(a.startswith("--prune=now") or a == "--prune=all" for a in args):
         return "prunes unreachable commits now", "Run git gc without --prune=now"
+    if sub == "read-tree" and ("-u" in args or "--reset" in longs) and ("--reset" in longs or "-m" in args):
+        return "overwrites the index and the working tree (read-tree -u --reset)", "Commit or stash first"
+    if sub == "checkout-index" and ("f" in shorts or "--force" in longs):
+        return "overwrites files in the working tree (checkout-index -f)", "Commit or stash first"
     if sub == "update-ref" and "-d" in args:
         return "deletes a ref", "Use git branch -d or git tag -d"
     if sub == "worktree" and ops[:1] == ["remove"] and ("f" in shorts or "--force" in longs):

@@ -184,8 +184,8 @@ class _Walker:
                           redirects, tuple(tuple(w.text for w in ws) for ws in wrappers), feeders, via, depth,
                           cwd[0], cwd[1], stdin, env=env)
         fed = _piped_text(command)
-        if fed is not None and command.inline_code is None and _reads_code_on_stdin(command):
-            command = command._replace(stdin=fed)
+        if fed is not None and (command.inline_code is None or not _reads_code_on_stdin(command)):
+            command = command._replace(stdin=fed)  # echo 'DROP TABLE x' | psql: what it reads is written here
         unseen = _unseen(command, known)
         known.record(command, raw)
         return command._replace(unseen=unseen) if unseen is not None else command
@@ -373,10 +373,28 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
                 yield f"{name} -c", word.text.partition("=")[2]
     elif name == "find":
         yield from _find_exec(words)
+    elif name == "git":
+        yield from _git_strings([w.text for w in words])
     for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+def _git_strings(args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands git runs: ``submodule foreach CMD``, ``rebase --exec CMD``/``-x``,
+    ``bisect run CMD``."""
+    if "foreach" in args and "submodule" in args[: args.index("foreach")]:
+        rest = [a for a in args[args.index("foreach") + 1:] if a != "--recursive" and a != "-q" and a != "--quiet"]
+        if rest:
+            yield "git submodule foreach", " ".join(rest) if len(rest) == 1 else " ".join(_requote(a) for a in rest)
+    for k, arg in enumerate(args[:-1]):
+        if arg in ("--exec", "-x") and "rebase" in args[:k]:
+            yield "git rebase --exec", args[k + 1]
+    if "bisect" in args and "run" in args[args.index("bisect"):]:
+        rest = args[args.index("run", args.index("bisect")) + 1:]
+        if rest:
+            yield "git bisect run", " ".join(_requote(a) for a in rest)
 
 
 def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
@@ -398,7 +416,7 @@ def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
         break
     if has_c and i < len(words):
         yield "sh -c", words[i].text
-    elif i >= len(words) and command.stdin is not None:
+    elif i >= len(words) and command.stdin is not None and not has_c:
         yield ("heredoc" if any(r.mode == "stdin" for r in command.redirects) else "pipe"), command.stdin
 
 
