@@ -212,7 +212,9 @@ def _checkout_discards(args: list[str], shorts: set[str], longs: set[str], ops: 
         return False
     if "--" in args and args.index("--") + 1 < len(args):
         return True
-    return "." in ops or len(ops) > 1 and any("." in op or "/" in op for op in ops[1:])
+    if any(op.endswith("/") or op.startswith("./") or op in (".", ":/") for op in ops):
+        return True  # a directory (a branch name never ends with /): its changes go
+    return len(ops) > 1 and any("." in op or "/" in op for op in ops[1:])
 
 
 class NoVerify(Guard):

@@ -86,6 +86,23 @@ def _app(name: str, args: list[str]) -> str | None:
     return None
 
 
+#: kubectl's global options that take a value (``kubectl --as x delete``, ``-n ns``)
+_KUBE_VALUED = frozenset({"--as", "--as-group", "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user",
+                          "-s", "--server", "--token", "--request-timeout", "-l", "--selector"})
+
+
+def _without_values(args: list[str]) -> list[str]:
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _KUBE_VALUED:
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
 class InfraDestructive(Guard):
     heads = ("terraform", "kubectl")
     name = "infra_destructive"
@@ -97,6 +114,8 @@ class InfraDestructive(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         name, args = command.name, list(command.args)
+        if name in ("kubectl", "oc"):
+            args = _without_values(args)
         why = _cloud(name, args) or _app(name, args) or self._sql(command)
         if why is None:
             return ALLOWED

@@ -42,6 +42,10 @@ def written_paths(command: Command) -> Iterator[str]:
             yield from ops[:-1]
     elif name == "dd":
         yield from (a[3:] for a in args if a.startswith("of="))
+    elif name == "sort":
+        yield from (args[k + 1] for k, a in enumerate(args[:-1]) if a == "-o")
+        yield from (a.partition("=")[2] if a.startswith("--output=") else a[2:] for a in args
+                    if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
 
 
 class ProtectedPaths(Guard):

@@ -151,7 +151,8 @@ class SecretFiles(Guard):
         printed = _prints_secret(command)
         if printed is not None:
             return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
-        if command.name in _METADATA or not command.argv and not command.redirects:
+        if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
+                not command.argv and not command.redirects:
             return ALLOWED
         git = git_args(command)
         if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):
