@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.shell.words import RawCommand, Word, is_assignment, parse_raw
 
 if TYPE_CHECKING:
@@ -20,10 +21,10 @@ if TYPE_CHECKING:
 
 MAX_VARIABLES = 256  # names remembered in one line
 MAX_BRACES = 64  # words one brace expansion may make
-_REF = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
-_WHICH = re.compile(r"\$\(\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo|printf\s+%s)\s+([A-Za-z0-9_./+-]+)\s*\)|"
+_REF = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
+_WHICH = Lazy(r"\$\(\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo|printf\s+%s)\s+([A-Za-z0-9_./+-]+)\s*\)|"
                     r"`\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo)\s+([A-Za-z0-9_./+-]+)\s*`")
-_BRACE = re.compile(r"\{([^{}]*(?:,|\.\.)[^{}]*)\}")
+_BRACE = Lazy(r"\{([^{}]*(?:,|\.\.)[^{}]*)\}")
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 #: git's own subcommands (git help -a, 2.4x): a subcommand not among them is an alias or
 #: an external git-NAME program
@@ -202,7 +203,7 @@ def _option_aliases(words: list[Word]) -> dict[str, str]:
     return found
 
 
-_PARAMETER = re.compile(r"'([^'=]+)'='([^']*)'|'([^'=]+)=([^']*)'")
+_PARAMETER = Lazy(r"'([^'=]+)'='([^']*)'|'([^'=]+)=([^']*)'")
 
 
 def _env_aliases(assignments: list[str]) -> dict[str, str]:
