@@ -74,6 +74,7 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("git", ("credential", "fill"), "prints a git credential"),
     ("docker", ("secret", "inspect"), "reads a Docker secret"),
 )
+_PRINTER_NAMES = frozenset(name for name, _, _ in _PRINTERS)
 _DOTENV = Lazy(r"load_dotenv|dotenv_values|require\(\s*['\"]dotenv['\"]\s*\)|dotenv/config|Dotenv\.load|"
                r"require\s+['\"]dotenv")
 _ENV_DUMP = Lazy(r"print\(\s*(?:dict\()?os\.environ\s*\)?\s*\)|console\.(?:log|dir)\(\s*process\.env\s*\)|"
@@ -84,11 +85,13 @@ _ENV_DUMP = Lazy(r"print\(\s*(?:dict\()?os\.environ\s*\)?\s*\)|console\.(?:log|d
 def _prints_secret(command: Command) -> str | None:
     """Secret material printed by a command that has it (``gh auth token``), or loaded
     or dumped by a one-liner (``load_dotenv()``, ``print(os.environ)``)."""
-    args = [a for a in command.args]
-    for name, prefix, why in _PRINTERS:
-        if command.name == name and all(p in args for p in prefix) and (
-                name != "security" or "-w" in args or "-g" in args or prefix == ("dump-keychain",)):
-            return why
+    head = command.name
+    if head in _PRINTER_NAMES:
+        args = command.args
+        for name, prefix, why in _PRINTERS:
+            if head == name and all(p in args for p in prefix) and (
+                    name != "security" or "-w" in args or "-g" in args or prefix == ("dump-keychain",)):
+                return why
     code = command.inline_code
     if code is not None:
         text = code[1][: 1 << 16]
