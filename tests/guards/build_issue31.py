@@ -15,7 +15,7 @@ claude-bash-guard and ldayton/Dippy (their tests; no licence file in the stored
 snapshot, so only the command lines are taken, as facts, with where they come from);
 incidents reported in the agents' trackers (anthropics/claude-code,
 google-gemini/gemini-cli, github/copilot-cli, Field-Guide's tracker, fglock/PerlOnJava).
-``peer_expected`` is the source's own verdict (allow / ask: "defer to the person" /
+``source_verdict`` is the source's own verdict (allow / ask: "defer to the person" /
 deny); ``expected`` is ours: dangerous (deny or ask: a catch either way) or benign (allow).
 """
 
@@ -176,7 +176,7 @@ def case(command: str, kind: str, peer: str | None, source: dict[str, str], note
     if kind == "D":
         out["danger"] = True  # deny or ask both catch it: expected is checked as "not allow"
     if peer is not None:
-        out["peer_expected"] = peer
+        out["source_verdict"] = peer
     out["source"] = source
     if note:
         out["note"] = note
