@@ -163,6 +163,7 @@ def _downloads(command: Command) -> list[str]:
             saved.append(args[k + 1])
         elif arg.startswith("--output=") or arg.startswith("--output-document="):
             saved.append(arg.partition("=")[2])
+    saved += [r.target for r in command.redirects if r.mode in ("write", "append") and (r.fd in (None, "1"))]
     urls = [m.group(0) for a in args for m in [re.match(r"https?://\S+", a)] if m]
     if not saved and (command.name == "wget" or "-O" in args or "--remote-name" in args):
         saved += [u.rstrip("/").rsplit("/", 1)[-1].split("?")[0] for u in urls]

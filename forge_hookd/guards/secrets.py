@@ -133,8 +133,8 @@ class SecretFiles(Guard):
     def _glob_reaches(self, pattern: str, context: Context) -> bool:
         """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file."""
         name = pattern.rsplit("/", 1)[-1]
-        if re.sub(r"[*?\[\].]", "", name) == "":
-            return False  # `*`, `*.*`: every file; a guard on that would refuse every glob
+        if re.sub(r"[*?\[\].]", "", name) == "" and not name.startswith("."):
+            return False  # `*`, `*.*`: every file; a guard on that would refuse every glob (`.*` is the hidden ones)
         return any(fnmatchcase(sample, name) and self._secret(f"{context.project_root}/{sample}", context)
                    for sample in _SAMPLES)
 

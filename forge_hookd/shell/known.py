@@ -82,7 +82,9 @@ class Known:
         if "$" in text or "`" in text:
             return [word._replace(text=text)]
         if whole is not None and not word.quoted and (name := whole.group(1) or whole.group(2)) in self.values:
-            return [Word(part) for part in self.values[name].split()] or [Word("")]
+            ifs = self.values.get("IFS")
+            parts = re.split("[" + re.escape(ifs) + "]+", self.values[name]) if ifs else self.values[name].split()
+            return [Word(part) for part in parts if part] or [Word("")]
         return [word._replace(text=text, dynamic=False)]
 
     def _value(self, match: re.Match[str]) -> str:
