@@ -7,7 +7,7 @@ Three trusted projects, one pre-tool bash event each round (a command every guar
 pass, so that all twelve judge it whole):
 
 - ``none``: no hook;
-- ``pack``: the whole pack, all twelve guards on ``tool:pre_execute`` (judged in-process);
+- ``pack``: the whole pack, all thirteen guards on ``tool:pre_execute`` (judged in-process);
 - ``awk``: one shell hook, the old ``block_sudo`` template (bench/block_sudo_awk.sh).
 
 Each round runs the three, the order rotated round by round, and takes wall time and
@@ -49,7 +49,7 @@ def projects(work: Path, forge_hook: str, env: dict[str, str]) -> dict[str, Path
     from_pack = [{"event": "tool:pre_execute", "guard": name} for name in (
         "destructive_rm", "force_push", "destructive_git", "secret_files", "hardcoded_secrets", "remote_code",
         "infra_destructive", "package_policy", "protected_paths", "privilege_escalation", "no_verify",
-        "self_protection")]
+        "self_protection", "machine_wide")]
     hooks = {"none": [], "pack": from_pack, "awk": [{"event": "tool:pre_execute:bash", "command": awk_command()}]}
     roots = {}
     for name in NAMES:

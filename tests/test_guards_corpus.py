@@ -44,6 +44,8 @@ def test_each_case(case: dict[str, Any]) -> None:
     decision = decide(case)
     if "unmet" in case:
         assert decision != case["expected"], f"{case['id']} is met now: drop its 'unmet' mark"
+    elif case.get("danger"):  # issue 31's corpus: dangerous, and deny or ask both catch it
+        assert decision != "allow", f"{case['id']}: {case['tool_input']} -> {decision}"
     else:
         assert decision == case["expected"], f"{case['id']}: {case['tool_input']} -> {decision}"
 

@@ -302,3 +302,64 @@ def test_any_text_parses_without_raising(text: str) -> None:
 def test_the_public_names() -> None:
     assert set(shell.__all__) == {"Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse",
                                   "script_words", "trust_words"}
+
+
+# -- what the line sets for itself, and what the parser cannot see (issue 31) ----------------------
+@pytest.mark.parametrize(("command", "argv"), [
+    ("f=trust; forge-hook $f", ("forge-hook", "trust")),
+    ("FH=forge-hook; $FH trust", ("forge-hook", "trust")),
+    ("export FH=forge-hook && $FH trust", ("forge-hook", "trust")),
+    ("$(command -v forge-hook) trust", ("forge-hook", "trust")),
+    ("`which forge-hook` trust", ("forge-hook", "trust")),
+    ("set -- forge-hook trust; \"$@\"", ("forge-hook", "trust")),
+    ("C='rm -rf /'; $C", ("rm", "-rf", "/")),
+    ("rm -rf {/,x}", ("rm", "-rf", "/", "x")),
+    ("d=$(mktemp -d); rm -rf \"$d\"", ("rm", "-rf", "$(mktemp -d)")),
+    ("git -c alias.p='push --force' p origin", ("git", "-c", "alias.p=push --force", "push", "--force", "origin")),
+    ("git config alias.p 'push --force' && git p", ("git", "push", "--force")),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push -f' git p", ("git", "push", "-f")),
+    ("GIT_CONFIG_PARAMETERS=\"'alias.p=push --force'\" git p", ("git", "push", "--force")),
+])
+def test_what_the_line_itself_sets_is_put_in(command: str, argv: tuple[str, ...]) -> None:
+    assert effective(command)[-1] == argv
+
+
+@pytest.mark.parametrize(("command", "inner", "via"), [
+    ("printf 'rm -rf /' | sh", ("rm", "-rf", "/"), "pipe"),
+    ("printf '%s\\n' 'forge-hook trust' | bash", ("forge-hook", "trust"), "pipe"),
+    ("echo -e 'ls\\nrm -rf ~' | bash", ("rm", "-rf", "~"), "pipe"),
+    ("echo 'import os; os.system(\"rm -rf /\")' | python3", ("rm", "-rf", "/"), "system()"),
+    ("git -c alias.x='!rm -rf /' x", ("rm", "-rf", "/"), "git alias"),
+    ("script -qc 'rm -rf /' /dev/null", ("rm", "-rf", "/"), "script -c"),
+    ("python -c \"import subprocess; subprocess.run(['rm', '-rf', '/'])\"", ("rm", "-rf", "/"), "system()"),
+])
+def test_code_written_in_the_line_is_read_however_it_is_fed(command: str, inner: tuple[str, ...], via: str) -> None:
+    assert any(c.argv == inner and c.via == via for c in parse(command).commands), effective(command)
+    assert not any(c.unseen for c in parse(command).commands)
+
+
+@pytest.mark.parametrize(("command", "unseen"), [
+    ("cat x.sh | sh", "code piped into sh"),
+    ("cat x.py | python3", "code piped into python3"),
+    ("eval \"$CMD\"", "code from $CMD run by eval"),
+    ("bash <<< \"$CMD\"", "the command is $CMD"),
+    ("$CMD", "the command is $CMD"),
+    ("source <(./gen.sh)", "code from <(./gen.sh) run by source"),
+    ("python -c \"import os; os.system(c)\"", "a command built at run time in a python one-liner"),
+    ("node -e \"require('child_process').execSync(process.argv[1])\"", "a command built at run time in a node"),
+    ("cat cmds | xargs -I{} sh -c '{}'", "commands read from the input of xargs"),
+    ("GIT_CONFIG_PARAMETERS=\"$X\" git p", "a git alias from the command line's config"),
+])
+def test_what_the_parser_cannot_see_is_said(command: str, unseen: str) -> None:
+    said = [c.unseen for c in parse(command).commands if c.unseen]
+    assert said and said[0].startswith(unseen), said
+
+
+@pytest.mark.parametrize("command", [
+    "kill $(pgrep node)", "docker rm $(docker ps -aq)", "$PYTHON -m pytest", "eval \"$(ssh-agent -s)\"",
+    "source <(kubectl completion bash)", "source ./venv/bin/activate", "cat data.json | python3 -m json.tool",
+    "echo '{}' | python3 -c 'import json,sys; json.load(sys.stdin)'", "git -c alias.x='!ls' x",
+    "git st", "eval \"$(pyenv init -)\"", "find . -name '*.py' | xargs wc -l",
+])
+def test_everyday_substitutions_are_seen(command: str) -> None:
+    assert not [c.unseen for c in parse(command).commands if c.unseen]

@@ -360,7 +360,12 @@ def test_both_man_pages_say_what_trust_covers_and_what_fails_closed() -> None:
     "forge-hook trust", "/usr/local/bin/forge-hook trust .", "sh -c 'forge-hook trust'",
     "env FOO=1 forge-hook --project-root . trust", "python3 -m forge_hookd.manage trust", "python3 -m forge_hookd.cli.manage trust",
     "python3 -m forge_hookd.cli.run --help; python -m forge_hookd.manage trust",
-    "echo '{}' > ~/.local/share/forge/trust.json"])
+    "echo '{}' > ~/.local/share/forge/trust.json",
+    # issue 31, item 7: every spelling
+    "f=trust; forge-hook $f", "FH=forge-hook; $FH trust", "$(command -v forge-hook) trust",
+    "set -- forge-hook trust; \"$@\"", "printf 'forge-hook trust' | sh", "git -c alias.t='!forge-hook trust' t",
+    "ln -s \"$(which forge-hook)\" fh && ./fh trust",
+    "python3 -c \"open('$HOME/.local/share/forge/trust.json', 'w').write('{}')\""])
 def test_an_agent_cannot_trust_the_project(project: Project, command: str) -> None:
     specific = answer(claude("PreToolUse", project, tool_input={"command": command}))["hookSpecificOutput"]
     assert specific["permissionDecision"] == "deny", command  # before: no answer (no config at all)

@@ -15,6 +15,7 @@ from forge_hookd.text import did_you_mean
 from forge_hookd.guards.base import ALLOW, ASK, DENY, Context, Guard, GuardError, Option, Ruling
 from forge_hookd.guards.git import DestructiveGit, ForcePush, NoVerify
 from forge_hookd.guards.infra import InfraDestructive
+from forge_hookd.guards.machine import MachineWide
 from forge_hookd.guards.packages import PackagePolicy
 from forge_hookd.guards.paths import ProtectedPaths, SelfProtection
 from forge_hookd.guards.privilege import PrivilegeEscalation
@@ -27,7 +28,7 @@ __all__ = ["ALLOW", "ALIASES", "ASK", "DENY", "GUARDS", "RECOMMENDED", "Context"
 
 GUARDS: dict[str, type[Guard]] = {g.name: g for g in (
     DestructiveRm, ForcePush, DestructiveGit, SecretFiles, HardcodedSecrets, RemoteCode, InfraDestructive,
-    PackagePolicy, ProtectedPaths, PrivilegeEscalation, NoVerify, SelfProtection)}
+    PackagePolicy, ProtectedPaths, PrivilegeEscalation, NoVerify, SelfProtection, MachineWide)}
 #: names kept working: the block_sudo template became privilege_escalation
 ALIASES = {"block_sudo": "privilege_escalation"}
 

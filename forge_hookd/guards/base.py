@@ -86,6 +86,9 @@ class Guard:
     tools: ClassVar[frozenset[str]] = frozenset({"bash"})
     #: what the guard answers when a command is too deep or too long to read whole
     unreadable: ClassVar[str] = DENY
+    #: the command names this guard judges by their arguments: a command word the parser
+    #: cannot resolve (``$X -rf /``) is judged as each of them (issue 31)
+    heads: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         problems = self.validate(options or {})
@@ -126,15 +129,38 @@ class Guard:
             context = context._replace(tmpdir=None)
         worst = ALLOWED
         for command in parsed.commands:
-            verdict = self.judge_command(command, context)
+            verdict = self._judge_seen(command, context)
             if _RANK[verdict.decision] > _RANK[worst.decision]:
                 worst = verdict
                 if verdict.decision == DENY:
                     return verdict
-        if parsed.truncated and worst.decision == ALLOW and self.unreadable != ALLOW:
+        if parsed.truncated and _RANK[worst.decision] < _RANK[self.unreadable]:
             return Ruling(self.unreadable, f"{self.name}: the command is nested too deep or is too long to "
                            "read whole, so it cannot be judged; split it into shorter commands", parsed.text[:80])
         return worst
+
+    def _judge_seen(self, command: Command, context: Context) -> Ruling:
+        """One command, and what the parser could not see of it: code it runs unread
+        asks (issue 31: "cannot see" is never a silent allow); a command word it cannot
+        resolve is judged as each command this guard knows by its arguments."""
+        verdict = self.judge_command(command, context)
+        if verdict.decision == DENY:
+            return verdict
+        if command.unseen is not None and verdict.decision == ALLOW:
+            shown = " ".join(command.argv) or command.unseen
+            return self.verdict(ASK, shown, f"cannot be judged: cannot see what this runs ({command.unseen})",
+                                "Run the commands themselves, written out, so that they can be judged")
+        if command.words and command.words[0].dynamic and verdict.decision == ALLOW:
+            for head in self.heads:
+                stand_in = command._replace(argv=(head, *command.argv[1:]),
+                                            words=(command.words[0]._replace(text=head), *command.words[1:]))
+                found = self.judge_command(stand_in, context)
+                if found.decision != ALLOW:
+                    why = found.reason.partition("` ")[2] or found.reason
+                    return Ruling(found.decision, f"{self.name}: cannot see what this runs (the command word "
+                                  f"{command.argv[0]}); run as {head}, `{' '.join(stand_in.argv)[:100]}` {why}",
+                                  " ".join(command.argv))
+        return verdict
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         return ALLOWED
@@ -345,9 +371,28 @@ def git_args(command: Command) -> tuple[str, list[str]] | None:
         return None
     args = list(command.args)
     while args and args[0].startswith("-"):
-        takes = args[0] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
+        takes = args[0] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env")
         args = args[2:] if takes else args[1:]
-    return (args[0], args[1:]) if args else None
+    return (args[0], [_git_long(a) for a in args[1:]]) if args else None
+
+
+#: the long options the git guards read, in the order an abbreviation is taken (git
+#: accepts any unambiguous prefix, ``--no-veri``; an ambiguous one, ``--forc``, is an
+#: error in git and read here as the first, the more dangerous)
+GIT_LONGS = ("force", "force-with-lease", "force-if-includes", "no-verify", "delete", "mirror", "hard", "merge",
+             "keep", "soft", "mixed", "discard-changes", "worktree", "staged", "source", "dry-run", "help", "cached",
+             "orphan", "prune", "all", "expire", "recursive", "no-verbose", "verbose", "quiet", "message")
+
+
+def _git_long(arg: str) -> str:
+    """``--no-veri`` -> ``--no-verify``; ``--forc=x`` -> ``--force=x``; anything else as is."""
+    if not arg.startswith("--") or len(arg) < 5:
+        return arg
+    name, eq, value = arg[2:].partition("=")
+    if name in GIT_LONGS:
+        return arg
+    full = next((o for o in GIT_LONGS if o.startswith(name)), None)
+    return arg if full is None else f"--{full}{eq}{value}"
 
 
 def short_flags(args: list[str] | tuple[str, ...]) -> set[str]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell.commands import Command
+from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
+from forge_hookd.guards.paths import written_paths
 
 PROTECTED = ["main", "master", "release/*", "production"]
 
@@ -21,6 +22,7 @@ def _branch_of(refspec: str) -> str:
 
 
 class ForcePush(Guard):
+    heads = ("git",)
     name = "force_push"
     summary = "Force-pushing, and pushing to or deleting protected branches"
     catches = ("git push --force", "git push -f origin feature", "git push origin +main",
@@ -33,7 +35,25 @@ class ForcePush(Guard):
                "What --force-with-lease to a branch that is not protected is"),
     )
 
+    def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
+        added: dict[str, str] = {}
+        for command in parsed.commands:
+            git = git_args(command)
+            if git is not None and git[0] == "remote" and git[1][:1] in (["add"], ["set-url"]):
+                ops = operands(git[1][1:])
+                if len(ops) >= 2:
+                    added[ops[0]] = ops[1]
+            elif git is not None and git[0] == "push" and operands(git[1])[:1] and operands(git[1])[0] in added:
+                remote = operands(git[1])[0]
+                return self.verdict(DENY, " ".join(command.argv), f"pushes to {added[remote]}, a remote the same "
+                                    "command added: the repository leaves for an address nobody reviewed",
+                                    "Push to the project's own remote, or ask the user")
+        return super().judge_shell(parsed, context)
+
     def judge_command(self, command: Command, context: Context) -> Ruling:
+        api = _api_forces_ref(command)
+        if api is not None:
+            return self.verdict(DENY, " ".join(command.argv), api, "Open a pull request instead")
         git = git_args(command)
         if git is None or git[0] != "push":
             return ALLOWED
@@ -71,7 +91,25 @@ class ForcePush(Guard):
         return any(fnmatchcase(branch, p) for p in self.opts["protected_branches"])
 
 
+def _api_forces_ref(command: Command) -> str | None:
+    """``gh api -X PATCH repos/o/r/git/refs/heads/main -F force=true`` and ``-X DELETE`` of a
+    ref: a force push or a branch deletion through the GitHub API."""
+    if command.name != "gh" or command.args[:1] != ("api",):
+        return None
+    args = list(command.args)
+    if not any("/git/refs/" in a for a in args):
+        return None
+    method = next((args[k + 1].upper() for k, a in enumerate(args[:-1]) if a in ("-X", "--method")),
+                  next((a.partition("=")[2].upper() for a in args if a.startswith("--method=")), "GET"))
+    if method == "DELETE":
+        return "deletes a branch or tag through the GitHub API"
+    if method in ("PATCH", "POST", "PUT") and any(a.replace(" ", "") in ("force=true", "force=1") for a in args):
+        return "force-moves a ref through the GitHub API (force push)"
+    return None
+
+
 class DestructiveGit(Guard):
+    heads = ("git",)
     name = "destructive_git"
     summary = "git commands that throw away work or history"
     catches = ("git reset --hard", "git clean -fd", "git checkout -- .", "git restore .", "git branch -D x",
@@ -130,19 +168,21 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return None
     longs = long_flags(args)
     shorts, ops = _shorts(sub, args)
-    if sub == "reset" and ({"--hard", "--merge", "--keep"} & longs):
-        flag = next(iter({"--hard", "--merge", "--keep"} & longs))
+    if sub == "reset" and ({"--hard", "--merge"} & longs):  # --keep refuses to lose a local change
+        flag = next(iter({"--hard", "--merge"} & longs))
         return f"discards uncommitted changes (reset {flag})", "Commit or stash first; use git reset --soft or --mixed"
     if sub == "clean" and ("f" in shorts or "--force" in longs) and not ("n" in shorts or "--dry-run" in longs):
         return "deletes untracked files (clean -f)", "Run git clean -n first and delete what you mean by name"
     if sub == "checkout" and _checkout_discards(args, shorts, longs, ops):
         return "discards changes in the working tree", "Commit or stash first (git stash push)"
-    if sub == "restore" and not ({"--staged", "-S"} & set(args)) and ops or sub == "restore" and "--worktree" in longs:
+    if sub == "restore" and (not ({"--staged", "-S"} & set(args) or "S" in shorts) and ops or "--worktree" in longs
+                             or "W" in shorts):
         return "discards changes in the working tree (restore)", "Commit or stash first (git stash push)"
     if sub == "switch" and ({"--discard-changes", "--force"} & longs or "f" in shorts) and \
             not shorts & {"c", "C"}:
         return "discards changes in the working tree", "Commit or stash first"
-    if sub == "branch" and ("D" in shorts or {"--delete", "--force"} <= longs or "--delete" in longs and "f" in shorts):
+    if sub == "branch" and ("D" in shorts or ("--delete" in longs or "d" in shorts) and ("--force" in longs or
+                                                                                          "f" in shorts)):
         return "force-deletes a branch (branch -D)", "Use git branch -d, which refuses to lose unmerged work"
     if sub == "stash" and ops[:1] in (["drop"], ["clear"]):
         return f"throws away stashed work (stash {ops[0]})", "Apply or inspect the stash first (git stash show -p)"
@@ -152,6 +192,10 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return "drops the reflog, the last way back to lost commits", "Leave the reflog alone"
     if sub == "gc" and any(a.startswith("--prune=now") or a == "--prune=all" for a in args):
         return "prunes unreachable commits now", "Run git gc without --prune=now"
+    if sub == "read-tree" and ("-u" in args or "--reset" in longs) and ("--reset" in longs or "-m" in args):
+        return "overwrites the index and the working tree (read-tree -u --reset)", "Commit or stash first"
+    if sub == "checkout-index" and ("f" in shorts or "--force" in longs):
+        return "overwrites files in the working tree (checkout-index -f)", "Commit or stash first"
     if sub == "update-ref" and "-d" in args:
         return "deletes a ref", "Use git branch -d or git tag -d"
     if sub == "worktree" and ops[:1] == ["remove"] and ("f" in shorts or "--force" in longs):
@@ -168,10 +212,13 @@ def _checkout_discards(args: list[str], shorts: set[str], longs: set[str], ops: 
         return False
     if "--" in args and args.index("--") + 1 < len(args):
         return True
-    return "." in ops or len(ops) > 1 and any("." in op or "/" in op for op in ops[1:])
+    if any(op.endswith("/") or op.startswith("./") or op in (".", ":/") for op in ops):
+        return True  # a directory (a branch name never ends with /): its changes go
+    return len(ops) > 1 and any("." in op or "/" in op for op in ops[1:])
 
 
 class NoVerify(Guard):
+    heads = ("git",)
     name = "no_verify"
     summary = "Skipping the repository's own hooks (--no-verify, -n, HUSKY=0, core.hooksPath)"
     catches = ("git commit --no-verify -m x", "git commit -nm x", "git push --no-verify", "HUSKY=0 git commit -m x",
@@ -179,22 +226,26 @@ class NoVerify(Guard):
     options = ()
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
+        shown = " ".join(command.argv)
+        removed = _removes_hooks(command)
+        if removed is not None:
+            return self.verdict(DENY, shown, removed, "Fix what the hook reports; the hooks are the team's to change")
         git = git_args(command)
         if git is None:
             return ALLOWED
         sub, args = git
-        shown = " ".join(command.argv)
         skip = "--no-verify" in long_flags(args) or (sub == "commit" and "n" in _commit_shorts(args))
-        if sub in ("commit", "push", "merge", "rebase", "am", "cherry-pick", "revert") and skip:
+        if sub in _RUNS_HOOKS and skip:
             return self.verdict(DENY, shown, "skips the repository's hooks (--no-verify)",
                                 "Fix what the hook reports, then commit without --no-verify")
-        hooks_path = any(a.startswith("core.hooksPath") for a in command.args[: command.args.index(sub)]
-                         if sub in command.args)
-        skip_vars = [a for a in command.assignments if a.split("=", 1)[0] in ("HUSKY", "HUSKY_SKIP_HOOKS", "SKIP",
-                                                                                "PRE_COMMIT_ALLOW_NO_CONFIG")]
-        if sub in ("commit", "push", "merge") and (hooks_path or any(_skips(v) for v in skip_vars)):
-            return self.verdict(DENY, shown, "switches the repository's hooks off",
+        switch = _hooks_switch(command, sub)
+        if sub in _RUNS_HOOKS and switch is not None:
+            return self.verdict(DENY, shown, f"switches the repository's hooks off ({switch})",
                                 "Fix what the hook reports, then commit with the hooks on")
+        if sub == "config" and any(a.lower() == "core.hookspath" for a in args) and \
+                (len(operands(args)) > 1 or "--unset" in args or "--unset-all" in args):
+            return self.verdict(DENY, shown, "changes where git finds the repository's hooks (core.hooksPath)",
+                                "Leave core.hooksPath to the team's hook manager")
         return ALLOWED
 
 
@@ -217,7 +268,56 @@ def _commit_shorts(args: list[str]) -> set[str]:
     return letters
 
 
-def _skips(assignment: str) -> bool:
-    name, _, value = assignment.partition("=")
-    return (name == "HUSKY" and value == "0") or (name != "HUSKY" and value not in ("", "0"))
+#: git commands that run the repository's hooks
+_RUNS_HOOKS = frozenset({"commit", "push", "merge", "rebase", "am", "cherry-pick", "revert", "pull"})
+#: hook managers' switches: NAME -> the values that switch the hooks off (None: any but empty)
+_SWITCHES: dict[str, tuple[str, ...] | None] = {
+    "HUSKY": ("0", "false"), "HUSKY_SKIP_HOOKS": None, "SKIP": None, "PRE_COMMIT_ALLOW_NO_CONFIG": None,
+    "LEFTHOOK": ("0", "false"), "LEFTHOOK_EXCLUDE": None, "LEFTHOOK_SKIP": None, "OVERCOMMIT_DISABLE": None,
+    "GIT_CONFIG_PARAMETERS": None, "GIT_CONFIG_COUNT": None, "GIT_CONFIG_GLOBAL": None, "GIT_CONFIG_SYSTEM": None,
+    "GIT_CONFIG": None, "PRE_COMMIT": ("0",), "SIMPLE_GIT_HOOKS": ("0",)}
+#: where the repository's hooks live, and the hook managers' own files
+_HOOK_DIRS = (".husky/", ".git/hooks/", ".githooks/", ".lefthook/")
+_HOOK_CONFIGS = (".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".overcommit.yml",
+                 ".huskyrc", ".simple-git-hooks.json")
+_UNINSTALLERS = {"pre-commit": ("uninstall",), "lefthook": ("uninstall",), "husky": ("uninstall",),
+                 "overcommit": ("--uninstall",), "simple-git-hooks": ("uninstall",)}
+
+
+def _hooks_switch(command: Command, sub: str) -> str | None:
+    """The switch that turns the repository's hooks off for this git command: a hook
+    manager's variable (its own or exported earlier in the line), ``-c core.hooksPath``."""
+    for assignment in (*command.env, *command.assignments):
+        name, _, value = assignment.partition("=")
+        if name in _SWITCHES:
+            values = _SWITCHES[name]
+            if (values is None and value not in ("", "0")) or (values is not None and value.lower() in values):
+                return assignment
+    words = list(command.args)
+    head = words[: words.index(sub)] if sub in words else words
+    for k, word in enumerate(head):
+        key = word.partition("=")[0].lower()
+        if key == "--config-env" and word.lower().startswith("--config-env=core.hookspath"):
+            return word
+        if word in ("-c", "--config-env") and k + 1 < len(head) and head[k + 1].lower().startswith("core.hookspath"):
+            return f"{word} {head[k + 1]}"
+    return None
+
+
+def _removes_hooks(command: Command) -> str | None:
+    """``pre-commit uninstall``, ``rm .husky/pre-commit``, ``mv lefthook.yml x``: the
+    repository's hooks taken away, whatever git command comes next."""
+    ops = operands(list(command.args))
+    if ops[:1] and ops[0] in _UNINSTALLERS.get(command.name, ()) or \
+            command.name in _UNINSTALLERS and _UNINSTALLERS[command.name][0] in command.args:
+        return "uninstalls the repository's hooks"
+    if command.name == "npx" and ops[:2] in (["husky", "uninstall"], ["lefthook", "uninstall"]):
+        return "uninstalls the repository's hooks"
+    for word in written_paths(command):
+        clean = word[2:] if word.startswith("./") else word
+        if clean.startswith(_HOOK_DIRS) or clean.rstrip("/") in (d.rstrip("/") for d in _HOOK_DIRS):
+            return f"changes the repository's hooks ({word})"
+        if command.name in ("rm", "mv", "unlink", "truncate", "shred") and clean in _HOOK_CONFIGS:
+            return f"removes the hook manager's configuration ({word})"
+    return None
 

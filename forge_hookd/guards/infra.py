@@ -18,6 +18,22 @@ _REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
 _MONGO = Lazy(r"dropDatabase\(|\.drop\(\)|deleteMany\(\s*\{\s*\}\s*\)")
 
 
+#: platform CLIs: command -> its subcommands that destroy
+_PLATFORMS = {
+    "fly": ("apps destroy", "destroy", "volumes destroy", "postgres destroy", "machine destroy", "apps rm"),
+    "flyctl": ("apps destroy", "destroy", "volumes destroy", "postgres destroy", "machine destroy"),
+    "heroku": ("apps:destroy", "pg:reset", "addons:destroy", "pg:killall", "destroy"),
+    "supabase": ("db reset", "projects delete", "branches delete", "stop --no-backup"),
+    "vercel": ("remove", "rm", "project rm", "project remove"), "netlify": ("sites:delete",),
+    "railway": ("down", "delete"), "firebase": ("projects:delete", "hosting:disable", "database:remove",
+                                                 "firestore:delete", "functions:delete"),
+    "neonctl": ("projects delete", "branches delete", "databases delete"), "planetscale": ("database delete",),
+    "pscale": ("database delete", "branch delete"), "doctl": ("compute droplet delete", "databases delete"),
+    "render": ("services delete",), "wrangler": ("delete", "d1 delete", "r2 bucket delete", "kv namespace delete"),
+    "turso": ("db destroy", "group destroy"), "gh": ("repo archive",),
+}
+
+
 def _cloud(name: str, args: list[str]) -> str | None:
     ops = operands(args)
     if name in ("terraform", "tofu", "terragrunt") and (ops[:1] == ["destroy"] or "-destroy" in args or
@@ -47,6 +63,9 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
         if "down" in ops and ("-v" in args or "--volumes" in args):
             return "deletes the compose volumes"
+    platform = _PLATFORMS.get(name)
+    if platform is not None and any(" ".join(ops[:len(p.split())]) == p for p in platform):
+        return f"destroys a {name} app, database or site"
     if name in ("dropdb", "dropuser"):
         return "drops a database"
     if name == "gh" and ops[:2] in (["repo", "delete"], ["release", "delete"], ["secret", "delete"],
@@ -67,7 +86,25 @@ def _app(name: str, args: list[str]) -> str | None:
     return None
 
 
+#: kubectl's global options that take a value (``kubectl --as x delete``, ``-n ns``)
+_KUBE_VALUED = frozenset({"--as", "--as-group", "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user",
+                          "-s", "--server", "--token", "--request-timeout", "-l", "--selector"})
+
+
+def _without_values(args: list[str]) -> list[str]:
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _KUBE_VALUED:
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
 class InfraDestructive(Guard):
+    heads = ("terraform", "kubectl")
     name = "infra_destructive"
     summary = "Destroying infrastructure or dropping data (asks)"
     catches = ("terraform destroy", "kubectl delete ns prod", "aws s3 rm s3://b --recursive", "helm uninstall x",
@@ -77,6 +114,8 @@ class InfraDestructive(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         name, args = command.name, list(command.args)
+        if name in ("kubectl", "oc"):
+            args = _without_values(args)
         why = _cloud(name, args) or _app(name, args) or self._sql(command)
         if why is None:
             return ALLOWED

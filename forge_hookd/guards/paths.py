@@ -13,7 +13,7 @@ from typing import Any
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, inside, PathPatterns, \
-    operands, paths_of, resolve
+    git_args, operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
 PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "poetry.lock", "uv.lock",
@@ -42,6 +42,10 @@ def written_paths(command: Command) -> Iterator[str]:
             yield from ops[:-1]
     elif name == "dd":
         yield from (a[3:] for a in args if a.startswith("of="))
+    elif name == "sort":
+        yield from (args[k + 1] for k, a in enumerate(args[:-1]) if a == "-o")
+        yield from (a.partition("=")[2] if a.startswith("--output=") else a[2:] for a in args
+                    if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
 
 
 class ProtectedPaths(Guard):
@@ -152,7 +156,75 @@ def _trust_store(path: str, context: Context) -> bool:
     return inside(path, store_dir) or (inside(store_dir, path) and path not in ("/", context.home))
 
 
+def _switches_off(args: list[str], *, only_trust: bool) -> str | None:
+    """Why running forge-hook with ``args`` changes which guards run, or None: its
+    subcommand, not any word (``forge-hook guard test x -- rm -rf /`` tests a guard)."""
+    if args[:1] == ["(python code)"]:
+        pattern = r"trust" if only_trust else r"trust|disable|remove|uninstall"
+        return "runs forge-hook's code to change which guards run" if re.search(pattern, args[1]) else None
+    if args[:1] == ["(forge_hookd)"]:
+        return None if only_trust else "runs one of forge's modules directly"
+    sub = _subcommand(args)
+    if sub is None or "--help" in args or "-h" in args:
+        return None
+    if sub.startswith(("$", "`")) or "$(" in sub:
+        return f"runs forge-hook with a subcommand that cannot be seen ({sub})"
+    if sub == "trust" or not only_trust and (sub in _SWITCH_OFF or "--uninstall" in args):
+        return "trusts a project's hooks" if sub == "trust" else "changes which of forge's guards run"
+    return None
+
+
+_COPIERS = frozenset({"cp", "ln", "install", "rsync", "mv", "link"})
+
+
+def _copies_forge_hook(command: Command) -> str | None:
+    """``cp $(which forge-hook) fh``, ``ln -s ~/.local/bin/forge-hook x``, ``alias fh=forge-hook``:
+    forge-hook under a name no guard knows."""
+    if command.name in _COPIERS and any(_FORGE_HOOK.search(posixpath.basename(a)) for a in operands(command.args)[:-1]):
+        return "copies forge-hook under another name"
+    if command.name in ("alias", "function") and any("forge-hook" in a or "forge_hook" in a for a in command.args):
+        return "gives forge-hook another name"
+    return None
+
+
+_WRITES = Lazy(r"write|dump|unlink|remove|rmtree|rename|replace|copy|move|truncate|rmSync|\brm\b|"
+               r"open\([^)]*,\s*['\"][wax+]|>")
+_CODE_LITERAL = Lazy(r"""["']([^"'\s]{2,300})["']""")
+
+
+def _code_writes(command: Command) -> list[str]:
+    """The paths a one-liner that writes names (``python -c "open('~/.local/share/forge/x', 'w')"``)."""
+    code = command.inline_code
+    if code is None or not _WRITES.search(code[1][: 1 << 16]):
+        return []
+    return [m.group(1) for m in _CODE_LITERAL.finditer(code[1][: 1 << 16]) if "/" in m.group(1) or "forge" in m.group(1)]
+
+
+_GIT_WRITES = frozenset({"checkout", "restore", "rm", "mv", "reset", "clean", "apply", "am", "stash", "switch",
+                         "merge", "rebase", "pull", "cherry-pick", "revert", "update-index", "read-tree",
+                         "checkout-index", "filter-branch", "filter-repo", "worktree", "submodule", "config"})
+_PLAIN_READERS = frozenset({"sort", "uniq", "cut", "nl", "od", "xxd", "hexdump", "md5sum", "sha256sum", "sha1sum",
+                            "cmp", "tree", "wc", "column", "fold", "strings", "readlink", "realpath", "basename",
+                            "dirname", "echo", "printf"})
+
+
+def _only_reads(command: Command) -> bool:
+    """Whether ``command`` reads what it names and writes nothing: ``cat``, ``git diff``,
+    ``sed -n 1p`` (not ``sed -i``), ``jq .`` (not ``yq -i``), with no redirection that writes."""
+    if any(r.mode in ("write", "append", "readwrite") for r in command.redirects):
+        return False
+    name, args = command.name, command.args
+    if name in _READERS or name in _PLAIN_READERS:
+        return True
+    if name in ("sed", "awk", "gawk", "yq") and not any(a.startswith(("-i", "--in-place")) or a == "inplace"
+                                                        for a in args):
+        return True
+    git = git_args(command)
+    return git is not None and git[0] not in _GIT_WRITES
+
+
 class SelfProtection(Guard):
+    heads = ("forge-hook",)
     name = "self_protection"
     summary = "An agent switching off its own guards: forge's config, .forge/, the trust store, forge-hook trust"
     catches = ("Edit ~/.config/forge/hooks.json", "Write .forge/hooks.json", "rm -rf .forge",
@@ -186,15 +258,18 @@ class SelfProtection(Guard):
         shown = " ".join(command.argv)
         args = _forge_hook_args(command)
         if args is not None:
-            words = set(args)
-            if words & _SWITCH_OFF or "--uninstall" in words or args[:1] == ["(python code)"] and \
-                    re.search(r"trust|disable|remove|uninstall", args[1]) or args[:1] == ["(forge_hookd)"]:
-                return self.verdict(DENY, shown, "changes which of forge's guards run",
+            why = _switches_off(args, only_trust=False)
+            if why is not None:
+                return self.verdict(DENY, shown, why,
                                     "Only a person trusts, disables or removes hooks: ask the user to run it")
-        if command.name in _READERS and not any(r.mode in ("write", "append") for r in command.redirects):
+        copied = _copies_forge_hook(command)
+        if copied is not None:
+            return self.verdict(DENY, shown, copied, _PERSON_TRUSTS)
+        if _only_reads(command):
             return ALLOWED
         cwd = command_cwd(command, context)
-        for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w)]:
+        for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),
+                     *_code_writes(command)]:
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             if path is not None and self._forge_file(path, context):
                 return self.verdict(DENY, shown, f"changes forge's own file {word}",
@@ -205,11 +280,15 @@ class SelfProtection(Guard):
         """``only: trust``: forge-hook trust however spelled, or a write into the trust store."""
         shown = " ".join(command.argv)
         args = _forge_hook_args(command)
-        if args is not None and (_subcommand(args) == "trust" or args[:1] == ["(python code)"] and
-                                 "trust" in " ".join(command.argv)):
-            return self.verdict(DENY, shown, "trusts a project's hooks", _PERSON_TRUSTS)
+        why = None if args is None else _switches_off(args, only_trust=True)
+        if why is not None:
+            return self.verdict(DENY, shown, why, _PERSON_TRUSTS)
+        copied = _copies_forge_hook(command)
+        if copied is not None:
+            return self.verdict(DENY, shown, copied, _PERSON_TRUSTS)
         cwd = command_cwd(command, context)
-        for word in [*written_paths(command), *(w for w in command.args if "forge" in w or "trust" in w)]:
+        for word in [*written_paths(command), *(w for w in command.args if "forge" in w or "trust" in w),
+                     *_code_writes(command)]:
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             if path is not None and _trust_store(path, context) and (command.name not in _READERS or any(
                     r.mode in ("write", "append") for r in command.redirects)):

@@ -30,7 +30,12 @@ _DELETERS = Lazy(
     re.VERBOSE)
 
 
+_MKTEMP = Lazy(r"(?:\$\(|`)\s*mktemp(?:\s+-[dtqu]+)*(?:\s+(?:-p\s+)?[A-Za-z0-9_./-]*X{3,}[A-Za-z0-9_.-]*)?\s*[)`]"
+               r"(?:/[A-Za-z0-9_.-]+)*")
+
+
 class DestructiveRm(Guard):
+    heads = ("rm", "find")
     name = "destructive_rm"
     summary = "Deleting /, ~, the project itself, or files outside the project"
     catches = ("rm -rf /", "rm -rf ~", "rm -rf ..", "sudo rm -rf /usr", "find / -delete", "find ~ | xargs rm -rf",
@@ -84,6 +89,8 @@ class DestructiveRm(Guard):
         return ALLOWED
 
     def _target(self, target: str, cwd: str | None, context: Context, shown: str, *, recursive: bool) -> Ruling:
+        if _MKTEMP.fullmatch(target):
+            return ALLOWED  # what mktemp just made: a new path under $TMPDIR
         if recursive and re.search(r"(?:^|/)\.[*?]", target):
             return self.verdict(DENY, shown, f"deletes '{target}', a glob that can match '..', the parent directory",
                                 "Name the hidden files to delete")

@@ -18,7 +18,7 @@ from typing import Any
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
-    PathPatterns, paths_of, resolve
+    PathPatterns, git_args, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -29,7 +29,8 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 ".pypirc", ".git-credentials", "*/.gnupg/*", "credentials.json", "service-account*.json",
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
-                "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json"]
+                "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
+                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*"]
@@ -38,9 +39,67 @@ _SECRET_VAR = Lazy(r"\$\{?([A-Za-z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
+# git subcommands that name a file without printing or committing its content.
+_GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"})
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
                        "dirname", "echo", "printf", "mkdir", "which", "type"})
+
+
+#: commands that print secret material that is no file: command -> argument prefixes
+_PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("gh", ("auth", "token"), "prints the GitHub token"),
+    ("glab", ("auth", "status", "--show-token"), "prints the GitLab token"),
+    ("kubectl", ("config", "view", "--raw"), "prints the cluster credentials"),
+    ("aws", ("configure", "get"), "prints an AWS credential"),
+    ("aws", ("configure", "export-credentials"), "prints the AWS credentials"),
+    ("aws", ("sts", "get-session-token"), "prints AWS session credentials"),
+    ("aws", ("ecr", "get-login-password"), "prints a registry password"),
+    ("gcloud", ("auth", "print-access-token"), "prints a Google Cloud token"),
+    ("gcloud", ("auth", "print-identity-token"), "prints a Google Cloud token"),
+    ("az", ("account", "get-access-token"), "prints an Azure token"),
+    ("heroku", ("auth:token",), "prints the Heroku token"),
+    ("security", ("find-generic-password",), "reads the keychain"),
+    ("security", ("find-internet-password",), "reads the keychain"),
+    ("security", ("dump-keychain",), "dumps the keychain"),
+    ("secret-tool", ("lookup",), "reads the keyring"),
+    ("pass", ("show",), "reads the password store"),
+    ("op", ("read",), "reads 1Password"),
+    ("op", ("item", "get"), "reads 1Password"),
+    ("vault", ("kv", "get"), "reads a Vault secret"),
+    ("vault", ("read",), "reads a Vault secret"),
+    ("terraform", ("output", "-raw"), "prints a Terraform output"),
+    ("terraform", ("show", "-json"), "prints the Terraform state, secrets included"),
+    ("terraform", ("state", "pull"), "prints the Terraform state, secrets included"),
+    ("git", ("credential", "fill"), "prints a git credential"),
+    ("docker", ("secret", "inspect"), "reads a Docker secret"),
+)
+_PRINTER_NAMES = frozenset(name for name, _, _ in _PRINTERS)
+_DOTENV = Lazy(r"load_dotenv|dotenv_values|require\(\s*['\"]dotenv['\"]\s*\)|dotenv/config|Dotenv\.load|"
+               r"require\s+['\"]dotenv")
+_ENV_DUMP = Lazy(r"print\(\s*(?:dict\()?os\.environ\s*\)?\s*\)|console\.(?:log|dir)\(\s*process\.env\s*\)|"
+                 r"JSON\.stringify\(\s*process\.env|\bp\s+ENV\b|puts\s+ENV\.(?:to_h|inspect)|print\s+%ENV|"
+                 r"Deno\.env\.toObject\(\)|getenv\(\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ")
+
+
+def _prints_secret(command: Command) -> str | None:
+    """Secret material printed by a command that has it (``gh auth token``), or loaded
+    or dumped by a one-liner (``load_dotenv()``, ``print(os.environ)``)."""
+    head = command.name
+    if head in _PRINTER_NAMES:
+        args = command.args
+        for name, prefix, why in _PRINTERS:
+            if head == name and all(p in args for p in prefix) and (
+                    name != "security" or "-w" in args or "-g" in args or prefix == ("dump-keychain",)):
+                return why
+    code = command.inline_code
+    if code is not None:
+        text = code[1][: 1 << 16]
+        if _DOTENV.search(text):
+            return "loads .env through a dotenv loader"
+        if _ENV_DUMP.search(text):
+            return "prints every environment variable, secrets with them"
+    return None
 
 
 class SecretFiles(Guard):
@@ -74,8 +133,8 @@ class SecretFiles(Guard):
     def _glob_reaches(self, pattern: str, context: Context) -> bool:
         """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file."""
         name = pattern.rsplit("/", 1)[-1]
-        if re.sub(r"[*?\[\].]", "", name) == "":
-            return False  # `*`, `*.*`: every file; a guard on that would refuse every glob
+        if re.sub(r"[*?\[\].]", "", name) == "" and not name.startswith("."):
+            return False  # `*`, `*.*`: every file; a guard on that would refuse every glob (`.*` is the hidden ones)
         return any(fnmatchcase(sample, name) and self._secret(f"{context.project_root}/{sample}", context)
                    for sample in _SAMPLES)
 
@@ -92,8 +151,15 @@ class SecretFiles(Guard):
             if secret is not None:
                 return self.verdict(DENY, shown, f"prints the secret variable {secret}",
                                     "Check that it is set without printing it: test -n \"$VAR\"")
-        if command.name in _METADATA or not command.argv and not command.redirects:
+        printed = _prints_secret(command)
+        if printed is not None:
+            return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
+        if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
+                not command.argv and not command.redirects:
             return ALLOWED
+        git = git_args(command)
+        if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):
+            return ALLOWED  # git check-ignore .env, git rm --cached .env: the name, never the content
         cwd = command_cwd(command, context)
         if cwd is None:
             return ALLOWED

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from forge_hookd.shell import words as shellwords
 from forge_hookd.shell.words import MAX_DEPTH, RawCommand, Sub, Word
+from forge_hookd.shell.known import Known
 from forge_hookd.shell.lazyre import Lazy
 
 __all__ = ["Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse", "script_words",
@@ -63,6 +64,13 @@ class Command(NamedTuple):
     pipeline (``curl x | sh``). ``cwd`` is the directory a preceding ``cd DIR`` moved to,
     as written (None: where the command line starts; ``cwd_unknown``: a ``cd`` that
     cannot be resolved). ``stdin`` is a heredoc or here-string fed to it.
+
+    ``unseen`` says what the parser could not see when the command runs code it cannot
+    read (code piped into a shell from a file or a command, ``eval`` of a variable, a
+    command word that is only an expansion, a one-liner that builds a command at run
+    time, a git alias from the environment): a guard asks there rather than allow
+    (issue 31). ``env`` holds the ``NAME=value`` assignments of earlier commands in the
+    line (``export HUSKY=0; git commit``), as far as they are known.
     """
 
     argv: tuple[str, ...]
@@ -76,11 +84,13 @@ class Command(NamedTuple):
     cwd: str | None = None
     cwd_unknown: bool = False
     stdin: str | None = None
+    unseen: str | None = None
+    env: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
         """The command's name without its directory (``/usr/bin/rm`` -> ``rm``)."""
-        return posixpath.basename(self.argv[0]) if self.argv else ""
+        return self.argv[0].rpartition("/")[2] if self.argv else ""  # posixpath.basename, 3x cheaper
 
     @property
     def args(self) -> tuple[str, ...]:
@@ -138,6 +148,7 @@ class _Walker:
         self.error: str | None = None
         self.truncated = False
         self.budget = shellwords.new_budget()
+        self.known = Known()
 
     def walk(self, text: str, *, depth: int, via: str, cwd: _Cwd, stdin_feeders: tuple[Command, ...] = ()
              ) -> None:
@@ -161,20 +172,30 @@ class _Walker:
 
     def _command(self, raw: RawCommand, *, depth: int, via: str, cwd: _Cwd,
                  feeders: tuple[Command, ...]) -> Command:
-        wrappers, words = _unwrap(raw.words)
+        known = self.known
+        env = known.env()
+        expanded = known.expand(raw.words)
+        expanded = known.git_aliases(expanded, [a.text for a in raw.assignments])
+        wrappers, words = _unwrap(expanded)
         redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)
                           for r in raw.redirects)
         stdin = next((r.body for r in reversed(redirects) if r.mode == "stdin"), None)
-        return Command(tuple(w.text for w in words), tuple(words), tuple(a.text for a in raw.assignments),
-                       redirects, tuple(tuple(w.text for w in ws) for ws in wrappers), feeders, via, depth,
-                       cwd[0], cwd[1], stdin)
+        command = Command(tuple(w.text for w in words), tuple(words), tuple(a.text for a in raw.assignments),
+                          redirects, tuple(tuple(w.text for w in ws) for ws in wrappers), feeders, via, depth,
+                          cwd[0], cwd[1], stdin, env=env)
+        fed = _piped_text(command)
+        if fed is not None and (command.inline_code is None or not _reads_code_on_stdin(command)):
+            command = command._replace(stdin=fed)  # echo 'DROP TABLE x' | psql: what it reads is written here
+        unseen = _unseen(command, known)
+        known.record(command, raw)
+        return command._replace(unseen=unseen) if unseen is not None else command
 
     def _nested(self, command: Command) -> None:
-        """What a command runs in turn: a -c string, eval, a heredoc fed to a shell,
-        find -exec, a one-liner's system()."""
+        """What a command runs in turn: a -c string, eval, a heredoc or a literal pipe fed
+        to a shell, find -exec, script -c, a git alias, a one-liner's system()."""
         down = command.depth + 1
         cwd = (command.cwd, command.cwd_unknown)
-        for via, text in (*_shell_strings(command), *_fed_commands(command)):
+        for via, text in (*_shell_strings(command), *_fed_commands(command), *self.known.alias_scripts(command)):
             self.walk(text, depth=down, via=via, cwd=cwd)
         code = command.inline_code
         if code is not None:
@@ -344,16 +365,36 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield from _shell_invocation(command)
     elif name == "eval" and len(words) > 1:
         yield "eval", " ".join(w.text for w in words[1:])
-    elif name in ("su", "runuser", "flock"):
+    elif name in ("su", "runuser", "flock", "script"):
         for k, word in enumerate(words[:-1]):
-            if word.text in ("-c", "--command"):
+            if word.text in ("-c", "--command") or name == "script" and re.fullmatch(r"-[a-zA-Z]*c", word.text):
                 yield f"{name} -c", words[k + 1].text
+            elif word.text.startswith("--command="):
+                yield f"{name} -c", word.text.partition("=")[2]
     elif name == "find":
         yield from _find_exec(words)
+    elif name == "git":
+        yield from _git_strings([w.text for w in words])
     for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+def _git_strings(args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands git runs: ``submodule foreach CMD``, ``rebase --exec CMD``/``-x``,
+    ``bisect run CMD``."""
+    if "foreach" in args and "submodule" in args[: args.index("foreach")]:
+        rest = [a for a in args[args.index("foreach") + 1:] if a != "--recursive" and a != "-q" and a != "--quiet"]
+        if rest:
+            yield "git submodule foreach", " ".join(rest) if len(rest) == 1 else " ".join(_requote(a) for a in rest)
+    for k, arg in enumerate(args[:-1]):
+        if arg in ("--exec", "-x") and "rebase" in args[:k]:
+            yield "git rebase --exec", args[k + 1]
+    if "bisect" in args and "run" in args[args.index("bisect"):]:
+        rest = args[args.index("run", args.index("bisect")) + 1:]
+        if rest:
+            yield "git bisect run", " ".join(_requote(a) for a in rest)
 
 
 def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
@@ -375,8 +416,185 @@ def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
         break
     if has_c and i < len(words):
         yield "sh -c", words[i].text
-    elif i >= len(words) and command.stdin is not None:
-        yield "heredoc", command.stdin
+    elif i >= len(words) and command.stdin is not None and not has_c:
+        yield ("heredoc" if any(r.mode == "stdin" for r in command.redirects) else "pipe"), command.stdin
+
+
+# -- what the parser cannot see (issue 31) ---------------------------------------------------------
+_INTERPRETERS = frozenset({"node", "nodejs", "bun", "deno", "perl", "ruby", "php", "lua", "luajit", "Rscript",
+                           "osascript", "pwsh", "powershell", "tclsh", "irb"})
+#: commands whose output is shell code meant for eval or source: the environment of a tool
+ENV_PRINTERS = frozenset({"ssh-agent", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "direnv", "fnm", "conda",
+                          "mamba", "micromamba", "brew", "minikube", "docker-machine", "opam", "luarocks", "dircolors",
+                          "zoxide", "starship", "mise", "rtx", "keychain", "gpg-agent", "thefuck", "atuin",
+                          "register-python-argcomplete", "gpgconf", "rustup", "pdm", "poetry", "pipenv", "uv",
+                          "kubectl", "helm", "gh", "npm", "pnpm", "deno", "bun", "docker", "aws", "gcloud"})
+_ENV_VERBS = frozenset({"completion", "completions", "shellenv", "env", "hook", "init", "activate", "docker-env",
+                        "shell", "-s", "-c", "--sh", "--bash", "--zsh", "generate-shell-completion"})
+
+
+def _reads_code_on_stdin(command: Command) -> bool:
+    """A shell or an interpreter given no script, no ``-c`` code: it runs its stdin."""
+    name = command.name
+    if name in SHELLS:
+        words = [w.text for w in command.words[1:]]
+        flags = [w for w in words if w.startswith(("-", "+")) and len(w) > 1]
+        operands = [w for w in words if not w.startswith(("-", "+")) or w == "-"]
+        if any(not f.startswith("--") and "c" in f[1:] for f in flags):
+            return False
+        return not operands or any(not f.startswith("--") and "s" in f[1:] for f in flags) or operands[0] == "-"
+    if _PYTHON.match(name) or name in _INTERPRETERS:
+        operands = [w.text for w in command.words[1:] if not w.text.startswith("-") or w.text == "-"]
+        if _PYTHON.match(name) and any(w.text == "-m" or w.text.startswith("-m") for w in command.words[1:]):
+            return False
+        return not operands or operands[0] == "-"
+    return False
+
+
+def _piped_text(command: Command) -> str | None:
+    """The text a literal ``echo``/``printf`` pipes into ``command`` (``printf 'rm -rf /'
+    | sh``), None when what comes down the pipe is not written in the line."""
+    if not command.feeders or command.stdin is not None:
+        return None
+    feeder = command.feeders[-1]
+    if feeder.name not in ("echo", "printf") or any(w.dynamic for w in feeder.words) or feeder.wrappers:
+        return None
+    args = list(feeder.args)
+    if feeder.name == "echo":
+        escapes = False
+        while args and re.fullmatch(r"-[neE]+", args[0]):
+            escapes = escapes or "e" in args[0]
+            args = args[1:]
+        text = " ".join(args)
+        return _printf_escapes(text) if escapes else text
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        return ""
+    fmt, rest = args[0], args[1:]
+    if "%" in fmt:
+        pieces = iter(rest)
+        fmt = re.sub(r"%[-0-9.]*[sbdq]", lambda m: next(pieces, ""), fmt.replace("%%", "\x25"))
+        fmt += "".join(" " + r for r in pieces)
+    return _printf_escapes(fmt)
+
+
+def _printf_escapes(text: str) -> str:
+    return re.sub(r"\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|.)", lambda m: _escape(m.group(1)), text)
+
+
+def _escape(esc: str) -> str:
+    simple = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "a": "\a", "e": "\x1b", "c": ""}
+    if esc in simple:
+        return simple[esc]
+    try:
+        if esc[0] == "x":
+            return chr(int(esc[1:], 16))
+        if esc[0].isdigit():
+            return chr(int(esc, 8))
+    except ValueError:
+        pass
+    return "\\" + esc
+
+
+_PROC_MARKERS = Lazy(r"subprocess|os\.system|os\.popen|os\.exec|os\.spawn|child_process|execSync|spawnSync|"
+                     r"\bsystem\s*\(|\bpopen\b|Open3|IO\.popen|%x|shell_exec|proc_open|passthru|Runtime\.getRuntime|"
+                     r"\bexec\s*\(|Deno\.Command|Bun\.spawn|\bqx\b|`")
+_PROC_CALL = Lazy(r"(?:\bos\.(?:system|popen|exec\w*|spawn\w*)|\bsubprocess\.\w+|\bPopen|\bexecSync|\bspawnSync|"
+                  r"\bexecFileSync|\bexecFile|(?<![.\w])exec|\bspawn|(?<![.\w])system|\bIO\.popen|\bOpen3\.\w+|"
+                  r"\bshell_exec|\bpassthru|\bproc_open|\bDeno\.Command|\bBun\.spawn\w*|\bcheck_output|\bcheck_call|"
+                  r"\bgetoutput|\bgetstatusoutput)\s*(?:\(|\s)\s*(.)")
+
+
+def _code_unseen(interpreter: str, code: str) -> str | None:
+    """A one-liner that starts a process with a command it builds at run time."""
+    code = code[: 1 << 16]
+    if not _PROC_MARKERS.search(code):
+        return None
+    for match in _PROC_CALL.finditer(code):
+        first = match.group(1)
+        if first in "\"'`)":
+            continue
+        if first == "[" and _literal_list(code, match.start(1)) is not None:
+            continue
+        return f"a command built at run time in a {interpreter} one-liner"
+    return None
+
+
+_LIST = Lazy(r"\[\s*((?:[rbuf]?(?:\"[^\"]*\"|'[^']*')\s*,\s*)*[rbuf]?(?:\"[^\"]*\"|'[^']*'))\s*,?\s*\]")
+_ITEM = Lazy(r"[rbuf]?(?:\"([^\"]*)\"|'([^']*)')")
+
+
+def _literal_list(code: str, at: int) -> str | None:
+    """``['rm', '-rf', '/']`` at ``at`` as one shell line, or None when it is not a list of literals."""
+    match = _LIST.match(code, at)
+    if match is None:
+        return None
+    return " ".join(_requote(m.group(1) if m.group(1) is not None else m.group(2))
+                    for m in _ITEM.finditer(match.group(1)))
+
+
+def _unseen(command: Command, known: Known) -> str | None:
+    """What ``command`` runs that the parser cannot read, said for a reason; None when
+    everything it runs is seen."""
+    name = command.name
+    if command.feeders and command.stdin is None and _reads_code_on_stdin(command):
+        return f"code piped into {name}"
+    first = command.words[1].text if len(command.words) > 1 else ""
+    if name == "eval" and any(w.dynamic for w in command.words[1:]) and not _env_printer(first):
+        return f"code from {_shown(first)} run by eval"
+    if name in SHELLS | {"source", "."} and first.startswith(("<(", "$(", "`")) and not _env_printer(first):
+        return f"code from {_shown(first)} run by {name}"
+    if command.words and command.words[0].dynamic and len(command.words) == 1 and \
+            not _env_printer(command.words[0].text) and not _literal_output(command.words[0].text):
+        return f"the command is {_shown(command.words[0].text)}"
+    if name in SHELLS and {"xargs", "parallel"} & set(command.wrapper_names) and _runs_its_input(command):
+        return f"commands read from the input of {'xargs' if 'xargs' in command.wrapper_names else 'parallel'}"
+    if name == "git" and known.git_unresolved(command):
+        return "a git alias from the command line's config"
+    code = command.inline_code
+    if code is not None:
+        return _code_unseen(code[0], code[1])
+    return None
+
+
+def _runs_its_input(command: Command) -> bool:
+    """``xargs -I{} sh -c '{}'``, ``xargs sh -c '"$@"' _``: each input line is the code."""
+    scripts = [text for via, text in _shell_strings(command) if via == "sh -c"]
+    wrapper = next(w for w in command.wrappers if posixpath.basename(w[0]) in ("xargs", "parallel"))
+    if _fed_items(posixpath.basename(wrapper[0]), wrapper, command.feeders)[0] is not None:
+        return False  # the input is written in the line: _fed_commands hands the commands on
+    if not scripts:
+        return True  # xargs sh: runs the files its input names
+    tokens = ["{}", *(wrapper[k + 1] for k, w in enumerate(wrapper[:-1]) if w in ("-I", "-J"))]
+    tokens += [w[2:] for w in wrapper if w.startswith(("-I", "-J")) and len(w) > 2]
+    head = scripts[0].lstrip().lstrip("\"'")
+    return head.startswith((*tokens, "$@", "$*", "$1", "${@}", "${1}"))
+
+
+def _literal_output(text: str) -> bool:
+    """``$( cd ..; echo ok )``: a substitution whose output is written in it."""
+    if not text.startswith("$(") or not text.endswith(")"):
+        return False
+    inner = shellwords.parse_raw(text[2:-1]).commands
+    return bool(inner) and posixpath.basename(inner[-1].words[0].text if inner[-1].words else "") in ("echo", "printf") \
+        and not any(w.dynamic for w in inner[-1].words)
+
+
+def _env_printer(text: str) -> bool:
+    """``$(ssh-agent -s)``, ``$(pyenv init -)``, ``<(kubectl completion bash)``: a tool's
+    own environment or completion code."""
+    match = re.match(r"(?:\$\(|<\(|`)\s*([^\s)`]+)\s*([^\s)`]*)", text)
+    if match is None:
+        return False
+    head = match.group(1).rsplit("/", 1)[-1]
+    return head in ENV_PRINTERS and (match.group(2) in _ENV_VERBS or head in ("ssh-agent", "dircolors", "keychain",
+                                                                               "gpg-agent", "minikube", "direnv")) \
+        or match.group(2) in ("completion", "completions", "shellenv")
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 _FED = 16  # commands built from one xargs/parallel input: enough to see, bounded
@@ -498,7 +716,7 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
 
 # system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
-                         \bgetoutput|\bgetstatusoutput|%x)\s*[({]?\s*(?:\[\s*)?
+                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 
@@ -513,6 +731,12 @@ def _system_strings(code: str) -> Iterator[str]:
         yield re.sub(r"\\(.)", r"\1", literal)
     for match in _BACKTICK_CODE.finditer(code):
         yield match.group(1)
+    if "[" in code:
+        for match in _PROC_CALL.finditer(code):
+            if match.group(1) == "[":
+                listed = _literal_list(code, match.start(1))
+                if listed is not None:
+                    yield listed
 
 
 # -- trust -------------------------------------------------------------------------------------

@@ -422,7 +422,7 @@ class _Lexer:
 
 
 # -- from tokens to commands ------------------------------------------------------------
-_SKIP_WORDS = frozenset({"!", "then", "else", "elif", "do", "if", "while", "until", "fi", "done"})
+_SKIP_WORDS = frozenset({"!", "then", "else", "elif", "do", "if", "while", "until", "fi", "done", "coproc"})
 
 
 class _Chain:

@@ -1,0 +1,117 @@
+"""machine_wide: acting on the whole machine rather than the project (issue 31, item 3):
+fork bombs, killing every process (``kill -9 -1``), shutting it down, emptying the crontab,
+disabling or masking services, preloading a library into every program
+(``LD_PRELOAD``), granting password-less sudo, and containers that own the host
+(``--privileged``, the Docker socket, ``-v /:/host``, ``mount --bind`` + ``chroot``)."""
+
+from __future__ import annotations
+
+import re
+
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Ruling, operands
+from forge_hookd.guards.paths import written_paths
+from forge_hookd.shell.commands import Command, Parsed
+from forge_hookd.shell.lazyre import Lazy
+
+_FORK_BOMB = Lazy(r"([A-Za-z_:][\w:]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&")
+_SHUTDOWN = frozenset({"shutdown", "reboot", "halt", "poweroff"})
+_CONTAINERS = frozenset({"docker", "podman", "nerdctl"})
+_HOST_MOUNT = Lazy(r"^(?:/|/etc|/root|/home|/var|/usr|/boot|/proc|/sys|/dev|/run|/var/run/docker\.sock|"
+                   r"/run/docker\.sock|/run/containerd/containerd\.sock)/?(?::|$)")
+_HOST_FLAGS = Lazy(r"^--(?:privileged|pid=host|ipc=host|userns=host|uts=host|cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|"
+                   r"SYS_MODULE))$|^--security-opt=(?:apparmor|seccomp)[=:]unconfined$")
+_SUDOERS = Lazy(r"NOPASSWD|!authenticate")
+
+
+class MachineWide(Guard):
+    name = "machine_wide"
+    summary = "Acting on the whole machine: fork bombs, kill -1, shutdown, crontab -r, services, LD_PRELOAD, " \
+              "sudoers, containers that own the host"
+    catches = (":(){ :|:& };:", "kill -9 -1", "shutdown -h now", "crontab -r", "systemctl disable sshd",
+               "LD_PRELOAD=./x.so ls", "echo 'me ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
+               "docker run --privileged x", "docker run -v /:/host x", "mount --bind / /mnt/x")
+    heads = ("kill", "systemctl")
+
+    def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
+        bomb = _FORK_BOMB.search(parsed.text[: 1 << 16]) if "()" in parsed.text else None
+        if bomb is not None:
+            return self.verdict(DENY, bomb.group(0), "is a fork bomb: it fills the machine with processes",
+                                "Do not run it")
+        return super().judge_shell(parsed, context)
+
+    def judge_command(self, command: Command, context: Context) -> Ruling:
+        why = _machine(command)
+        if why is None:
+            return ALLOWED
+        decision, reason, safely = why
+        return self.verdict(decision, " ".join(command.argv) or " ".join(command.assignments), reason, safely)
+
+
+def _machine(command: Command) -> tuple[str, str, str] | None:
+    name, args = command.name, list(command.args)
+    preload = next((a for a in (*command.assignments, *command.env) if a.startswith(("LD_PRELOAD=",
+                                                                                        "DYLD_INSERT_LIBRARIES="))), None)
+    if preload is not None and preload.partition("=")[2]:
+        return DENY, f"preloads a library into every program it starts ({preload})", "Link the library normally"
+    if name in ("kill", "pkill", "killall") and _kills_everything(name, args):
+        return DENY, "kills every process the user can reach", "Kill the one process by its pid"
+    if name == "killall5" or name in _SHUTDOWN or name == "init" and operands(args)[:1] in (["0"], ["6"]):
+        return DENY, "shuts the machine down or kills everything", "Ask the user"
+    if name == "systemctl" and operands(args)[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"]):
+        return DENY, "shuts the machine down", "Ask the user"
+    if name in ("systemctl", "launchctl") and operands(args)[:1] in (["disable"], ["mask"], ["unload"], ["bootout"]):
+        return ASK, f"switches a service off for good ({name} {operands(args)[0]})", "Ask the user"
+    if name == "crontab" and any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in args):
+        return DENY, "removes the user's crontab", "Edit one entry with crontab -e, or ask the user"
+    if any(a.startswith("/etc/sudoers") for a in _written(command)) and (
+            command.stdin is not None and _SUDOERS.search(command.stdin) or
+            any(_SUDOERS.search(a) for f in command.feeders for a in f.args) or any(_SUDOERS.search(a) for a in args)):
+        return DENY, "grants password-less sudo", "Ask the user"
+    if name in _CONTAINERS and operands(args)[:1] in (["run"], ["create"], ["exec"]) or \
+            name in _CONTAINERS and operands(args)[:2] in (["container", "run"], ["container", "create"]):
+        why = _owns_host(args)
+        if why is not None:
+            return DENY, f"starts a container that owns the host ({why})", "Mount only the project: -v \"$PWD\":/app"
+    if name == "mount" and any(a in ("--bind", "--rbind", "-B", "--make-rshared") or a.startswith("-o") and "bind" in a
+                               for a in args):
+        return DENY, "bind-mounts part of the host", "Ask the user"
+    if name == "chroot" or "chroot" in command.wrapper_names:
+        return ASK, "changes the root directory (chroot)", "Ask the user"
+    return None
+
+
+def _kills_everything(name: str, args: list[str]) -> bool:
+    if name == "kill":
+        return "-1" in operands([a for a in args if not re.fullmatch(r"-(?:\d+|[A-Z]+|SIG[A-Z]+|s|n)", a)]) or \
+            any(a == "--" for a in args) and "-1" in args[args.index("--") + 1:] or \
+            args[-1:] == ["-1"] and len(args) > 1
+    if name == "pkill":
+        return any(a in (".", ".*", "-u") for a in args) and not any(re.fullmatch(r"[\w.-]{2,}", a) and a != "-u"
+                                                                       for a in operands(args))
+    return name == "killall" and any(a in ("-u",) for a in args) and len(operands(args)) <= 1
+
+
+def _owns_host(args: list[str]) -> str | None:
+    for k, arg in enumerate(args):
+        if _HOST_FLAGS.search(arg) or arg == "--privileged":
+            return arg
+        value = None
+        if arg in ("-v", "--volume", "--mount") and k + 1 < len(args):
+            value = args[k + 1]
+        elif arg.startswith(("--volume=", "--mount=")):
+            value = arg.partition("=")[2]
+        elif arg.startswith("-v") and len(arg) > 2:
+            value = arg[2:]
+        if arg in ("--pid", "--ipc", "--userns", "--net", "--network") and k + 1 < len(args) and args[k + 1] == "host" \
+                and arg in ("--pid", "--ipc", "--userns"):
+            return f"{arg} host"
+        if value is None:
+            continue
+        source = value.split(",source=")[-1].split("src=")[-1] if "source=" in value or "src=" in value else value
+        if _HOST_MOUNT.search(source) or "docker.sock" in source:
+            return f"{arg} {value}"
+    return None
+
+
+def _written(command: Command) -> list[str]:
+    return list(written_paths(command))

@@ -1,0 +1,265 @@
+"""What a command line sets for its own later commands, so that a guard sees what they
+run (issue 31, "where the parser cannot see, it does not allow"): variables assigned or
+exported earlier in the line (``f=trust; forge-hook $f``), the positional parameters
+of ``set --`` (``set -- forge-hook trust; "$@"``), the path ``$(command -v X)`` or
+``$(which X)`` stands for, brace expansion (``rm -rf {/,x}``), and git aliases defined
+by ``-c alias.X=...``, ``GIT_CONFIG_*`` or an earlier ``git config alias.X`` (``git -c
+alias.p='push --force' p`` runs ``git push --force``). No I/O; bounded."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.words import RawCommand, Word, is_assignment, parse_raw
+
+if TYPE_CHECKING:
+    from forge_hookd.shell.commands import Command
+
+MAX_VARIABLES = 256  # names remembered in one line
+MAX_BRACES = 64  # words one brace expansion may make
+_REF = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
+_WHICH = Lazy(r"\$\(\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo|printf\s+%s)\s+([A-Za-z0-9_./+-]+)\s*\)|"
+                    r"`\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo)\s+([A-Za-z0-9_./+-]+)\s*`")
+_BRACE = Lazy(r"\{([^{}]*(?:,|\.\.)[^{}]*)\}")
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+#: git's own subcommands (git help -a, 2.4x): a subcommand not among them is an alias or
+#: an external git-NAME program
+GIT_COMMANDS = frozenset((
+    "add am archive bisect branch bundle checkout cherry-pick citool clean clone commit describe diff fetch "
+    "format-patch gc gitk grep gui init log maintenance merge mv notes pull push range-diff rebase reset restore "
+    "revert rm scalar shortlog show sparse-checkout stash status submodule switch tag worktree config fast-export "
+    "fast-import filter-branch mergetool pack-refs prune reflog remote repack replace annotate blame bugreport "
+    "count-objects diagnose difftool fsck gitweb help instaweb merge-tree rerere show-branch verify-commit "
+    "verify-tag version whatchanged archimport cvsexportcommit cvsimport cvsserver imap-send p4 quiltimport "
+    "request-pull send-email svn apply checkout-index commit-graph commit-tree hash-object index-pack merge-file "
+    "merge-index mktag mktree multi-pack-index pack-objects prune-packed read-tree symbolic-ref unpack-objects "
+    "update-index update-ref write-tree cat-file cherry diff-files diff-index diff-tree for-each-ref "
+    "for-each-repo get-tar-commit-id ls-files ls-remote ls-tree merge-base name-rev pack-redundant rev-list "
+    "rev-parse show-index show-ref unpack-file var verify-pack daemon fetch-pack http-backend send-pack "
+    "update-server-info check-attr check-ignore check-mailmap check-ref-format column credential "
+    "credential-cache credential-store fmt-merge-msg hook interpret-trailers mailinfo mailsplit merge-one-file "
+    "patch-id stripspace lfs flow filter-repo").split())
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"})
+
+
+class Known:
+    """The line's own definitions, updated command by command (:meth:`record`) and put
+    into the words of the commands after them (:meth:`expand`)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}  # NAME -> value as written (may hold $(...) still)
+        self.positional: list[str] | None = None
+        self.aliases: dict[str, str] = {}  # git alias -> its value
+
+    # -- what later commands see -------------------------------------------------------
+    def env(self) -> tuple[str, ...]:
+        return tuple(f"{k}={v}" for k, v in self.values.items() if not k.isdigit())
+
+    def expand(self, words: list[Word]) -> list[Word]:
+        out: list[Word] = []
+        for word in words:
+            if word.dynamic:
+                out.extend(self._substituted(word))
+            elif not word.quoted and "{" in word.text and len(out) > 0:
+                out.extend(_braces(word))
+            else:
+                out.append(word)
+            if len(out) > 4096:
+                break
+        return out
+
+    def _substituted(self, word: Word) -> list[Word]:
+        text = word.text
+        if text in ("$@", "$*", "${@}", "${*}") and self.positional is not None:
+            return [Word(p, quoted=True) for p in self.positional]
+        text = _WHICH.sub(lambda m: posixpath.basename(m.group(1) or m.group(2)), text)
+        whole = _REF.fullmatch(text)
+        text = _REF.sub(self._value, text)
+        if "$" in text or "`" in text:
+            return [word._replace(text=text)]
+        if whole is not None and not word.quoted and (name := whole.group(1) or whole.group(2)) in self.values:
+            ifs = self.values.get("IFS")
+            parts = re.split("[" + re.escape(ifs) + "]+", self.values[name]) if ifs else self.values[name].split()
+            return [Word(part) for part in parts if part] or [Word("")]
+        return [word._replace(text=text, dynamic=False)]
+
+    def _value(self, match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        if name.isdigit() and self.positional is not None:
+            k = int(name)
+            return self.positional[k - 1] if 0 < k <= len(self.positional) else ""
+        if name in ("@", "*") and self.positional is not None:
+            return " ".join(self.positional)
+        return self.values.get(name, match.group(0))
+
+    # -- what a command defines ----------------------------------------------------------
+    def record(self, command: Command, raw: RawCommand) -> None:
+        """Take in what ``command`` sets for the commands after it."""
+        if not command.argv:
+            for text in command.assignments:
+                self._assign(text)
+            return
+        name = command.name
+        if name in _DECLARERS:
+            for arg in command.args:
+                if is_assignment(arg):
+                    self._assign(arg)
+        elif name == "unset":
+            for arg in command.args:
+                self.values.pop(arg, None)
+        elif name == "set" and command.args and (command.args[0] == "--" or not command.args[0].startswith(("-", "+"))):
+            self.positional = [a for a in command.args if a != "--"][:64] if command.args[0] == "--" else \
+                list(command.args)[:64]
+        elif name == "git":
+            self._git_config(command)
+
+    def _assign(self, text: str) -> None:
+        name, _, value = text.partition("=")
+        name = name.rstrip("+").partition("[")[0]
+        if len(self.values) < MAX_VARIABLES or name in self.values:
+            self.values[name] = _REF.sub(self._value, _WHICH.sub(lambda m: posixpath.basename(
+                m.group(1) or m.group(2)), value))
+
+    def _git_config(self, command: Command) -> None:
+        """``git config [--global|--local|--file F] alias.NAME VALUE``."""
+        args = _git_rest(list(command.args))
+        if not args or args[0] != "config":
+            return
+        rest = [a for a in args[1:] if not a.startswith("-")]
+        if len(rest) >= 2 and rest[0].lower().startswith("alias."):
+            self.aliases[rest[0][6:]] = rest[1]
+
+    # -- git aliases -------------------------------------------------------------------------
+    def git_aliases(self, words: list[Word], assignments: list[str]) -> list[Word]:
+        """A git command whose subcommand is an alias, with the alias put in: ``git -c
+        alias.p='push --force' p origin`` -> ``git push --force origin``. A shell alias
+        (``!...``) stays; :meth:`alias_scripts` hands its text to the walk."""
+        if not words or posixpath.basename(words[0].text) != "git":
+            return words
+        aliases = {**self.aliases, **_env_aliases([*self.env(), *assignments]), **_option_aliases(words)}
+        index = _git_subcommand_index(words)
+        if index is None or not aliases:
+            return words
+        value = aliases.get(words[index].text)
+        if value is None or value.startswith("!"):
+            return words
+        script = parse_raw(value)
+        inserted = script.commands[0].words if script.commands else []
+        return [*words[:index], *inserted[:64], *words[index + 1:]]
+
+    def alias_scripts(self, command: Command) -> Iterator[tuple[str, str]]:
+        """The shell text a git shell alias (``!...``) runs, with the command's arguments."""
+        if command.name != "git":
+            return
+        words = list(command.words)
+        index = _git_subcommand_index(words)
+        if index is None:
+            return
+        aliases = {**self.aliases, **_env_aliases([*command.env, *command.assignments]), **_option_aliases(words)}
+        value = aliases.get(words[index].text)
+        if value is not None and value.startswith("!"):
+            yield "git alias", " ".join([value[1:], *(w.text for w in words[index + 1:])])
+
+    def git_unresolved(self, command: Command) -> bool:
+        """Whether a git command runs a subcommand that is not git's own while its
+        configuration comes from the command line or ``GIT_CONFIG_*`` (an alias the
+        guard cannot read)."""
+        words = list(command.words)
+        index = _git_subcommand_index(words)
+        if index is None or words[index].text in GIT_COMMANDS:
+            return False
+        aliases = {**self.aliases, **_env_aliases([*command.env, *command.assignments]), **_option_aliases(words)}
+        if words[index].text in aliases:
+            return False
+        config_env = any(a.startswith(("GIT_CONFIG_PARAMETERS=", "GIT_CONFIG_COUNT=", "GIT_CONFIG_KEY_",
+                                       "GIT_CONFIG=", "GIT_CONFIG_GLOBAL=", "GIT_CONFIG_SYSTEM="))
+                         for a in (*command.env, *command.assignments))
+        return config_env or any(w.text in ("-c", "--config-env") or w.text.startswith("--config-env=")
+                                 for w in words[1:index]) or words[index].dynamic
+
+
+def _git_rest(args: list[str]) -> list[str]:
+    while args and args[0].startswith("-"):
+        args = args[2:] if args[0] in _GIT_VALUED else args[1:]
+    return args
+
+
+def _git_subcommand_index(words: list[Word]) -> int | None:
+    k = 1
+    while k < len(words) and words[k].text.startswith("-"):
+        k += 2 if words[k].text in _GIT_VALUED else 1
+    return k if k < len(words) else None
+
+
+def _option_aliases(words: list[Word]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for k, word in enumerate(words[:-1]):
+        if word.text == "-c":
+            key, _, value = words[k + 1].text.partition("=")
+            if key.lower().startswith("alias."):
+                found[key[6:]] = value
+    return found
+
+
+_PARAMETER = Lazy(r"'([^'=]+)'='([^']*)'|'([^'=]+)=([^']*)'")
+
+
+def _env_aliases(assignments: list[str]) -> dict[str, str]:
+    """Aliases from ``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n`` and ``GIT_CONFIG_PARAMETERS``."""
+    values = dict(a.partition("=")[::2] for a in assignments)
+    found: dict[str, str] = {}
+    for name, key in values.items():
+        if name.startswith("GIT_CONFIG_KEY_") and key.lower().startswith("alias."):
+            value = values.get("GIT_CONFIG_VALUE_" + name[len("GIT_CONFIG_KEY_"):])
+            if value is not None:
+                found[key[6:]] = value
+    for match in _PARAMETER.finditer(values.get("GIT_CONFIG_PARAMETERS", "")):
+        key, value = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        if key.lower().startswith("alias."):
+            found[key[6:]] = value
+    return found
+
+
+def _braces(word: Word) -> list[Word]:
+    """Bash's brace expansion of an unquoted word (``{/,x}``, ``a{1..3}``), bounded."""
+    texts = [word.text]
+    for _ in range(8):
+        grown: list[str] = []
+        changed = False
+        for text in texts:
+            match = _BRACE.search(text)
+            if match is None:
+                grown.append(text)
+                continue
+            parts = _brace_parts(match.group(1))
+            if parts is None:
+                grown.append(text)
+                continue
+            changed = True
+            grown.extend(text[:match.start()] + p + text[match.end():] for p in parts)
+        texts = grown[:MAX_BRACES]
+        if not changed:
+            break
+    return [word._replace(text=t) for t in texts]
+
+
+def _brace_parts(inner: str) -> list[str] | None:
+    seq = re.fullmatch(r"(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])", inner)
+    if seq is not None:
+        a, b = seq.group(1), seq.group(2)
+        if a.lstrip("-").isdigit() and b.lstrip("-").isdigit():
+            lo, hi = int(a), int(b)
+            step = 1 if hi >= lo else -1
+            return [str(i) for i in range(lo, hi + step, step)][:MAX_BRACES]
+        if len(a) == 1 and len(b) == 1:
+            step = 1 if ord(b) >= ord(a) else -1
+            return [chr(c) for c in range(ord(a), ord(b) + step, step)][:MAX_BRACES]
+        return None
+    return inner.split(",") if "," in inner else None
+
+
+__all__ = ["GIT_COMMANDS", "Known"]
