@@ -262,6 +262,66 @@ def test_a_peer_of_another_uid_is_refused(runner: WarmRunner, isolated_home: Pat
     assert "refused a connection from uid 65534" in log
 
 
+def copied_install(tmp_path: Path, client: str) -> tuple[Path, str]:
+    """A second installation of forge (the package copied under ``tmp_path/copy``) and
+    its forge-hook-run: a launcher as install.sh writes one, and, for the native client,
+    the native client built by that installation in front of it."""
+    import shutil
+
+    import forge_hookd
+
+    parent = tmp_path / "copy"
+    shutil.copytree(Path(forge_hookd.__file__).parent, parent / "forge_hookd")
+    # Compiled, as pip compiles an install: a cold run then writes nothing beside the modules.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(parent)], check=True, timeout=120)
+    paths = [str(parent), *(p for p in sys.path if p and "forge_hookd" not in p)]
+    launcher = tmp_path / "copy-bin" / "forge-hook-run"
+    launcher.parent.mkdir()
+    launcher.write_text(f"#!{sys.executable} -IS\nimport sys\nsys.path[:0] = {paths!r}\n"
+                        "from forge_hookd.__main__ import main\nsys.exit(main())\n")
+    launcher.chmod(0o755)
+    if client == "python":
+        return parent, str(launcher)
+    native = tmp_path / "copy-bin" / "forge-hook-run-native"
+    subprocess.run([sys.executable, "-I", "-S", "-c", f"import sys; sys.path[:0] = {paths!r}\n"
+                    "from forge_hookd.warm.build import main; sys.exit(main())", str(native), "--cold", str(launcher)],
+                   check=True, timeout=120)
+    return parent, str(native)
+
+
+def test_a_module_replaced_on_disk_makes_the_runner_stale(
+        project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path, client: str) -> None:
+    """Issue 33, item 6: guards/rm.py replaced by write-then-rename (as git checkout, as
+    an upgrade) leaves the package directory's inode and mtime alone; the runner served
+    the old guard (warm allowed what cold denied). Now the next run is cold and denies."""
+    parent, exe = copied_install(tmp_path, client)
+    stale = WarmRunner.start(warm_dir, {"PYTHONPATH": str(parent), "XDG_STATE_HOME": str(isolated_home / "s")})
+    try:
+        project.write_hooks([{"event": "tool:pre_execute", "guard": "destructive_rm"}])
+        event = {**EVENT, "data": {"tool_args": {"command": "rm -rf /tmp/forge-test-nothing"}}}
+
+        def run() -> subprocess.CompletedProcess[bytes]:
+            return subprocess.run([exe, "--trace"], cwd=project.root, input=json.dumps(event).encode(),
+                                  capture_output=True, timeout=60, env={**os.environ, **warm_env(warm_dir)})
+
+        before = run()
+        assert before.returncode == 0 and b"warm:" not in before.stderr, before.stderr
+        assert stale.served == 1
+        guard = parent / "forge_hookd/guards/rm.py"
+        replacement = guard.with_name("rm.py.new")
+        replacement.write_text(guard.read_text().replace('["/tmp", ', '['))  # /tmp no longer allowed
+        os.replace(replacement, guard)
+        after = run()
+        assert after.returncode == 1 and json.loads(after.stdout)["decision"] == "deny", after.stderr
+        assert b"warm: the resident runner refused: stale: a module the resident runner loaded changed" \
+               in after.stderr or b"warm: no resident runner" in after.stderr, after.stderr
+        assert stale.proc.wait(timeout=60) == 0  # it retired
+        log = (isolated_home / "s/forge/warm.log").read_text()
+        assert "stopped: stale: the installed forge changed; served 1 run" in log
+    finally:
+        stale.stop()
+
+
 def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> None:
     spares = [p.pid for p in psutil.Process(runner.proc.pid).children()]
     runner.kill()  # the socket file stays behind, nobody listening

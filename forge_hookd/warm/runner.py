@@ -36,6 +36,7 @@ from forge_hookd.warm import client as wire
 from forge_hookd.run.proctable import direct_children
 from forge_hookd.run.tree import TreeEnd, become_subreaper, tree_members
 from forge_hookd.warm.log import RunnerLog
+from forge_hookd.warm.watch import CodeWatch
 from forge_hookd.warm.worker import REFUSED, Spare, default_signals, peer_of, stdio_key
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
@@ -123,6 +124,8 @@ class Runner:
         self.key = b""
         self.started = time.time()
         self.served = 0
+        self.refused = 0  # runs a worker refused (stale, another context...): cold in their client
+        self.watch = CodeWatch()
         self.workers: dict[int, socket.socket] = {}  # pid -> the client's connection
         self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
         self.retiring: set[int] = set()  # spares told to go, not reaped yet: we wait for them
@@ -151,6 +154,7 @@ class Runner:
             return 0  # another runner is up: it serves
         preload()
         self.key = wire.code_key()
+        self.watch.start()
         self._listen()
         self._install_signals()
         gc.collect()
@@ -177,6 +181,8 @@ class Runner:
         self.control = _bound(self.control_path)
         self.selector.register(self.control, selectors.EVENT_READ, self._accept_control)
         self.selector.register(self.wake_r, selectors.EVENT_READ, self._on_signal)
+        if self.watch.fd >= 0:
+            self.selector.register(self.watch.fd, selectors.EVENT_READ, self._code_changed)
 
     def _install_signals(self) -> None:
         signal.set_wakeup_fd(self.wake_w)
@@ -197,8 +203,14 @@ class Runner:
             self._close_listeners()
         if not self.stopping and not self.workers and time.monotonic() - self.last_active > self.idle:
             self.stopping = f"idle for {self.idle:g} s"
-        if not self.stopping and wire.code_key() != self.key:
-            self.stopping = "stale: the installed forge changed"
+        if not self.stopping and (wire.code_key() != self.key or self.watch.changed()):
+            self._code_changed()
+
+    def _code_changed(self) -> None:
+        # Never read: the event stays queued, and every spare that checks sees it.
+        if self.watch.fd >= 0 and self.watch.fd in self.selector.get_map():
+            self.selector.unregister(self.watch.fd)
+        self.stopping = self.stopping or "stale: the installed forge changed"
 
     def _timeout(self) -> float:
         if self.ending or self.stopping or len(self.spares) < SPARES:
@@ -259,7 +271,7 @@ class Runner:
             listener = self.listener
             self.listener = None  # kept open: the spare accepts on it
             self._leave_the_runner()
-            status = Spare(listener, pair, self.key, self.stdio).serve()
+            status = Spare(listener, pair, self.key, self.stdio, self.watch).serve()
         finally:
             os._exit(status)
 
@@ -335,6 +347,8 @@ class Runner:
         self.last_active = time.monotonic()
         if code != REFUSED:
             self.served += 1
+        else:
+            self.refused += 1
         try:  # a worker that finished said so itself: then this line is never read
             conn.sendall(b"X %d\n" % code if code >= 0 else b"S %d\n" % -code)
         except OSError:
@@ -386,7 +400,7 @@ class Runner:
                (("runner", resource.getrusage(resource.RUSAGE_SELF)),
                 ("workers", resource.getrusage(resource.RUSAGE_CHILDREN)))}
         return {"state": "stopping" if self.stopping else "up", "pid": os.getpid(),
-                "since": self.started, "served": self.served, "running": len(self.workers),
+                "since": self.started, "served": self.served, "refused": self.refused, "running": len(self.workers),
                 "version": _version(), "key": self.key.decode(errors="replace"),
                 "socket": self.runner_path, "idle_exit": self.idle, "cpu": cpu}
 

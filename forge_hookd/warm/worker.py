@@ -33,6 +33,7 @@ from forge_hookd.warm import client as wire
 from forge_hookd.signalnames import RUNNER_SIGNALS
 from forge_hookd.run.tree import become_subreaper
 from forge_hookd.warm.log import RunnerLog
+from forge_hookd.warm.watch import CodeWatch
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
 #: a spare that ends unused: never one of a run's (0-5, 128+n), and not counted as served.
@@ -77,15 +78,17 @@ class Spare:
     """A worker waiting for its request: ``listener`` is the runner's socket, ``pair``
     its line to the runner (end of file: the runner is gone, and so is the spare)."""
 
-    def __init__(self, listener: socket.socket, pair: socket.socket, key: bytes, stdio: tuple[bytes, ...]) -> None:
-        self.listener, self.pair, self.key, self.stdio = listener, pair, key, stdio
+    def __init__(self, listener: socket.socket, pair: socket.socket, key: bytes, stdio: tuple[bytes, ...],
+                 watch: CodeWatch) -> None:
+        self.listener, self.pair, self.key, self.stdio, self.watch = listener, pair, key, stdio, watch
 
     def serve(self) -> int:
         warm_up()
+        self.watch.cover()  # what the warm-up imported is served too
         taken = self._accept()
         if taken is None:
             return REFUSED
-        return Worker(*taken, self.key, self.stdio).serve()
+        return Worker(*taken, self.key, self.stdio, self.watch).serve()
 
     def _accept(self) -> tuple[socket.socket, int] | None:
         """The next connection of our own user, handed to the runner too; None when the
@@ -144,8 +147,9 @@ def warm_up() -> None:
 class Worker:
     """One request, in a forked child of the runner: take the run over, run it cold."""
 
-    def __init__(self, conn: socket.socket, client_pid: int, key: bytes, stdio: tuple[bytes, ...]) -> None:
-        self.conn, self.client_pid, self.key, self.stdio = conn, client_pid, key, stdio
+    def __init__(self, conn: socket.socket, client_pid: int, key: bytes, stdio: tuple[bytes, ...],
+                 watch: CodeWatch) -> None:
+        self.conn, self.client_pid, self.key, self.stdio, self.watch = conn, client_pid, key, stdio, watch
 
     def serve(self) -> int:
         self.conn.settimeout(_REQUEST_TIMEOUT)
@@ -160,6 +164,7 @@ class Worker:
             self._send(b"R " + why.encode() + b"\n")
             _log_refusal(why)
             return REFUSED
+        self.watch.close()
         _, _, _, umask, argv, environ = wire.decode_request(payload)
         self._take_over(fds, umask, argv, environ)
         self.conn.settimeout(None)
@@ -182,6 +187,9 @@ class Worker:
             return "not a run request"
         if key != self.key:
             return "stale: the resident runner is another version of forge (forge-hook warm on restarts it)"
+        # After the accept: a change its client saw made before it connected is queued by now.
+        if self.watch.changed():
+            return "stale: a module the resident runner loaded changed on disk (it restarts)"
         if stdio_key(environ) != self.stdio:
             return "the locale or PYTHONIOENCODING differs from the resident runner's"
         return None
