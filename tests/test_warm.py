@@ -334,6 +334,55 @@ def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> 
     assert "warm: no resident runner (Connection refused); running cold" in run.stderr
 
 
+# -- bounded waits (issue 33, item 4) -----------------------------------------------------
+def test_a_stopped_runner_costs_a_cold_run_not_a_hang(project: Project, runner: WarmRunner) -> None:
+    """The runner and its spares stopped (SIGSTOP to its process group): nobody accepts.
+    The client waited for ever (timeout 8 ran 647 s); now it runs cold."""
+    served = runner.served
+    os.killpg(runner.proc.pid, signal.SIGSTOP)
+    try:
+        run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory),
+                            timeout=30)
+    finally:
+        os.killpg(runner.proc.pid, signal.SIGCONT)
+    assert run.exit_status == 0 and run.json["decision"] == "allow", run.stderr
+    assert "warm: the resident runner did not answer within 50 ms; running cold" in run.stderr
+    assert runner.served == served  # the spare that accepts the abandoned connection later serves nothing
+    assert run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory)).exit_status == 0
+    assert runner.served == served + 1
+
+
+def test_a_socket_that_listens_and_never_answers_costs_a_cold_run(project: Project, warm_dir: Path) -> None:
+    with stand_in_runner(warm_dir):  # never accepted, no control socket
+        run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(warm_dir),
+                            timeout=30)
+    assert run.exit_status == 0 and run.json["decision"] == "allow", run.stderr
+    assert "warm: the resident runner did not answer within 50 ms; running cold" in run.stderr
+
+
+def test_a_run_queued_behind_others_waits_for_its_worker(project: Project, runner: WarmRunner) -> None:
+    """No spare accepts (they are stopped: as busy as can be) but the runner answers: the
+    client waits, asking the runner now and then, and is served warm when a spare is free."""
+    served = runner.served
+    spares = [p.pid for p in psutil.Process(runner.proc.pid).children()]
+    for pid in spares:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        proc = start_client(project, warm_env(runner.directory), "--trace")
+        deadline = time.monotonic() + 60
+        while cast(dict[str, Any], runner.status())["pinged"] < 3:  # evidence: it waited, and asked
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    finally:
+        for pid in spares:
+            os.kill(pid, signal.SIGCONT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and json.loads(out)["decision"] == "allow", err
+    assert b"warm:" not in err
+    assert runner.served == served + 1
+
+
 # -- signals and clients that go away ---------------------------------------------------------
 def sleeper_hooks(project: Project, pids: Path) -> None:
     pids.mkdir()
@@ -494,6 +543,16 @@ def stand_in_runner(directory: Path) -> Iterator[socket.socket]:
         yield listener
 
 
+def say_hello(listener: socket.socket) -> socket.socket:
+    """The next connection, greeted as a worker greets it (the client waits for that
+    before it sends its request and descriptors)."""
+    from forge_hookd.warm.client import HELLO
+
+    conn, _ = listener.accept()
+    conn.sendall(HELLO + b"\n")
+    return conn
+
+
 def whole_request(conn: socket.socket) -> bytes:
     """The request's payload, read to its end (the client sent it all)."""
     conn.settimeout(60)
@@ -515,7 +574,7 @@ def test_a_run_taken_while_its_request_is_still_going_out_is_never_run_again_col
     padding = {f"FORGE_TEST_PAD{i}": "x" * 100_000 for i in range(10)}
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir, **padding))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             assert conn.recv(4)
             conn.sendall(b"A 1\nX 0\n")
@@ -530,7 +589,7 @@ def test_a_signal_while_the_client_waits_for_the_take_is_the_workers_to_answer(
     worker, which had stdin by then, went on and answered too: two documents."""
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)  # the client's signals are held from before its request
             proc.send_signal(signal.SIGTERM)
@@ -546,7 +605,7 @@ def test_a_signal_held_for_a_run_that_is_refused_is_answered_as_before_it(
     project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             proc.send_signal(signal.SIGUSR1)
@@ -722,7 +781,7 @@ def test_the_native_client_hands_a_broken_run_to_its_launcher(project: Project, 
     with stand_in_runner(warm_dir) as listener:
         proc = subprocess.Popen([native], cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env={**os.environ, **warm_env(warm_dir)})
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             conn.sendall(b"A 1\n")
@@ -741,14 +800,14 @@ def test_the_native_clients_request_is_the_python_clients(project: Project, warm
             proc = subprocess.Popen(["sh", "-c", f'umask 037; exec env -i A=1 B="x y" FORGE_WARM_DIR="{warm_dir}" "{exe}" --trace "$@"',
                                      "sh", "é", ""], cwd=project.root, stdin=subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            conn, _ = listener.accept()
+            conn = say_hello(listener)
             with conn:
                 requests.append(whole_request(conn).split(b"\0"))
                 conn.sendall(b"A 1\nX 0\n")
             proc.communicate(timeout=60)
         (warm_dir / "runner.sock").unlink()
     python, native = requests
-    assert python[0] == native[0] == b"forge-warm/1" and python[1] == native[1]  # the same key
+    assert python[0] == native[0] == b"forge-warm/2" and python[1] == native[1]  # the same key
     assert python[2:5] == native[2:5] == [b"run", b"%d" % 0o037, b"4"]
     assert python[6:9] == native[6:9] == [b"--trace", "é".encode(), b""]
     # The interpreter coerces the C locale (LC_CTYPE=C.UTF-8): the native client does too.
@@ -792,7 +851,7 @@ def test_the_native_clients_notes_never_reach_a_hook(project: Project, tmp_path:
 def test_a_status_line_that_is_not_a_runners_fails_closed(project: Project, warm_dir: Path) -> None:
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             conn.sendall(b"A 1\nX oops\n")
@@ -812,7 +871,7 @@ def test_a_signal_the_caller_blocked_is_left_to_the_caller(project: Project, war
         proc = subprocess.Popen([installed("forge-hook-run")], cwd=project.root, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=blocked,
                                 env={**os.environ, **warm_env(warm_dir)})
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             conn.sendall(b"A 1\nQ\n")  # the barrier: the client's signals so far, then G

@@ -7,10 +7,12 @@ the installer's ``python -I -S`` launcher even ``os`` is not loaded yet, and imp
 it costs 1.7 ms; ``from __future__ import annotations`` alone costs 0.25 ms, so the
 annotations here name builtins only (bench/README.md, "warm.py").
 
-It also owns the wire format, which both ends import from here: one request (fields
-joined by NUL, after a 4-byte length) with the client's stdin, stdout, stderr and
-working directory as descriptors (SCM_RIGHTS), so that a tty check, EPIPE and the
-working directory are exactly the client's; then lines: ``A PID`` (the worker took the
+It also owns the wire format, which both ends import from here: first the worker's
+hello (``H forge-warm/2``, said as soon as a worker accepted the connection: no
+descriptor is passed to a runner that has not said it is alive, issue 33 item 4), then
+one request (fields joined by NUL, after a 4-byte length) with the client's stdin,
+stdout, stderr and working directory as descriptors (SCM_RIGHTS), so that a tty check,
+EPIPE and the working directory are exactly the client's; then lines: ``A PID`` (the worker took the
 run, and stdin with it), ``R WHY`` (refused: run cold), ``K SIGNUM`` (the client relays a
 signal), ``Q`` (the worker's barrier: relay every signal you got so far, then say ``G``),
 ``X STATUS`` or ``S SIGNUM`` (how the worker ended, from the worker itself or from the
@@ -32,7 +34,16 @@ else:
 # the run answers them as a cold run would: one list, built from _signal too.
 from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
 
-PROTOCOL = b"forge-warm/1"
+PROTOCOL = b"forge-warm/2"
+#: The worker's first line, as soon as it accepted the connection.
+HELLO = b"H " + PROTOCOL
+#: How long a client waits for a sign of life: the hello, else the runner's answer to
+#: ``ping`` on its control socket (then it waits for the hello again: a run queued
+#: behind others on a busy machine is not a reason to go cold). A runner that gives
+#: neither within it (stopped, stuck, a stale socket that listens) costs a cold run, and
+#: no signal is held longer. Tens of milliseconds: a runner's loop that is alive answers
+#: within one scheduling round even at load; build.py gives the native client this one.
+ALIVE_WAIT_MS = 50
 RUNNER_SOCKET = b"runner.sock"
 CONTROL_SOCKET = b"control.sock"
 LOCK_FILE = b"runner.lock"
@@ -111,7 +122,7 @@ def decode_request(payload: bytes) -> tuple[bytes, bytes, bytes, int, list[str],
     when it is not one."""
     fields = payload.split(b"\0")
     if len(fields) < 5 or fields[0] != PROTOCOL:
-        raise ValueError("not a forge-warm/1 request")
+        raise ValueError("not a forge-warm/2 request")
     argc = int(fields[4])
     if argc < 0 or 5 + argc > len(fields):
         raise ValueError("bad argument count")
@@ -206,6 +217,7 @@ class _Client:
 
     def _run(self) -> int:
         self._connect()
+        self._await_hello()
         # From the request on, a signal is the worker's to answer once it took the run
         # (and stdin): never answered here as well, which would put two documents on
         # stdout. Until the worker says it took the run, a signal is only held.
@@ -231,10 +243,40 @@ class _Client:
         return self._wait_status()
 
     def _connect(self) -> None:
+        self.sock.settimeout(ALIVE_WAIT_MS / 1000)  # a full backlog is not waited on
         try:
             self.sock.connect(self.directory + b"/" + RUNNER_SOCKET)
+        except BlockingIOError:
+            raise _Cold("the resident runner's queue is full") from None
         except (OSError, ValueError) as exc:  # ValueError: no such socket; path too long
             raise _Cold(f"no resident runner ({getattr(exc, 'strerror', None) or exc})") from None
+        # The runner checks our uid; we check its (SO_PEERCRED: pid, uid, gid of who listens).
+        cred = self.sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+        uid = int.from_bytes(cred[4:8], sys.byteorder, signed=True)
+        if uid != posix.getuid():
+            raise _Cold(f"the resident runner's socket is another user's (uid {uid}), not ours ({posix.getuid()})")
+
+    def _await_hello(self) -> None:
+        """Until a worker says hello: ALIVE_WAIT_MS at a time, each wait renewed only by
+        the runner's own answer to ``ping`` (it is alive: the run is queued)."""
+        while b"\n" not in self.buffer:
+            try:
+                data = self.sock.recv(4096)
+            except TimeoutError:
+                if not _pong(self.directory):
+                    raise _Cold(f"the resident runner did not answer within {ALIVE_WAIT_MS} ms") from None
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                break
+            self.buffer += data
+        self.sock.settimeout(None)
+        line = self._line()
+        if line != HELLO:
+            if line.startswith(b"R "):
+                raise _Cold(f"the resident runner refused: {line[2:].decode('utf-8', 'replace')}")
+            raise _Cold("the resident runner closed the connection before it said hello")
 
     def _send(self) -> None:
         umask = posix.umask(0o022)
@@ -309,6 +351,21 @@ class _Client:
             self.sock.sendall(line)
         except OSError:
             pass
+
+
+def _pong(directory: bytes) -> bool:
+    """Whether the runner's own loop answers ``ping`` on its control socket within
+    ALIVE_WAIT_MS: it is alive and not stopping (its workers are only busy)."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
+    sock.settimeout(ALIVE_WAIT_MS / 1000)
+    try:
+        sock.connect(directory + b"/" + CONTROL_SOCKET)
+        sock.sendall(b"ping\n")
+        return sock.recv(16) == b"pong\n"
+    except OSError:  # TimeoutError too
+        return False
+    finally:
+        sock.close()
 
 
 # -- starting the runner again -----------------------------------------------------------

@@ -125,6 +125,7 @@ class Runner:
         self.started = time.time()
         self.served = 0
         self.refused = 0  # runs a worker refused (stale, another context...): cold in their client
+        self.pinged = 0  # clients that waited for a hello longer than ALIVE_WAIT_MS, and asked
         self.watch = CodeWatch()
         self.workers: dict[int, socket.socket] = {}  # pid -> the client's connection
         self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
@@ -387,6 +388,9 @@ class Runner:
     def _answer(self, verb: bytes) -> bytes:
         import orjson
 
+        if verb == b"ping":  # a client's question while its hello is late (client._pong)
+            self.pinged += 1
+            return b"pong\n" if not self.stopping else b"stopping\n"
         if verb == b"stop":
             self.stopping = self.stopping or "asked to stop (forge-hook warm off)"
         return orjson.dumps(self.status()) + b"\n"
@@ -400,7 +404,7 @@ class Runner:
                (("runner", resource.getrusage(resource.RUSAGE_SELF)),
                 ("workers", resource.getrusage(resource.RUSAGE_CHILDREN)))}
         return {"state": "stopping" if self.stopping else "up", "pid": os.getpid(),
-                "since": self.started, "served": self.served, "refused": self.refused, "running": len(self.workers),
+                "since": self.started, "served": self.served, "refused": self.refused, "pinged": self.pinged, "running": len(self.workers),
                 "version": _version(), "key": self.key.decode(errors="replace"),
                 "socket": self.runner_path, "idle_exit": self.idle, "cpu": cpu}
 

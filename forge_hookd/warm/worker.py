@@ -109,6 +109,11 @@ class Spare:
                     self._tell(b"R %d %d" % (peer or (0, -1)))
                     conn.close()
                     continue
+                try:  # at once: no client passes its descriptors before this (issue 33, item 4)
+                    conn.sendall(wire.HELLO + b"\n")
+                except OSError:  # it went cold meanwhile, and away
+                    conn.close()
+                    continue
                 self._tell(b"T", conn.fileno())
                 self.listener.close()
                 self.pair.close()
