@@ -528,6 +528,40 @@ def test_the_runner_leaks_no_descriptor_over_100_runs(project: Project, runner: 
     assert len(spares) == warmd.SPARES and not any(p.children() for p in spares)
 
 
+_SPARE_RACE = """
+import os, socket, sys, time
+from forge_hookd.warm import runner as warmd
+r = warmd.Runner(sys.argv[1])
+ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+client, conn = socket.socketpair()
+spare = os.fork()
+if spare == 0:  # a spare: takes the run (T and the connection), serves it, says X, exits
+    theirs.sendmsg([b"T"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, conn.fileno().to_bytes(4, sys.byteorder))])
+    conn.sendall(b"X 0\\n")
+    os._exit(0)
+theirs.close()
+conn.close()
+r.spares[spare] = ours
+r.selector.register(ours, 1, lambda: r._from_spare(spare, ours))
+while open(f"/proc/{spare}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":  # dead, not reaped
+    time.sleep(0.01)
+r._reap()  # as after a select that returned before the spare's T came
+client.settimeout(10)
+print(r.served, spare in r.spares, r.next_spare <= time.monotonic(), client.recv(4))
+"""
+
+
+def test_a_spare_that_served_a_run_before_the_runner_read_its_word_is_counted(tmp_path: Path) -> None:
+    """Issue 33, item 5: a spare that took a run, served it and exited between the
+    runner's select and its reap was taken for a spare that died unused: the run was
+    not counted and no spare was forked for 1 s (15 of 600 back-to-back events took
+    1 s). The moments are put in that order here: the spare is dead before the reap."""
+    done = subprocess.run([sys.executable, "-c", _SPARE_RACE, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60, cwd="/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1 False True b'X 0\\n'", done.stdout  # counted, no pause, told
+
+
 # -- races at the edges of a run ----------------------------------------------------------------
 # A runner that takes the run while the request is still being sent, or a signal that
 # comes while the client waits for the take, cannot be timed with the real runner: these

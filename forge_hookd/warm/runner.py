@@ -131,6 +131,7 @@ class Runner:
         self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
         self.retiring: set[int] = set()  # spares told to go, not reaped yet: we wait for them
         self.next_spare = 0.0
+        self.unused_deaths = 0  # spares that died unused since one last took a run
         self.spared: set[int] = set()  # what clean workers' detach hooks left: theirs to keep
         self.ending: list[TreeEnd] = []
         self.stopping = ""
@@ -303,18 +304,24 @@ class Runner:
                            f"this runner serves uid {os.getuid()} only")
         elif message == b"T" and fds:
             self.last_active = time.monotonic()
+            self.unused_deaths = 0
             self.workers[pid] = socket.socket(fileno=fds.pop())
             self._drop_spare(pid, retire=False)
-        elif not message:  # it died unused: reaped below
+        else:  # it died unused (end of file): reaped below
             self._spare_died(pid)
         for fd in fds:
             os.close(fd)
 
     def _spare_died(self, pid: int) -> None:
         self._drop_spare(pid)
-        if not self.stopping:
-            self.log.write(f"a spare worker (pid {pid}) ended unused; another in {_RESPAWN_PAUSE:g} s")
-            self.next_spare = time.monotonic() + _RESPAWN_PAUSE
+        if self.stopping:
+            return
+        # Another at once; a pause only when spares keep dying unused (a crash loop must
+        # not be a fork loop), so no event waits on a pause for one that died by accident.
+        self.unused_deaths += 1
+        pause = _RESPAWN_PAUSE if self.unused_deaths > SPARES else 0.0
+        self.log.write(f"a spare worker (pid {pid}) ended unused; another in {pause:g} s")
+        self.next_spare = time.monotonic() + pause
 
     def _drop_spare(self, pid: int, *, retire: bool = True) -> None:
         """Close our line to a spare (it then exits); ``retire``: it is not a worker, and
@@ -334,13 +341,15 @@ class Runner:
                 return
             if pid == 0:
                 return
+            # A spare may have taken a run, served it and exited between our select and
+            # this reap: what it said before it died is read first, so that a served run
+            # is never taken for a spare that died unused (issue 33, item 5).
+            while pid in self.spares:
+                self._from_spare(pid, self.spares[pid])
             conn = self.workers.pop(pid, None)
             if conn is not None:
                 self._report(pid, conn, os.waitstatus_to_exitcode(status))
-            elif pid in self.retiring:
-                self.retiring.discard(pid)
-            elif pid in self.spares:  # died unused (a worker that took a run is in workers)
-                self._spare_died(pid)
+            else:
                 self.retiring.discard(pid)
 
     def _report(self, pid: int, conn: socket.socket, code: int) -> None:
