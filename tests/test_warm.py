@@ -83,6 +83,15 @@ def without_durations(value: Any) -> Any:
     return value
 
 
+def timeless(doc: Any) -> Any:
+    """A document without what differs between two runs of one event: durations, and
+    the timestamp given to an event that brought none."""
+    doc = without_durations(doc)
+    if isinstance(doc.get("event"), dict):
+        doc["event"] = {k: v for k, v in doc["event"].items() if k != "timestamp"}
+    return doc
+
+
 def start_client(project: Project, env: dict[str, str], *args: str,
                  event: dict[str, Any] | None = None) -> subprocess.Popen[bytes]:
     """The installed client, its event on stdin from a file (all there at once)."""
@@ -332,6 +341,71 @@ def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> 
     run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
     assert run.exit_status == 0 and run.json["decision"] == "allow"
     assert "warm: no resident runner (Connection refused); running cold" in run.stderr
+
+
+# -- what a worker inherits (issue 33, item 2) ------------------------------------------
+def test_a_killed_runner_is_started_again_while_its_worker_runs(
+        project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path) -> None:
+    """runner.lock lived on in every worker (a flock lives while any descriptor of it
+    does): a killed runner could not be started again until the long run ended."""
+    env = {"XDG_STATE_HOME": str(isolated_home / ".local/state")}
+    first = WarmRunner.start(warm_dir, env)
+    sleeper_hooks(project, tmp_path / "pids")
+    proc = start_client(project, warm_env(warm_dir))
+    try:
+        wait_for(tmp_path / "pids/hook.pid", proc)
+        pids = read_pids(tmp_path / "pids")
+        worker = psutil.Process(pids["hook"]).ppid()
+        spares = [p.pid for p in psutil.Process(first.proc.pid).children() if p.pid != worker]
+        first.kill()
+        second = WarmRunner.start(warm_dir, env)  # before: it found the lock held, and exited 0
+        try:
+            assert second.proc.pid != first.proc.pid and proc.poll() is None
+            assert run_installed([], cwd=project.root, stdin=json.dumps({**EVENT, "type": "session:start"}),
+                                 env=warm_env(warm_dir)).exit_status == 0
+            assert second.served == 1
+        finally:
+            second.stop()
+    finally:
+        proc.send_signal(signal.SIGTERM)  # relayed to the orphaned worker, which answers
+        proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert gone(worker, *spares, *pids.values())
+    for pid in (worker, *spares):
+        reap_if_ours(pid)
+
+
+def test_a_report_to_the_clients_own_descriptor_is_written_as_cold(project: Project, runner: WarmRunner,
+                                                                    tmp_path: Path) -> None:
+    """--report /dev/fd/3 named the worker's descriptor 3: the document was lost, exit 0.
+    Such a run is the client's own (cold), and writes where the cold run writes."""
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}, "cwd": str(project.root)}
+    reports = []
+    for extra in ({}, COLD):
+        report = tmp_path / f"report-{len(reports)}.json"
+        proc = subprocess.run(["sh", "-c", f'exec 3> "{report}"; exec "{installed("forge-hook-run")}" --trace '
+                               '--dialect claude --report /dev/fd/3'], cwd=project.root, capture_output=True,
+                              input=json.dumps(payload).encode(), timeout=60,
+                              env={**os.environ, **warm_env(runner.directory), **extra})
+        assert proc.returncode == 0, proc.stderr
+        reports.append(json.loads(report.read_text()))
+        if not extra:
+            assert b"warm: the resident runner refused: '/dev/fd/3' names the client's own" in proc.stderr
+    assert timeless(reports[0]) == timeless(reports[1])
+    assert reports[0]["decision"] == "allow"
+    assert runner.status()["refused"] == 1 and runner.served == 0  # type: ignore[index]
+
+
+def test_a_config_fifo_is_answered_as_cold(project: Project, runner: WarmRunner) -> None:
+    os.mkfifo(project.root / "fifo.json")
+    runs = [run_installed(["--config", "fifo.json", "--event", "session:start"], cwd=project.root,
+                          env={**warm_env(runner.directory), **extra}, timeout=30) for extra in ({}, COLD)]
+    assert [r.exit_status for r in runs] == [0, 0]
+    assert timeless(runs[0].json) == timeless(runs[1].json)
+    assert runs[0].json["warnings"] == ["fifo.json: not read: it is a FIFO, not a regular file"]
+    assert runs[0].stderr == runs[1].stderr
+    assert runner.served == 1
 
 
 # -- bounded waits (issue 33, item 4) -----------------------------------------------------

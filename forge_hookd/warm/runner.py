@@ -143,6 +143,7 @@ class Runner:
         self.listener: socket.socket | None = None
         self.control: socket.socket | None = None
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.lock = -1
 
     # -- life ----------------------------------------------------------------------
     def serve(self) -> int:
@@ -154,6 +155,7 @@ class Runner:
         lock = _lock(os.path.join(self.directory, os.fsdecode(wire.LOCK_FILE)))
         if lock is None:
             return 0  # another runner is up: it serves
+        self.lock = lock
         preload()
         self.key = wire.code_key()
         self.watch.start()
@@ -287,6 +289,10 @@ class Runner:
                 sock.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
+        # The lock is the runner's life: a worker that held it (a flock lives as long as
+        # any descriptor of it) kept a killed runner from being started again until its
+        # run ended (issue 33, item 2).
+        os.close(self.lock)
         self.log.close()
 
     def _from_spare(self, pid: int, ours: socket.socket) -> None:

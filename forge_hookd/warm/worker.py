@@ -187,7 +187,7 @@ class Worker:
         return status
 
     def _refusal(self, fds: list[int], payload: bytes) -> str | None:
-        protocol, key, verb, _, _, environ = wire.decode_request(payload)
+        protocol, key, verb, _, argv, environ = wire.decode_request(payload)
         if verb != b"run" or len(fds) != wire.PASSED_FDS:
             return "not a run request"
         if key != self.key:
@@ -197,7 +197,7 @@ class Worker:
             return "stale: a module the resident runner loaded changed on disk (it restarts)"
         if stdio_key(environ) != self.stdio:
             return "the locale or PYTHONIOENCODING differs from the resident runner's"
-        return None
+        return names_the_clients_own(argv, environ)
 
     def _send(self, line: bytes) -> None:
         try:
@@ -225,6 +225,26 @@ class Worker:
         from forge_hookd.__main__ import answer_signals_during_startup
 
         answer_signals_during_startup()
+
+
+#: Paths that name the process that opens them: in a worker they would be the worker's
+#: (``--report /dev/fd/3`` wrote the document to the worker's descriptor 3: lost, exit 0).
+_SELF_PATHS = ("/dev/fd/", "/proc/self/", "/proc/thread-self/")
+
+
+def names_the_clients_own(argv: list[str], environ: Mapping[bytes, bytes]) -> str | None:
+    """Why the run is the client's to do (an argument or a FORGE_ variable names its own
+    descriptors or process, which only a cold run opens as its own); None when none does.
+    /dev/fd/0-2 are the client's in the worker too (passed), and stay warm."""
+    values = [*argv[1:], *(value.decode(errors="replace") for name, value in environ.items()
+                           if name.startswith(b"FORGE_"))]
+    for value in values:
+        for prefix in _SELF_PATHS:
+            at = value.find(prefix)
+            rest = value[at + len(prefix):] if at >= 0 else ""
+            if at >= 0 and rest not in ("0", "1", "2"):
+                return f"{value!r} names the client's own descriptors or process"
+    return None
 
 
 def take_limits(client_pid: int) -> str | None:
