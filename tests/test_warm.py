@@ -381,7 +381,7 @@ def test_a_report_to_the_clients_own_descriptor_is_written_as_cold(project: Proj
     Such a run is the client's own (cold), and writes where the cold run writes."""
     payload = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash",
                "tool_input": {"command": "ls"}, "cwd": str(project.root)}
-    reports = []
+    reports: list[Any] = []
     for extra in ({}, COLD):
         report = tmp_path / f"report-{len(reports)}.json"
         proc = subprocess.run(["sh", "-c", f'exec 3> "{report}"; exec "{installed("forge-hook-run")}" --trace '
