@@ -8,6 +8,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import stat
@@ -211,7 +212,6 @@ def test_nested_run_is_a_circular_trigger_warm(project: Project, runner: WarmRun
 
 # -- what makes a run cold ---------------------------------------------------------------------
 def test_stale_runner_means_a_cold_run(project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path) -> None:
-    import shutil
 
     import forge_hookd
 
@@ -275,7 +275,6 @@ def copied_install(tmp_path: Path, client: str) -> tuple[Path, str]:
     """A second installation of forge (the package copied under ``tmp_path/copy``) and
     its forge-hook-run: a launcher as install.sh writes one, and, for the native client,
     the native client built by that installation in front of it."""
-    import shutil
 
     import forge_hookd
 
@@ -341,6 +340,53 @@ def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> 
     run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
     assert run.exit_status == 0 and run.json["decision"] == "allow"
     assert "warm: no resident runner (Connection refused); running cold" in run.stderr
+
+
+# -- the caller's confinement (issue 33, item 1) ----------------------------------------
+def confining(*command: str) -> list[str]:
+    """``command``, or a loud skip where this machine does not allow it."""
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"CONFINEMENT TEST SKIPPED: {command[0]} is not installed")
+    tried = subprocess.run([*command, "true"], capture_output=True, text=True, timeout=60)
+    if tried.returncode != 0:
+        pytest.skip(f"CONFINEMENT TEST SKIPPED: this machine refuses {' '.join(command)}: {tried.stderr.strip()}")
+    return list(command)
+
+
+def test_a_client_without_privileges_is_not_served_with_the_runners(project: Project, runner: WarmRunner) -> None:
+    """Under setpriv --no-new-privs --bounding-set=-all a cold hook sees NoNewPrivs 1 and
+    no capability; a warm one saw the runner's full set. Now the run is cold, in the
+    client's confinement, and warm status counts it."""
+    setpriv = confining("setpriv", "--no-new-privs", "--bounding-set=-all")
+    project.write_hooks([{"event": "*", "command": "grep -E '^(NoNewPrivs|CapBnd|CapEff)' /proc/self/status"}])
+    runs = [subprocess.run([*setpriv, installed("forge-hook-run"), "--trace", "--event", "session:start"],
+                           cwd=project.root, capture_output=True, timeout=60,
+                           env={**os.environ, **warm_env(runner.directory), **extra}) for extra in ({}, COLD)]
+    seen = [json.loads(run.stdout)["results"][0]["stdout"] for run in runs]
+    assert seen[0] == seen[1] and "NoNewPrivs:\t1" in seen[0] and "CapEff:\t0000000000000000" in seen[0], seen
+    assert b"warm: the resident runner refused: the client's security context is not the resident runner's" \
+        in runs[0].stderr, runs[0].stderr
+    status = cast(dict[str, Any], runner.status())
+    assert status["refused"] == 1 and status["served"] == 0
+
+
+def test_a_client_in_its_own_namespaces_is_not_served_in_the_runners(project: Project, runner: WarmRunner,
+                                                                      tmp_path: Path) -> None:
+    """Under unshare -m with a tmpfs over a directory, a warm hook wrote to the host's
+    directory. Now the run is cold, and writes where the client sees it."""
+    unshare = confining("unshare", "-Urm")
+    shadowed = tmp_path / "shadowed"
+    shadowed.mkdir()
+    project.write_hooks([{"event": "*", "command": f'echo hook > "{shadowed}/written"'}])
+    script = f'mount -t tmpfs none "{shadowed}" && exec "{installed("forge-hook-run")}" --trace --event session:start'
+    run = subprocess.run([*unshare, "sh", "-c", script], cwd=project.root, capture_output=True, timeout=60,
+                         env={**os.environ, **warm_env(runner.directory)})
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["results"][0]["exit_code"] == 0
+    assert list(shadowed.iterdir()) == []  # written under the client's tmpfs, gone with it
+    assert b"warm: the resident runner refused: the client's security context is not the resident runner's" \
+        in run.stderr, run.stderr
+    assert runner.served == 0
 
 
 # -- what a worker inherits (issue 33, item 2) ------------------------------------------

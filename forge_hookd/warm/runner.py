@@ -35,6 +35,7 @@ from typing import NoReturn
 from forge_hookd.warm import client as wire
 from forge_hookd.run.proctable import direct_children
 from forge_hookd.run.tree import TreeEnd, become_subreaper, tree_members
+from forge_hookd.warm.context import Context, context_of
 from forge_hookd.warm.log import RunnerLog
 from forge_hookd.warm.watch import CodeWatch
 from forge_hookd.warm.worker import REFUSED, Spare, default_signals, peer_of, stdio_key
@@ -127,6 +128,7 @@ class Runner:
         self.refused = 0  # runs a worker refused (stale, another context...): cold in their client
         self.pinged = 0  # clients that waited for a hello longer than ALIVE_WAIT_MS, and asked
         self.watch = CodeWatch()
+        self.context: Context = {}  # ours, which every worker has: a client's must be the same
         self.workers: dict[int, socket.socket] = {}  # pid -> the client's connection
         self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
         self.retiring: set[int] = set()  # spares told to go, not reaped yet: we wait for them
@@ -159,6 +161,7 @@ class Runner:
         preload()
         self.key = wire.code_key()
         self.watch.start()
+        self.context = context_of("self")
         self._listen()
         self._install_signals()
         gc.collect()
@@ -275,7 +278,7 @@ class Runner:
             listener = self.listener
             self.listener = None  # kept open: the spare accepts on it
             self._leave_the_runner()
-            status = Spare(listener, pair, self.key, self.stdio, self.watch).serve()
+            status = Spare(listener, pair, self.key, self.stdio, self.watch, self.context).serve()
         finally:
             os._exit(status)
 

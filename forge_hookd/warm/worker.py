@@ -32,6 +32,7 @@ from forge_hookd.run import signals
 from forge_hookd.warm import client as wire
 from forge_hookd.signalnames import RUNNER_SIGNALS
 from forge_hookd.run.tree import become_subreaper
+from forge_hookd.warm.context import Context, difference
 from forge_hookd.warm.log import RunnerLog
 from forge_hookd.warm.watch import CodeWatch
 
@@ -79,8 +80,9 @@ class Spare:
     its line to the runner (end of file: the runner is gone, and so is the spare)."""
 
     def __init__(self, listener: socket.socket, pair: socket.socket, key: bytes, stdio: tuple[bytes, ...],
-                 watch: CodeWatch) -> None:
+                 watch: CodeWatch, context: Context) -> None:
         self.listener, self.pair, self.key, self.stdio, self.watch = listener, pair, key, stdio, watch
+        self.context = context
 
     def serve(self) -> int:
         warm_up()
@@ -88,7 +90,7 @@ class Spare:
         taken = self._accept()
         if taken is None:
             return REFUSED
-        return Worker(*taken, self.key, self.stdio, self.watch).serve()
+        return Worker(*taken, self.key, self.stdio, self.watch, self.context).serve()
 
     def _accept(self) -> tuple[socket.socket, int] | None:
         """The next connection of our own user, handed to the runner too; None when the
@@ -107,11 +109,6 @@ class Spare:
                 peer = peer_of(conn)
                 if peer is None or peer[1] != os.getuid():
                     self._tell(b"R %d %d" % (peer or (0, -1)))
-                    conn.close()
-                    continue
-                try:  # at once: no client passes its descriptors before this (issue 33, item 4)
-                    conn.sendall(wire.HELLO + b"\n")
-                except OSError:  # it went cold meanwhile, and away
                     conn.close()
                     continue
                 self._tell(b"T", conn.fileno())
@@ -153,10 +150,22 @@ class Worker:
     """One request, in a forked child of the runner: take the run over, run it cold."""
 
     def __init__(self, conn: socket.socket, client_pid: int, key: bytes, stdio: tuple[bytes, ...],
-                 watch: CodeWatch) -> None:
+                 watch: CodeWatch, context: Context) -> None:
         self.conn, self.client_pid, self.key, self.stdio, self.watch = conn, client_pid, key, stdio, watch
+        self.context = context
 
     def serve(self) -> int:
+        # A client confined more (or otherwise) than the runner runs cold, in its own
+        # confinement: refused before its hello, so it passes no descriptor at all.
+        why = difference(self.client_pid, self.context)
+        if why is not None:
+            self._send(b"R " + why.encode() + b"\n")
+            _log_refusal(why)
+            return REFUSED
+        try:  # at once: no client passes its descriptors before this (issue 33, item 4)
+            self.conn.sendall(wire.HELLO + b"\n")
+        except OSError:  # it went cold meanwhile, and away
+            return REFUSED
         self.conn.settimeout(_REQUEST_TIMEOUT)
         fds, payload = receive(self.conn)
         try:
