@@ -283,11 +283,13 @@ def copied_install(tmp_path: Path, client: str) -> tuple[Path, str]:
     # Compiled, as pip compiles an install: a cold run then writes nothing beside the modules.
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(parent)], check=True, timeout=120)
     paths = [str(parent), *(p for p in sys.path if p and "forge_hookd" not in p)]
+    (tmp_path / "copy-bin").mkdir()
+    for name, entry in (("forge-hook-run", "forge_hookd.__main__"), ("forge-hook", "forge_hookd.cli.manage")):
+        launcher = tmp_path / "copy-bin" / name
+        launcher.write_text(f"#!{sys.executable} -IS\nimport sys\nsys.path[:0] = {paths!r}\n"
+                            f"from {entry} import main\nsys.exit(main())\n")
+        launcher.chmod(0o755)
     launcher = tmp_path / "copy-bin" / "forge-hook-run"
-    launcher.parent.mkdir()
-    launcher.write_text(f"#!{sys.executable} -IS\nimport sys\nsys.path[:0] = {paths!r}\n"
-                        "from forge_hookd.__main__ import main\nsys.exit(main())\n")
-    launcher.chmod(0o755)
     if client == "python":
         return parent, str(launcher)
     native = tmp_path / "copy-bin" / "forge-hook-run-native"
@@ -295,6 +297,49 @@ def copied_install(tmp_path: Path, client: str) -> tuple[Path, str]:
                     "from forge_hookd.warm.build import main; sys.exit(main())", str(native), "--cold", str(launcher)],
                    check=True, timeout=120)
     return parent, str(native)
+
+
+def test_two_installs_each_have_their_own_runner(project: Project, tmp_path: Path, client: str) -> None:
+    """Issue 33, item 3: one socket per user made a second install (another prefix, a
+    test run) find the first's runner stale, run cold, and stop it with its warm off.
+    Now each install has its own directory and mark, in the default place."""
+    parent, copy_run = copied_install(tmp_path, client)
+    runtime = short_private_dir("fw-rt-")
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
+    ours_manage, copy_manage = [console_script("forge-hook")], [str(tmp_path / "copy-bin" / "forge-hook")]
+    pids: list[int] = []
+
+    def manage(command: list[str], *args: str) -> dict[str, Any]:
+        done = subprocess.run([*command, "warm", *args, "--json"], cwd=project.root, capture_output=True,
+                              timeout=120, env=env)
+        return cast(dict[str, Any], json.loads(done.stdout))
+
+    def event(exe: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([exe, "--trace", "--event", "session:start"], cwd=project.root, capture_output=True,
+                              timeout=60, env={**env, "FORGE_WARM_REQUIRED": "1"})
+
+    try:
+        for command in (ours_manage, copy_manage):
+            up = manage(command, "on")
+            assert up["state"] == "up", up
+            pids.append(up["pid"])
+        assert pids[0] != pids[1] and pid_alive(pids[0]) and pid_alive(pids[1])
+        for exe in (installed("forge-hook-run"), copy_run):
+            done = event(exe)
+            assert done.returncode == 0 and b"warm:" not in done.stderr, done.stderr  # served, by its own runner
+        assert [manage(c, "status")["served"] for c in (ours_manage, copy_manage)] == [1, 1]
+        off = manage(copy_manage, "off")
+        assert off["pid"] == pids[1] and gone(pids[1])
+        ours = manage(ours_manage, "status")
+        assert ours["state"] == "up" and ours["pid"] == pids[0] and ours["enabled"]
+        assert event(installed("forge-hook-run")).returncode == 0
+    finally:
+        manage(ours_manage, "off")
+        manage(copy_manage, "off")
+        assert gone(*pids)
+        for pid in pids:
+            reap_if_ours(pid)
+        shutil.rmtree(runtime)
 
 
 def test_a_module_replaced_on_disk_makes_the_runner_stale(

@@ -20,6 +20,7 @@
  *   FORGE_KEY_DIR    the package directory, as the Python client names it
  *   FORGE_HEXVERSION that interpreter's sys.hexversion
  *   FORGE_ALIVE_WAIT_MS how long a sign of life may take (warm.client.ALIVE_WAIT_MS)
+ *   FORGE_INSTALL_TAG this install's name among the user's (warm.client.install_tag)
  * Built from these, the request's key is the Python client's (warmclient.code_key).
  */
 #define _GNU_SOURCE
@@ -37,8 +38,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_ALIVE_WAIT_MS)
-#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION and FORGE_ALIVE_WAIT_MS"
+#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_ALIVE_WAIT_MS) || !defined(FORGE_INSTALL_TAG)
+#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION, FORGE_ALIVE_WAIT_MS and FORGE_INSTALL_TAG"
 #endif
 
 extern char **environ;
@@ -277,9 +278,10 @@ static char *runtime_dir(void) {
     if (absolute(named))
         snprintf(buf, sizeof buf, "%s", named);
     else if (absolute(run))
-        snprintf(buf, sizeof buf, "%s/forge", run);
+        snprintf(buf, sizeof buf, "%s/forge-%s", run, FORGE_INSTALL_TAG);
     else
-        snprintf(buf, sizeof buf, "%s/forge-%u", absolute(tmp) ? tmp : "/tmp", (unsigned)getuid());
+        snprintf(buf, sizeof buf, "%s/forge-%u-%s", absolute(tmp) ? tmp : "/tmp", (unsigned)getuid(),
+                 FORGE_INSTALL_TAG);
     return buf;
 }
 

@@ -48,7 +48,7 @@ RUNNER_SOCKET = b"runner.sock"
 CONTROL_SOCKET = b"control.sock"
 LOCK_FILE = b"runner.lock"
 #: Under the state directory: present while ``forge-hook warm on`` is in force.
-ENABLED_MARK = b"forge/warm.on"
+ENABLED_MARK = b"forge/warm-%s.on"
 #: The longest request accepted: argv and environment are bounded by ARG_MAX (2 MiB
 #: here) when they reach us through exec; this leaves room for a generous one.
 MAX_REQUEST = 16 * 1024 * 1024
@@ -59,27 +59,44 @@ _FS = sys.getfilesystemencoding()
 
 
 # -- where -------------------------------------------------------------------------------
+def install_tag(package_dir: bytes | None = None) -> bytes:
+    """This installation's name among the user's (issue 33, item 3): each install has
+    its own runner, socket directory and "warm on" mark, so that a second install (another
+    prefix, a test run) neither finds the first's runner stale nor stops it. Ten hex
+    digits of FNV-1a over the package directory's path: no hash module to import (a
+    client of built-in modules only), and build.py gives the native client this one."""
+    value = 0xCBF29CE484222325
+    for byte in package_dir if package_dir is not None else _package_dir():
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return b"%010x" % (value >> 24)
+
+
+def _package_dir() -> bytes:
+    return __file__.rsplit("/", 2)[0].encode(_FS, "surrogateescape")  # forge_hookd/, not warm/
+
+
 def runtime_dir(environ: "Mapping[bytes, bytes]") -> bytes:
-    """``$FORGE_WARM_DIR``, else ``$XDG_RUNTIME_DIR/forge``, else ``forge-UID`` in the
-    system's temporary directory (``$TMPDIR``, else ``/tmp``); each only when absolute
-    (a relative one would name another directory for each working directory)."""
+    """``$FORGE_WARM_DIR``, else ``$XDG_RUNTIME_DIR/forge-TAG``, else ``forge-UID-TAG``
+    in the system's temporary directory (``$TMPDIR``, else ``/tmp``), TAG this install's
+    (:func:`install_tag`); each only when absolute (a relative one would name another
+    directory for each working directory)."""
     named = environ.get(b"FORGE_WARM_DIR")
     if named and named.startswith(b"/"):
         return named
     run = environ.get(b"XDG_RUNTIME_DIR")
     if run and run.startswith(b"/"):
-        return run + b"/forge"
+        return run + b"/forge-" + install_tag()
     tmp = environ.get(b"TMPDIR")
-    return (tmp if tmp and tmp.startswith(b"/") else b"/tmp") + b"/forge-%d" % posix.getuid()
+    return (tmp if tmp and tmp.startswith(b"/") else b"/tmp") + b"/forge-%d-" % posix.getuid() + install_tag()
 
 
 def enabled_mark(environ: "Mapping[bytes, bytes]") -> bytes:
-    """The file whose presence says ``forge-hook warm on`` is in force."""
+    """The file whose presence says ``forge-hook warm on`` is in force for this install."""
     state = environ.get(b"XDG_STATE_HOME")
     if not state:
         home = environ.get(b"HOME") or b"/"
         state = home + b"/.local/state"
-    return state + b"/" + ENABLED_MARK
+    return state + b"/" + ENABLED_MARK % install_tag()
 
 
 def private_dir_problem(path: bytes) -> str | None:
@@ -102,9 +119,9 @@ def code_key() -> bytes:
     """What makes a runner able to serve this client: the same package directory, as it
     is now (a reinstall or an edit that renames a file changes its inode or mtime), and
     the same interpreter. A runner whose key differs is stale (another version)."""
-    here = __file__.rsplit("/", 2)[0]  # forge_hookd/, not this wing's warm/
+    here = _package_dir()
     st = posix.stat(here)
-    return b"%s:%d:%d:%d" % (here.encode(_FS, "surrogateescape"), st.st_ino, st.st_mtime_ns, sys.hexversion)
+    return b"%s:%d:%d:%d" % (here, st.st_ino, st.st_mtime_ns, sys.hexversion)
 
 
 # -- the request -------------------------------------------------------------------------
