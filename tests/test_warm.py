@@ -667,11 +667,12 @@ def test_concurrent_clients_are_served_side_by_side(project: Project, runner: Wa
     # Each hook waits until all n hooks have started: only runs served at once can pass.
     project.write_hooks([{"event": "tool:pre_execute", "timeout": 60, "command":
                           f'touch "{meet}/$$"; while [ "$(ls "{meet}" | wc -l)" -lt {n} ]; do sleep 0.05; done'}])
-    procs = [start_client(project, warm_env(runner.directory)) for _ in range(n)]
+    procs = [start_client(project, warm_env(runner.directory), "--trace") for _ in range(n)]
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
         assert json.loads(out)["decision"] == "allow"
+        assert b"warm:" not in err, err
     assert runner.served == n
 
 

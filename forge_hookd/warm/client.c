@@ -20,6 +20,7 @@
  *   FORGE_KEY_DIR    the package directory, as the Python client names it
  *   FORGE_HEXVERSION that interpreter's sys.hexversion
  *   FORGE_ALIVE_WAIT_MS how long a sign of life may take (warm.client.ALIVE_WAIT_MS)
+ *   FORGE_BUSY_ROUNDS   how many such waits a runnable runner gets (warm.client.BUSY_ROUNDS)
  *   FORGE_INSTALL_TAG this install's name among the user's (warm.client.install_tag)
  * Built from these, the request's key is the Python client's (warmclient.code_key).
  */
@@ -38,8 +39,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_ALIVE_WAIT_MS) || !defined(FORGE_INSTALL_TAG)
-#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION, FORGE_ALIVE_WAIT_MS and FORGE_INSTALL_TAG"
+#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_ALIVE_WAIT_MS) || !defined(FORGE_BUSY_ROUNDS) || !defined(FORGE_INSTALL_TAG)
+#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION, FORGE_ALIVE_WAIT_MS, FORGE_BUSY_ROUNDS and FORGE_INSTALL_TAG"
 #endif
 
 extern char **environ;
@@ -366,6 +367,7 @@ static struct buffer encode_request(int argc, char **argv) {
 
 /* -- the connection ------------------------------------------------------------------ */
 static int sock = -1;
+static pid_t runner_pid; /* who listens on the socket (SO_PEERCRED) */
 static char inbox[MAX_LINE];
 static size_t inbox_len;
 
@@ -480,6 +482,23 @@ static void connect_runner(const char *directory) {
                  peer_size == sizeof peer ? (int)peer.uid : -1, (unsigned)getuid());
         cold(why);
     }
+    runner_pid = peer.pid;
+}
+
+/* The kernel's one-letter state of pid (client._state); '\0' when gone or unreadable. */
+static char state_of(pid_t pid) {
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return '\0';
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return '\0';
+    text[n] = '\0';
+    char *end = strrchr(text, ')');
+    return end != NULL && end[1] == ' ' ? end[2] : '\0';
 }
 
 /* Whether the runner's own loop answers "ping" on its control socket in time (client._pong). */
@@ -501,6 +520,7 @@ static int pong(const char *directory) {
  * to answer here: none is held. */
 static void await_hello(const char *directory) {
     char why[MAX_LINE + 64];
+    int busy = 0;
     for (;;) {
         char *newline = memchr(inbox, '\n', inbox_len);
         if (newline != NULL) {
@@ -526,6 +546,9 @@ static void await_hello(const char *directory) {
         if (ready == 0) {
             if (pong(directory))
                 continue; /* alive: the run is queued behind others */
+            char state = state_of(runner_pid);
+            if (++busy <= FORGE_BUSY_ROUNDS && (state == 'R' || state == 'D'))
+                continue; /* busy on a loaded machine, not dead */
             snprintf(why, sizeof why, "the resident runner did not answer within %d ms", FORGE_ALIVE_WAIT_MS);
             cold(why);
         }
