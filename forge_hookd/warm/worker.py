@@ -247,6 +247,9 @@ def names_the_clients_own(argv: list[str], environ: Mapping[bytes, bytes]) -> st
     /dev/fd/0-2 are the client's in the worker too (passed), and stay warm."""
     values = [*argv[1:], *(value.decode(errors="replace") for name, value in environ.items()
                            if name.startswith(b"FORGE_"))]
+    joined = "\0".join(values)
+    if not any(prefix in joined for prefix in _SELF_PATHS):  # the usual answer, at once
+        return None
     for value in values:
         for prefix in _SELF_PATHS:
             at = value.find(prefix)
