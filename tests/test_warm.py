@@ -360,6 +360,12 @@ def test_a_module_replaced_on_disk_makes_the_runner_stale(
         before = run()
         assert before.returncode == 0 and b"warm:" not in before.stderr, before.stderr
         assert stale.served == 1
+        # A directory made beside the modules (an interpreter run with -I makes its
+        # __pycache__ where PYTHONDONTWRITEBYTECODE kept it out) changes no module.
+        (parent / "forge_hookd/guards/__pycache__.new").mkdir()
+        again = run()
+        assert again.returncode == 0 and b"warm:" not in again.stderr, again.stderr
+        assert stale.served == 2
         guard = parent / "forge_hookd/guards/rm.py"
         replacement = guard.with_name("rm.py.new")
         replacement.write_text(guard.read_text().replace('["/tmp", ', '['))  # /tmp no longer allowed
@@ -370,7 +376,7 @@ def test_a_module_replaced_on_disk_makes_the_runner_stale(
                in after.stderr or b"warm: no resident runner" in after.stderr, after.stderr
         assert stale.proc.wait(timeout=60) == 0  # it retired
         log = (isolated_home / "s/forge/warm.log").read_text()
-        assert "stopped: stale: the installed forge changed; served 1 run" in log
+        assert "stopped: stale: the installed forge changed; served 2 runs" in log
     finally:
         stale.stop()
 

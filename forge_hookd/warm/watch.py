@@ -19,12 +19,15 @@ import os
 import sys
 from collections.abc import Iterable
 
-# <sys/inotify.h>: what changes a directory's entries or a file in it.
+# <sys/inotify.h>: what changes a file in place or replaces one. Not a creation alone:
+# an interpreter run with -I (the launcher, a runner started by warm on) makes the
+# __pycache__ directories that PYTHONDONTWRITEBYTECODE kept out, and that must not make
+# every runner of the install stale; a module created and written is a modification
+# too, and a new wing changes the package directory's mtime, which is in the key.
 _IN_MODIFY, _IN_ATTRIB, _IN_MOVED_FROM, _IN_MOVED_TO = 0x2, 0x4, 0x40, 0x80
-_IN_CREATE, _IN_DELETE, _IN_DELETE_SELF, _IN_MOVE_SELF = 0x100, 0x200, 0x400, 0x800
+_IN_DELETE, _IN_DELETE_SELF, _IN_MOVE_SELF = 0x200, 0x400, 0x800
 _IN_CLOEXEC, _IN_NONBLOCK = 0o2000000, 0o4000
-_MASK = (_IN_MODIFY | _IN_ATTRIB | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE | _IN_DELETE
-         | _IN_DELETE_SELF | _IN_MOVE_SELF)
+_MASK = _IN_MODIFY | _IN_ATTRIB | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_DELETE | _IN_DELETE_SELF | _IN_MOVE_SELF
 
 Identity = tuple[int, int, int, int]  # device, inode, mtime_ns, size
 
