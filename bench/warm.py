@@ -178,8 +178,25 @@ class Resident:
         return float(sum(cpu.values())) * 1000
 
     def rss_mib(self) -> float:
-        with open(f"/proc/{self.pid}/status") as fh:
-            kib = next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
+        """The summed RSS of the runner and its spares (issue 33, item 8: the spares are
+        the runner's memory too; the runner's own RSS alone left them out)."""
+        return self._summed("Rss:")
+
+    def pss_mib(self) -> float:
+        """The summed PSS of the runner and its spares: what they cost the machine, the
+        pages they share (gc.freeze, fork) counted once."""
+        return self._summed("Pss:")
+
+    def _summed(self, field: str) -> float:
+        with open(f"/proc/{self.pid}/task/{self.pid}/children") as fh:
+            pids = [self.pid, *(int(pid) for pid in fh.read().split())]
+        kib = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/smaps_rollup") as fh:
+                    kib += next(int(line.split()[1]) for line in fh if line.startswith(field))
+            except (OSError, StopIteration):
+                continue  # a spare that became a worker and ended meanwhile
         return kib / 1024
 
 
@@ -215,14 +232,16 @@ def measure(runners: list[Runner], rounds: int, env: dict[str, str], resident: R
 
 
 def memory(resident: Resident, runner: Runner, events: int, env: dict[str, str]) -> dict[str, float]:
-    """The resident runner's RSS idle, then after ``events`` one-hook runs (in four steps)."""
-    marks = {"idle": resident.rss_mib()}
+    """The resident runner's RSS and PSS (with its spares) idle, then after ``events``
+    one-hook runs (in four steps)."""
+    marks = {"idle": resident.rss_mib(), "idle, PSS": resident.pss_mib()}
     done = 0
     for step in range(1, 5):
         while done < events * step // 4:
             timed(runner, "1 hook", env, None)
             done += 1
         marks[f"after {done} runs"] = resident.rss_mib()
+        marks[f"after {done} runs, PSS"] = resident.pss_mib()
         print(f"\rbench: {done}/{events} runs for the memory figure", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return marks
@@ -299,7 +318,7 @@ def main() -> None:
         figures = report(runners, args.rounds)  # before the memory runs, which take minutes
         sys.stdout.flush()
         mem = {"idle, just started": mem_idle, **memory(resident, runners[0], args.events, env)}
-        print("\nThe resident runner's RSS (MiB):\n")
+        print("\nThe resident runner's memory with its spares, summed RSS and PSS (MiB):\n")
         for name, value in mem.items():
             print(f"  {name:26}{value:7.1f}")
         figures["rss_mib"] = mem

@@ -102,7 +102,7 @@ def test_the_state_directory_has_one_rule(tmp_path: Path, monkeypatch: pytest.Mo
     import os
 
     from forge_hookd.statedir import state_path
-    from forge_hookd.warm.client import enabled_mark
+    from forge_hookd.warm.client import enabled_mark, install_tag
 
     for state in (str(tmp_path / "xdg"), None):
         monkeypatch.setenv("HOME", str(tmp_path / "home"))
@@ -110,7 +110,7 @@ def test_the_state_directory_has_one_rule(tmp_path: Path, monkeypatch: pytest.Mo
             monkeypatch.delenv("XDG_STATE_HOME", raising=False)
         else:
             monkeypatch.setenv("XDG_STATE_HOME", state)
-        assert os.fsdecode(enabled_mark(os.environb)) == state_path("warm.on")
+        assert os.fsdecode(enabled_mark(os.environb)) == state_path(f"warm-{install_tag().decode()}.on")
     sources = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if 'get("XDG_STATE_HOME")' in p.read_text() or 'get(b"XDG_STATE_HOME")' in p.read_text())
     assert sources == ["statedir.py", "warm/client.py"]
 

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import stat
@@ -82,6 +83,15 @@ def without_durations(value: Any) -> Any:
     if isinstance(value, list):
         return [without_durations(v) for v in value]
     return value
+
+
+def timeless(doc: Any) -> Any:
+    """A document without what differs between two runs of one event: durations, and
+    the timestamp given to an event that brought none."""
+    doc = without_durations(doc)
+    if isinstance(doc.get("event"), dict):
+        doc["event"] = {k: v for k, v in doc["event"].items() if k != "timestamp"}
+    return doc
 
 
 def start_client(project: Project, env: dict[str, str], *args: str,
@@ -203,7 +213,6 @@ def test_nested_run_is_a_circular_trigger_warm(project: Project, runner: WarmRun
 
 # -- what makes a run cold ---------------------------------------------------------------------
 def test_stale_runner_means_a_cold_run(project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path) -> None:
-    import shutil
 
     import forge_hookd
 
@@ -263,6 +272,116 @@ def test_a_peer_of_another_uid_is_refused(runner: WarmRunner, isolated_home: Pat
     assert "refused a connection from uid 65534" in log
 
 
+def copied_install(tmp_path: Path, client: str) -> tuple[Path, str]:
+    """A second installation of forge (the package copied under ``tmp_path/copy``) and
+    its forge-hook-run: a launcher as install.sh writes one, and, for the native client,
+    the native client built by that installation in front of it."""
+
+    import forge_hookd
+
+    parent = tmp_path / "copy"
+    shutil.copytree(Path(forge_hookd.__file__).parent, parent / "forge_hookd")
+    # Compiled, as pip compiles an install: a cold run then writes nothing beside the modules.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(parent)], check=True, timeout=120)
+    paths = [str(parent), *(p for p in sys.path if p and "forge_hookd" not in p)]
+    (tmp_path / "copy-bin").mkdir()
+    for name, entry in (("forge-hook-run", "forge_hookd.__main__"), ("forge-hook", "forge_hookd.cli.manage")):
+        launcher = tmp_path / "copy-bin" / name
+        launcher.write_text(f"#!{sys.executable} -IS\nimport sys\nsys.path[:0] = {paths!r}\n"
+                            f"from {entry} import main\nsys.exit(main())\n")
+        launcher.chmod(0o755)
+    launcher = tmp_path / "copy-bin" / "forge-hook-run"
+    if client == "python":
+        return parent, str(launcher)
+    native = tmp_path / "copy-bin" / "forge-hook-run-native"
+    subprocess.run([sys.executable, "-I", "-S", "-c", f"import sys; sys.path[:0] = {paths!r}\n"
+                    "from forge_hookd.warm.build import main; sys.exit(main())", str(native), "--cold", str(launcher)],
+                   check=True, timeout=120)
+    return parent, str(native)
+
+
+def test_two_installs_each_have_their_own_runner(project: Project, tmp_path: Path, client: str) -> None:
+    """Issue 33, item 3: one socket per user made a second install (another prefix, a
+    test run) find the first's runner stale, run cold, and stop it with its warm off.
+    Now each install has its own directory and mark, in the default place."""
+    parent, copy_run = copied_install(tmp_path, client)
+    runtime = short_private_dir("fw-rt-")
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
+    ours_manage, copy_manage = [console_script("forge-hook")], [str(tmp_path / "copy-bin" / "forge-hook")]
+    pids: list[int] = []
+
+    def manage(command: list[str], *args: str) -> dict[str, Any]:
+        done = subprocess.run([*command, "warm", *args, "--json"], cwd=project.root, capture_output=True,
+                              timeout=120, env=env)
+        return cast(dict[str, Any], json.loads(done.stdout))
+
+    def event(exe: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([exe, "--trace", "--event", "session:start"], cwd=project.root, capture_output=True,
+                              timeout=60, env={**env, "FORGE_WARM_REQUIRED": "1"})
+
+    try:
+        for command in (ours_manage, copy_manage):
+            up = manage(command, "on")
+            assert up["state"] == "up", up
+            pids.append(up["pid"])
+        assert pids[0] != pids[1] and pid_alive(pids[0]) and pid_alive(pids[1])
+        for exe in (installed("forge-hook-run"), copy_run):
+            done = event(exe)
+            assert done.returncode == 0 and b"warm:" not in done.stderr, done.stderr  # served, by its own runner
+        assert [manage(c, "status")["served"] for c in (ours_manage, copy_manage)] == [1, 1]
+        off = manage(copy_manage, "off")
+        assert off["pid"] == pids[1] and gone(pids[1])
+        ours = manage(ours_manage, "status")
+        assert ours["state"] == "up" and ours["pid"] == pids[0] and ours["enabled"]
+        assert event(installed("forge-hook-run")).returncode == 0
+    finally:
+        manage(ours_manage, "off")
+        manage(copy_manage, "off")
+        assert gone(*pids)
+        for pid in pids:
+            reap_if_ours(pid)
+        shutil.rmtree(runtime)
+
+
+def test_a_module_replaced_on_disk_makes_the_runner_stale(
+        project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path, client: str) -> None:
+    """Issue 33, item 6: guards/rm.py replaced by write-then-rename (as git checkout, as
+    an upgrade) leaves the package directory's inode and mtime alone; the runner served
+    the old guard (warm allowed what cold denied). Now the next run is cold and denies."""
+    parent, exe = copied_install(tmp_path, client)
+    stale = WarmRunner.start(warm_dir, {"PYTHONPATH": str(parent), "XDG_STATE_HOME": str(isolated_home / "s")})
+    try:
+        project.write_hooks([{"event": "tool:pre_execute", "guard": "destructive_rm"}])
+        event = {**EVENT, "data": {"tool_args": {"command": "rm -rf /tmp/forge-test-nothing"}}}
+
+        def run() -> subprocess.CompletedProcess[bytes]:
+            return subprocess.run([exe, "--trace"], cwd=project.root, input=json.dumps(event).encode(),
+                                  capture_output=True, timeout=60, env={**os.environ, **warm_env(warm_dir)})
+
+        before = run()
+        assert before.returncode == 0 and b"warm:" not in before.stderr, before.stderr
+        assert stale.served == 1
+        # A directory made beside the modules (an interpreter run with -I makes its
+        # __pycache__ where PYTHONDONTWRITEBYTECODE kept it out) changes no module.
+        (parent / "forge_hookd/guards/__pycache__.new").mkdir()
+        again = run()
+        assert again.returncode == 0 and b"warm:" not in again.stderr, again.stderr
+        assert stale.served == 2
+        guard = parent / "forge_hookd/guards/rm.py"
+        replacement = guard.with_name("rm.py.new")
+        replacement.write_text(guard.read_text().replace('["/tmp", ', '['))  # /tmp no longer allowed
+        os.replace(replacement, guard)
+        after = run()
+        assert after.returncode == 1 and json.loads(after.stdout)["decision"] == "deny", after.stderr
+        assert b"warm: the resident runner refused: stale: a module the resident runner loaded changed" \
+               in after.stderr or b"warm: no resident runner" in after.stderr, after.stderr
+        assert stale.proc.wait(timeout=60) == 0  # it retired
+        log = (isolated_home / "s/forge/warm.log").read_text()
+        assert "stopped: stale: the installed forge changed; served 2 runs" in log
+    finally:
+        stale.stop()
+
+
 def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> None:
     spares = [p.pid for p in psutil.Process(runner.proc.pid).children()]
     runner.kill()  # the socket file stays behind, nobody listening
@@ -273,6 +392,167 @@ def test_runner_crash_means_a_cold_run(project: Project, runner: WarmRunner) -> 
     run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory))
     assert run.exit_status == 0 and run.json["decision"] == "allow"
     assert "warm: no resident runner (Connection refused); running cold" in run.stderr
+
+
+# -- the caller's confinement (issue 33, item 1) ----------------------------------------
+def confining(*command: str) -> list[str]:
+    """``command``, or a loud skip where this machine does not allow it."""
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"CONFINEMENT TEST SKIPPED: {command[0]} is not installed")
+    tried = subprocess.run([*command, "true"], capture_output=True, text=True, timeout=60)
+    if tried.returncode != 0:
+        pytest.skip(f"CONFINEMENT TEST SKIPPED: this machine refuses {' '.join(command)}: {tried.stderr.strip()}")
+    return list(command)
+
+
+def test_a_client_without_privileges_is_not_served_with_the_runners(project: Project, runner: WarmRunner) -> None:
+    """Under setpriv --no-new-privs --bounding-set=-all a cold hook sees NoNewPrivs 1 and
+    no capability; a warm one saw the runner's full set. Now the run is cold, in the
+    client's confinement, and warm status counts it."""
+    setpriv = confining("setpriv", "--no-new-privs", "--bounding-set=-all")
+    project.write_hooks([{"event": "*", "command": "grep -E '^(NoNewPrivs|CapBnd|CapEff)' /proc/self/status"}])
+    runs = [subprocess.run([*setpriv, installed("forge-hook-run"), "--trace", "--event", "session:start"],
+                           cwd=project.root, capture_output=True, timeout=60,
+                           env={**os.environ, **warm_env(runner.directory), **extra}) for extra in ({}, COLD)]
+    seen = [json.loads(run.stdout)["results"][0]["stdout"] for run in runs]
+    assert seen[0] == seen[1] and "NoNewPrivs:\t1" in seen[0] and "CapEff:\t0000000000000000" in seen[0], seen
+    assert b"warm: the resident runner refused: the client's security context is not the resident runner's" \
+        in runs[0].stderr, runs[0].stderr
+    status = cast(dict[str, Any], runner.status())
+    assert status["refused"] == 1 and status["served"] == 0
+
+
+def test_a_client_in_its_own_namespaces_is_not_served_in_the_runners(project: Project, runner: WarmRunner,
+                                                                      tmp_path: Path) -> None:
+    """Under unshare -m with a tmpfs over a directory, a warm hook wrote to the host's
+    directory. Now the run is cold, and writes where the client sees it."""
+    unshare = confining("unshare", "-Urm")
+    shadowed = tmp_path / "shadowed"
+    shadowed.mkdir()
+    project.write_hooks([{"event": "*", "command": f'echo hook > "{shadowed}/written"'}])
+    script = f'mount -t tmpfs none "{shadowed}" && exec "{installed("forge-hook-run")}" --trace --event session:start'
+    run = subprocess.run([*unshare, "sh", "-c", script], cwd=project.root, capture_output=True, timeout=60,
+                         env={**os.environ, **warm_env(runner.directory)})
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["results"][0]["exit_code"] == 0
+    assert list(shadowed.iterdir()) == []  # written under the client's tmpfs, gone with it
+    assert b"warm: the resident runner refused: the client's security context is not the resident runner's" \
+        in run.stderr, run.stderr
+    assert runner.served == 0
+
+
+# -- what a worker inherits (issue 33, item 2) ------------------------------------------
+def test_a_killed_runner_is_started_again_while_its_worker_runs(
+        project: Project, warm_dir: Path, tmp_path: Path, isolated_home: Path) -> None:
+    """runner.lock lived on in every worker (a flock lives while any descriptor of it
+    does): a killed runner could not be started again until the long run ended."""
+    env = {"XDG_STATE_HOME": str(isolated_home / ".local/state")}
+    first = WarmRunner.start(warm_dir, env)
+    sleeper_hooks(project, tmp_path / "pids")
+    proc = start_client(project, warm_env(warm_dir))
+    try:
+        wait_for(tmp_path / "pids/hook.pid", proc)
+        pids = read_pids(tmp_path / "pids")
+        worker = psutil.Process(pids["hook"]).ppid()
+        spares = [p.pid for p in psutil.Process(first.proc.pid).children() if p.pid != worker]
+        first.kill()
+        second = WarmRunner.start(warm_dir, env)  # before: it found the lock held, and exited 0
+        try:
+            assert second.proc.pid != first.proc.pid and proc.poll() is None
+            assert run_installed([], cwd=project.root, stdin=json.dumps({**EVENT, "type": "session:start"}),
+                                 env=warm_env(warm_dir)).exit_status == 0
+            assert second.served == 1
+        finally:
+            second.stop()
+    finally:
+        proc.send_signal(signal.SIGTERM)  # relayed to the orphaned worker, which answers
+        proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert gone(worker, *spares, *pids.values())
+    for pid in (worker, *spares):
+        reap_if_ours(pid)
+
+
+def test_a_report_to_the_clients_own_descriptor_is_written_as_cold(project: Project, runner: WarmRunner,
+                                                                    tmp_path: Path) -> None:
+    """--report /dev/fd/3 named the worker's descriptor 3: the document was lost, exit 0.
+    Such a run is the client's own (cold), and writes where the cold run writes."""
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}, "cwd": str(project.root)}
+    reports: list[Any] = []
+    for extra in ({}, COLD):
+        report = tmp_path / f"report-{len(reports)}.json"
+        proc = subprocess.run(["sh", "-c", f'exec 3> "{report}"; exec "{installed("forge-hook-run")}" --trace '
+                               '--dialect claude --report /dev/fd/3'], cwd=project.root, capture_output=True,
+                              input=json.dumps(payload).encode(), timeout=60,
+                              env={**os.environ, **warm_env(runner.directory), **extra})
+        assert proc.returncode == 0, proc.stderr
+        reports.append(json.loads(report.read_text()))
+        if not extra:
+            assert b"warm: the resident runner refused: '/dev/fd/3' names the client's own" in proc.stderr
+    assert timeless(reports[0]) == timeless(reports[1])
+    assert reports[0]["decision"] == "allow"
+    assert runner.status()["refused"] == 1 and runner.served == 0  # type: ignore[index]
+
+
+def test_a_config_fifo_is_answered_as_cold(project: Project, runner: WarmRunner) -> None:
+    os.mkfifo(project.root / "fifo.json")
+    runs = [run_installed(["--config", "fifo.json", "--event", "session:start"], cwd=project.root,
+                          env={**warm_env(runner.directory), **extra}, timeout=30) for extra in ({}, COLD)]
+    assert [r.exit_status for r in runs] == [0, 0]
+    assert timeless(runs[0].json) == timeless(runs[1].json)
+    assert runs[0].json["warnings"] == ["fifo.json: not read: it is a FIFO, not a regular file"]
+    assert runs[0].stderr == runs[1].stderr
+    assert runner.served == 1
+
+
+# -- bounded waits (issue 33, item 4) -----------------------------------------------------
+def test_a_stopped_runner_costs_a_cold_run_not_a_hang(project: Project, runner: WarmRunner) -> None:
+    """The runner and its spares stopped (SIGSTOP to its process group): nobody accepts.
+    The client waited for ever (timeout 8 ran 647 s); now it runs cold."""
+    served = runner.served
+    os.killpg(runner.proc.pid, signal.SIGSTOP)
+    try:
+        run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory),
+                            timeout=30)
+    finally:
+        os.killpg(runner.proc.pid, signal.SIGCONT)
+    assert run.exit_status == 0 and run.json["decision"] == "allow", run.stderr
+    assert "warm: the resident runner did not answer within 50 ms; running cold" in run.stderr
+    assert runner.served == served  # the spare that accepts the abandoned connection later serves nothing
+    assert run_installed([], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(runner.directory)).exit_status == 0
+    assert runner.served == served + 1
+
+
+def test_a_socket_that_listens_and_never_answers_costs_a_cold_run(project: Project, warm_dir: Path) -> None:
+    with stand_in_runner(warm_dir):  # never accepted, no control socket
+        run = run_installed(["--trace"], cwd=project.root, stdin=json.dumps(EVENT), env=warm_env(warm_dir),
+                            timeout=30)
+    assert run.exit_status == 0 and run.json["decision"] == "allow", run.stderr
+    assert "warm: the resident runner did not answer within 50 ms; running cold" in run.stderr
+
+
+def test_a_run_queued_behind_others_waits_for_its_worker(project: Project, runner: WarmRunner) -> None:
+    """No spare accepts (they are stopped: as busy as can be) but the runner answers: the
+    client waits, asking the runner now and then, and is served warm when a spare is free."""
+    served = runner.served
+    spares = [p.pid for p in psutil.Process(runner.proc.pid).children()]
+    for pid in spares:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        proc = start_client(project, warm_env(runner.directory), "--trace")
+        deadline = time.monotonic() + 60
+        while cast(dict[str, Any], runner.status())["pinged"] < 3:  # evidence: it waited, and asked
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    finally:
+        for pid in spares:
+            os.kill(pid, signal.SIGCONT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and json.loads(out)["decision"] == "allow", err
+    assert b"warm:" not in err
+    assert runner.served == served + 1
 
 
 # -- signals and clients that go away ---------------------------------------------------------
@@ -394,11 +674,12 @@ def test_concurrent_clients_are_served_side_by_side(project: Project, runner: Wa
     # Each hook waits until all n hooks have started: only runs served at once can pass.
     project.write_hooks([{"event": "tool:pre_execute", "timeout": 60, "command":
                           f'touch "{meet}/$$"; while [ "$(ls "{meet}" | wc -l)" -lt {n} ]; do sleep 0.05; done'}])
-    procs = [start_client(project, warm_env(runner.directory)) for _ in range(n)]
+    procs = [start_client(project, warm_env(runner.directory), "--trace") for _ in range(n)]
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
         assert json.loads(out)["decision"] == "allow"
+        assert b"warm:" not in err, err
     assert runner.served == n
 
 
@@ -420,6 +701,40 @@ def test_the_runner_leaks_no_descriptor_over_100_runs(project: Project, runner: 
     assert len(spares) == warmd.SPARES and not any(p.children() for p in spares)
 
 
+_SPARE_RACE = """
+import os, socket, sys, time
+from forge_hookd.warm import runner as warmd
+r = warmd.Runner(sys.argv[1])
+ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+client, conn = socket.socketpair()
+spare = os.fork()
+if spare == 0:  # a spare: takes the run (T and the connection), serves it, says X, exits
+    theirs.sendmsg([b"T"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, conn.fileno().to_bytes(4, sys.byteorder))])
+    conn.sendall(b"X 0\\n")
+    os._exit(0)
+theirs.close()
+conn.close()
+r.spares[spare] = ours
+r.selector.register(ours, 1, lambda: r._from_spare(spare, ours))
+while open(f"/proc/{spare}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":  # dead, not reaped
+    time.sleep(0.01)
+r._reap()  # as after a select that returned before the spare's T came
+client.settimeout(10)
+print(r.served, spare in r.spares, r.next_spare <= time.monotonic(), client.recv(4))
+"""
+
+
+def test_a_spare_that_served_a_run_before_the_runner_read_its_word_is_counted(tmp_path: Path) -> None:
+    """Issue 33, item 5: a spare that took a run, served it and exited between the
+    runner's select and its reap was taken for a spare that died unused: the run was
+    not counted and no spare was forked for 1 s (15 of 600 back-to-back events took
+    1 s). The moments are put in that order here: the spare is dead before the reap."""
+    done = subprocess.run([sys.executable, "-c", _SPARE_RACE, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60, cwd="/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1 False True b'X 0\\n'", done.stdout  # counted, no pause, told
+
+
 # -- races at the edges of a run ----------------------------------------------------------------
 # A runner that takes the run while the request is still being sent, or a signal that
 # comes while the client waits for the take, cannot be timed with the real runner: these
@@ -433,6 +748,16 @@ def stand_in_runner(directory: Path) -> Iterator[socket.socket]:
         listener.listen(1)
         listener.settimeout(60)
         yield listener
+
+
+def say_hello(listener: socket.socket) -> socket.socket:
+    """The next connection, greeted as a worker greets it (the client waits for that
+    before it sends its request and descriptors)."""
+    from forge_hookd.warm.client import HELLO
+
+    conn, _ = listener.accept()
+    conn.sendall(HELLO + b"\n")
+    return conn
 
 
 def whole_request(conn: socket.socket) -> bytes:
@@ -456,7 +781,7 @@ def test_a_run_taken_while_its_request_is_still_going_out_is_never_run_again_col
     padding = {f"FORGE_TEST_PAD{i}": "x" * 100_000 for i in range(10)}
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir, **padding))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             assert conn.recv(4)
             conn.sendall(b"A 1\nX 0\n")
@@ -471,7 +796,7 @@ def test_a_signal_while_the_client_waits_for_the_take_is_the_workers_to_answer(
     worker, which had stdin by then, went on and answered too: two documents."""
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)  # the client's signals are held from before its request
             proc.send_signal(signal.SIGTERM)
@@ -487,7 +812,7 @@ def test_a_signal_held_for_a_run_that_is_refused_is_answered_as_before_it(
     project.write_hooks([{"event": "*", "command": f"touch {tmp_path}/ran"}])
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             proc.send_signal(signal.SIGUSR1)
@@ -687,7 +1012,7 @@ def test_the_native_client_hands_a_broken_run_to_its_launcher(project: Project, 
     with stand_in_runner(warm_dir) as listener:
         proc = subprocess.Popen([native], cwd=project.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env={**os.environ, **warm_env(warm_dir)})
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             conn.sendall(b"A 1\n")
@@ -706,14 +1031,14 @@ def test_the_native_clients_request_is_the_python_clients(project: Project, warm
             proc = subprocess.Popen(["sh", "-c", f'umask 037; exec env -i A=1 B="x y" FORGE_WARM_DIR="{warm_dir}" "{exe}" --trace "$@"',
                                      "sh", "é", ""], cwd=project.root, stdin=subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            conn, _ = listener.accept()
+            conn = say_hello(listener)
             with conn:
                 requests.append(whole_request(conn).split(b"\0"))
                 conn.sendall(b"A 1\nX 0\n")
             proc.communicate(timeout=60)
         (warm_dir / "runner.sock").unlink()
     python, native = requests
-    assert python[0] == native[0] == b"forge-warm/1" and python[1] == native[1]  # the same key
+    assert python[0] == native[0] == b"forge-warm/2" and python[1] == native[1]  # the same key
     assert python[2:5] == native[2:5] == [b"run", b"%d" % 0o037, b"4"]
     assert python[6:9] == native[6:9] == [b"--trace", "é".encode(), b""]
     # The interpreter coerces the C locale (LC_CTYPE=C.UTF-8): the native client does too.
@@ -757,7 +1082,7 @@ def test_the_native_clients_notes_never_reach_a_hook(project: Project, tmp_path:
 def test_a_status_line_that_is_not_a_runners_fails_closed(project: Project, warm_dir: Path) -> None:
     with stand_in_runner(warm_dir) as listener:
         proc = start_client(project, warm_env(warm_dir))
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             conn.sendall(b"A 1\nX oops\n")
@@ -777,7 +1102,7 @@ def test_a_signal_the_caller_blocked_is_left_to_the_caller(project: Project, war
         proc = subprocess.Popen([installed("forge-hook-run")], cwd=project.root, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=blocked,
                                 env={**os.environ, **warm_env(warm_dir)})
-        conn, _ = listener.accept()
+        conn = say_hello(listener)
         with conn:
             whole_request(conn)
             conn.sendall(b"A 1\nQ\n")  # the barrier: the client's signals so far, then G

@@ -30,6 +30,7 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tables") / "harness"
     subprocess.run([*command, "-O0", "-Wall", "-Werror", "-Wno-unused-function", '-DFORGE_COLD="/nonexistent"',
                     '-DFORGE_KEY_DIR="/nonexistent"', "-DFORGE_HEXVERSION=0", '-DFORGE_DENIALS=""',
+                    "-DFORGE_ALIVE_WAIT_MS=50", "-DFORGE_BUSY_ROUNDS=40", '-DFORGE_INSTALL_TAG="tables"',
                     f"-I{SOURCE.parent}", "-o", str(out),
                     str(HERE / "warm_signal_table.c")], check=True, capture_output=True, text=True)
     return out

@@ -71,6 +71,7 @@ def _show(status: dict[str, Any], as_json: bool) -> None:
     stale = " (stale: another version of forge; its runs go cold)" if status.get("stale") else ""
     click.echo(f"warm: {status['state']}{stale}\npid:      {status['pid']}\nsince:    {since}\n"
                f"served:   {status['served']} run{'s' if status['served'] != 1 else ''} "
-               f"({status['running']} running)\nversion:  {status['version']}\n"
+               f"({status['running']} running)\nrefused:  {status.get('refused', 0)} (run cold: --trace says why)\n"
+               f"version:  {status['version']}\n"
                f"socket:   {status['socket']}\nidle exit after {float(status['idle_exit']):g} s\n"
                f"restarts: {restarts}")

@@ -86,7 +86,9 @@ def build(out: Path, cold: Path, *, sanitize: bool = False) -> None:
         raise BuildError(f"the cold launcher must be an absolute path, not {cold}")
     key_dir = warmclient.__file__.rsplit("/", 2)[0]  # the package, as code_key names it
     defines = [f"-DFORGE_COLD={c_string(str(cold))}", f"-DFORGE_KEY_DIR={c_string(key_dir)}",
-               f"-DFORGE_HEXVERSION={sys.hexversion}", f"-DFORGE_DENIALS={c_string(denials())}"]
+               f"-DFORGE_HEXVERSION={sys.hexversion}", f"-DFORGE_DENIALS={c_string(denials())}",
+               f"-DFORGE_ALIVE_WAIT_MS={warmclient.ALIVE_WAIT_MS}", f"-DFORGE_BUSY_ROUNDS={warmclient.BUSY_ROUNDS}",
+               f"-DFORGE_INSTALL_TAG={c_string(warmclient.install_tag(os.fsencode(key_dir)).decode())}"]
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, partial = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
     os.close(fd)

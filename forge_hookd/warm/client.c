@@ -1,6 +1,6 @@
 /*
  * forge-hook-run's native warm client: the Python client (forge_hookd/warm/client.py)
- * without an interpreter to start. That module owns the protocol, forge-warm/1, and
+ * without an interpreter to start. That module owns the protocol, forge-warm/2, and
  * says it whole; this file speaks the client's side of it. Python's own start costs
  * 0.85 x lefthook's whole one-hook run before a line of ours runs (bench/README.md,
  * "warm.py"); this client starts in well under a millisecond.
@@ -21,6 +21,9 @@
  *   FORGE_HEXVERSION that interpreter's sys.hexversion
  *   FORGE_DENIALS    the answer of each dialect's writer to a launcher that cannot start
  *                    (build.denials): the one failure this client answers itself
+ *   FORGE_ALIVE_WAIT_MS how long a sign of life may take (warm.client.ALIVE_WAIT_MS)
+ *   FORGE_BUSY_ROUNDS   how many such waits a runnable runner gets (warm.client.BUSY_ROUNDS)
+ *   FORGE_INSTALL_TAG this install's name among the user's (warm.client.install_tag)
  * Built from these, the request's key is the Python client's (warmclient.code_key).
  */
 #define _GNU_SOURCE
@@ -38,13 +41,15 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_DENIALS)
-#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION, FORGE_DENIALS"
+#if !defined(FORGE_COLD) || !defined(FORGE_KEY_DIR) || !defined(FORGE_HEXVERSION) || !defined(FORGE_DENIALS) || \
+    !defined(FORGE_ALIVE_WAIT_MS) || !defined(FORGE_BUSY_ROUNDS) || !defined(FORGE_INSTALL_TAG)
+#error "build with forge_hookd/warm/build.py, which defines FORGE_COLD, FORGE_KEY_DIR, FORGE_HEXVERSION, FORGE_DENIALS, FORGE_ALIVE_WAIT_MS, FORGE_BUSY_ROUNDS and FORGE_INSTALL_TAG"
 #endif
 
 extern char **environ;
 
-#define PROTOCOL "forge-warm/1"
+#define PROTOCOL "forge-warm/2"
+#define HELLO "H " PROTOCOL
 #define INTERNAL_ERROR 3 /* forge_hookd.errors.ExitStatus.INTERNAL_ERROR */
 #define MAX_LINE 4096
 
@@ -392,9 +397,10 @@ static char *runtime_dir(void) {
     if (absolute(named))
         snprintf(buf, sizeof buf, "%s", named);
     else if (absolute(run))
-        snprintf(buf, sizeof buf, "%s/forge", run);
+        snprintf(buf, sizeof buf, "%s/forge-%s", run, FORGE_INSTALL_TAG);
     else
-        snprintf(buf, sizeof buf, "%s/forge-%u", absolute(tmp) ? tmp : "/tmp", (unsigned)getuid());
+        snprintf(buf, sizeof buf, "%s/forge-%u-%s", absolute(tmp) ? tmp : "/tmp", (unsigned)getuid(),
+                 FORGE_INSTALL_TAG);
     return buf;
 }
 
@@ -479,6 +485,7 @@ static struct buffer encode_request(int argc, char **argv) {
 
 /* -- the connection ------------------------------------------------------------------ */
 static int sock = -1;
+static pid_t runner_pid; /* who listens on the socket (SO_PEERCRED) */
 static char inbox[MAX_LINE];
 static size_t inbox_len;
 
@@ -547,21 +554,128 @@ static int parse_number(const char *digits) {
     return (int)value;
 }
 
-static void connect_runner(const char *directory) {
+/* A Unix stream socket connected to directory/name without waiting on a full backlog;
+ * -1 with errno set when it cannot be. */
+static int connect_to(const char *directory, const char *name) {
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
     address.sun_family = AF_UNIX;
-    char why[4400], path[4200];
+    char path[4200];
     /* As Python's socket module: a path may fill sun_path whole, without a NUL. */
-    size_t len = (size_t)snprintf(path, sizeof path, "%s/runner.sock", directory);
-    if (len > sizeof address.sun_path)
-        cold("no resident runner (AF_UNIX path too long)");
+    size_t len = (size_t)snprintf(path, sizeof path, "%s/%s", directory, name);
+    if (len > sizeof address.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     memcpy(address.sun_path, path, len);
     socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
-    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0 || connect(sock, (struct sockaddr *)&address, size) != 0) {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    if (connect(fd, (struct sockaddr *)&address, size) != 0) {
+        int error = errno;
+        close(fd);
+        errno = error;
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+static void connect_runner(const char *directory) {
+    char why[4400];
+    sock = connect_to(directory, "runner.sock");
+    if (sock < 0 && errno == EAGAIN)
+        cold("the resident runner's queue is full");
+    if (sock < 0 && errno == ENAMETOOLONG)
+        cold("no resident runner (AF_UNIX path too long)");
+    if (sock < 0) {
         snprintf(why, sizeof why, "no resident runner (%s)", strerror(errno));
         cold(why);
+    }
+    struct ucred peer;
+    socklen_t peer_size = sizeof peer;
+    if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &peer_size) != 0 || peer.uid != getuid()) {
+        snprintf(why, sizeof why, "the resident runner's socket is another user's (uid %d), not ours (%u)",
+                 peer_size == sizeof peer ? (int)peer.uid : -1, (unsigned)getuid());
+        cold(why);
+    }
+    runner_pid = peer.pid;
+}
+
+/* The kernel's one-letter state of pid (client._state); '\0' when gone or unreadable. */
+static char state_of(pid_t pid) {
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return '\0';
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0)
+        return '\0';
+    text[n] = '\0';
+    char *end = strrchr(text, ')');
+    return end != NULL && end[1] == ' ' ? end[2] : '\0';
+}
+
+/* Whether the runner's own loop answers "ping" on its control socket in time (client._pong). */
+static int pong(const char *directory) {
+    int fd = connect_to(directory, "control.sock");
+    if (fd < 0)
+        return 0;
+    char answer[16];
+    struct pollfd pfd = {fd, POLLIN, 0};
+    ssize_t n = -1;
+    if (send(fd, "ping\n", 5, MSG_NOSIGNAL) == 5 && poll(&pfd, 1, FORGE_ALIVE_WAIT_MS) == 1)
+        n = recv(fd, answer, sizeof answer, MSG_DONTWAIT);
+    close(fd);
+    return n == 5 && memcmp(answer, "pong\n", 5) == 0;
+}
+
+/* Until a worker says hello (client._Client._await_hello): no descriptor is passed
+ * before, and each wait for a sign of life is bounded. Signals are still the start-up's
+ * to answer here: none is held. */
+static void await_hello(const char *directory) {
+    char why[MAX_LINE + 64];
+    int busy = 0;
+    for (;;) {
+        char *newline = memchr(inbox, '\n', inbox_len);
+        if (newline != NULL) {
+            *newline = '\0';
+            size_t len = (size_t)(newline - inbox) + 1;
+            if (strcmp(inbox, HELLO) != 0) {
+                if (strncmp(inbox, "R ", 2) == 0) {
+                    snprintf(why, sizeof why, "the resident runner refused: %s", inbox + 2);
+                    cold(why);
+                }
+                cold("the resident runner closed the connection before it said hello");
+            }
+            inbox_len -= len;
+            memmove(inbox, inbox + len, inbox_len);
+            return;
+        }
+        if (inbox_len == sizeof inbox)
+            cold("the resident runner closed the connection before it said hello");
+        struct pollfd pfd = {sock, POLLIN, 0};
+        int ready = poll(&pfd, 1, FORGE_ALIVE_WAIT_MS);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
+            if (pong(directory))
+                continue; /* alive: the run is queued behind others */
+            char state = state_of(runner_pid);
+            if (++busy <= FORGE_BUSY_ROUNDS && (state == 'R' || state == 'D'))
+                continue; /* busy on a loaded machine, not dead */
+            snprintf(why, sizeof why, "the resident runner did not answer within %d ms", FORGE_ALIVE_WAIT_MS);
+            cold(why);
+        }
+        ssize_t n = ready < 0 ? -1 : recv(sock, inbox + inbox_len, sizeof inbox - inbox_len, MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            cold("the resident runner closed the connection before it said hello");
+        inbox_len += (size_t)n;
     }
 }
 
@@ -670,6 +784,7 @@ int main(int argc, char **argv) {
     const char *directory = runtime_dir();
     check_private(directory);
     connect_runner(directory);
+    await_hello(directory);
     struct buffer request = encode_request(argc, argv);
 
     /* From the request on, signals come in only inside ppoll, with the mask we were

@@ -7,10 +7,12 @@ the installer's ``python -I -S`` launcher even ``os`` is not loaded yet, and imp
 it costs 1.7 ms; ``from __future__ import annotations`` alone costs 0.25 ms, so the
 annotations here name builtins only (bench/README.md, "warm.py").
 
-It also owns the wire format, which both ends import from here: one request (fields
-joined by NUL, after a 4-byte length) with the client's stdin, stdout, stderr and
-working directory as descriptors (SCM_RIGHTS), so that a tty check, EPIPE and the
-working directory are exactly the client's; then lines: ``A PID`` (the worker took the
+It also owns the wire format, which both ends import from here: first the worker's
+hello (``H forge-warm/2``, said as soon as a worker accepted the connection: no
+descriptor is passed to a runner that has not said it is alive, issue 33 item 4), then
+one request (fields joined by NUL, after a 4-byte length) with the client's stdin,
+stdout, stderr and working directory as descriptors (SCM_RIGHTS), so that a tty check,
+EPIPE and the working directory are exactly the client's; then lines: ``A PID`` (the worker took the
 run, and stdin with it), ``R WHY`` (refused: run cold), ``K SIGNUM`` (the client relays a
 signal), ``Q`` (the worker's barrier: relay every signal you got so far, then say ``G``),
 ``X STATUS`` or ``S SIGNUM`` (how the worker ended, from the worker itself or from the
@@ -32,12 +34,26 @@ else:
 # the run answers them as a cold run would: one list, built from _signal too.
 from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
 
-PROTOCOL = b"forge-warm/1"
+PROTOCOL = b"forge-warm/2"
+#: The worker's first line, as soon as it accepted the connection.
+HELLO = b"H " + PROTOCOL
+#: How long a client waits for a sign of life: the hello, else the runner's answer to
+#: ``ping`` on its control socket (then it waits for the hello again: a run queued
+#: behind others on a busy machine is not a reason to go cold). A runner that gives
+#: neither within it (stopped, stuck, a stale socket that listens) costs a cold run, and
+#: no signal is held longer. Tens of milliseconds: a runner's loop that is alive answers
+#: within one scheduling round even at load; build.py gives the native client this one.
+ALIVE_WAIT_MS = 50
+#: A runner that misses a ping but is runnable (R) or in the disk's hands (D) is busy,
+#: not dead: on a loaded machine (load 11 on 2 cores) its loop missed 50 ms a few times in
+#: 100 concurrent events. Waited for, so long as it stays so, up to this many rounds
+#: (2 s at least): a runner that spins without answering costs a cold run too.
+BUSY_ROUNDS = 40
 RUNNER_SOCKET = b"runner.sock"
 CONTROL_SOCKET = b"control.sock"
 LOCK_FILE = b"runner.lock"
 #: Under the state directory: present while ``forge-hook warm on`` is in force.
-ENABLED_MARK = b"forge/warm.on"
+ENABLED_MARK = b"forge/warm-%s.on"
 #: The longest request accepted: argv and environment are bounded by ARG_MAX (2 MiB
 #: here) when they reach us through exec; this leaves room for a generous one.
 MAX_REQUEST = 16 * 1024 * 1024
@@ -48,27 +64,44 @@ _FS = sys.getfilesystemencoding()
 
 
 # -- where -------------------------------------------------------------------------------
+def install_tag(package_dir: bytes | None = None) -> bytes:
+    """This installation's name among the user's (issue 33, item 3): each install has
+    its own runner, socket directory and "warm on" mark, so that a second install (another
+    prefix, a test run) neither finds the first's runner stale nor stops it. Ten hex
+    digits of FNV-1a over the package directory's path: no hash module to import (a
+    client of built-in modules only), and build.py gives the native client this one."""
+    value = 0xCBF29CE484222325
+    for byte in package_dir if package_dir is not None else _package_dir():
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return b"%010x" % (value >> 24)
+
+
+def _package_dir() -> bytes:
+    return __file__.rsplit("/", 2)[0].encode(_FS, "surrogateescape")  # forge_hookd/, not warm/
+
+
 def runtime_dir(environ: "Mapping[bytes, bytes]") -> bytes:
-    """``$FORGE_WARM_DIR``, else ``$XDG_RUNTIME_DIR/forge``, else ``forge-UID`` in the
-    system's temporary directory (``$TMPDIR``, else ``/tmp``); each only when absolute
-    (a relative one would name another directory for each working directory)."""
+    """``$FORGE_WARM_DIR``, else ``$XDG_RUNTIME_DIR/forge-TAG``, else ``forge-UID-TAG``
+    in the system's temporary directory (``$TMPDIR``, else ``/tmp``), TAG this install's
+    (:func:`install_tag`); each only when absolute (a relative one would name another
+    directory for each working directory)."""
     named = environ.get(b"FORGE_WARM_DIR")
     if named and named.startswith(b"/"):
         return named
     run = environ.get(b"XDG_RUNTIME_DIR")
     if run and run.startswith(b"/"):
-        return run + b"/forge"
+        return run + b"/forge-" + install_tag()
     tmp = environ.get(b"TMPDIR")
-    return (tmp if tmp and tmp.startswith(b"/") else b"/tmp") + b"/forge-%d" % posix.getuid()
+    return (tmp if tmp and tmp.startswith(b"/") else b"/tmp") + b"/forge-%d-" % posix.getuid() + install_tag()
 
 
 def enabled_mark(environ: "Mapping[bytes, bytes]") -> bytes:
-    """The file whose presence says ``forge-hook warm on`` is in force."""
+    """The file whose presence says ``forge-hook warm on`` is in force for this install."""
     state = environ.get(b"XDG_STATE_HOME")
     if not state:
         home = environ.get(b"HOME") or b"/"
         state = home + b"/.local/state"
-    return state + b"/" + ENABLED_MARK
+    return state + b"/" + ENABLED_MARK % install_tag()
 
 
 def private_dir_problem(path: bytes) -> str | None:
@@ -91,9 +124,9 @@ def code_key() -> bytes:
     """What makes a runner able to serve this client: the same package directory, as it
     is now (a reinstall or an edit that renames a file changes its inode or mtime), and
     the same interpreter. A runner whose key differs is stale (another version)."""
-    here = __file__.rsplit("/", 2)[0]  # forge_hookd/, not this wing's warm/
+    here = _package_dir()
     st = posix.stat(here)
-    return b"%s:%d:%d:%d" % (here.encode(_FS, "surrogateescape"), st.st_ino, st.st_mtime_ns, sys.hexversion)
+    return b"%s:%d:%d:%d" % (here, st.st_ino, st.st_mtime_ns, sys.hexversion)
 
 
 # -- the request -------------------------------------------------------------------------
@@ -111,7 +144,7 @@ def decode_request(payload: bytes) -> tuple[bytes, bytes, bytes, int, list[str],
     when it is not one."""
     fields = payload.split(b"\0")
     if len(fields) < 5 or fields[0] != PROTOCOL:
-        raise ValueError("not a forge-warm/1 request")
+        raise ValueError("not a forge-warm/2 request")
     argc = int(fields[4])
     if argc < 0 or 5 + argc > len(fields):
         raise ValueError("bad argument count")
@@ -194,6 +227,7 @@ class _Client:
         self.relayed = 0
         self.accepted = False  # the worker took the run: signals go to it
         self.held: list[int] = []  # signals that came before it did
+        self.runner_pid = 0  # who listens on the socket (SO_PEERCRED)
 
     def run(self) -> int:
         problem = private_dir_problem(self.directory)
@@ -206,6 +240,7 @@ class _Client:
 
     def _run(self) -> int:
         self._connect()
+        self._await_hello()
         # From the request on, a signal is the worker's to answer once it took the run
         # (and stdin): never answered here as well, which would put two documents on
         # stdout. Until the worker says it took the run, a signal is only held.
@@ -231,10 +266,45 @@ class _Client:
         return self._wait_status()
 
     def _connect(self) -> None:
+        self.sock.settimeout(ALIVE_WAIT_MS / 1000)  # a full backlog is not waited on
         try:
             self.sock.connect(self.directory + b"/" + RUNNER_SOCKET)
+        except BlockingIOError:
+            raise _Cold("the resident runner's queue is full") from None
         except (OSError, ValueError) as exc:  # ValueError: no such socket; path too long
             raise _Cold(f"no resident runner ({getattr(exc, 'strerror', None) or exc})") from None
+        # The runner checks our uid; we check its (SO_PEERCRED: pid, uid, gid of who listens).
+        cred = self.sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+        self.runner_pid = int.from_bytes(cred[0:4], sys.byteorder, signed=True)
+        uid = int.from_bytes(cred[4:8], sys.byteorder, signed=True)
+        if uid != posix.getuid():
+            raise _Cold(f"the resident runner's socket is another user's (uid {uid}), not ours ({posix.getuid()})")
+
+    def _await_hello(self) -> None:
+        """Until a worker says hello: ALIVE_WAIT_MS at a time, each wait renewed only by
+        the runner's own answer to ``ping`` (it is alive: the run is queued)."""
+        busy = 0
+        while b"\n" not in self.buffer:
+            try:
+                data = self.sock.recv(4096)
+            except TimeoutError:
+                if _pong(self.directory):
+                    continue
+                busy += 1
+                if busy > BUSY_ROUNDS or _state(self.runner_pid) not in (b"R", b"D"):
+                    raise _Cold(f"the resident runner did not answer within {ALIVE_WAIT_MS} ms") from None
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                break
+            self.buffer += data
+        self.sock.settimeout(None)
+        line = self._line()
+        if line != HELLO:
+            if line.startswith(b"R "):
+                raise _Cold(f"the resident runner refused: {line[2:].decode('utf-8', 'replace')}")
+            raise _Cold("the resident runner closed the connection before it said hello")
 
     def _send(self) -> None:
         umask = posix.umask(0o022)
@@ -309,6 +379,37 @@ class _Client:
             self.sock.sendall(line)
         except OSError:
             pass
+
+
+def _state(pid: int) -> bytes:
+    """The kernel's one-letter state of ``pid`` (R running or runnable, S sleeping, T
+    stopped...); b"" when it is gone or cannot be read."""
+    try:
+        fd = posix.open(b"/proc/%d/stat" % pid, posix.O_RDONLY | posix.O_CLOEXEC)
+    except OSError:
+        return b""
+    try:
+        fields = posix.read(fd, 4096).rpartition(b")")[2].split()
+    except OSError:
+        fields = []
+    finally:
+        posix.close(fd)
+    return fields[0] if fields else b""
+
+
+def _pong(directory: bytes) -> bool:
+    """Whether the runner's own loop answers ``ping`` on its control socket within
+    ALIVE_WAIT_MS: it is alive and not stopping (its workers are only busy)."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
+    sock.settimeout(ALIVE_WAIT_MS / 1000)
+    try:
+        sock.connect(directory + b"/" + CONTROL_SOCKET)
+        sock.sendall(b"ping\n")
+        return sock.recv(16) == b"pong\n"
+    except OSError:  # TimeoutError too
+        return False
+    finally:
+        sock.close()
 
 
 # -- starting the runner again -----------------------------------------------------------

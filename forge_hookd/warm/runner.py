@@ -35,7 +35,9 @@ from typing import NoReturn
 from forge_hookd.warm import client as wire
 from forge_hookd.run.proctable import direct_children
 from forge_hookd.run.tree import TreeEnd, become_subreaper, tree_members
+from forge_hookd.warm.context import Context, context_of
 from forge_hookd.warm.log import RunnerLog
+from forge_hookd.warm.watch import CodeWatch
 from forge_hookd.warm.worker import REFUSED, ColdEntry, Spare, default_signals, peer_of, stdio_key, use_entry
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
@@ -125,10 +127,15 @@ class Runner:
         self.key = b""
         self.started = time.time()
         self.served = 0
+        self.refused = 0  # runs a worker refused (stale, another context...): cold in their client
+        self.pinged = 0  # clients that waited for a hello longer than ALIVE_WAIT_MS, and asked
+        self.watch = CodeWatch()
+        self.context: Context = {}  # ours, which every worker has: a client's must be the same
         self.workers: dict[int, socket.socket] = {}  # pid -> the client's connection
         self.spares: dict[int, socket.socket] = {}  # pid -> our end of its line to us
         self.retiring: set[int] = set()  # spares told to go, not reaped yet: we wait for them
         self.next_spare = 0.0
+        self.unused_deaths = 0  # spares that died unused since one last took a run
         self.spared: set[int] = set()  # what clean workers' detach hooks left: theirs to keep
         self.ending: list[TreeEnd] = []
         self.stopping = ""
@@ -140,6 +147,7 @@ class Runner:
         self.listener: socket.socket | None = None
         self.control: socket.socket | None = None
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.lock = -1
 
     # -- life ----------------------------------------------------------------------
     def serve(self) -> int:
@@ -151,8 +159,11 @@ class Runner:
         lock = _lock(os.path.join(self.directory, os.fsdecode(wire.LOCK_FILE)))
         if lock is None:
             return 0  # another runner is up: it serves
+        self.lock = lock
         preload()
         self.key = wire.code_key()
+        self.watch.start()
+        self.context = context_of("self")
         self._listen()
         self._install_signals()
         gc.collect()
@@ -179,6 +190,8 @@ class Runner:
         self.control = _bound(self.control_path)
         self.selector.register(self.control, selectors.EVENT_READ, self._accept_control)
         self.selector.register(self.wake_r, selectors.EVENT_READ, self._on_signal)
+        if self.watch.fd >= 0:
+            self.selector.register(self.watch.fd, selectors.EVENT_READ, self._code_changed)
 
     def _install_signals(self) -> None:
         signal.set_wakeup_fd(self.wake_w)
@@ -199,8 +212,14 @@ class Runner:
             self._close_listeners()
         if not self.stopping and not self.workers and time.monotonic() - self.last_active > self.idle:
             self.stopping = f"idle for {self.idle:g} s"
-        if not self.stopping and wire.code_key() != self.key:
-            self.stopping = "stale: the installed forge changed"
+        if not self.stopping and (wire.code_key() != self.key or self.watch.changed()):
+            self._code_changed()
+
+    def _code_changed(self) -> None:
+        # Never read: the event stays queued, and every spare that checks sees it.
+        if self.watch.fd >= 0 and self.watch.fd in self.selector.get_map():
+            self.selector.unregister(self.watch.fd)
+        self.stopping = self.stopping or "stale: the installed forge changed"
 
     def _timeout(self) -> float:
         if self.ending or self.stopping or len(self.spares) < SPARES:
@@ -261,7 +280,7 @@ class Runner:
             listener = self.listener
             self.listener = None  # kept open: the spare accepts on it
             self._leave_the_runner()
-            status = Spare(listener, pair, self.key, self.stdio).serve()
+            status = Spare(listener, pair, self.key, self.stdio, self.watch, self.context).serve()
         finally:
             os._exit(status)
 
@@ -275,6 +294,10 @@ class Runner:
                 sock.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
+        # The lock is the runner's life: a worker that held it (a flock lives as long as
+        # any descriptor of it) kept a killed runner from being started again until its
+        # run ended (issue 33, item 2).
+        os.close(self.lock)
         self.log.close()
 
     def _from_spare(self, pid: int, ours: socket.socket) -> None:
@@ -292,18 +315,24 @@ class Runner:
                            f"this runner serves uid {os.getuid()} only")
         elif message == b"T" and fds:
             self.last_active = time.monotonic()
+            self.unused_deaths = 0
             self.workers[pid] = socket.socket(fileno=fds.pop())
             self._drop_spare(pid, retire=False)
-        elif not message:  # it died unused: reaped below
+        else:  # it died unused (end of file): reaped below
             self._spare_died(pid)
         for fd in fds:
             os.close(fd)
 
     def _spare_died(self, pid: int) -> None:
         self._drop_spare(pid)
-        if not self.stopping:
-            self.log.write(f"a spare worker (pid {pid}) ended unused; another in {_RESPAWN_PAUSE:g} s")
-            self.next_spare = time.monotonic() + _RESPAWN_PAUSE
+        if self.stopping:
+            return
+        # Another at once; a pause only when spares keep dying unused (a crash loop must
+        # not be a fork loop), so no event waits on a pause for one that died by accident.
+        self.unused_deaths += 1
+        pause = _RESPAWN_PAUSE if self.unused_deaths > SPARES else 0.0
+        self.log.write(f"a spare worker (pid {pid}) ended unused; another in {pause:g} s")
+        self.next_spare = time.monotonic() + pause
 
     def _drop_spare(self, pid: int, *, retire: bool = True) -> None:
         """Close our line to a spare (it then exits); ``retire``: it is not a worker, and
@@ -323,13 +352,15 @@ class Runner:
                 return
             if pid == 0:
                 return
+            # A spare may have taken a run, served it and exited between our select and
+            # this reap: what it said before it died is read first, so that a served run
+            # is never taken for a spare that died unused (issue 33, item 5).
+            while pid in self.spares:
+                self._from_spare(pid, self.spares[pid])
             conn = self.workers.pop(pid, None)
             if conn is not None:
                 self._report(pid, conn, os.waitstatus_to_exitcode(status))
-            elif pid in self.retiring:
-                self.retiring.discard(pid)
-            elif pid in self.spares:  # died unused (a worker that took a run is in workers)
-                self._spare_died(pid)
+            else:
                 self.retiring.discard(pid)
 
     def _report(self, pid: int, conn: socket.socket, code: int) -> None:
@@ -337,6 +368,8 @@ class Runner:
         self.last_active = time.monotonic()
         if code != REFUSED:
             self.served += 1
+        else:
+            self.refused += 1
         try:  # a worker that finished said so itself: then this line is never read
             conn.sendall(b"X %d\n" % code if code >= 0 else b"S %d\n" % -code)
         except OSError:
@@ -375,6 +408,9 @@ class Runner:
     def _answer(self, verb: bytes) -> bytes:
         import orjson
 
+        if verb == b"ping":  # a client's question while its hello is late (client._pong)
+            self.pinged += 1
+            return b"pong\n" if not self.stopping else b"stopping\n"
         if verb == b"stop":
             self.stopping = self.stopping or "asked to stop (forge-hook warm off)"
         return orjson.dumps(self.status()) + b"\n"
@@ -388,7 +424,7 @@ class Runner:
                (("runner", resource.getrusage(resource.RUSAGE_SELF)),
                 ("workers", resource.getrusage(resource.RUSAGE_CHILDREN)))}
         return {"state": "stopping" if self.stopping else "up", "pid": os.getpid(),
-                "since": self.started, "served": self.served, "running": len(self.workers),
+                "since": self.started, "served": self.served, "refused": self.refused, "pinged": self.pinged, "running": len(self.workers),
                 "version": _version(), "key": self.key.decode(errors="replace"),
                 "socket": self.runner_path, "idle_exit": self.idle, "cpu": cpu}
 

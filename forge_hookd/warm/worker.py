@@ -32,7 +32,9 @@ from forge_hookd.run import signals
 from forge_hookd.warm import client as wire
 from forge_hookd.signalnames import RUNNER_SIGNALS
 from forge_hookd.run.tree import become_subreaper
+from forge_hookd.warm.context import Context, difference
 from forge_hookd.warm.log import RunnerLog
+from forge_hookd.warm.watch import CodeWatch
 
 #: Exit status of a worker that refused a request (stale client, other settings) and of
 #: a spare that ends unused: never one of a run's (0-5, 128+n), and not counted as served.
@@ -77,15 +79,18 @@ class Spare:
     """A worker waiting for its request: ``listener`` is the runner's socket, ``pair``
     its line to the runner (end of file: the runner is gone, and so is the spare)."""
 
-    def __init__(self, listener: socket.socket, pair: socket.socket, key: bytes, stdio: tuple[bytes, ...]) -> None:
-        self.listener, self.pair, self.key, self.stdio = listener, pair, key, stdio
+    def __init__(self, listener: socket.socket, pair: socket.socket, key: bytes, stdio: tuple[bytes, ...],
+                 watch: CodeWatch, context: Context) -> None:
+        self.listener, self.pair, self.key, self.stdio, self.watch = listener, pair, key, stdio, watch
+        self.context = context
 
     def serve(self) -> int:
         warm_up()
+        self.watch.cover()  # what the warm-up imported is served too
         taken = self._accept()
         if taken is None:
             return REFUSED
-        return Worker(*taken, self.key, self.stdio).serve()
+        return Worker(*taken, self.key, self.stdio, self.watch, self.context).serve()
 
     def _accept(self) -> tuple[socket.socket, int] | None:
         """The next connection of our own user, handed to the runner too; None when the
@@ -144,10 +149,23 @@ def warm_up() -> None:
 class Worker:
     """One request, in a forked child of the runner: take the run over, run it cold."""
 
-    def __init__(self, conn: socket.socket, client_pid: int, key: bytes, stdio: tuple[bytes, ...]) -> None:
-        self.conn, self.client_pid, self.key, self.stdio = conn, client_pid, key, stdio
+    def __init__(self, conn: socket.socket, client_pid: int, key: bytes, stdio: tuple[bytes, ...],
+                 watch: CodeWatch, context: Context) -> None:
+        self.conn, self.client_pid, self.key, self.stdio, self.watch = conn, client_pid, key, stdio, watch
+        self.context = context
 
     def serve(self) -> int:
+        # A client confined more (or otherwise) than the runner runs cold, in its own
+        # confinement: refused before its hello, so it passes no descriptor at all.
+        why = difference(self.client_pid, self.context)
+        if why is not None:
+            self._send(b"R " + why.encode() + b"\n")
+            _log_refusal(why)
+            return REFUSED
+        try:  # at once: no client passes its descriptors before this (issue 33, item 4)
+            self.conn.sendall(wire.HELLO + b"\n")
+        except OSError:  # it went cold meanwhile, and away
+            return REFUSED
         self.conn.settimeout(_REQUEST_TIMEOUT)
         fds, payload = receive(self.conn)
         try:
@@ -160,6 +178,7 @@ class Worker:
             self._send(b"R " + why.encode() + b"\n")
             _log_refusal(why)
             return REFUSED
+        self.watch.close()
         _, _, _, umask, argv, environ = wire.decode_request(payload)
         self._take_over(fds, umask, argv, environ)
         self.conn.settimeout(None)
@@ -177,14 +196,17 @@ class Worker:
         return status
 
     def _refusal(self, fds: list[int], payload: bytes) -> str | None:
-        protocol, key, verb, _, _, environ = wire.decode_request(payload)
+        protocol, key, verb, _, argv, environ = wire.decode_request(payload)
         if verb != b"run" or len(fds) != wire.PASSED_FDS:
             return "not a run request"
         if key != self.key:
             return "stale: the resident runner is another version of forge (forge-hook warm on restarts it)"
+        # After the accept: a change its client saw made before it connected is queued by now.
+        if self.watch.changed():
+            return "stale: a module the resident runner loaded changed on disk (it restarts)"
         if stdio_key(environ) != self.stdio:
             return "the locale or PYTHONIOENCODING differs from the resident runner's"
-        return None
+        return names_the_clients_own(argv, environ)
 
     def _send(self, line: bytes) -> None:
         try:
@@ -210,6 +232,29 @@ class Worker:
         # From the moment the client relays signals (once it reads "A"), they are answered
         # as a cold run answers them before its command starts: the document and 128+n.
         _ENTRY.answer_signals()
+
+
+#: Paths that name the process that opens them: in a worker they would be the worker's
+#: (``--report /dev/fd/3`` wrote the document to the worker's descriptor 3: lost, exit 0).
+_SELF_PATHS = ("/dev/fd/", "/proc/self/", "/proc/thread-self/")
+
+
+def names_the_clients_own(argv: list[str], environ: Mapping[bytes, bytes]) -> str | None:
+    """Why the run is the client's to do (an argument or a FORGE_ variable names its own
+    descriptors or process, which only a cold run opens as its own); None when none does.
+    /dev/fd/0-2 are the client's in the worker too (passed), and stay warm."""
+    values = [*argv[1:], *(value.decode(errors="replace") for name, value in environ.items()
+                           if name.startswith(b"FORGE_"))]
+    joined = "\0".join(values)
+    if not any(prefix in joined for prefix in _SELF_PATHS):  # the usual answer, at once
+        return None
+    for value in values:
+        for prefix in _SELF_PATHS:
+            at = value.find(prefix)
+            rest = value[at + len(prefix):] if at >= 0 else ""
+            if at >= 0 and rest not in ("0", "1", "2"):
+                return f"{value!r} names the client's own descriptors or process"
+    return None
 
 
 def take_limits(client_pid: int) -> str | None:
