@@ -10,7 +10,12 @@ twice:
 - forge-hook-run running twice on one event (wired in the project and the user's file);
 - a hook command naming another agent's dialect, or a Copilot camelCase event without
   its ``:EVENT`` (its payloads do not say which event they are);
-- forge-hook-run not found where the settings name it;
+- forge-hook-run not found where the settings name it, looked up as the agent's
+  environment would (its PATH: a bare name it cannot find is exit 127, which Claude and
+  Codex read as "proceed"; install's project form denies instead, said too);
+- an entry whose timeout is not its command's ``--agent-limit``, and an event whose
+  forge hooks (the sum of their timeouts, in order; the longest with ``--jobs``) can
+  outlast the agent's limit (:func:`outlasting`, which ``forge-hook check`` says too);
 - the agent's own switch that keeps every hook from running (Claude's
   ``disableAllHooks``, Gemini's ``hooksConfig.enabled: false``, Codex's features, hook
   trust and project trust);
@@ -35,11 +40,13 @@ from forge_hookd.agents import places as agentplaces
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
-from forge_hookd.agents.places import PLACES, Handler, forge_dialect, runs_forge
+from forge_hookd.agents.places import (PLACES, Handler, forge_agent_limit, forge_dialect, forge_words, guarded,
+                                       runs_forge)
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
-from forge_hookd.registry import pattern_matches, split_patterns
+from forge_hookd.registry import DEFAULT_TIMEOUT, pattern_matches, split_patterns
+from forge_hookd.run.deadline import margin
 
 
 @dataclass
@@ -120,6 +127,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
     findings += [f"{r.state.path} cannot be read: {r.state.problem}" for r in read if r.state.problem]
     for r in read:
         _check_file(name, r, report.events, findings)
+    findings += _outlasting(name, read, project_root)
     _check_twice_wired(name, read, findings)
     _check_switches(name, read, findings)
     _check_imported(name, read, project_root, findings)
@@ -127,6 +135,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
 
 def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) -> None:
     state, expected = read.state, _expected_dialects(name)
+    unfound: dict[str, list[str]] = {}  # what is wrong with finding forge-hook-run: the events it is wrong on
     if state.wired and (left := [e for e in events if e not in state.wired]):
         findings.append(f"{state.path} runs forge-hook-run on some of {name}'s events but not on "
                         f"{', '.join(left)} (forge-hook install --agent {name} --{state.scope} adds them)")
@@ -141,9 +150,16 @@ def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) 
             findings.append(f"{state.path}: {handler.event} needs forge-hook-run --dialect "
                             f"{expected[handler.event]} ({name}'s {handler.event} payloads do not say which "
                             f"event they are), not --dialect {value}")
-        if (missing := _runner_missing(handler.command)) is not None:
-            findings.append(f"{state.path}: {handler.event}'s hook command names {missing}, which is not "
-                            f"there: {name} cannot run it")
+        if (missing := _runner_missing(name, handler.command, state.scope)) is not None:
+            unfound.setdefault(missing, []).append(handler.event)
+        limit = forge_agent_limit(handler.command)
+        timeout = get(name).settings.timeout(handler.handler, handler.event)
+        if limit is not None and timeout is not None and abs(limit - timeout) > 1e-3:
+            findings.append(f"{state.path}: {handler.event}'s entry gives the hook {timeout:g}s but its command "
+                            f"says --agent-limit {limit:g}: forge must answer before {name} stops waiting, and "
+                            f"knows when only if the two are equal (forge-hook install writes both)")
+    for missing, on in unfound.items():
+        findings.append(f"{state.path}: the hook command of {', '.join(dict.fromkeys(on))} {missing}")
 
 
 def _expected_dialects(name: str) -> dict[str, str]:
@@ -152,11 +168,61 @@ def _expected_dialects(name: str) -> dict[str, str]:
     return {h.event: forge_dialect(h.command) or name for h in agentplaces.handlers(name, snippet)}
 
 
-def _runner_missing(command: str) -> str | None:
-    program = shlex.split(command)[0]
+def _runner_missing(name: str, command: str, scope: str) -> str | None:
+    """What is wrong with how ``command`` finds forge-hook-run, where the agent runs it
+    (this environment's PATH: an agent started here inherits it), or None."""
+    words = forge_words(command) or shlex.split(command)
+    program = words[0]
     if "/" in program:
-        return None if os.access(program, os.X_OK) else program
-    return None if shutil.which(program) else f"{program} (not on PATH)"
+        return None if os.access(program, os.X_OK) else f"names {program}, which is not there: {name} cannot run it"
+    if shutil.which(program):
+        return None
+    if guarded(command):
+        return (f"finds no {program} on PATH: it denies every {name} call that can block until forge is "
+                "installed here and on PATH")
+    return (f"names {program} (not on PATH), which is not there: {name} cannot run it, and an exit 127 lets "
+            f"the call proceed (forge-hook install --agent {name} --{scope} writes a command that cannot be lost)")
+
+
+def _outlasting(name: str, read: list[_Read], project_root: str) -> list[str]:
+    """Each event where forge runs whose forge hooks can take longer than forge may (the
+    agent's limit, less forge's margin): the sum of their timeouts (a hook without one:
+    10 s), the longest with ``--jobs``. Built-in guards are judged in process: no time."""
+    forge = [(r, h) for r in read for h in r.handlers if runs_forge(h.command, name)]
+    if not forge:
+        return []
+    listed = [h.hook for h in editing.list_hooks(Path(project_root), problems=[])
+              if h.hook.enabled and h.hook.guard is None]
+    events, settings, found = get(name).words.events, get(name).settings, []
+    for r, handler in forge:
+        forge_type = events.get(handler.event)
+        limit = forge_agent_limit(handler.command) or settings.timeout(handler.handler, handler.event)
+        if forge_type is None or limit is None:
+            continue
+        hooks = [h for h in listed if _covers(h.event_pattern, forge_type)]
+        timeouts = [h.timeout if h.timeout_set else DEFAULT_TIMEOUT for h in hooks]
+        words = forge_words(handler.command) or []
+        jobs = agentplaces.option(words, "--jobs") or agentplaces.option(words, "-j")
+        parallel = jobs is not None and jobs.isdigit() and int(jobs) > 1
+        took = max(timeouts, default=0.0) if parallel else sum(timeouts)
+        allowed = limit - margin(limit)
+        if took > allowed:
+            found.append(f"{r.state.path}: on {handler.event} ({forge_type}) forge's hooks can take {took:g}s "
+                         f"({len(hooks)} hook{'s' if len(hooks) != 1 else ''}, "
+                         f"{'the longest' if parallel else 'timeouts summed'}), but {name} waits {limit:g}s and "
+                         f"forge answers by {allowed:g}s: past that it denies where the event can block; "
+                         "give those hooks shorter timeouts")
+    return found
+
+
+def outlasting(project_root: str) -> list[str]:
+    """:func:`_outlasting` for every agent whose settings here run forge (``forge-hook
+    check``)."""
+    found = []
+    for name in NAMES:
+        read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
+        found += _outlasting(name, [r for r in read if r.state.exists and not r.state.problem], project_root)
+    return found
 
 
 def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> None:

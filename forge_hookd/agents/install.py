@@ -29,6 +29,7 @@ from forge_hookd.agents import jsonedit
 from forge_hookd.agents import record as wirerecord
 from forge_hookd.agents.places import PLACES, runs_forge
 from forge_hookd.dialects import NAMES, get
+from forge_hookd.dialects.base import Command
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
@@ -38,8 +39,14 @@ from forge_hookd.agents.record import FileRecord, Outcome, digest
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
     path = agentplaces.target_file(name, scope, project_root)
-    command, note = agentplaces.runner_command()
-    outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
+    note = None
+    if scope == "global":  # the user's own machine: this install's forge-hook-run, by its path
+        runner, note = agentplaces.global_command()
+        command: Command = f"{runner} --dialect {name}"
+    else:  # committed, run from other homes: found on PATH, or the agent's blocking form
+        command = agentplaces.project_command(name)
+    snippet = get(name).settings.snippet(command, agentplaces.agent_limit(name))
+    outcome = _install_file(name, scope, path, snippet)
     if note and outcome.events:
         outcome.notes.append(note)
     outcomes = [outcome]
