@@ -83,4 +83,17 @@ def test_claude_denies_where_forge_hook_run_is_not_on_its_path(project: Project,
     run = harness.run_agent("claude", ws, command=f"touch {target}", hooks={}, adjust=install)
     assert not run.timed_out, run.describe()
     assert not target.exists(), "Claude ran the tool with forge-hook-run missing\n" + run.describe()
+    # the prompt is an event that can block: Claude refuses it and says why
+    assert run.model_requests() == [] and MISSING in run.stdout, run.describe()
+
+    def install_but_the_prompt(ws: Workspace) -> None:  # so that the model asks for the tool
+        install(ws)
+        settings = ws.project / ".claude" / "settings.json"
+        doc = json.loads(settings.read_text())
+        del doc["hooks"]["UserPromptSubmit"]
+        settings.write_text(json.dumps(doc))
+
+    run = harness.run_agent("claude", ws, command=f"touch {target}", hooks={}, adjust=install_but_the_prompt)
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), "Claude ran the tool with forge-hook-run missing\n" + run.describe()
     assert MISSING in run.model_requests()[-1].text(), run.describe()
