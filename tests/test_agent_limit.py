@@ -16,13 +16,14 @@ from helpers import SUDO, ForgeRun, Project, gone, read_pids
 
 
 def _sleepers(tmp_path: Path, *names: str) -> list[dict[str, object]]:
-    return [{"event": "tool:*", "command": f"echo $$ > {tmp_path}/{name}.pid; sleep 100", "timeout": 75}
-            for name in names]
+    return [{"event": "tool:*", "command": f"echo $$ > {name}.pid; sleep 100", "timeout": 75,
+             "working_dir": str(tmp_path)} for name in names]
 
 
 def test_a_run_that_would_outlast_the_agent_is_denied_before_it(project: Project, forge_run: ForgeRun,
                                                                tmp_path: Path) -> None:
-    project.write_hooks([*_sleepers(tmp_path, "slow"), {"event": "tool:*", "command": f"touch {tmp_path}/after"}],
+    project.write_hooks([*_sleepers(tmp_path, "slow"), {"event": "tool:*", "command": "touch after",
+                                                         "working_dir": str(tmp_path)}],
                         where="global")
     began = time.monotonic()
     run = forge_run(SUDO, "--agent-limit", "4")

@@ -1,7 +1,7 @@
 """Fail closed as the real agent sees it (issue 30, items 1 and 2), with the real Claude
 Code (tests/agents: pinned from npm, offline, a scripted model on 127.0.0.1).
 
-- The agent's clock comes first: Claude wired with a hook timeout of 6 s and
+- The agent's clock comes first: Claude (and Gemini) wired with a hook timeout of 6 s and
   ``--agent-limit 6``, a forge hook that sleeps 100 s: forge's deny reaches the model
   (Claude would otherwise kill forge at 6 s and run the tool), the hook's tree is gone.
 - forge-hook-run not on the agent's PATH: what ``forge-hook install --project`` writes
@@ -38,30 +38,37 @@ def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-def _with_timeout(seconds: int) -> Callable[[Workspace], None]:
+#: where the harness writes each agent's pre-tool hook, and its timeout's unit (seconds)
+SETTINGS = {"claude": (".claude/settings.json", "PreToolUse", 1), "gemini": (".gemini/settings.json", "BeforeTool", 1000)}
+
+
+def _with_timeout(agent: str, seconds: int) -> Callable[[Workspace], None]:
+    relative, event, unit = SETTINGS[agent]
+
     def adjust(ws: Workspace) -> None:
-        path = ws.project / ".claude" / "settings.json"
+        path = ws.project / relative
         doc = json.loads(path.read_text())
-        for group in doc["hooks"]["PreToolUse"]:
+        for group in doc["hooks"][event]:
             for hook in group["hooks"]:
-                hook["timeout"] = seconds
+                hook["timeout"] = seconds * unit
         path.write_text(json.dumps(doc, indent=2))
     return adjust
 
 
-def test_claude_gets_forges_deny_before_its_own_timeout(project: Project, tmp_path: Path) -> None:
-    require_agent("claude")
+@pytest.mark.parametrize("agent", sorted(SETTINGS))
+def test_the_agent_gets_forges_deny_before_its_own_timeout(agent: str, project: Project, tmp_path: Path) -> None:
+    require_agent(agent)
     target, report, pids = tmp_path / "created", tmp_path / "report.json", tmp_path / "pids"
     pids.mkdir()
-    project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo $$ > {pids}/slow.pid; sleep 100",
-                          "timeout": 75}])
-    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect claude --trust-project --agent-limit 6 "
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo $$ > slow.pid; sleep 100",
+                          "timeout": 75, "working_dir": str(pids)}])
+    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project --agent-limit 6 "
             f"--report {shlex.quote(str(report))}")
     ws = Workspace(project=project.root, home=project.home)
-    run = harness.run_agent("claude", ws, command=f"touch {target}", hooks={"PreToolUse": hook},
-                            adjust=_with_timeout(6))
+    run = harness.run_agent(agent, ws, command=f"touch {target}", hooks={SETTINGS[agent][1]: hook},
+                            adjust=_with_timeout(agent, 6))
     assert not run.timed_out, run.describe()
-    assert not target.exists(), "Claude ran the tool: forge did not answer before its 6 s\n" + run.describe()
+    assert not target.exists(), f"{agent} ran the tool: forge did not answer before its 6 s\n" + run.describe()
     doc = json.loads(report.read_text())
     assert doc["blocked_by"]["source"] == "agent-limit" and "sleep 100" in doc["reason"]
     assert "ran out of the agent's time" in run.model_requests()[-1].text(), run.describe()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from forge_hookd.answers import ALLOW
 from forge_hookd.results import Imposed, describe_hook
+from forge_hookd.text import short_command
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -66,9 +67,6 @@ class Deadline:
     def passed(self) -> bool:
         return time.monotonic() >= self.at
 
-    def left(self) -> float:
-        return self.at - time.monotonic()
-
     def settle(self, run: HookRun, hooks: Sequence[Hook], cut: list[int], unstarted: list[int]) -> None:
         """The run after the limit ended it: ``cut`` are the indexes (in ``hooks``, the
         run's) of the hooks ended at the deadline, ``unstarted`` those it kept from
@@ -79,7 +77,7 @@ class Deadline:
             return
 
         def named(indexes: list[int]) -> str:
-            return ", ".join(f"{describe_hook(hooks[i], i)} ({hooks[i].command or hooks[i].guard})" for i in indexes)
+            return ", ".join(f"{describe_hook(hooks[i], i)} ({short_command(hooks[i].command or str(hooks[i].guard))})" for i in indexes)
 
         said = (f"the agent waits {self.limit:g}s for its hook and forge answers {margin(self.limit):g}s "
                 f"before that (--agent-limit)"
