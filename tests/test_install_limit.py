@@ -163,6 +163,8 @@ def test_doctor_finds_a_timeout_that_is_not_the_agent_limit(project: Project, tm
     assert findings == [f"{path}: preToolUse's entry gives the hook 30s but its command says --agent-limit 600: "
                         "forge must answer before copilot stops waiting, and knows when only if the two are "
                         "equal (forge-hook install writes both)"]
+    check = forge_hook(project, "check", env={"PATH": stub_path(tmp_path, "forge-hook-run")})
+    assert check.exit_status == 1 and findings[0] in check.stdout
 
 
 def test_doctor_and_check_name_events_whose_hooks_can_outlast_the_limit(project: Project, tmp_path: Path) -> None:

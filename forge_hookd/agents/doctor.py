@@ -127,7 +127,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
     findings += [f"{r.state.path} cannot be read: {r.state.problem}" for r in read if r.state.problem]
     for r in read:
         _check_file(name, r, report.events, findings)
-    findings += _outlasting(name, read, project_root)
+    findings += _mismatched(name, read) + _outlasting(name, read, project_root)
     _check_twice_wired(name, read, findings)
     _check_switches(name, read, findings)
     _check_imported(name, read, project_root, findings)
@@ -152,12 +152,6 @@ def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) 
                             f"event they are), not --dialect {value}")
         if (missing := _runner_missing(name, handler.command, state.scope)) is not None:
             unfound.setdefault(missing, []).append(handler.event)
-        limit = forge_agent_limit(handler.command)
-        timeout = get(name).settings.timeout(handler.handler, handler.event)
-        if limit is not None and timeout is not None and abs(limit - timeout) > 1e-3:
-            findings.append(f"{state.path}: {handler.event}'s entry gives the hook {timeout:g}s but its command "
-                            f"says --agent-limit {limit:g}: forge must answer before {name} stops waiting, and "
-                            f"knows when only if the two are equal (forge-hook install writes both)")
     for missing, on in unfound.items():
         findings.append(f"{state.path}: the hook command of {', '.join(dict.fromkeys(on))} {missing}")
 
@@ -182,6 +176,21 @@ def _runner_missing(name: str, command: str, scope: str) -> str | None:
                 "installed here and on PATH")
     return (f"names {program} (not on PATH), which is not there: {name} cannot run it, and an exit 127 lets "
             f"the call proceed (forge-hook install --agent {name} --{scope} writes a command that cannot be lost)")
+
+
+def _mismatched(name: str, read: list[_Read]) -> list[str]:
+    """Each forge entry whose timeout (as the agent reads it, its default where it names
+    none) is not its command's ``--agent-limit``."""
+    found = []
+    for r in read:
+        for handler in r.handlers:
+            limit = forge_agent_limit(handler.command) if runs_forge(handler.command, name) else None
+            timeout = get(name).settings.timeout(handler.handler, handler.event)
+            if limit is not None and timeout is not None and abs(limit - timeout) > 1e-3:
+                found.append(f"{r.state.path}: {handler.event}'s entry gives the hook {timeout:g}s but its command "
+                             f"says --agent-limit {limit:g}: forge must answer before {name} stops waiting, and "
+                             f"knows when only if the two are equal (forge-hook install writes both)")
+    return found
 
 
 def _outlasting(name: str, read: list[_Read], project_root: str) -> list[str]:
@@ -216,12 +225,13 @@ def _outlasting(name: str, read: list[_Read], project_root: str) -> list[str]:
 
 
 def outlasting(project_root: str) -> list[str]:
-    """:func:`_outlasting` for every agent whose settings here run forge (``forge-hook
-    check``)."""
+    """For every agent whose settings here run forge (``forge-hook check``): each entry
+    whose timeout is not its ``--agent-limit``, each event whose hooks can outlast it."""
     found = []
     for name in NAMES:
         read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
-        found += _outlasting(name, [r for r in read if r.state.exists and not r.state.problem], project_root)
+        read = [r for r in read if r.state.exists and not r.state.problem]
+        found += _mismatched(name, read) + _outlasting(name, read, project_root)
     return found
 
 

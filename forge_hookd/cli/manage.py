@@ -189,7 +189,8 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     ${CLAUDE_PLUGIN_ROOT}, a Gemini extension's ${extensionPath} outside the agent that
     fills them in). And, for each agent whose settings here run forge-hook-run, an event
     whose hooks (their timeouts summed in order, the longest with --jobs) can outlast the
-    agent's limit (the entry's --agent-limit, else its timeout).
+    agent's limit (the entry's --agent-limit, else its timeout), and an entry whose
+    timeout is not its --agent-limit.
 
     A hook is named project[2] (its file and index), as everywhere. On success check
     says which files it read and how many hooks each holds.
