@@ -209,11 +209,13 @@ def test_install_writes_a_native_client_and_a_launcher_without_site_that_run_col
                 (place / "repo").mkdir(parents=True)
                 done = subprocess.run([str(prefix / "bin/forge-hook"), "install", "--agent", "claude", f"--{scope}"],
                                       cwd=place / "repo", capture_output=True, text=True, timeout=120,
-                                      env={**env, "PATH": path, "HOME": str(place / "home"),
+                                      env={**{k: v for k, v in env.items() if k != "CLAUDE_CONFIG_DIR"},
+                                           "PATH": path, "HOME": str(place / "home"),
                                            "XDG_STATE_HOME": str(place / "state")})
                 assert done.returncode == 0, done.stderr
-                written = done.stdout.rsplit(" in ", 1)[1].split(" (")[0]  # "... now, in FILE (created)"
-                settings = json.loads(Path(written).read_text())
+                written = place / ("repo/.claude/settings.json" if scope == "project" else "home/.claude/settings.json")
+                assert written.exists(), (done.stdout, done.stderr)
+                settings = json.loads(written.read_text())
                 wired[f"{scope} {path}"] = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         commands = list(wired.values())
         assert commands[1] == commands[3] == f"{venv}/bin/forge-hook-run-native --dialect claude --agent-limit 600"
