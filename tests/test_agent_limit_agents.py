@@ -39,7 +39,8 @@ def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 #: where the harness writes each agent's pre-tool hook, and its timeout's unit (seconds)
-SETTINGS = {"claude": (".claude/settings.json", "PreToolUse", 1), "gemini": (".gemini/settings.json", "BeforeTool", 1000)}
+SETTINGS = {"claude": (".claude/settings.json", "PreToolUse", 1),
+            "gemini": (".gemini/settings.json", "BeforeTool", 1000)}
 
 
 def _with_timeout(agent: str, seconds: int) -> Callable[[Workspace], None]:

@@ -665,7 +665,8 @@ class Settings:
         entry's timeout in the agent's unit and ``--agent-limit`` on its command."""
         raise NotImplementedError
 
-    def limited(self, command: Command, event: str, limit: float | None, suffix: str = "") -> tuple[str, dict[str, Any]]:
+    def limited(self, command: Command, event: str, limit: float | None,
+                suffix: str = "") -> tuple[str, dict[str, Any]]:
         """The command of ``event``'s entry (``suffix`` after the base command: Copilot's
         ``:EVENT``) and the timeout member that go with ``limit`` (seconds)."""
         text = (command(event) if callable(command) else command) + suffix

@@ -77,7 +77,8 @@ class Deadline:
             return
 
         def named(indexes: list[int]) -> str:
-            return ", ".join(f"{describe_hook(hooks[i], i)} ({short_command(hooks[i].command or str(hooks[i].guard))})" for i in indexes)
+            return ", ".join(f"{describe_hook(hooks[i], i)} ({short_command(hooks[i].command or str(hooks[i].guard))})"
+                             for i in indexes)
 
         said = (f"the agent waits {self.limit:g}s for its hook and forge answers {margin(self.limit):g}s "
                 f"before that (--agent-limit)"
