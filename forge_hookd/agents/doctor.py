@@ -38,15 +38,13 @@ from forge_hookd.policy import editing
 from forge_hookd.agents import places as agentplaces
 
 from forge_hookd.agents import codex_trust as codextrust
+from forge_hookd.agents import limits as agentlimits
 
 from forge_hookd.agents import jsonedit
-from forge_hookd.agents.places import (PLACES, Handler, forge_agent_limit, forge_dialect, forge_words, guarded,
-                                       runs_forge)
+from forge_hookd.agents.places import PLACES, Handler, forge_dialect, forge_words, guarded, runs_forge
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
-from forge_hookd.registry import DEFAULT_TIMEOUT, pattern_matches, split_patterns
-from forge_hookd.run.deadline import margin
 
 
 @dataclass
@@ -127,7 +125,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
     findings += [f"{r.state.path} cannot be read: {r.state.problem}" for r in read if r.state.problem]
     for r in read:
         _check_file(name, r, report.events, findings)
-    findings += _mismatched(name, read) + _outlasting(name, read, project_root)
+    findings += agentlimits.mismatched(name, _files(read)) + agentlimits.outlasting(name, _files(read), project_root)
     _check_twice_wired(name, read, findings)
     _check_switches(name, read, findings)
     _check_imported(name, read, project_root, findings)
@@ -178,50 +176,8 @@ def _runner_missing(name: str, command: str, scope: str) -> str | None:
             f"the call proceed (forge-hook install --agent {name} --{scope} writes a command that cannot be lost)")
 
 
-def _mismatched(name: str, read: list[_Read]) -> list[str]:
-    """Each forge entry whose timeout (as the agent reads it, its default where it names
-    none) is not its command's ``--agent-limit``."""
-    found = []
-    for r in read:
-        for handler in r.handlers:
-            limit = forge_agent_limit(handler.command) if runs_forge(handler.command, name) else None
-            timeout = get(name).settings.timeout(handler.handler, handler.event)
-            if limit is not None and timeout is not None and abs(limit - timeout) > 1e-3:
-                found.append(f"{r.state.path}: {handler.event}'s entry gives the hook {timeout:g}s but its command "
-                             f"says --agent-limit {limit:g}: forge must answer before {name} stops waiting, and "
-                             f"knows when only if the two are equal (forge-hook install writes both)")
-    return found
-
-
-def _outlasting(name: str, read: list[_Read], project_root: str) -> list[str]:
-    """Each event where forge runs whose forge hooks can take longer than forge may (the
-    agent's limit, less forge's margin): the sum of their timeouts (a hook without one:
-    10 s), the longest with ``--jobs``. Built-in guards are judged in process: no time."""
-    forge = [(r, h) for r in read for h in r.handlers if runs_forge(h.command, name)]
-    if not forge:
-        return []
-    listed = [h.hook for h in editing.list_hooks(Path(project_root), problems=[])
-              if h.hook.enabled and h.hook.guard is None]
-    events, settings, found = get(name).words.events, get(name).settings, []
-    for r, handler in forge:
-        forge_type = events.get(handler.event)
-        limit = forge_agent_limit(handler.command) or settings.timeout(handler.handler, handler.event)
-        if forge_type is None or limit is None:
-            continue
-        hooks = [h for h in listed if _covers(h.event_pattern, forge_type)]
-        timeouts = [h.timeout if h.timeout_set else DEFAULT_TIMEOUT for h in hooks]
-        words = forge_words(handler.command) or []
-        jobs = agentplaces.option(words, "--jobs") or agentplaces.option(words, "-j")
-        parallel = jobs is not None and jobs.isdigit() and int(jobs) > 1
-        took = max(timeouts, default=0.0) if parallel else sum(timeouts)
-        allowed = limit - margin(limit)
-        if took > allowed:
-            found.append(f"{r.state.path}: on {handler.event} ({forge_type}) forge's hooks can take {took:g}s "
-                         f"({len(hooks)} hook{'s' if len(hooks) != 1 else ''}, "
-                         f"{'the longest' if parallel else 'timeouts summed'}), but {name} waits {limit:g}s and "
-                         f"forge answers by {allowed:g}s: past that it denies where the event can block; "
-                         "give those hooks shorter timeouts")
-    return found
+def _files(read: list[_Read]) -> list[tuple[str, list[Handler]]]:
+    return [(r.state.path, r.handlers) for r in read]
 
 
 def outlasting(project_root: str) -> list[str]:
@@ -231,7 +187,7 @@ def outlasting(project_root: str) -> list[str]:
     for name in NAMES:
         read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
         read = [r for r in read if r.state.exists and not r.state.problem]
-        found += _mismatched(name, read) + _outlasting(name, read, project_root)
+        found += agentlimits.mismatched(name, _files(read)) + agentlimits.outlasting(name, _files(read), project_root)
     return found
 
 
@@ -289,14 +245,8 @@ def _check_imported(name: str, read: list[_Read], project_root: str, findings: l
             if handler.event not in wired or forge_type is None or forge_dialect(handler.command) is not None:
                 continue
             for imported in listed:
-                if imported.hook.command == handler.command and _covers(imported.hook.event_pattern, forge_type):
+                if imported.hook.command == handler.command and agentlimits.covers(imported.hook.event_pattern, forge_type):
                     findings.append(
                         f"runs twice on {handler.event}: {handler.command!r} is in {r.state.path} and, imported "
                         f"(format {name}), in {imported.file} as {imported.scope}[{imported.index}], which "
                         f"forge-hook-run runs too: remove it from {r.state.path}")
-
-
-def _covers(event_pattern: str, forge_type: str) -> bool:
-    """Whether a pattern can match an event of ``forge_type`` (some tool or none)."""
-    return any(pattern_matches(p, forge_type, None) or p.startswith(forge_type + ":")
-               for p in split_patterns(event_pattern))
