@@ -15,8 +15,10 @@ usage: ./install.sh [--prefix DIR] [--python PYTHON] [--uninstall]
   --prefix DIR      install under DIR (default: ~/.local): DIR/bin, DIR/share/man/man1,
                     and the virtualenv in DIR/lib/forge-hook-run
   --python PYTHON   the Python 3.11+ to build the virtualenv with (default: python3)
-  --uninstall       remove what an install with the same --prefix put there; your
-                    hooks, trust records and logs are kept
+  --uninstall       take forge out of the agent settings in your home that
+                    forge-hook install wired, stop the warm runner, then remove what
+                    an install with the same --prefix put there; your hooks, trust
+                    records and logs are kept, and a project's settings are listed
 USAGE
 }
 
@@ -50,6 +52,19 @@ user_data() {
 }
 
 uninstall() {
+    # First, while forge's own Python is here: forge out of every agent file in your home
+    # that forge-hook install wired, and its resident runner stopped (forge_hookd.agents.
+    # removal). When a file will not come out, nothing is removed: the agent would call a
+    # command that is gone on every event.
+    if [ -x "$venv/bin/python" ]; then
+        if "$venv/bin/python" -c 'import forge_hookd.agents.removal' 2>/dev/null; then
+            "$venv/bin/python" -m forge_hookd.agents.removal || exit 1
+        else
+            echo "note: this forge-hook-run is too old to take itself out of agents' settings: the lines below name them"
+        fi
+    elif [ -d "$venv" ]; then
+        echo "note: $venv/bin/python is gone, so forge cannot take itself out of agents' settings; its install records: ${XDG_STATE_HOME:-$HOME/.local/state}/forge/installs.json"
+    fi
     # What still calls forge (shell start-up lines, git hooks, agent settings), found
     # while forge's own Python is still here to read its records; said at the end.
     leftovers=""

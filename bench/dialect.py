@@ -59,6 +59,11 @@ def main() -> None:
                "XDG_STATE_HOME": str(work / "state"), "XDG_DATA_HOME": str(work / "data"),
                "FORGE_TRUST_PROJECT": "1"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiling on every start would be timed
+        # Under --dialect FORGE_TRUST_PROJECT counts only where the global file allows it
+        # (run/envgate.py); else the project hook would not run and every event would warn.
+        (work / "config" / "forge").mkdir(parents=True)
+        (work / "config" / "forge" / "hooks.json").write_text(json.dumps(
+            {"allow_env": ["FORGE_TRUST_PROJECT"], "hooks": []}))
         payload = json.loads(PAYLOAD.read_text())
         payload["cwd"] = str(project)
         native_event = json.dumps({"type": "tool:pre_execute", "tool_name": "bash",

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from forge_hookd.shell import commands as shell  # noqa: E402
 from forge_hookd.events import HookEvent  # noqa: E402
 from forge_hookd.guards import GUARDS  # noqa: E402
-from forge_hookd.guards.hook import judge_hook  # noqa: E402
+from forge_hookd.run.guardhook import judge_hook  # noqa: E402
 from forge_hookd.registry import Hook  # noqa: E402
 
 ENV = {"HOME": "/home/user"}
@@ -53,9 +53,9 @@ def import_ms(rounds: int) -> float:
     figures = []
     for _ in range(rounds):
         err = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                              "import forge_hookd.config, forge_hookd.run.executor; import forge_hookd.guards.hook"],
+                              "import forge_hookd.config, forge_hookd.run.executor; import forge_hookd.run.guardhook"],
                              capture_output=True, text=True).stderr
-        rows = [line for line in err.splitlines() if line.rstrip().endswith("| forge_hookd.guards.hook")]
+        rows = [line for line in err.splitlines() if line.rstrip().endswith("| forge_hookd.run.guardhook")]
         figures.append(int(rows[-1].split("|")[1]) / 1000)
     return statistics.median(figures)
 

@@ -222,7 +222,8 @@ class Resident:
     def start(cls, runner: str, env: dict[str, str]) -> Resident:
         directory = tempfile.mkdtemp(prefix="fws-", dir="/tmp")
         clean = {k: v for k, v in env.items() if k != MARK}  # it is not one of the soak's leftovers
-        proc = subprocess.Popen([str(Path(runner).with_name("python")), "-m", "forge_hookd.warm.runner"],
+        proc = subprocess.Popen([str(Path(runner).with_name("python")), "-c",
+                                 "import sys, forge_hookd.__main__ as m; sys.exit(m.serve_resident())"],
                                 env={**clean, "FORGE_WARM_DIR": directory}, start_new_session=True,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 cwd="/")  # not a checkout's: -m would import its forge_hookd instead

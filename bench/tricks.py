@@ -2,7 +2,7 @@
 """What each start-up trick of forge_hookd saves, measured inside fresh interpreters:
 the time of the statement with the trick and of the one it replaces, after what the
 event path has loaded anyway, alternating; the median difference in ms.
-See bench/README.md, "Start-up tricks"."""
+See bench/README.md, "tricks.py"."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ TRICKS = {
         EVENT_PATH, "pass", "from importlib.metadata import version; version('forge-hookd')"),
     "shlex only for a command with quotes (trust.py)": (EVENT_PATH, "pass", "import shlex"),
     "the dialect modules only for --dialect (cli.py)": (
-        EVENT_PATH + "; import forge_hookd.run.pipeline, forge_hookd.run.codec", "pass", "import forge_hookd.dialects.codec"),
+        EVENT_PATH + "; import forge_hookd.run.pipeline, forge_hookd.run.codec", "pass", "import forge_hookd.run.dialectcodec"),
     "the tracer only when tracing (witness.py)": (EVENT_PATH, "pass", "import forge_hookd.log.trace"),
     "fcntl only when a file is locked (safefile.py, runlog.py)": (EVENT_PATH, "pass", "import fcntl"),
     "glob only for forge-hook import --from copilot (dialects/copilot.py)": (EVENT_PATH, "pass", "import glob"),

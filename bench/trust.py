@@ -105,6 +105,10 @@ def main() -> None:
                          "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
                          "FORGE_LOG": "0"}
             envs[rev].pop("FORGE_HOOK_CHAIN", None)
+            # Under --dialect FORGE_LOG=0 counts only where the global file allows it
+            # (run/envgate.py); else one revision would write the log and the other not.
+            (home / "config" / "forge").mkdir(parents=True, exist_ok=True)
+            (home / "config" / "forge" / "hooks.json").write_text('{"allow_env": ["FORGE_LOG"], "hooks": []}')
             plans[rev] = scenarios(install(rev, work), work / f"projects-{rev}", envs[rev])
         names = list(plans[revs[0]])
         samples: dict[tuple[str, str], list[tuple[float, float]]] = {(r, s): [] for r in revs for s in names}

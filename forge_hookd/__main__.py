@@ -63,6 +63,16 @@ def run_cold() -> int:
     return run()
 
 
+def serve_resident() -> int:
+    """Run the resident runner (``forge-hook warm on``, a client's start), its workers
+    running :func:`run_cold`: the runner is handed the cold run, it never imports this
+    script (STYLE 36)."""
+    from forge_hookd.warm.runner import main as serve
+    from forge_hookd.warm.worker import ColdEntry
+
+    return serve(ColdEntry(run_cold, answer_signals_during_startup))
+
+
 def answer_broken_run(message: str) -> int:
     """The resident runner took the run (and stdin, which cannot be read twice) and
     did not finish it: answer as a cold run answers an internal error, through the codec

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from forge_hookd.trust import store as trust
+from forge_hookd.trust.decide import policy
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
 from forge_hookd.readfile import read_regular
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
-TOP_LEVEL_KEYS = ("hooks",)
+TOP_LEVEL_KEYS = ("hooks", "allow_env")  # allow_env: the global file's, read by run/envgate.py
 
 
 class LoadedConfig:
@@ -310,8 +311,8 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
     """The project hooks, only when the project is trusted (or trust is overridden).
 
     Trust is checked on the very bytes that are then parsed: a file swapped between
-    the check and the read cannot slip in. ``trust_project=None`` reads
-    ``FORGE_TRUST_PROJECT``.
+    the check and the read cannot slip in. ``trust_project=None`` (the library's
+    ``HookConfig.load_project``) asks trust's policy, which reads ``FORGE_TRUST_PROJECT``.
     """
     try:
         raw = read_raw(path)
@@ -323,10 +324,12 @@ def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> Lo
         doc: dict[str, Any] | None = parse_document(raw, path)
     except ConfigError as exc:
         doc, problem = None, exc
-    override = trust.override_from_env() if trust_project is None else trust_project
-    unclear = trust.override_warning() if trust_project is None else None
-    warnings = [ConfigError(unclear)] if unclear else []
-    if not override:
+    if trust_project is None:
+        settled = policy()
+        trust_project, warnings = settled.override, [ConfigError(settled.unclear)] if settled.unclear else []
+    else:
+        warnings = []
+    if not trust_project:
         check = trust.check(path, raw, doc if doc is not None else {})
         if check.state is not trust.TrustState.TRUSTED:
             return LoadedConfig(warnings=warnings, untrusted_path=os.fspath(path), untrusted_check=check,

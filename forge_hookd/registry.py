@@ -417,6 +417,10 @@ def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
 class HookRegistry:
     """The hooks an agent has registered, in registration order. Thread-safe.
 
+    ``hooks`` is the seed's public list of them, in order: programs written against the
+    seed read it (and append to it), so it is the registry's own list, never a copy, and
+    every method changes it in place.
+
     ``get_instance()`` returns the process-wide registry; ``reset_instance()``
     replaces it with an empty one (for tests and for reloading a config).
     """
@@ -426,7 +430,7 @@ class HookRegistry:
 
     def __init__(self, hooks: Iterable[Hook] = ()) -> None:
         self._lock = threading.RLock()
-        self._hooks: list[Hook] = list(hooks)
+        self.hooks: list[Hook] = list(hooks)
 
     @classmethod
     def get_instance(cls) -> HookRegistry:
@@ -442,34 +446,34 @@ class HookRegistry:
 
     def register(self, hook: Hook) -> None:
         with self._lock:
-            self._hooks.append(hook)
+            self.hooks.append(hook)
 
     def unregister(self, event_pattern: str) -> bool:
         """Remove every hook whose pattern is exactly ``event_pattern``; True if any."""
         with self._lock:
-            kept = [h for h in self._hooks if h.event_pattern != event_pattern]
-            removed = len(kept) != len(self._hooks)
-            self._hooks = kept
+            kept = [h for h in self.hooks if h.event_pattern != event_pattern]
+            removed = len(kept) != len(self.hooks)
+            self.hooks[:] = kept
             return removed
 
     def get_hooks(self, event: HookEvent) -> list[Hook]:
         """The enabled hooks that match ``event``, in registration order."""
         with self._lock:
-            return [h for h in self._hooks if h.enabled and h.matches(event)]
+            return [h for h in self.hooks if h.enabled and h.matches(event)]
 
     def load_hooks(self, hooks: Iterable[Hook]) -> None:
         """Register several hooks at once, in order."""
         with self._lock:
-            self._hooks.extend(hooks)
+            self.hooks.extend(hooks)
 
     def clear(self) -> None:
         with self._lock:
-            self._hooks.clear()
+            self.hooks.clear()
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._hooks)
+            return len(self.hooks)
 
     def __iter__(self) -> Iterator[Hook]:
         with self._lock:
-            return iter(list(self._hooks))
+            return iter(list(self.hooks))

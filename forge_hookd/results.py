@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from forge_hookd.answers import ALLOW, ASK, DENY, Answer, merge_patch
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook, hook_name
-from forge_hookd.run.signals import signal_name
+from forge_hookd.signalnames import signal_name
 from forge_hookd.text import one_line
 
 if TYPE_CHECKING:

@@ -101,7 +101,7 @@ def _lock_descriptor(directory: str) -> int:
     directory (NFS emulates flock with fcntl locks, which need a file open for writing),
     a lock file in our own runtime directory instead, keyed by the directory: it keeps
     out writers on this machine, and still leaves nothing beside the file."""
-    import fcntl  # 0.25 ms, only when a file is written (bench/README.md, "Start-up tricks")
+    import fcntl  # 0.25 ms, only when a file is written (bench/README.md, "tricks.py")
 
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:

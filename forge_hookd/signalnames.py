@@ -30,3 +30,10 @@ def name_of(signum: int) -> str:
     if signum in _REAL_TIME[1:-1]:
         return f"SIGRTMIN+{signum - _REAL_TIME.start}"
     return _NAMES.get(signum, f"SIG{signum}")
+
+
+def signal_name(code: "int | None") -> "str | None":
+    """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
+    if code is None or code >= 0:
+        return None
+    return name_of(-code)

@@ -101,6 +101,25 @@ def warm_session(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         directory.rmdir()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under --warm, leave out the tests marked ``inprocess``: they start no forge-hook-run,
+    so a resident runner cannot change what they see (issue 29 item 5)."""
+    if not (config.getoption("--warm") or os.environ.get(WARM_VAR) == "1"):
+        return
+    left_out = [item for item in items if item.get_closest_marker("inprocess") is not None]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item.get_closest_marker("inprocess") is None]
+
+
+@pytest.fixture(autouse=True)
+def inprocess_starts_no_run(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test marked ``inprocess`` that starts forge-hook-run fails (helpers.installed)."""
+    helpers.in_process_test = request.node.get_closest_marker("inprocess") is not None
+    yield
+    helpers.in_process_test = False
+
+
 @pytest.fixture(autouse=True)
 def no_process_left_behind(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Fail a test that leaves a process alive or a zombie unreaped.

@@ -34,11 +34,17 @@ SUDO: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "sessio
 #: test puts it in front: installed("forge-hook-run") is then that client, which execs
 #: pip's script for every run the resident runner does not serve.
 native_client: str | None = None
+#: True while a test marked ``inprocess`` runs (conftest.py): such a test is left out of
+#: the warm pass, so it must not start forge-hook-run, or the warm pass would miss it.
+in_process_test = False
 
 
 def installed(name: str) -> str:
     """The executable installed beside this interpreter (the real one): pip's console
     script, or for forge-hook-run the native client when one is in front."""
+    if name == "forge-hook-run" and in_process_test:
+        pytest.fail("a test marked inprocess starts forge-hook-run: take the marker off its module, "
+                    "or the warm pass (--warm) leaves it out")
     if name == "forge-hook-run" and native_client is not None:
         return native_client
     return console_script(name)
@@ -61,6 +67,11 @@ def console_script(name: str) -> str:
     return path
 
 
+#: Set to 1 to build the native client with the address and undefined-behaviour
+#: sanitizers (CI's warm pass does, over the warm tests: issue 29 item 3).
+SANITIZE_VAR = "FORGE_TEST_NATIVE_SANITIZE"
+
+
 def build_native_client(directory: Path, cold: str | None = None) -> str:
     """The native warm client built into ``directory``, execing ``cold`` (pip's script
     by default) for cold runs; the test fails when it cannot be built."""
@@ -68,7 +79,7 @@ def build_native_client(directory: Path, cold: str | None = None) -> str:
 
     out = directory / "forge-hook-run"
     try:
-        build(out, Path(cold or console_script("forge-hook-run")))
+        build(out, Path(cold or console_script("forge-hook-run")), sanitize=os.environ.get(SANITIZE_VAR) == "1")
     except BuildError as exc:
         pytest.fail(f"the native warm client cannot be built here: {exc}")
     return str(out)
@@ -228,6 +239,11 @@ def short_private_dir(prefix: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
 
+#: The resident runner in the foreground, as the client starts it (forge_hookd/warm/client.py,
+#: _BOOT): the entry point hands it the cold run.
+RUNNER_ARGV = [sys.executable, "-c", "import sys, forge_hookd.__main__ as m; sys.exit(m.serve_resident())"]
+
+
 @dataclass
 class WarmRunner:
     """A resident runner started for a test (or the session) in its own directory."""
@@ -237,10 +253,10 @@ class WarmRunner:
 
     @classmethod
     def start(cls, directory: Path, env: dict[str, str] | None = None) -> WarmRunner:
-        """``python -m forge_hookd.warm.runner`` serving ``directory``; returns once it answers."""
+        """The resident runner (:data:`RUNNER_ARGV`) serving ``directory``; returns once it answers."""
         full = {**os.environ, **(env or {}), "FORGE_WARM_DIR": str(directory)}
         full.pop(LEAK_VAR, None)  # it outlives the test that starts it only when the session owns it
-        proc = subprocess.Popen([sys.executable, "-m", "forge_hookd.warm.runner"], env=full, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(RUNNER_ARGV, env=full, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
                                 cwd="/")
         runner = cls(directory, proc)

@@ -304,3 +304,20 @@ def test_prompt_rule(agent_name: str, case: str, workspace: Workspace, tmp_path:
     blocked, reason_to_model = PROMPT_RULES[agent_name][case]
     assert (not turns and not target.exists()) == blocked, run.describe()
     assert any(PROMPT_REASON in t.text() for t in turns) == reason_to_model, run.describe()
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="NOT TESTED: npm is not installed")
+def test_agent_installs_keep_the_machines_npm_config(tmp_path: Path) -> None:
+    # issue 29 item 9: `npm install --prefix DIR` reads DIR/etc/npmrc instead of the
+    # machine's npmrc (a company's proxy CA lives there): the harness names the machine's
+    npmrc = tmp_path / "npmrc"
+    npmrc.write_text("registry=http://127.0.0.1:9/\n")
+    npm = shutil.which("npm")
+    assert npm is not None
+    env = {**os.environ, "NPM_CONFIG_GLOBALCONFIG": str(npmrc)}
+    assert harness._machine_npm_config(npm, env) == [f"--globalconfig={npmrc}"]
+    moved = subprocess.run([npm, "config", "get", "globalconfig", "--prefix", str(tmp_path / "p")],
+                           capture_output=True, text=True, env={k: v for k, v in env.items()
+                                                                if k != "NPM_CONFIG_GLOBALCONFIG"}, check=True)
+    assert moved.stdout.strip() == str(tmp_path / "p" / "etc" / "npmrc")  # what --prefix alone would read
+    assert harness._machine_npm_config(npm, {**env, "NPM_CONFIG_GLOBALCONFIG": str(tmp_path / "none")}) == []

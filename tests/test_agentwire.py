@@ -303,6 +303,62 @@ def test_with_all_one_broken_file_does_not_stop_the_others(project: Project, tmp
     assert "error: claude:" in run.stderr and "gemini: forge-hook-run runs on" in run.stdout
 
 
+def test_every_agent_given_is_wired(project: Project, tmp_path: Path) -> None:
+    """Issue 30 item 11: --agent claude --agent codex wired only codex, and exited 0."""
+    run = forge_hook(project, "install", "--agent", "claude", "--agent", "codex", "--global")
+    assert run.exit_status == 0, run.stderr
+    claude, codex = project.home / ".claude/settings.json", project.home / ".codex/hooks.json"
+    assert forge_events("claude", json.loads(claude.read_text())) == set(native_events("claude"))
+    assert forge_events("codex", json.loads(codex.read_text())) == set(native_events("codex"))
+    assert "claude: forge-hook-run runs on" in run.stdout and "codex: forge-hook-run runs on" in run.stdout
+    status, agents = doctor(project, tmp_path, "claude", "codex", "forge-hook-run")
+    assert status == 0, agents
+    gone = forge_hook(project, "install", "--agent", "claude", "--agent", "codex", "--global", "--uninstall")
+    assert gone.exit_status == 0 and not claude.exists() and not codex.exists(), gone.stderr
+
+
+def test_the_native_client_by_its_path_counts_as_forge(project: Project, tmp_path: Path) -> None:
+    """What install writes when PATH does not find this install (install.sh's native
+    client by its path) is forge-hook-run: doctor sees it wired, install adds nothing."""
+    native = tmp_path / "venv/bin/forge-hook-run-native"
+    native.parent.mkdir(parents=True)
+    native.write_text("#!/bin/sh\nexit 0\n")
+    native.chmod(0o755)
+    snippet = get("claude").settings.snippet(f"{native} --dialect claude")
+    path, text = user_file(project, "claude", json.dumps(snippet))
+    status, agents = doctor(project, tmp_path, "claude")
+    assert status == 0 and agents["claude"]["wired"] == native_events("claude"), agents
+    install(project, "claude")
+    assert path.read_text() == text
+
+
+def test_doctor_is_not_well_while_an_agent_install_named_has_no_forge(project: Project, tmp_path: Path) -> None:
+    """An agent found here that an install named, with forge-hook-run in none of its
+    settings (taken out by hand, or an install that never wired it), is a finding."""
+    assert forge_hook(project, "install", "--agent", "claude", "--global").exit_status == 0
+    settings = project.home / ".claude/settings.json"
+    settings.write_text(json.dumps({"model": "opus"}))  # the user's own edit took forge out
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    [finding] = agents["claude"]["findings"]
+    assert status == 1 and "forge-hook install was asked to wire claude (--global)" in finding
+    assert "claude is not guarded (forge-hook install --agent claude --global)" in finding
+    text = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path, "claude", "forge-hook-run")})
+    assert text.exit_status == 1 and "all is well" not in text.stdout
+    # A project install guards that project only: another project is not this one's finding.
+    other = tmp_path / "other"
+    other.mkdir()
+    assert forge_hook(project, "install", "--agent", "gemini", "--project").exit_status == 0
+    (project.root / ".gemini/settings.json").write_text("{}")
+    assert doctor(project, tmp_path, "gemini")[0] == 1
+    elsewhere = run_installed(["doctor", "--json"], cwd=other, prog="forge-hook",
+                              env={"PATH": stub_agents(tmp_path, "gemini")})
+    gemini = [a for a in json.loads(elsewhere.stdout)["agents"] if a["agent"] == "gemini"]
+    assert gemini[0]["findings"] == [], elsewhere.stdout
+    # Uninstall takes the name back: nothing is expected of claude any more.
+    assert forge_hook(project, "install", "--agent", "claude", "--global", "--uninstall").exit_status == 0
+    assert doctor(project, tmp_path, "claude", "forge-hook-run")[1]["claude"]["findings"] == []
+
+
 # -- doctor ----------------------------------------------------------------------------------------
 def doctor(project: Project, tmp_path: Path, *clis: str) -> tuple[int, dict[str, Any]]:
     run = forge_hook(project, "doctor", "--json", env={"PATH": stub_agents(tmp_path, *clis)})
@@ -401,6 +457,63 @@ def test_doctor_finds_codex_hooks_it_does_not_trust(project: Project, tmp_path: 
     install(project, "codex")  # the entries are there already: install records Codex's trust
     status, agents = doctor(project, tmp_path, "codex", "forge-hook-run")
     assert status == 0, agents
+
+
+@pytest.mark.parametrize("command", [
+    "forge-hook-run --dialect claude --no-global --no-project",
+    "forge-hook-run --dialect claude --no-global",
+    "FORGE_SKIP=no-rm forge-hook-run --dialect claude",
+    "FORGE_TRUST_PROJECT=1 forge-hook-run --dialect claude",
+    "env FORGE_CONFIG_DIR=/tmp/elsewhere forge-hook-run --dialect claude",
+    "forge-hook-run --dialect claude --trust-project",
+])
+def test_a_forge_entry_that_turns_guards_off_is_a_finding_and_install_goes_beside_it(
+        project: Project, tmp_path: Path, command: str) -> None:
+    """Issue 30 item 5a: a clone ships .claude/settings.json whose forge-hook-run cannot
+    guard; install kept it ("already ran ... left as it was") and doctor said all is well."""
+    shipped = {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
+    path, _ = user_file(project, "claude", json.dumps({"hooks": {"PreToolUse": [shipped]}}))
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    off = [f for f in agents["claude"]["findings"]
+           if f"PreToolUse's forge-hook-run command {command!r} turns guards off" in f]
+    assert status == 1 and len(off) == 1 and off[0].startswith(f"{path}: "), agents
+    assert agents["claude"]["wired"] == []
+    run = install(project, "claude")
+    assert "left as it was" not in run.stderr
+    assert "PreToolUse: the forge-hook-run entry there turns guards off" in run.stderr
+    entries = json.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert entries[0] == shipped and len(entries) == 2  # the shipped one stays; forge's own is beside it
+    assert forge_events("claude", json.loads(path.read_text())) == set(native_events("claude"))
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    assert status == 1 and agents["claude"]["wired"] == native_events("claude")
+    assert [f for f in agents["claude"]["findings"] if "turns guards off" in f] == off
+    assert not any("runs 2 times" in f for f in agents["claude"]["findings"])
+
+
+@pytest.mark.parametrize("agent, relative, text, expected", [
+    ("claude", ".claude/settings.json", json.dumps({"env": {"FORGE_TRUST_PROJECT": "1", "EDITOR": "vi"}}),
+     "sets, in env, for every hook Claude Code runs here: FORGE_TRUST_PROJECT='1' (trusts every project's hooks"),
+    ("claude", ".claude/settings.local.json", json.dumps({"env": {"XDG_DATA_HOME": "./.data"}}),
+     "XDG_DATA_HOME='./.data' (moves forge's trust records, so a project can bring its own)"),
+    ("claude", ".claude/settings.json", json.dumps({"disableAllHooks": True}), "disableAllHooks: true"),
+    ("gemini", ".env", "# mine\nexport FORGE_SKIP='no-rm'\nFORGE_LOG=0\n",
+     "sets, for every hook Gemini runs here: FORGE_SKIP='no-rm' (keeps the hooks it names from running"),
+    ("gemini", ".gemini/.env", "FORGE_CONFIG_DIR=/tmp/x\n", "FORGE_CONFIG_DIR='/tmp/x' (replaces your global hooks"),
+    ("codex", ".codex/config.toml", "[features]\nhooks = false\n",
+     "says [features] hooks = false: Codex runs no hook in this project"),
+])
+def test_a_projects_own_settings_that_steer_forge_are_a_finding(project: Project, tmp_path: Path, agent: str,
+                                                                relative: str, text: str, expected: str) -> None:
+    """Issue 30 item 5c: a clone switches forge off without touching its command."""
+    status, agents = doctor(project, tmp_path, agent)
+    assert status == 0, agents
+    path = project.root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    status, agents = doctor(project, tmp_path, agent)
+    said = [f for f in agents[agent]["findings"] if expected in f]
+    assert status == 1 and said and str(path) in said[0], agents
+    assert not any("EDITOR" in f for f in agents[agent]["findings"])
 
 
 def test_doctor_with_no_agent_here(project: Project, tmp_path: Path) -> None:

@@ -20,6 +20,9 @@ from forge_hookd.readfile import MAX_CONFIG_BYTES
 from forge_hookd.safefile import write_atomically
 from forge_hookd.registry import Hook
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 
 def test_global_path_honours_forge_config_dir_then_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))

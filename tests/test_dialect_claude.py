@@ -12,6 +12,9 @@ from forge_hookd.dialects import get
 from forge_hookd.dialects.base import Inbound, Verdict
 from forge_hookd.events import HookEvent
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 CLAUDE = get("claude")
 
 

@@ -19,6 +19,9 @@ from forge_hookd.dialects.base import Inbound, Verdict
 from forge_hookd.dialects.codex import invalid_pre_tool_use
 from forge_hookd.events import HookEvent
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 CODEX = get("codex")
 SCHEMAS = Path(__file__).parent / "agents" / "codex_schemas"
 SCHEMA_OF = {"PreToolUse": "pre-tool-use", "PostToolUse": "post-tool-use",

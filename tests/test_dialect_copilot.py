@@ -14,6 +14,9 @@ from forge_hookd.dialects.base import Inbound, PayloadError, Verdict
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 COPILOT = get("copilot")
 DOCS = Path(__file__).parent / "agents" / "payloads" / "copilot"
 

@@ -15,6 +15,9 @@ from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
 from forge_hookd.errors import ConfigError
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 PAYLOADS = Path(__file__).parent / "dialects" / "payloads"
 
 

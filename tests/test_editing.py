@@ -12,6 +12,9 @@ from forge_hookd.errors import ConfigError
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook, pattern_can_match
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 
 @pytest.mark.parametrize(("pattern", "can"), [
     ("*", True), ("tool:*", True), ("*:bash", True), ("tool:*:write", True), ("tool:pre_execute:bash", True),

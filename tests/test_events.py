@@ -17,6 +17,9 @@ from forge_hookd.events import (
     sanitize_env_value,
 )
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 
 def test_the_seeds_sixteen_event_types_and_the_lifecycle_as_strings() -> None:
     assert len(EventType) == 23  # the seed's sixteen and the agent's lifecycle (issue 21)

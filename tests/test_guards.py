@@ -13,6 +13,9 @@ from forge_hookd.guards import GUARDS, RECOMMENDED, Context, Guard, GuardError, 
 from forge_hookd.guards.base import command_of, content_of, paths_of
 from forge_hookd.guards.secrets import find_secret
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 ROOT, HOME = "/home/user/project", "/home/user"
 CTX = Context.from_env(ROOT, {"HOME": HOME})
 
@@ -224,7 +227,7 @@ def guard_hook(name: str, **options: Any) -> Any:
 
 def test_judge_hook_answers_deny_with_the_reason() -> None:
     from forge_hookd.events import HookEvent
-    from forge_hookd.guards.hook import judge_hook
+    from forge_hookd.run.guardhook import judge_hook
 
     event = HookEvent.tool_pre_execute("bash", {"command": "git push --force"})
     answer = judge_hook(guard_hook("force_push"), event, project_root=ROOT, env={"HOME": HOME})
@@ -235,7 +238,7 @@ def test_judge_hook_says_nothing_when_nothing_matched() -> None:
     """Never an explicit allow: in Claude Code an allow skips the person's own prompt."""
     from forge_hookd.answers import Answer
     from forge_hookd.events import HookEvent
-    from forge_hookd.guards.hook import judge_hook
+    from forge_hookd.run.guardhook import judge_hook
 
     for event in (HookEvent.tool_pre_execute("bash", {"command": "ls"}), HookEvent.session_start("s"),
                   HookEvent.tool_pre_execute("Bash", {"command": "ls"})):
@@ -244,7 +247,7 @@ def test_judge_hook_says_nothing_when_nothing_matched() -> None:
 
 def test_judge_hook_denies_when_the_entry_does_not_validate() -> None:
     from forge_hookd.events import HookEvent
-    from forge_hookd.guards.hook import judge_hook
+    from forge_hookd.run.guardhook import judge_hook
 
     event = HookEvent.tool_pre_execute("bash", {"command": "ls"})
     answer = judge_hook(guard_hook("force_push", protected_branch=["x"]), event, project_root=ROOT, env={})
@@ -254,7 +257,7 @@ def test_judge_hook_denies_when_the_entry_does_not_validate() -> None:
 
 def test_judge_hook_reads_the_agents_cwd_and_tool() -> None:
     from forge_hookd.events import HookEvent
-    from forge_hookd.guards.hook import judge_hook
+    from forge_hookd.run.guardhook import judge_hook
 
     event = HookEvent.tool_pre_execute("bash", {"command": "rm -rf .."})
     event.data["agent"] = {"name": "claude", "tool": "Bash", "payload": {"cwd": f"{ROOT}/a/b"}}

@@ -14,6 +14,9 @@ import pytest
 
 from forge_hookd.guards import GUARDS, Context, make, worst
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 CORPUS = Path(__file__).parent / "guards" / "corpus"
 CTX = Context.from_env("/home/user/project", {"HOME": "/home/user"})
 PACK = [make(name) for name in GUARDS]

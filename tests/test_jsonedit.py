@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 from forge_hookd.agents import jsonedit
 from forge_hookd.agents.jsonedit import JsonTextError
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 FORGE = {"matcher": "*", "hooks": [{"type": "command", "command": "forge-hook-run --dialect claude"}]}
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from forge_hookd.shell.lazyre import Lazy
+
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
 
 
 def test_compiles_on_first_use_once() -> None:

@@ -13,6 +13,9 @@ from forge_hookd.run import proctable as look
 from helpers import gone
 from forge_hookd.run.proctable import Look
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 
 def test_direct_children_fall_back_to_psutil_without_proc_task(monkeypatch: pytest.MonkeyPatch) -> None:
     child = subprocess.Popen(["sleep", "300"])

@@ -70,17 +70,18 @@ def test_the_pre_commit_recipe_stops_a_commit_of_a_key_and_lets_others_pass(tmp_
 
 def test_the_agent_authors_recipe_refuses_on_anything_but_proceed_and_ask(tmp_path: Path,
                                                                           isolated_home: Path) -> None:
-    """The README's example for someone who writes an agent, in the first command's scratch
-    project (block_sudo): a deny, and an event forge cannot read, are both refusals."""
-    env = with_the_installed_tools()
+    """The README's example for someone who writes an agent, pasted as it is where a user
+    stands (here: a checkout, which has no block_sudo): it makes its own scratch project,
+    and a deny and an event forge cannot read are both refusals (issue 29 item 8)."""
+    env = {**with_the_installed_tools(), "TMPDIR": str(tmp_path)}  # its mktemp -d, under tmp_path
     recipe = the_block_that("> answer.json")
-    assert subprocess.run(["sh", "-e", "-c", "forge-hook add --project --template block_sudo && forge-hook trust"],
-                          cwd=tmp_path, capture_output=True, timeout=120, env=env).returncode == 0
-    denied = subprocess.run(["sh", "-c", recipe], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
-    assert denied.stdout.startswith("refuse: Blocked: sudo not allowed"), denied.stdout + denied.stderr
-    broken = subprocess.run(["sh", "-c", recipe.replace('"tool_name"', '"tool"', 1)], cwd=tmp_path,
+    denied = subprocess.run(["sh", "-c", recipe], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    said = denied.stdout.splitlines()[-1]  # after what forge-hook add and trust say
+    assert said.startswith("refuse: Blocked: sudo not allowed"), denied.stdout + denied.stderr
+    broken = subprocess.run(["sh", "-c", recipe.replace('"tool_name"', '"tool"', 1)], cwd=ROOT,
                             capture_output=True, text=True, timeout=120, env=env)
-    assert broken.stdout.startswith("refuse: ") and "tool" in broken.stdout, broken.stdout + broken.stderr
+    said = broken.stdout.splitlines()[-1]
+    assert said.startswith("refuse: ") and "tool" in said, broken.stdout + broken.stderr
 
 
 def test_the_recipe_fails_the_commit_when_the_hooks_changed_since_trusted(tmp_path: Path,
@@ -93,3 +94,28 @@ def test_the_recipe_fails_the_commit_when_the_hooks_changed_since_trusted(tmp_pa
     assert git(repo, "add", "conf.py", env=env).returncode == 0
     stopped = git(repo, "commit", "-qm", "a key", env=env)
     assert stopped.returncode != 0 and "forge-hook trust" in stopped.stderr, stopped.stderr
+
+
+@pytest.mark.parametrize("guards", [False, True], ids=["no guards", "recommended guards"])
+def test_the_hook_answers_example_prints_what_it_says(tmp_path: Path, isolated_home: Path, guards: bool) -> None:
+    """The worked example of "Hook answers", as written, prints the answer its comment
+    shows, also for a user with the recommended guards (issue 29 item 8)."""
+    if shutil.which("jq") is None:
+        pytest.fail("the example needs jq (apt-get install jq); .ci/run installs it")
+    env = with_the_installed_tools()
+    readme = (ROOT / "README.md").read_text()
+    script = re.search(r"```python\n(#!/usr/bin/env python3\n# Adds --dry-run.*?)```", readme, re.S)
+    assert script is not None
+    (tmp_path / ".forge").mkdir()
+    hook = tmp_path / ".forge" / "push-dry-run"
+    hook.write_text(script.group(1))
+    hook.chmod(0o755)
+    if guards:
+        added = subprocess.run(["forge-hook", "add", "--global", "--guards", "recommended"], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=120, env=env)
+        assert added.returncode == 0, added.stderr
+    block = the_block_that("--command .forge/push-dry-run")
+    expected = "".join(line[2:].strip() for line in block.splitlines() if line.startswith("# "))
+    ran = subprocess.run(["sh", "-e", "-c", block], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    printed = ran.stdout.strip().splitlines()[-1]
+    assert printed == expected, ran.stdout + ran.stderr

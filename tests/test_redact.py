@@ -11,6 +11,9 @@ import pytest
 
 from forge_hookd.log.redact import MASK, is_secret_name, redact, redact_text, secret_values
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 # Realistic-looking fakes, one per shape (none of them is a live credential).
 GHP = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
 SHAPES = {

@@ -13,6 +13,9 @@ from forge_hookd.events import EventType, HookEvent
 from forge_hookd.run.executor import HookExecutor
 from forge_hookd.registry import HOOK_KEYS, Hook, HookRegistry, hook_name, pattern_matches, tool_typos, unknown_keys
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 BASH_PRE = HookEvent.tool_pre_execute("bash", {"command": "ls"})
 WRITE_PRE = HookEvent.tool_pre_execute("write", {})
 BASH_POST = HookEvent.tool_post_execute("bash", {}, "ok")
@@ -272,3 +275,17 @@ def test_tool_typos(pattern: str, near: str | None) -> None:
     found = tool_typos([pattern])
     assert found == ([] if near is None else [found[0]])
     assert near is None or f"(did you mean '{near}'?)" in found[0]
+
+
+def test_the_seeds_hooks_list_is_the_registry_itself() -> None:
+    # programs written against the seed read HookRegistry.hooks (and append to it)
+    registry = HookRegistry()
+    first, second = Hook("tool:*", "true"), Hook("session:start", "true")
+    registry.register(first)
+    seen = registry.hooks
+    assert seen == [first]
+    registry.hooks.append(second)
+    assert list(registry) == [first, second] and len(registry) == 2
+    assert registry.unregister("tool:*") and seen == [second]  # changed in place, not replaced
+    registry.clear()
+    assert seen == []

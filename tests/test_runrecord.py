@@ -3,14 +3,17 @@ answers and dialects add to the document."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-import json
-
-from forge_hookd.log import runlog
+import pytest
 
 from forge_hookd.log import record as runrecord
+from forge_hookd.log import runlog
 from test_redact import SHAPES
+
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
 
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_1",
          "data": {"tool_args": {"command": "git push origin main"}}}

@@ -11,6 +11,9 @@ from forge_hookd.shell import commands as shell
 from forge_hookd.shell import words as shellwords
 from forge_hookd.shell.commands import parse, trust_words
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 
 def effective(command: str) -> list[tuple[str, ...]]:
     return [c.argv for c in parse(command).commands]

@@ -11,7 +11,8 @@ import sys
 import pytest
 
 from forge_hookd.__main__ import _exit_during_startup, answer_signals_during_startup
-from forge_hookd.run.signals import RUNNER_SIGNALS, Interrupted, SignalCatcher, name_of, signal_name
+from forge_hookd.run.signals import RUNNER_SIGNALS, Interrupted, SignalCatcher, name_of
+from forge_hookd.signalnames import signal_name
 
 STARTUP = [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGQUIT, 131),
            (signal.SIGUSR1, 138), (signal.SIGUSR2, 140), (signal.SIGALRM, 142), (signal.SIGVTALRM, 154),

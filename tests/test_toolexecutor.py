@@ -17,6 +17,9 @@ from forge_hookd import HOOK_TEMPLATES, Hook, HookBlockedError, HookEvent, HookE
 from forge_hookd.answers import Answer
 from forge_hookd.results import HookRun
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 
 def make(tmp_path: Path, hooks: list[Hook], calls: list[str], **kw: Any) -> ToolExecutor:
     async def bash(args: dict[str, Any]) -> str:

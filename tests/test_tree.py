@@ -13,6 +13,9 @@ from forge_hookd.run import tree
 from forge_hookd.events import TOKEN_VAR
 from forge_hookd.run.tree import Orphanage
 
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
 PR_GET_DUMPABLE = 3  # a prctl with no side effect: 1 for an ordinary process
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from forge_hookd.trust import decide
 from forge_hookd.trust import store as trust
 from forge_hookd.errors import ConfigError
 
@@ -131,17 +132,35 @@ def test_a_fifo_under_forge_is_covered_by_its_kind_never_opened(tmp_path: Path) 
 
 
 def test_override_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert not trust.override_from_env() and trust.override_warning() is None
+    # trust's policy is the one reader of the override variables (issue 29 item 2)
+    settled = decide.policy()
+    assert not settled.override and settled.unclear is None
     for yes in ("1", "true", "TRUE", "Yes", "on", " on "):
         monkeypatch.setenv("FORGE_TRUST_PROJECT", yes)
-        assert trust.override_from_env() and trust.override_warning() is None, yes
+        settled = decide.policy()
+        assert settled.override and settled.unclear is None, yes
     for no in ("", "0", "false", "No", "OFF"):
         monkeypatch.setenv("FORGE_TRUST_PROJECT", no)
-        assert not trust.override_from_env() and trust.override_warning() is None, no
+        settled = decide.policy()
+        assert not settled.override and settled.unclear is None, no
     for unclear in ("2", "y", "enable", "truee"):
         monkeypatch.setenv("FORGE_TRUST_PROJECT", unclear)
-        assert not trust.override_from_env()
-        assert f"FORGE_TRUST_PROJECT='{unclear}' is not understood" in (trust.override_warning() or "")
+        settled = decide.policy()
+        assert not settled.override
+        assert f"FORGE_TRUST_PROJECT='{unclear}' is not understood" in (settled.unclear or "")
+        assert decide.policy(trust_project=True).unclear is None  # --trust-project settles it
+    monkeypatch.setenv("FORGE_TRUST_PROJECT", "0")
+    monkeypatch.setenv("FORGE_REQUIRE_TRUST", "yes")
+    assert decide.policy().require and decide.policy(strict=True).strict
+
+
+def test_only_trust_reads_the_trust_variables() -> None:
+    # one owner (issue 29 item 2): no other module names FORGE_TRUST_PROJECT's reader
+    package = Path(decide.__file__).resolve().parent.parent
+    readers = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                     if "OVERRIDE_VAR)" in p.read_text() or "REQUIRE_VAR)" in p.read_text()
+                     or 'environ.get("FORGE_TRUST_PROJECT"' in p.read_text())
+    assert readers == ["trust/decide.py"]
 
 
 def test_an_unclear_override_is_a_warning_in_the_run(project: Project, forge_run: Any) -> None:

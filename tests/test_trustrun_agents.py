@@ -64,3 +64,24 @@ def test_a_changed_projects_guard_still_stops_claude(project: Project, tmp_path:
     run = run_claude(project, f"touch {target}")
     assert not target.exists(), run.describe()
     assert "guard.sh changed since the project was trusted" in run.model_requests()[-1].text(), run.describe()
+
+
+def test_a_clones_claude_settings_env_cannot_trust_its_own_hooks(project: Project, tmp_path: Path) -> None:
+    """Issue 30 item 5b: Claude passes its project settings' env to its hooks, so a clone
+    that ships {"env": {"FORGE_TRUST_PROJECT": "1"}} had its own hooks run unreviewed."""
+    marker = tmp_path / "the-clones-hook-ran"
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"touch {marker}"}], trusted=False)
+
+    def ship_env(ws: Workspace) -> None:
+        settings = ws.project / ".claude" / "settings.json"
+        settings.write_text(json.dumps({**json.loads(settings.read_text()), "env": {"FORGE_TRUST_PROJECT": "1"}}))
+
+    hook = f"{shlex.quote(installed('forge-hook-run'))} --dialect claude"
+    target = tmp_path / "created"
+    run = harness.run_agent(require_agent("claude"), Workspace(project=project.root, home=project.home),
+                            command=f"touch {target}", hooks={"PreToolUse": hook}, stream=True, adjust=ship_env)
+    assert not run.timed_out, run.describe()
+    assert target.exists(), run.describe()  # the agent went on: nothing denied it
+    assert not marker.exists(), run.describe()  # but the clone's own hook never ran
+    told = [n for n in notices(run.stdout) if "FORGE_TRUST_PROJECT='1' is ignored under --dialect" in n]
+    assert told and "allow_env" in told[0], run.describe()

@@ -25,6 +25,7 @@ import pytest
 import helpers
 from forge_hookd.warm import runner as warmd
 from helpers import (
+    RUNNER_ARGV,
     Project,
     WarmRunner,
     gone,
@@ -223,7 +224,7 @@ def test_stale_runner_means_a_cold_run(project: Project, warm_dir: Path, tmp_pat
 
 def test_socket_dir_open_to_others_is_refused(project: Project, warm_dir: Path) -> None:
     warm_dir.chmod(0o755)
-    started = subprocess.run([sys.executable, "-m", "forge_hookd.warm.runner"], capture_output=True, text=True,
+    started = subprocess.run(RUNNER_ARGV, capture_output=True, text=True,
                              env={**os.environ, "FORGE_WARM_DIR": str(warm_dir)}, timeout=60)
     assert started.returncode == 2 and "is open to others (mode 755, not 700)" in started.stderr
     assert not (warm_dir / "runner.sock").exists()
@@ -374,7 +375,7 @@ def test_the_codec_of_a_broken_run_is_read_from_the_command_line() -> None:
     it, the last of a repeated option counts, nothing after ``--`` is an option."""
     from forge_hookd.cli.run import codec_for
     from forge_hookd.run.codec import ForgeCodec
-    from forge_hookd.dialects.codec import DialectCodec
+    from forge_hookd.run.dialectcodec import DialectCodec
 
     codec = codec_for(["--dialect", "copilot:preToolUse", "--report=r.json", "--config", "--dialect"])
     assert isinstance(codec, DialectCodec) and (codec.name, codec.native_event, codec.report) == \

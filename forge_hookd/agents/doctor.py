@@ -19,6 +19,11 @@ twice:
 - the agent's own switch that keeps every hook from running (Claude's
   ``disableAllHooks``, Gemini's ``hooksConfig.enabled: false``, Codex's features, hook
   trust and project trust);
+- an agent an install was asked to wire (its install records) that has forge-hook-run in
+  none of its settings now;
+- a forge-hook-run command that turns guards off (``--no-global``, ``FORGE_SKIP=...`` in
+  front of it ...), and a project's own settings that would steer forge (Claude's
+  settings ``env``, Gemini's ``.env``, Codex's project config.toml): weakened.py;
 - one of the agent's own hooks that would run twice: once directly from its settings
   and once imported into a forge hooks file (``"format": AGENT``, forge-hook import)
   on an event where forge-hook-run now runs.
@@ -41,7 +46,10 @@ from forge_hookd.agents import codex_trust as codextrust
 from forge_hookd.agents import limits as agentlimits
 
 from forge_hookd.agents import jsonedit
+from forge_hookd.agents import record as wirerecord
 from forge_hookd.agents.places import PLACES, Handler, forge_dialect, forge_words, guarded, runs_forge
+from forge_hookd.agents import weakened
+from forge_hookd.agents.weakened import guarding
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
@@ -84,6 +92,7 @@ class _Read:
 def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
     """A report per agent found (``path`` is the PATH searched for their CLIs)."""
     reports = []
+    named = _named(project_root)
     for name in NAMES:
         read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
         found = agentplaces.found(name, path)
@@ -91,8 +100,22 @@ def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
             continue
         report = AgentReport(name, found or ["a settings file here"], _events(name), [r.state for r in read])
         _check(report, [r for r in read if r.state.exists], project_root)
+        if name in named and not report.wired:
+            report.findings.append(
+                f"forge-hook install was asked to wire {name} ({named[name]}), but forge-hook-run runs in none of "
+                f"{name}'s settings now: {name} is not guarded (forge-hook install --agent {name} {named[name]})")
         reports.append(report)
     return reports
+
+
+def _named(project_root: str) -> dict[str, str]:
+    """The agents an install named that should guard this project, and that install's
+    scope option; a store that cannot be read names none (install says why)."""
+    try:
+        listed = wirerecord.named()
+    except ConfigError:
+        return {}
+    return {n.agent: f"--{n.scope}" for n in listed if n.applies_to(project_root)}
 
 
 def _events(name: str) -> list[str]:
@@ -110,7 +133,7 @@ def _read(name: str, scope: str, path: str) -> _Read:
         state.problem = str(exc)
         return _Read(state, {}, [])
     handlers = list(agentplaces.handlers(name, doc))
-    state.wired = _ordered(name, {h.event for h in handlers if runs_forge(h.command, name)})
+    state.wired = _ordered(name, {h.event for h in handlers if guarding(h.command, name)})
     state.own_hooks = sum(1 for h in handlers if forge_dialect(h.command) is None)
     return _Read(state, doc if isinstance(doc, dict) else {}, handlers)
 
@@ -129,6 +152,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
     _check_twice_wired(name, read, findings)
     _check_switches(name, read, findings)
     _check_imported(name, read, project_root, findings)
+    findings += weakened.project_files(name, project_root)
 
 
 def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) -> None:
@@ -138,6 +162,11 @@ def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) 
         findings.append(f"{state.path} runs forge-hook-run on some of {name}'s events but not on "
                         f"{', '.join(left)} (forge-hook install --agent {name} --{state.scope} adds them)")
     for handler in read.handlers:
+        if said := weakened.command(handler.command):  # also with FORGE_...= or env in front of it
+            findings.append(f"{state.path}: {handler.event}'s forge-hook-run command {handler.command!r} turns "
+                            f"guards off: {'; '.join(said)}; forge does not count it as running there (a cloned repository "
+                            f"may have shipped it): take it out, and forge-hook install --agent {name} "
+                            f"--{state.scope} puts a working entry beside it")
         value = forge_dialect(handler.command)
         if value is None:
             continue
@@ -195,7 +224,7 @@ def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> Non
     where: dict[str, list[str]] = {}
     for r in read:
         for handler in r.handlers:
-            if runs_forge(handler.command, name):
+            if guarding(handler.command, name):
                 where.setdefault(handler.event, []).append(r.state.path)
     for event, paths in where.items():
         if len(paths) > 1:
@@ -205,6 +234,9 @@ def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> Non
 
 def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:
     for r in read:
+        if name == "claude" and r.state.scope == "project" and (said := weakened.environment(r.doc.get("env"))):
+            findings.append(f"{r.state.path} sets, in env, for every hook Claude Code runs here: {'; '.join(said)}; "
+                            "a project must not steer forge: take it out")
         if name == "claude" and r.doc.get("disableAllHooks") is True:
             findings.append(f"{r.state.path} says disableAllHooks: true: Claude Code runs no hook, forge's neither")
         hooks_config = r.doc.get("hooksConfig")
@@ -216,7 +248,7 @@ def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:
 
 
 def _check_codex(read: list[_Read], findings: list[str]) -> None:
-    forge = [(r, h) for r in read for h in r.handlers if runs_forge(h.command, "codex")]
+    forge = [(r, h) for r in read for h in r.handlers if guarding(h.command, "codex")]
     if not forge:
         return
     doc, problem = codextrust.read_config()
@@ -234,7 +266,7 @@ def _check_codex(read: list[_Read], findings: list[str]) -> None:
 
 
 def _check_imported(name: str, read: list[_Read], project_root: str, findings: list[str]) -> None:
-    wired = {h.event for r in read for h in r.handlers if runs_forge(h.command, name)}
+    wired = {h.event for r in read for h in r.handlers if guarding(h.command, name)}
     if not wired:
         return
     listed = [h for h in editing.list_hooks(Path(project_root), problems=[]) if h.hook.format == name]

@@ -25,19 +25,25 @@ from forge_hookd.agents import places as agentplaces
 from forge_hookd.agents import codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
+from forge_hookd.agents import weakened
+from forge_hookd.agents.weakened import guarding
 
 from forge_hookd.agents import record as wirerecord
-from forge_hookd.agents.places import PLACES, runs_forge
+from forge_hookd.agents.places import PLACES
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.dialects.base import Command
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
-from forge_hookd.agents.record import FileRecord, Outcome, digest
+from forge_hookd.agents.record import FileRecord, Named, Outcome, digest
 
 
 def install(name: str, scope: str, project_root: str) -> list[Outcome]:
-    """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
+    """Wire forge-hook-run into agent ``name``'s settings for ``scope``. The agent is
+    recorded as named first: should the wiring fail, ``doctor`` still knows it was meant
+    to be guarded."""
+    named = _named(name, scope, project_root)
+    wirerecord.update_named(lambda listed: None if named in listed else listed.append(named))
     path = agentplaces.target_file(name, scope, project_root)
     note = None
     if scope == "global":  # the user's own machine: this install's forge-hook-run, by its path
@@ -61,7 +67,42 @@ def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
         outcomes += codextrust.untrust(scope, path)
-    return [_uninstall_file(name, path), *outcomes]
+    outcomes = [_uninstall_file(name, path), *outcomes]
+    named = _named(name, scope, project_root)
+    wirerecord.update_named(lambda listed: listed.remove(named) if named in listed else None)
+    return outcomes
+
+
+def uninstall_home() -> tuple[list[Outcome], list[tuple[str, str, str]]]:
+    """Take forge out of every file in the user's home that install wired, by the install
+    records (the paths as install wrote them, wherever the agent's home was then): each
+    global settings file, and Codex's trust of forge's hooks in its config.toml (also
+    for a project's hooks). For ``./install.sh --uninstall``, before forge's own files go.
+    What could not be done: ``(agent, path, why)`` each; the others are done."""
+    outcomes: list[Outcome] = []
+    failed: list[tuple[str, str, str]] = []
+    for record in list(wirerecord.load().values()):
+        if record.kind != "json" or record.scope != "global":
+            continue
+        try:
+            if record.agent == "codex":
+                outcomes += codextrust.untrust("global", record.path)
+            outcomes.append(_uninstall_file(record.agent, record.path))
+        except ConfigError as exc:
+            failed.append((record.agent, record.path, str(exc)))
+    for key, record in list(wirerecord.load().items()):  # Codex's trust of a project's forge hooks
+        if record.kind == "toml" and "#" in key:
+            try:
+                outcomes += codextrust.untrust(record.scope, key.partition("#")[2])
+            except ConfigError as exc:
+                failed.append((record.agent, record.path, str(exc)))
+    wirerecord.update_named(lambda listed: listed.__setitem__(
+        slice(None), [n for n in listed if n.scope != "global" or n.agent in {f[0] for f in failed}]))
+    return outcomes, failed
+
+
+def _named(name: str, scope: str, project_root: str) -> Named:
+    return Named(name, scope, os.path.realpath(project_root) if scope == "project" else "")
 
 
 def installed_agents(scope: str, project_root: str) -> list[str]:
@@ -164,8 +205,13 @@ def _merge(name: str, text: str, node: jsonedit.Node, snippet: dict[str, Any], w
 def _append(name: str, text: str, node: jsonedit.Node, values: list[Any], where: list[str], plan: _Plan,
             unit: str) -> None:
     listed = {"hooks": {where[-1]: node.value}}
-    if any(runs_forge(h.command, name) for h in agentplaces.handlers(name, listed)):
+    present = list(agentplaces.handlers(name, listed))
+    if any(guarding(h.command, name) for h in present):
         return  # forge-hook-run already runs on this event: the user's own entry stays as it is
+    for handler in present:  # a cloned repository's, say: it stays, and forge's own goes beside it
+        if said := weakened.command(handler.command):
+            plan.notes.append(f"{where[-1]}: the forge-hook-run entry there turns guards off ({'; '.join(said)}): "
+                              "forge's own entry is beside it now; take that one out")
     new = [value for value in values if value not in node.value]
     if new:
         plan.insertions += jsonedit.append_children(text, node, new, unit=unit, comments=PLACES[name].comments)
@@ -190,7 +236,7 @@ def _forge_events(name: str, path: str, text: str) -> set[str]:
     if text.strip() == "":
         return set()
     doc = _parsed(name, path, text).value
-    return {h.event for h in agentplaces.handlers(name, doc) if runs_forge(h.command, name)}
+    return {h.event for h in agentplaces.handlers(name, doc) if guarding(h.command, name)}
 
 
 def _forge_handlers(name: str, path: str) -> list[agentplaces.Handler]:
@@ -198,7 +244,7 @@ def _forge_handlers(name: str, path: str) -> list[agentplaces.Handler]:
     if raw is None:
         return []
     doc = _parsed(name, path, _text(raw, path)).value
-    return [h for h in agentplaces.handlers(name, doc) if runs_forge(h.command, name)]
+    return [h for h in agentplaces.handlers(name, doc) if guarding(h.command, name)]
 
 
 def _record(records: dict[str, FileRecord], name: str, scope: str, path: str, raw: bytes | None,

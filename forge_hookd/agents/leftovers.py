@@ -66,7 +66,13 @@ def agent_settings() -> Iterator[str]:
     except ConfigError:
         return
     for record in records.values():
-        if record.kind == "json" and b"forge-hook-run" in _read(Path(record.path)):
+        if record.kind != "json" or b"forge-hook-run" not in _read(Path(record.path)):
+            continue
+        if record.scope == "project":  # perhaps another repository's, and committed: never edited from here
+            yield (f"{record.path} ({record.agent}): a project's settings; take its forge-hook-run entries out "
+                   f"there (before uninstalling: forge-hook install --agent {record.agent} --project --uninstall "
+                   "in that project)")
+        else:
             yield (f"{record.path} ({record.agent}): undo with forge-hook install --agent {record.agent} "
                    f"--{record.scope} --uninstall before uninstalling, or take its forge-hook-run entries out")
 

@@ -34,6 +34,9 @@ from forge_hookd.registry import MAX_TIMEOUT
 
 #: The executable forge puts into an agent's settings.
 RUNNER = "forge-hook-run"
+#: The names it goes by there: install.sh's native client and launcher stand in for it
+#: (global_command writes the fastest of them by its path).
+RUNNER_NAMES = frozenset({RUNNER, f"{RUNNER}-native", f"{RUNNER}-launcher"})
 
 
 @dataclass(frozen=True)
@@ -149,11 +152,11 @@ def forge_words(command: str) -> list[str] | None:
         words = shlex.split(command)
     except ValueError:
         return None
-    if words and os.path.basename(words[0]) == RUNNER:
+    if words and os.path.basename(words[0]) in RUNNER_NAMES:
         return words
     if words[:3] == ["command", "-v", RUNNER] and "exec" in words:
         rest = words[len(words) - words[::-1].index("exec"):]
-        if rest and os.path.basename(rest[0]) == RUNNER:
+        if rest and os.path.basename(rest[0]) in RUNNER_NAMES:
             return rest
     return None
 

@@ -1,8 +1,10 @@
 """What ``forge-hook install`` wrote into each agent file, so that ``--uninstall``
 takes out exactly that.
 
-One JSON file, ``${XDG_STATE_HOME:-~/.local/state}/forge/installs.json``, keyed by the
-real path of each file install changed. A record holds the exact insertions of each
+One JSON file, ``${XDG_STATE_HOME:-~/.local/state}/forge/installs.json``: ``files``,
+keyed by the real path of each file install changed, and ``named``, every agent an
+install was asked for (and its scope; the project root for ``--project``), so that
+``doctor`` can say when such an agent has forge in none of its settings. A record holds the exact insertions of each
 install (so that a file nobody touched since goes back byte for byte) and, for a file
 someone edited in between, what to look for instead: the entries and keys install
 added, by value. No copy of the user's file is kept: settings files hold API keys and
@@ -23,6 +25,7 @@ import orjson
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
+from forge_hookd.statedir import state_path
 
 STORE_VERSION = 1
 #: A path inside a JSON document: object keys (what install adds lives under them).
@@ -30,8 +33,7 @@ JsonPath = list[str]
 
 
 def store_path() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "forge", "installs.json")
+    return state_path("installs.json")
 
 
 def digest(content: bytes) -> str:
@@ -65,6 +67,24 @@ class FileRecord:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Named:
+    """An agent ``forge-hook install`` was asked to wire: ``scope`` global or project,
+    ``root`` the project root for a project install (empty for global)."""
+
+    agent: str
+    scope: str
+    root: str = ""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Named:
+        return cls(str(data.get("agent", "")), str(data.get("scope", "")), str(data.get("root", "")))
+
+    def applies_to(self, project_root: str) -> bool:
+        """Whether this install is one that should guard the agent in ``project_root``."""
+        return self.scope == "global" or os.path.realpath(self.root) == os.path.realpath(project_root)
+
+
 @dataclass
 class Outcome:
     """What install or uninstall did to one file. ``action``: created, updated,
@@ -84,6 +104,15 @@ class Outcome:
 def load() -> dict[str, FileRecord]:
     """Every record, by real path; {} when install never wrote anything. A store that
     cannot be read is a ConfigError (it is never overwritten)."""
+    return _read()[0]
+
+
+def named() -> list[Named]:
+    """Every agent an install named and no uninstall took back, in the order named."""
+    return _read()[1]
+
+
+def _read() -> tuple[dict[str, FileRecord], list[Named]]:
     path = store_path()
     try:
         raw = read_regular(path)
@@ -93,16 +122,32 @@ def load() -> dict[str, FileRecord]:
     files = doc.get("files", {}) if isinstance(doc, dict) else None
     if not isinstance(files, dict) or not all(isinstance(v, dict) for v in files.values()):
         raise ConfigError("forge's install records are not in the expected shape", path=path)
-    return {key: FileRecord.from_json(value) for key, value in files.items()}
+    listed = doc.get("named", [])
+    if not isinstance(listed, list) or not all(isinstance(n, dict) for n in listed):
+        raise ConfigError("forge's install records are not in the expected shape", path=path)
+    return ({key: FileRecord.from_json(value) for key, value in files.items()},
+            [Named.from_json(n) for n in listed])
 
 
 def update(change: Callable[[dict[str, FileRecord]], object]) -> None:
     """Read-modify-write the records under their lock."""
+    _update(lambda files, _named: change(files))
+
+
+def update_named(change: Callable[[list[Named]], object]) -> None:
+    """Read-modify-write the agents named, under the records' lock."""
+    _update(lambda _files, listed: change(listed))
+
+
+def _update(change: Callable[[dict[str, FileRecord], list[Named]], object]) -> None:
     path = store_path()
     with locked(path):
-        records = load()
-        change(records)
-        doc = {"version": STORE_VERSION, "files": {k: r.to_json() for k, r in sorted(records.items())}}
+        records, listed = _read()
+        change(records, listed)
+        doc: dict[str, Any] = {"version": STORE_VERSION,
+                               "files": {k: r.to_json() for k, r in sorted(records.items())}}
+        if listed:
+            doc["named"] = [asdict(n) for n in listed]
         write_atomically(path, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
 
 

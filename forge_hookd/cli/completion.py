@@ -70,7 +70,7 @@ def dialect_names() -> list[str]:
 
 
 def template_names() -> list[str]:
-    # Only a shell asking pays for building the templates (bench/README.md, "Start-up tricks").
+    # Only a shell asking pays for building the templates (bench/README.md, "tricks.py").
     from forge_hookd.templates import HOOK_TEMPLATES
 
     return sorted(HOOK_TEMPLATES)

@@ -27,12 +27,13 @@ from forge_hookd.agents import jsonedit
 
 from forge_hookd.agents import doctor as wiredoctor
 
+from forge_hookd.trust import decide
 from forge_hookd.trust import store as trust
 from forge_hookd.cli.boundary import MANAGER_PROG, BoundaryGroup, print_json, say
 from forge_hookd.config import CONFIG_NAME, PROJECT_DIR_NAME, find_project_root, parse_document, read_raw, update_file
 from forge_hookd.dialects import NAMES as DIALECTS
 from forge_hookd.dialects import get
-from forge_hookd.dialects.importing import Imported, import_hooks
+from forge_hookd.agents.importing import Imported, import_hooks
 from forge_hookd.errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from forge_hookd.events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from forge_hookd.registry import Hook, hook_name, pattern_can_match
@@ -132,9 +133,10 @@ def list_command(ctx: click.Context, event_type: str | None, tool: str | None, t
         say(PROG, f"warning: {problem}; its hooks are not listed (forge-hook check)")
     if event_type is not None:
         event = HookEvent.from_dict({"type": event_type, "tool_name": tool})
-        if not trust_project and (unclear := trust.override_warning()):
-            say(PROG, f"warning: {unclear}")
-        listed = editing.would_run(listed, event, trust_project=trust_project or trust.override_from_env())
+        settled = decide.policy(trust_project=trust_project)
+        if settled.unclear:
+            say(PROG, f"warning: {settled.unclear}")
+        listed = editing.would_run(listed, event, trust_project=settled.override)
     if as_json:
         print_json([h.to_dict() for h in listed])
         return
@@ -613,15 +615,16 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
 
 # -- wiring forge into agents ---------------------------------------------------------------
 @forge_hook.command("install", short_help="Wire forge-hook-run into an agent; --uninstall undoes it.")
-@click.option("--agent", "agent", required=True, metavar="AGENT",
+@click.option("--agent", "agents", required=True, multiple=True, metavar="AGENT",
               shell_complete=completion.values(lambda: [*completion.dialect_names(), "all"]),
               help=f"{', '.join(DIALECTS)}, or all: every agent found here (its CLI on PATH or its "
-                   "settings directory present).")
+                   "settings directory present). Give it again for more agents: each is wired.")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
 @click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
 @click.pass_context
-def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, uninstall: bool) -> int:
+def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, project: bool,
+                    uninstall: bool) -> int:
     """Put forge-hook-run into an agent's own settings as its hook command for every event
     forge handles, or with --uninstall take out exactly what install put there.
 
@@ -636,7 +639,8 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
-    so a second install changes nothing. A file that does not parse is not touched.
+    so a second install changes nothing (an entry of forge-hook-run that turns hooks off,
+    --no-global or FORGE_SKIP=... say, does not count: forge's own goes beside it). A file that does not parse is not touched.
     --uninstall takes out what install added: a file it created is removed, a file
     nobody changed since is back byte for byte, and in a file you edited since only
     forge's entries go. What install wrote is recorded in
@@ -645,7 +649,7 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
     """
     scope = _scope(global_, project)
     root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
-    names = _agents_named(agent, scope, root, uninstall)
+    names = list(dict.fromkeys(n for agent in agents for n in _agents_named(agent, scope, root, uninstall)))
     failed = 0
     for name in names:
         try:
@@ -717,7 +721,11 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       not trusted);
       an agent's own hook that would run twice: directly from its settings, and
       imported into a forge hooks file (forge-hook import) on an event forge-hook-run
-      runs on.
+      runs on;
+      a forge-hook-run entry that turns hooks off (--no-global, --no-project,
+      --trust-project, FORGE_SKIP=... in front of it), and a project's settings that
+      steer forge (Claude's env, Gemini's .env, Codex's [features] hooks = false);
+      an agent an install named that has forge-hook-run in none of its settings.
     """
     reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
     findings = sum(len(r.findings) for r in reports)

@@ -172,12 +172,11 @@ def test_command(ctx: click.Context, file: str, dialect: str | None, trust_proje
     string is the project root.
     """
     from forge_hookd.policy import ci as fixtures
-    from forge_hookd.trust import store as trust  # the run pipeline: 32 ms of every other command (python -X importtime)
-    from forge_hookd.run.pipeline import RunOptions
+    from forge_hookd.run.pipeline import RunOptions  # the run pipeline: 32 ms of every other command (python -X importtime)
 
     root = _project_root(ctx)
     cases = fixtures.load(file, project_root=root, dialect=dialect)
-    options = RunOptions(project_root=root, trust_project=trust_project or trust.override_from_env())
+    options = RunOptions(project_root=root, trust_project=trust_project)  # the run reads FORGE_TRUST_PROJECT
     outcomes = fixtures.run_cases(cases, options, say=lambda line: say(PROG, line))
     if as_json:
         for outcome in outcomes:

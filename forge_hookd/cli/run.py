@@ -25,7 +25,7 @@ from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
     from forge_hookd.run.codec import Codec
-    from forge_hookd.dialects.codec import DialectCodec
+    from forge_hookd.run.dialectcodec import DialectCodec
 
 PROG = RUNNER_PROG
 
@@ -120,7 +120,7 @@ def _speak(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     is in ``ctx.params`` once processed)."""
     if param.name == "dialect" and value is not None:
         # The dialect modules load only for an agent's call (bench/README.md, "tricks.py").
-        from forge_hookd.dialects.codec import DialectCodec
+        from forge_hookd.run.dialectcodec import DialectCodec
 
         ctx.obj.codec = DialectCodec(value, err=write_stderr, out=write_stdout, report=ctx.params.get("report"))
     elif param.name == "report" and ctx.params.get("dialect"):  # --dialect came first
@@ -161,7 +161,8 @@ def _hush(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
               help="Another hooks file, run after the project's. Repeatable.")
 @click.option("--trust-project", is_flag=True,
               help="Run the project's hooks even if its hooks file is not trusted "
-                   "(also FORGE_TRUST_PROJECT=1); for CI and headless agents.")
+                   "(also FORGE_TRUST_PROJECT=1, which --dialect ignores unless the global hooks "
+                   "file's allow_env lists it); for CI and headless agents.")
 @click.option("--require-trust", is_flag=True,
               help="Project hooks that are not trusted are an error, not skipped: exit 2 (through "
                    "--dialect, a deny where the agent waits) when one matches the event (also "
@@ -255,7 +256,7 @@ def _refuse_extras(ctx: click.Context) -> None:
 
 
 def _print_config(value: str) -> int:
-    from forge_hookd.dialects.codec import dialect_named, split_dialect  # as in _speak
+    from forge_hookd.run.dialectcodec import dialect_named, split_dialect  # as in _speak
 
     name = split_dialect(value)[0]
     dialect = dialect_named(name)
@@ -285,7 +286,7 @@ def codec_for(argv: list[str]) -> Codec:
             given[word] = None
     dialect = given.get("--dialect")
     if dialect is not None:
-        from forge_hookd.dialects.codec import DialectCodec  # as in _speak
+        from forge_hookd.run.dialectcodec import DialectCodec  # as in _speak
 
         return DialectCodec(dialect, err=write_stderr, out=write_stdout, report=given.get("--report"))
     return _forge_codec(pretty="--pretty" in given, quiet="-q" in given or "--quiet" in given)

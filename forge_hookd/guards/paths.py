@@ -115,7 +115,7 @@ _MANAGE_MODULES = frozenset({"forge_hookd.cli.manage", "forge_hookd.manage"})
 def _forge_hook_args(command: Command) -> list[str] | None:
     """The arguments of ``forge-hook`` however it is spelled: a path, ``python -m
     forge_hookd.manage`` (or ``forge_hookd.cli.manage``, or any other of forge's modules),
-    ``python -c 'from forge_hookd.cli.manage import main; ...'``."""
+    ``python -c`` code that names forge_hookd and calls forge-hook's main."""
     if _FORGE_HOOK.search(command.name):
         return list(command.args)
     if command.name.startswith(("python", "pypy")):

@@ -23,6 +23,7 @@ from forge_hookd.readfile import kind_of
 from forge_hookd.log.record import RunContext, build_record, shortened
 from forge_hookd.safefile import write_all
 from forge_hookd.text import json_bytes
+from forge_hookd.statedir import state_path
 
 __all__ = ["RunContext", "append", "encode", "log_files", "log_path", "record"]
 
@@ -43,8 +44,7 @@ def log_path() -> str | None:
         return None
     if named := os.environ.get("FORGE_LOG_FILE"):
         return named
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "forge", "runs.jsonl")
+    return state_path("runs.jsonl")
 
 
 def log_files(path: str) -> list[str]:

@@ -15,8 +15,8 @@ from forge_hookd.log.record import RunContext, file_entry
 if TYPE_CHECKING:
     from forge_hookd.config import LoadedConfig
     from forge_hookd.events import HookEvent
-    from forge_hookd.run.executor import HookExecutor
     from forge_hookd.registry import Hook
+    from forge_hookd.results import HookResult
     from forge_hookd.log.trace import Tracer
 
 
@@ -32,7 +32,7 @@ class Witness:
         self.trust_override = trust_override
         self.tracer: Tracer | None = None
         if trace or os.environ.get("FORGE_TRACE") == "1":  # an agent's hook command, unedited
-            from forge_hookd.log.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "Start-up tricks")
+            from forge_hookd.log.trace import Tracer  # 0.5 ms, only when tracing (bench/README.md, "tricks.py")
 
             tty = sys.stderr.isatty() if colour is None else colour
             self.tracer = Tracer(trace_to, colour=tty)
@@ -40,12 +40,13 @@ class Witness:
                 if skipped:
                     self.tracer.not_read(scope, f"--no-{scope}")
 
-    def attach(self, executor: HookExecutor, hooks: list[Hook]) -> None:
-        """Hear of each of ``hooks`` as ``executor`` starts and ends it (only when
+    def listeners(self, hooks: list[Hook]) -> tuple[Callable[[int, Hook], None], Callable[[HookResult], None]] | None:
+        """What hears of each of ``hooks`` as the executor starts and ends it (only when
         tracing: ``--trace`` narrates as it happens, not from the document afterwards)."""
-        if self.tracer is not None:
-            self.tracer.running(hooks)
-            executor.on_start, executor.on_end = self.tracer.started, self.tracer.ended
+        if self.tracer is None:
+            return None
+        self.tracer.running(hooks)
+        return self.tracer.started, self.tracer.ended
 
     def matching(self, hooks: list[Hook], event: HookEvent, *, skipped: list[Hook] | None = None) -> None:
         """Which of the loaded hooks match ``event`` and why not, ``skipped`` the ones

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from forge_hookd.run.codec import Request
-from forge_hookd.dialects.codec import dialect_named, split_dialect
+from forge_hookd.run.dialectcodec import dialect_named, split_dialect
 from forge_hookd.errors import ConfigError, EventError, ForgeError, UsageError
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook

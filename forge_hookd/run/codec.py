@@ -1,7 +1,7 @@
 """The ends of a run: a codec reads the caller's input and writes the run's answer in
 the caller's protocol (STYLE 30). The forge protocol is codec zero (:class:`ForgeCodec`:
 a forge event in, the JSON document out); each agent's dialect is another
-(:class:`forge_hookd.dialects.codec.DialectCodec`). :mod:`forge_hookd.run.pipeline` runs
+(:class:`forge_hookd.run.dialectcodec.DialectCodec`). :mod:`forge_hookd.run.pipeline` runs
 between them and knows neither.
 
 Every codec has the same four verbs: :meth:`~Codec.read` the input, :meth:`~Codec.reply`
@@ -22,7 +22,8 @@ import orjson
 from forge_hookd.errors import EventError, ExitStatus, UsageError, error_document, interrupted_status
 from forge_hookd.events import HookEvent
 from forge_hookd.results import describe_hook
-from forge_hookd.run.signals import settle, signal_name
+from forge_hookd.run.signals import settle
+from forge_hookd.signalnames import signal_name
 from forge_hookd.text import json_bytes, one_line
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from forge_hookd.results import HookRun
 
     # For the type checker only: creating a Protocol class costs 0.3 M instructions of
-    # every run's start-up (bench/README.md, "Start-up tricks").
+    # every run's start-up (bench/README.md, "tricks.py").
     class Codec(Protocol):
         """The verbs every protocol speaks at the run's ends (see the module docstring)."""
 

@@ -226,7 +226,7 @@ class HookExecutor:
     def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
         # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry
         # (bench/README.md, "Built-in guards: a whole run").
-        from forge_hookd.guards.hook import guard_result
+        from forge_hookd.run.guardhook import guard_result
 
         return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
 

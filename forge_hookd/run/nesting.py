@@ -35,6 +35,13 @@ _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 origin_pid: int | None = None
 
 
+def set_origin(pid: int | None) -> None:
+    """Walk the ancestry of ``pid`` instead of this process's parent (the resident
+    runner's worker walks its client's: the worker's parent is the runner)."""
+    global origin_pid
+    origin_pid = pid
+
+
 def _stat(pid: int | str) -> tuple[int, str] | None:
     """``(ppid, start time)`` of a process, None when it is gone or /proc is absent."""
     try:

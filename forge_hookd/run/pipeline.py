@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from forge_hookd import dialects, skiplist
 
-from forge_hookd.trust import store as trust
 
 from forge_hookd.trust import decide as trustrun
+from forge_hookd.run import envgate
 from forge_hookd.run.codec import Outcome, Request
 from forge_hookd.run.deadline import Deadline, clock_start
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
@@ -44,7 +44,7 @@ Say = Callable[[str], None]
 class RunOptions:
     """How to run, as the command line says it (every field has its flag). A plain
     class: a NamedTuple costs about 0.9 M instructions to create at import, 0.35% of a
-    run that matches no hook (bench/README.md, "Start-up tricks")."""
+    run that matches no hook (bench/README.md, "tricks.py")."""
 
     __slots__ = ("project_root", "extra_configs", "trust_project", "no_global", "no_project", "keep_going",
                  "jobs", "strict", "dry_run", "trace", "require_trust", "agent_limit")
@@ -81,7 +81,12 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     is gathered by the witness as it goes. ``started`` (monotonic) is when the agent's
     clock started for ``--agent-limit`` (default: now)."""
     started = time.monotonic() if started is None else started
-    override = options.trust_project or trust.override_from_env()
+    # Under a dialect, before anything reads them: the FORGE_* variables a project's own
+    # files may have put in the agent's environment, where they would weaken a guard.
+    gated = envgate.gate() if request.dialect is not None else []
+    settled = trustrun.policy(trust_project=options.trust_project, require_trust=options.require_trust,
+                              strict=options.strict)
+    override = settled.override
     located = locate_project_root(options.project_root, start=request.start_dir, trusted_first=not override)
     root = located.root
     witness = Witness(say, trace_to=trace_to, root=root, trace=options.trace, trust_override=override,
@@ -89,15 +94,16 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
                       native_event=request.native_event)
     event = request.event
     stops = StopCount.of(event)  # a stop: data.stop_count, and the cap (stops.py)
-    hooks, warnings, imposed, skipped = _load(event, request, located, options, override=override,
-                                              witness=witness, say=say)
+    hooks, warnings, imposed, skipped = _load(event, request, located, options, settled=settled,
+                                              witness=witness, say=say, gated=gated)
     if options.dry_run:
         return Outcome(request, _skip_reported(dry_run_document(event, hooks, warnings), skipped),
                        dry_run=hooks), witness
     if stops is not None:
         hooks = stops.limited(hooks)
     executor = HookExecutor(working_dir=root, subreaper=True)
-    witness.attach(executor, hooks)
+    if (listeners := witness.listeners(hooks)) is not None:
+        executor.on_start, executor.on_end = listeners
     said = len(warnings)  # one list of the run's warnings, from loading to the log
     deadline = None if options.agent_limit is None else Deadline(
         options.agent_limit, started=started,
@@ -137,8 +143,9 @@ def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict
     return document
 
 
-def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *, override: bool,
-          witness: Witness, say: Say) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
+def _load(event: HookEvent, request: Request, located: ProjectRoot, options: RunOptions, *,
+          settled: trustrun.Policy, witness: Witness, say: Say, gated: list[str]
+          ) -> tuple[list[Hook], list[str], Imposed | None, list[Hook] | None]:
     """The hooks ``event`` runs, in order, the config and trust warnings (said as they are
     found; under ``strict`` the first is a ConfigError and the others are said as errors),
     forge's own word on the run (trustrun.py: a changed project's deny, a message for the
@@ -147,28 +154,44 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
-    unclear = None if options.trust_project else trust.override_warning()
     loaded = load_sources(root, include_global=not options.no_global, include_project=not options.no_project,
-                          extra=options.extra_configs, trust_project=override, on_file=witness.file)
+                          extra=options.extra_configs, trust_project=settled.override, on_file=witness.file)
     where = trustrun.Where(event, trustrun.can_block(event, request.dialect, request.native_event),
                            request.dialect)
-    verdict = trustrun.judge(loaded, located, where,
-                             require=options.require_trust or trust.require_from_env())
-    warnings = [*([unclear] if unclear else []), *map(str, loaded.warnings), *verdict.warnings]
-    if options.strict and warnings:  # a trust warning too: --strict turns any warning into an error
-        for warning in warnings[1:]:
-            say(f"error: {warning}")
-        raise ConfigError(warnings[0] + (f" (and {len(warnings) - 1} more)" if len(warnings) > 1 else ""))
+    verdict = trustrun.decide(loaded, located, where, settled)  # override, require and strict: trust's own
+    warnings = [*gated, *map(str, loaded.warnings), *verdict.warnings]
+    if options.strict and (gated or loaded.warnings):  # --strict turns any warning into an error
+        _refuse(warnings, say)
     if verdict.error is not None:
-        raise ConfigError(verdict.error)
+        others = [w for w in verdict.warnings if w != verdict.error] if settled.strict else []
+        _refuse([verdict.error, *others], say)
     requested = skiplist.requested()
     skipping = skiplist.apply(HookRegistry(loaded.hooks).get_hooks(event), loaded.hooks, requested)
     warnings += skipping.warnings
     for warning in warnings:
         say(f"warning: {warning}")
     witness.matching(loaded.hooks, event, skipped=skipping.skipped)
-    return (skipping.run, warnings, _imposed(event, request, root, verdict.imposed),
+    return (skipping.run, warnings, _imposed(event, request, root, _told(verdict.imposed, gated)),
             skipping.skipped if requested else None)
+
+
+def _refuse(warnings: list[str], say: Say) -> NoReturn:
+    """A --strict or --require-trust refusal: the first problem is the error, the others
+    are said as errors too."""
+    for warning in warnings[1:]:
+        say(f"error: {warning}")
+    more = len(warnings) - 1
+    raise ConfigError(warnings[0] + (f" (and {more} more)" if more else ""))
+
+
+def _told(imposed: Imposed | None, gated: list[str]) -> Imposed | None:
+    """Trust's word with the ignored variables added to its message for the person."""
+    if not gated:
+        return imposed
+    message = "\n".join(f"forge: {warning}" for warning in gated)
+    if imposed is None:
+        return Imposed(envgate.SOURCE, None, message)
+    return Imposed(imposed.source, imposed.reason, "\n".join(filter(None, (imposed.message, message))))
 
 
 def _imposed(event: HookEvent, request: Request, root: str, trusting: Imposed | None) -> Imposed | None:

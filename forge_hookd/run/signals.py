@@ -45,13 +45,6 @@ else:
 from forge_hookd.signalnames import RUNNER_SIGNALS as RUNNER_SIGNALS, name_of as name_of
 
 
-def signal_name(code: int | None) -> str | None:
-    """``-15`` -> ``"SIGTERM"``: the name of the signal a negative exit code stands for."""
-    if code is None or code >= 0:
-        return None
-    return name_of(-code)
-
-
 class Interrupted(Exception):
     """The runner got one of :data:`RUNNER_SIGNALS`."""
 

@@ -29,6 +29,7 @@ from forge_hookd.answers import DENY
 from forge_hookd.events import STOP_TYPES
 from forge_hookd.results import describe_hook
 from forge_hookd.safefile import write_atomically
+from forge_hookd.statedir import state_path
 
 if TYPE_CHECKING:
     from forge_hookd.events import HookEvent
@@ -44,8 +45,7 @@ MAX_AGE = 7 * 24 * 3600.0
 
 def state_dir() -> str:
     """``${XDG_STATE_HOME:-~/.local/state}/forge/stops``."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "forge", "stops")
+    return state_path("stops")
 
 
 def max_continues() -> tuple[int, str | None]:

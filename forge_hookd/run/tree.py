@@ -48,6 +48,13 @@ def become_subreaper() -> bool:
     return _subreaper
 
 
+def forget_subreaper() -> None:
+    """After a fork: the child is no subreaper (the flag is not inherited), whatever the
+    parent became (the resident runner's workers)."""
+    global _subreaper
+    _subreaper = False
+
+
 def _prctl(option: int, arg: int) -> int:
     """prctl(2), which the os module lacks; -1 where it cannot be called."""
     try:

@@ -11,6 +11,10 @@ error. :mod:`forge_hookd.trust.store` says what the user trusted; this says what
 - ``--require-trust`` (``FORGE_REQUIRE_TRUST=1``): either state is an error where a
   project hook matches the event (exit 2; through a dialect, a deny where it can block).
 - ``--strict``: every trust warning is an error.
+
+:func:`policy` reads the overrides once (options and ``FORGE_TRUST_PROJECT``,
+``FORGE_REQUIRE_TRUST``) and :func:`decide` applies override, require and strict: no
+other module reads those variables or decides what they mean.
 - **Only a person trusts**: through a dialect, a tool call that runs ``forge-hook trust``
   or writes the trust store is denied before any hook runs (:func:`agent_trusting`).
 """
@@ -25,8 +29,21 @@ from forge_hookd.registry import HookRegistry
 from forge_hookd.results import Imposed
 
 if TYPE_CHECKING:
-    from forge_hookd.config import LoadedConfig, ProjectRoot
+    from typing import Protocol
+
     from forge_hookd.events import HookEvent
+    from forge_hookd.registry import Hook
+
+    # What trust reads of the loaded config and the located root (forge_hookd.config's
+    # LoadedConfig and ProjectRoot, which import this module for its policy).
+    class LoadedConfig(Protocol):
+        untrusted_path: str | None
+        untrusted_check: trust.TrustCheck | None
+        untrusted_hooks: list[Hook] | None
+
+    class ProjectRoot(Protocol):
+        root: str
+        passed: tuple[str, ...]
 
 #: The ``source`` of forge's own deny in ``blocked_by``.
 TRUST_SOURCE = "trust"
@@ -40,7 +57,7 @@ PERSON_TRUSTS = ("a person must review the project's hooks and trust them; an ag
 
 
 # Plain classes, not NamedTuples: each of those costs 0.9 M instructions to create at
-# import, on every event (bench/README.md, "Start-up tricks").
+# import, on every event (bench/README.md, "tricks.py").
 class TrustOutcome:
     """Trust's word on a run: warnings (said, and in the document), forge's own deny or
     message (:class:`~forge_hookd.results.Imposed`), and an error that ends the run
@@ -50,6 +67,38 @@ class TrustOutcome:
 
     def __init__(self, warnings: list[str], imposed: Imposed | None = None, error: str | None = None) -> None:
         self.warnings, self.imposed, self.error = warnings, imposed, error
+
+
+_YES = frozenset({"1", "true", "yes", "on"})
+_NO = frozenset({"", "0", "false", "no", "off"})
+
+
+class Policy:
+    """What a run makes of trust, settled once: ``override`` trusts every project file
+    (``--trust-project``, ``FORGE_TRUST_PROJECT``: CI and headless agents), ``require``
+    makes project hooks that are not trusted an error (``--require-trust``,
+    ``FORGE_REQUIRE_TRUST``: git hooks, CI), ``strict`` makes every trust warning an
+    error, and ``unclear`` says a variable that is neither a yes nor a no word."""
+
+    __slots__ = ("override", "require", "strict", "unclear")
+
+    def __init__(self, override: bool, require: bool, strict: bool, unclear: str | None) -> None:
+        self.override, self.require, self.strict, self.unclear = override, require, strict, unclear
+
+
+def policy(*, trust_project: bool = False, require_trust: bool = False, strict: bool = False) -> Policy:
+    """The run's trust policy from its options and the environment."""
+    unclear = None
+    for name, meaning in ((trust.OVERRIDE_VAR, "so it trusts nothing"), (trust.REQUIRE_VAR, "so trust is not required")):
+        value = os.environ.get(name, "")
+        if value.strip().lower() not in _YES | _NO and not (trust_project and name == trust.OVERRIDE_VAR):
+            unclear = f"{name}={value!r} is not understood, {meaning}: use 1, true, yes or on (or 0, false, no, off)"
+            break
+    return Policy(trust_project or _yes(trust.OVERRIDE_VAR), require_trust or _yes(trust.REQUIRE_VAR), strict, unclear)
+
+
+def _yes(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in _YES
 
 
 class Where:
@@ -62,8 +111,19 @@ class Where:
         self.event, self.can_block, self.dialect = event, can_block, dialect
 
 
-def judge(loaded: LoadedConfig, located: ProjectRoot, where: Where, *, require: bool) -> TrustOutcome:
-    """Trust's word on a run whose config is ``loaded`` from the project ``located``."""
+def decide(loaded: LoadedConfig, located: ProjectRoot, where: Where, settled: Policy) -> TrustOutcome:
+    """Trust's word on a run whose config is ``loaded`` (with ``settled.override``) from
+    the project ``located``: the warnings, forge's own deny or message, and the error
+    that ``require`` or ``strict`` makes of them."""
+    outcome = _outcome(loaded, located, where, require=settled.require)
+    if settled.unclear is not None:
+        outcome.warnings.insert(0, settled.unclear)
+    if settled.strict and outcome.warnings and outcome.error is None:
+        outcome.error = outcome.warnings[0]  # --strict: every trust warning is an error
+    return outcome
+
+
+def _outcome(loaded: LoadedConfig, located: ProjectRoot, where: Where, *, require: bool) -> TrustOutcome:
     warnings = [_passed_warning(path, located.root) for path in located.passed]
     check, path = loaded.untrusted_check, loaded.untrusted_path
     if check is None or path is None:  # trusted, overridden, no project file, --no-project

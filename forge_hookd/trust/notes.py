@@ -20,6 +20,7 @@ from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import write_atomically  # loaded by every run's pipeline already
 from forge_hookd.trust.store import digest
+from forge_hookd.statedir import state_path
 
 MAX_ENTRIES = 256
 MAX_AGE = 7 * 24 * 3600.0
@@ -27,8 +28,7 @@ _LIMIT = 64 * 1024
 
 
 def notes_path() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "forge", "trust-told.json")
+    return state_path("trust-told.json")
 
 
 def first_time(dialect: str, session: str | None, root: str, state: str) -> bool:

@@ -88,37 +88,6 @@ def trust_store_path() -> str:
 
 
 # The words people use for yes and no in environment variables, in any case.
-_YES = frozenset({"1", "true", "yes", "on"})
-_NO = frozenset({"", "0", "false", "no", "off"})
-
-
-def _yes(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in _YES
-
-
-def override_from_env() -> bool:
-    """``FORGE_TRUST_PROJECT=1`` (or true, yes, on, any case): trust every project file
-    (for CI and headless agents)."""
-    return _yes(OVERRIDE_VAR)
-
-
-def require_from_env() -> bool:
-    """``FORGE_REQUIRE_TRUST=1`` (yes words as above): project hooks that are not trusted
-    are an error, not skipped (git hooks, CI)."""
-    return _yes(REQUIRE_VAR)
-
-
-def override_warning() -> str | None:
-    """What to tell the user when ``FORGE_TRUST_PROJECT`` or ``FORGE_REQUIRE_TRUST`` is
-    neither a yes nor a no word: a typo must not pass unnoticed, in either direction."""
-    for name, meaning in ((OVERRIDE_VAR, "so it trusts nothing"), (REQUIRE_VAR, "so trust is not required")):
-        value = os.environ.get(name, "")
-        if value.strip().lower() not in _YES | _NO:
-            return (f"{name}={value!r} is not understood, {meaning}: "
-                    "use 1, true, yes or on (or 0, false, no, off)")
-    return None
-
-
 def digest(content: bytes) -> str:
     """The SHA-256 of ``content``, in hex."""
     return str(_sha256()(content).hexdigest())

@@ -312,7 +312,7 @@ class _Client:
 
 
 # -- starting the runner again -----------------------------------------------------------
-_BOOT = "import sys; sys.path[:0] = sys.argv[1:]; from forge_hookd.warm.runner import main; sys.exit(main())"
+_BOOT = "import sys; sys.path[:0] = sys.argv[1:]; import forge_hookd.__main__ as m; sys.exit(m.serve_resident())"
 
 
 def _start_if_enabled(environ: "Mapping[bytes, bytes]", directory: bytes) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from forge_hookd.statedir import state_path
 
 _LOG_LIMIT = 1024 * 1024
 
@@ -16,8 +17,7 @@ class RunnerLog:
     older half moves to ``warm.log.1``)."""
 
     def __init__(self) -> None:
-        base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-        self.path = os.path.join(base, "forge", "warm.log")
+        self.path = state_path("warm.log")
         self.closed = False
 
     def write(self, message: str) -> None:

@@ -36,7 +36,7 @@ from forge_hookd.warm import client as wire
 from forge_hookd.run.proctable import direct_children
 from forge_hookd.run.tree import TreeEnd, become_subreaper, tree_members
 from forge_hookd.warm.log import RunnerLog
-from forge_hookd.warm.worker import REFUSED, Spare, default_signals, peer_of, stdio_key
+from forge_hookd.warm.worker import REFUSED, ColdEntry, Spare, default_signals, peer_of, stdio_key, use_entry
 
 #: Seconds without a request after which the runner exits (FORGE_WARM_IDLE overrides);
 #: the client starts it again on the next event while ``forge-hook warm on`` holds.
@@ -49,9 +49,11 @@ _STEP = 0.05
 _RESPAWN_PAUSE = 1.0  # after a spare died unused: a crash loop must not be a fork loop
 
 
-def main() -> int:
-    """``python -m forge_hookd.warm.runner``: run the resident runner in the foreground (the
-    client and ``forge-hook warm on`` start it detached); 0 when another one is up."""
+def main(entry: ColdEntry) -> int:
+    """Run the resident runner in the foreground, its workers running ``entry``'s cold
+    run (``forge_hookd.__main__.serve_resident`` calls this: the client and ``forge-hook
+    warm on`` start it detached); 0 when another one is up."""
+    use_entry(entry)
     os.closerange(3, _fd_limit())  # nothing the starter held open lives on in us
     directory = os.fsdecode(wire.runtime_dir(os.environb))
     runner = Runner(directory)
@@ -450,6 +452,3 @@ def _version() -> str:
 def _nothing(signum: int, frame: object) -> None:
     """SIGCHLD: the wakeup descriptor wakes the loop, which reaps."""
 
-
-if __name__ == "__main__":
-    sys.exit(main())

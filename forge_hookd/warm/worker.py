@@ -25,7 +25,7 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from forge_hookd.run import signals
 
@@ -209,9 +209,7 @@ class Worker:
         become_subreaper()
         # From the moment the client relays signals (once it reads "A"), they are answered
         # as a cold run answers them before its command starts: the document and 128+n.
-        from forge_hookd.__main__ import answer_signals_during_startup
-
-        answer_signals_during_startup()
+        _ENTRY.answer_signals()
 
 
 def take_limits(client_pid: int) -> str | None:
@@ -243,12 +241,35 @@ def take_limits(client_pid: int) -> str | None:
     return None
 
 
+class ColdEntry:
+    """The entry point's two steps of a cold run, handed down by the entry point that
+    started the runner (``forge_hookd.__main__.serve_resident``): a daemon imports the
+    run, never the entry script (STYLE 36). ``run`` is the cold run, its exit status;
+    ``answer_signals`` answers signals as a cold run does before its command starts."""
+
+    __slots__ = ("run", "answer_signals")
+
+    def __init__(self, run: Callable[[], int], answer_signals: Callable[[], None]) -> None:
+        self.run, self.answer_signals = run, answer_signals
+
+
+def _no_entry() -> int:
+    raise RuntimeError("the resident runner was started without the cold run (use forge_hookd.__main__.serve_resident)")
+
+
+_ENTRY = ColdEntry(_no_entry, lambda: None)
+
+
+def use_entry(entry: ColdEntry) -> None:
+    """Set the cold run every worker of this runner runs (once, before the first fork)."""
+    global _ENTRY
+    _ENTRY = entry
+
+
 def _run() -> int:
     """The cold run's entry point, here; the status it returns, its streams flushed."""
-    from forge_hookd.__main__ import run_cold
-
     try:
-        status = run_cold()
+        status = _ENTRY.run()
     except SystemExit as exc:  # as the interpreter would turn it into a status
         status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     for stream in (sys.stdout, sys.stderr):
@@ -290,8 +311,8 @@ def _fresh_caches(client_pid: int) -> None:
     tempfile = sys.modules.get("tempfile")
     if tempfile is not None:
         tempfile.tempdir = None  # type: ignore[attr-defined]
-    tree._subreaper = False
-    chain.origin_pid = client_pid
+    tree.forget_subreaper()
+    chain.set_origin(client_pid)
 
 
 class _ClientLine:

@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import pwd
+import re
 import shutil
 import signal
 import subprocess
@@ -131,20 +132,34 @@ def ensure_installed(agent: str) -> Path:
         scratch = root / f".{package_dir(agent).name}.{os.getpid()}"
         shutil.rmtree(scratch, ignore_errors=True)
         scratch.mkdir()
-        argv = [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-update-notifier",
-                "--loglevel=error", PACKAGES[agent].spec]
         env = {**os.environ, "HOME": str(user_home())}  # the user's npm config and cache
+        argv = [npm, "install", "--prefix", str(scratch), *_machine_npm_config(npm, env), "--no-audit", "--no-fund",
+                "--no-update-notifier", "--loglevel=error", PACKAGES[agent].spec]
         try:
             done = _run_bounded(argv, cwd=root, env=env, timeout=INSTALL_TIMEOUT)
         finally:
             if not (scratch / "node_modules" / ".bin" / PACKAGES[agent].binary).exists():
                 shutil.rmtree(scratch, ignore_errors=True)
         if done.exit_status != 0 or done.timed_out:
+            hint = (" npm could not reach its registry or trust its certificate: check `npm config get registry`,"
+                    " `cafile` and `proxy` (the machine's npmrc is used)"
+                    if re.search(r"CERT|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT", done.stderr) else "")
             raise AgentUnavailable(f"npm install {PACKAGES[agent].spec} failed (exit {done.exit_status},"
-                                   f" timed out: {done.timed_out}): {done.stderr[-2000:]}")
+                                   f" timed out: {done.timed_out}).{hint} npm said: {done.stderr[-2000:]}")
         shutil.rmtree(package_dir(agent), ignore_errors=True)
         scratch.rename(package_dir(agent))
     return binary
+
+
+def _machine_npm_config(npm: str, env: Mapping[str, str]) -> list[str]:
+    """``--globalconfig`` naming the machine's own npmrc: ``--prefix`` moves npm's default
+    for it to PREFIX/etc/npmrc, which would drop a company's proxy CA or registry
+    (SELF_SIGNED_CERT_IN_CHAIN on every install; issue 29 item 9). The user's ~/.npmrc
+    is read anyway (HOME is the user's)."""
+    done = subprocess.run([npm, "config", "get", "globalconfig"], capture_output=True, text=True, env=dict(env),
+                          stdin=subprocess.DEVNULL, timeout=60, check=False)
+    path = done.stdout.strip()
+    return [f"--globalconfig={path}"] if done.returncode == 0 and path and os.path.isfile(path) else []
 
 
 # -- running ----------------------------------------------------------------------------

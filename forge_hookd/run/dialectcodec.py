@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from forge_hookd.run.codec import Outcome, Reply, Request, read_input
 from forge_hookd.events import EventType, HookEvent
 from forge_hookd.errors import UsageError, error_document
-from forge_hookd.run.signals import signal_name
+from forge_hookd.signalnames import signal_name
 from forge_hookd.text import json_bytes
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.dialects.base import Inbound, NativeAnswer, PayloadError, Verdict
