@@ -392,10 +392,11 @@ def doctor(project: Project, tmp_path: Path, *clis: str) -> tuple[int, dict[str,
 def test_doctor_all_well_after_install(project: Project, tmp_path: Path, agent: str) -> None:
     user_file(project, agent)
     install(project, agent)
-    status, agents = doctor(project, tmp_path, *PLACES[agent].clis)
+    # the project's command finds forge-hook-run on the agent's PATH (here: doctor's)
+    status, agents = doctor(project, tmp_path, *PLACES[agent].clis, "forge-hook-run")
     assert status == 0, agents
     assert agents[agent]["wired"] == native_events(agent) and agents[agent]["findings"] == []
-    text = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path, *PLACES[agent].clis)})
+    text = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path, *PLACES[agent].clis, "forge-hook-run")})
     assert text.exit_status == 0 and text.stdout.endswith("all is well\n")
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent
+from helpers import BIN_DIR, Project, installed, reap_agent_leftovers, require_agent
 from forge_hookd.agents import codex_trust as codextrust
 from forge_hookd.agents.places import handlers, runs_forge
 from tests.agents import harness
@@ -101,7 +101,9 @@ def test_after_install_the_agent_runs_forge_and_the_users_own_hook(
         users_settings(agent, ws, marker)
         install(project)(agent)
 
-    ws = Workspace(project=project.root, home=project.home)
+    # forge installed and on the agent's PATH, as install.sh leaves it: the project's
+    # command finds it there (without it, the command denies: test_agent_limit_agents.py)
+    ws = Workspace(project=project.root, home=project.home, extra_env={"PATH": f"{BIN_DIR}:{os.environ['PATH']}"})
     run = harness.run_agent(agent, ws, command=f"touch {target}", hooks={}, adjust=adjust)
     assert not run.timed_out, run.describe()
     assert not target.exists(), run.describe()

@@ -116,7 +116,7 @@ def test_install_writes_the_agents_own_file_with_its_alias_and_uninstall_removes
     assert run.exit_status == 0, run.stderr
     doc = json.loads((project.root / file).read_text())
     entry = doc["hooks"]["PreToolUse"][0]
-    assert entry["matcher"] == "*" and entry["hooks"][0]["command"].endswith(f"--dialect {name}")
+    assert entry["matcher"] == "*" and f"--dialect {name} " in entry["hooks"][0]["command"] + " "
     assert set(doc["hooks"]) == set(get(name).words.events)
     assert forge_hook(project, "install", "--agent", name, "--project", "--uninstall").exit_status == 0
     assert not (project.root / file).exists()

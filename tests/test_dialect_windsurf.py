@@ -107,11 +107,10 @@ def test_install_writes_both_files_and_the_command_blocks_when_forge_cannot_star
     assert set(written) == set(EXPECTED)
     command = written["pre_run_command"][0]["command"]
     assert "--dialect windsurf" in command
-    # the agent's own shell, without forge-hook-run on PATH: the command blocks
-    gone = subprocess.run(["/bin/sh", "-c", command.replace(command.split()[0], "/nonexistent/forge-hook-run", 1)],
-                          input=json.dumps(doc("pre_run_command", project)).encode(), capture_output=True,
-                          cwd=project.root, env={**os.environ, "PATH": "/usr/bin:/bin"})
-    assert gone.returncode == 2 and b"could not be started" in gone.stderr
+    # the agent's own shell, without forge-hook-run on PATH (a teammate's): the command blocks
+    gone = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(doc("pre_run_command", project)).encode(),
+                          capture_output=True, cwd=project.root, env={**os.environ, "PATH": "/usr/bin:/bin"})
+    assert gone.returncode == 2 and b"forge-hook-run is not on PATH" in gone.stderr
     # and with it: the guard's deny passes through unchanged
     project.write_hooks([{"event": "tool:pre_execute", "guard": "destructive_rm"}])
     denied = subprocess.run(["/bin/sh", "-c", command], cwd=project.root, capture_output=True,

@@ -202,18 +202,29 @@ def test_install_writes_a_native_client_and_a_launcher_without_site_that_run_col
             assert warm.returncode == 0 and json.loads(warm.stdout)["decision"] == "allow", warm.stderr
             assert "warm:" not in warm.stderr
         assert idle_runner_status(directory)["served"] == 3
-        # An agent wired by this installation runs the native client, by name when PATH finds it.
+        # An agent wired by this installation runs the native client: a user's file by its
+        # absolute path, whatever PATH finds; a project's (committed, run from other homes)
+        # by the name PATH finds (here: install.sh's native client), failing closed without.
         wired: dict[str, str] = {}
         for path in (f"{prefix}/bin:{os.environ['PATH']}", os.environ["PATH"]):
-            repo = tmp_path / f"repo{len(wired)}"
-            repo.mkdir()
-            done = subprocess.run([str(prefix / "bin/forge-hook"), "install", "--agent", "claude", "--project"],
-                                  cwd=repo, capture_output=True, text=True, env={**env, "PATH": path}, timeout=120)
-            assert done.returncode == 0, done.stderr
-            settings = json.loads((repo / ".claude/settings.json").read_text())
-            wired[path] = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        assert list(wired.values()) == ["forge-hook-run --dialect claude",
-                                        f"{venv}/bin/forge-hook-run-native --dialect claude"]
+            for scope in ("project", "global"):
+                place = tmp_path / f"{scope}{len(wired)}"
+                (place / "repo").mkdir(parents=True)
+                done = subprocess.run([str(prefix / "bin/forge-hook"), "install", "--agent", "claude", f"--{scope}"],
+                                      cwd=place / "repo", capture_output=True, text=True, timeout=120,
+                                      env={**{k: v for k, v in env.items() if k != "CLAUDE_CONFIG_DIR"},
+                                           "PATH": path, "HOME": str(place / "home"),
+                                           "XDG_STATE_HOME": str(place / "state")})
+                assert done.returncode == 0, done.stderr
+                written = place / ("repo/.claude/settings.json" if scope == "project" else "home/.claude/settings.json")
+                assert written.exists(), (done.stdout, done.stderr)
+                settings = json.loads(written.read_text())
+                wired[f"{scope} {path}"] = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        commands = list(wired.values())
+        assert commands[1] == commands[3] == f"{venv}/bin/forge-hook-run-native --dialect claude --agent-limit 600"
+        assert commands[0] == commands[2]
+        assert commands[0].startswith("command -v forge-hook-run >/dev/null 2>&1 || {")
+        assert commands[0].endswith("; exec forge-hook-run --dialect claude --agent-limit 600")
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
         shutil.rmtree(directory)

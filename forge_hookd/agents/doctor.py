@@ -10,7 +10,12 @@ twice:
 - forge-hook-run running twice on one event (wired in the project and the user's file);
 - a hook command naming another agent's dialect, or a Copilot camelCase event without
   its ``:EVENT`` (its payloads do not say which event they are);
-- forge-hook-run not found where the settings name it;
+- forge-hook-run not found where the settings name it, looked up as the agent's
+  environment would (its PATH: a bare name it cannot find is exit 127, which Claude and
+  Codex read as "proceed"; install's project form denies instead, said too);
+- an entry whose timeout is not its command's ``--agent-limit``, and an event whose
+  forge hooks (the sum of their timeouts, in order; the longest with ``--jobs``) can
+  outlast the agent's limit (:func:`outlasting`, which ``forge-hook check`` says too);
 - the agent's own switch that keeps every hook from running (Claude's
   ``disableAllHooks``, Gemini's ``hooksConfig.enabled: false``, Codex's features, hook
   trust and project trust);
@@ -42,16 +47,16 @@ from forge_hookd.agents import places as agentplaces
 
 from forge_hookd.agents import cline_hooks, plugins
 from forge_hookd.agents import codex_trust as codextrust
+from forge_hookd.agents import limits as agentlimits
 
 from forge_hookd.agents import jsonedit
 from forge_hookd.agents import record as wirerecord
-from forge_hookd.agents.places import PLACES, Handler, forge_dialect
+from forge_hookd.agents.places import PLACES, Handler, forge_dialect, forge_words, guarded, runs_forge
 from forge_hookd.agents import weakened
 from forge_hookd.agents.weakened import guarding
 from forge_hookd.dialects import NAMES, get
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
-from forge_hookd.registry import pattern_matches, split_patterns
 
 
 @dataclass
@@ -131,9 +136,8 @@ def _plugin(name: str, project_root: str, path: str | None) -> AgentReport | Non
                                "keep one plugin")
     for f in wired:
         runner = plugins.runner_of(f.path)
-        if runner is not None and (missing := _runner_missing(shlex.quote(runner))) is not None:
-            report.findings.append(f"{f.path} runs {missing}, which is not there: every tool call of {name} fails "
-                                   "(the plugin fails closed)")
+        if runner is not None and (missing := _runner_missing(name, shlex.quote(runner), f.scope)) is not None:
+            report.findings.append(f"{f.path} {missing} (the plugin fails closed: every tool call of {name} fails)")
     return report
 
 
@@ -199,6 +203,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
     findings += [f"{r.state.path} cannot be read: {r.state.problem}" for r in read if r.state.problem]
     for r in read:
         _check_file(name, r, report.events, findings)
+    findings += agentlimits.mismatched(name, _files(read)) + agentlimits.outlasting(name, _files(read), project_root)
     _check_twice_wired(name, read, findings)
     _check_switches(name, read, findings)
     _check_imported(name, read, project_root, findings)
@@ -207,6 +212,7 @@ def _check(report: AgentReport, read: list[_Read], project_root: str) -> None:
 
 def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) -> None:
     state, expected = read.state, _expected_dialects(name)
+    unfound: dict[str, list[str]] = {}  # what is wrong with finding forge-hook-run: the events it is wrong on
     if state.wired and (left := [e for e in events if e not in state.wired]):
         findings.append(f"{state.path} runs forge-hook-run on some of {name}'s events but not on "
                         f"{', '.join(left)} (forge-hook install --agent {name} --{state.scope} adds them)")
@@ -226,9 +232,10 @@ def _check_file(name: str, read: _Read, events: list[str], findings: list[str]) 
             findings.append(f"{state.path}: {handler.event} needs forge-hook-run --dialect "
                             f"{expected[handler.event]} ({name}'s {handler.event} payloads do not say which "
                             f"event they are), not --dialect {value}")
-        if (missing := _runner_missing(handler.command)) is not None:
-            findings.append(f"{state.path}: {handler.event}'s hook command names {missing}, which is not "
-                            f"there: {name} cannot run it")
+        if (missing := _runner_missing(name, handler.command, state.scope)) is not None:
+            unfound.setdefault(missing, []).append(handler.event)
+    for missing, on in unfound.items():
+        findings.append(f"{state.path}: the hook command of {', '.join(dict.fromkeys(on))} {missing}")
 
 
 def _expected_dialects(name: str) -> dict[str, str]:
@@ -237,11 +244,35 @@ def _expected_dialects(name: str) -> dict[str, str]:
     return {h.event: forge_dialect(h.command) or name for h in agentplaces.handlers(name, snippet)}
 
 
-def _runner_missing(command: str) -> str | None:
-    program = shlex.split(command)[0]
+def _runner_missing(name: str, command: str, scope: str) -> str | None:
+    """What is wrong with how ``command`` finds forge-hook-run, where the agent runs it
+    (this environment's PATH: an agent started here inherits it), or None."""
+    words = forge_words(command) or shlex.split(command)
+    program = words[0]
     if "/" in program:
-        return None if os.access(program, os.X_OK) else program
-    return None if shutil.which(program) else f"{program} (not on PATH)"
+        return None if os.access(program, os.X_OK) else f"names {program}, which is not there: {name} cannot run it"
+    if shutil.which(program):
+        return None
+    if guarded(command):
+        return (f"finds no {program} on PATH: it denies every {name} call that can block until forge is "
+                "installed here and on PATH")
+    return (f"names {program} (not on PATH), which is not there: {name} cannot run it, and an exit 127 lets "
+            f"the call proceed (forge-hook install --agent {name} --{scope} writes a command that cannot be lost)")
+
+
+def _files(read: list[_Read]) -> list[tuple[str, list[Handler]]]:
+    return [(r.state.path, r.handlers) for r in read]
+
+
+def outlasting(project_root: str) -> list[str]:
+    """For every agent whose settings here run forge (``forge-hook check``): each entry
+    whose timeout is not its ``--agent-limit``, each event whose hooks can outlast it."""
+    found = []
+    for name in NAMES:
+        read = [_read(name, scope, file) for scope, file in agentplaces.read_files(name, project_root)]
+        read = [r for r in read if r.state.exists and not r.state.problem]
+        found += agentlimits.mismatched(name, _files(read)) + agentlimits.outlasting(name, _files(read), project_root)
+    return found
 
 
 def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> None:
@@ -318,14 +349,8 @@ def _check_imported(name: str, read: list[_Read], project_root: str, findings: l
             if handler.event not in wired or forge_type is None or forge_dialect(handler.command) is not None:
                 continue
             for imported in listed:
-                if imported.hook.command == handler.command and _covers(imported.hook.event_pattern, forge_type):
+                if imported.hook.command == handler.command and agentlimits.covers(imported.hook.event_pattern, forge_type):
                     findings.append(
                         f"runs twice on {handler.event}: {handler.command!r} is in {r.state.path} and, imported "
                         f"(format {name}), in {imported.file} as {imported.scope}[{imported.index}], which "
                         f"forge-hook-run runs too: remove it from {r.state.path}")
-
-
-def _covers(event_pattern: str, forge_type: str) -> bool:
-    """Whether a pattern can match an event of ``forge_type`` (some tool or none)."""
-    return any(pattern_matches(p, forge_type, None) or p.startswith(forge_type + ":")
-               for p in split_patterns(event_pattern))

@@ -32,6 +32,7 @@ from forge_hookd.agents.weakened import guarding
 from forge_hookd.agents import record as wirerecord
 from forge_hookd.agents.places import PLACES
 from forge_hookd.dialects import NAMES, get
+from forge_hookd.dialects.base import Command
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
@@ -44,18 +45,23 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     to be guarded."""
     named = _named(name, scope, project_root)
     wirerecord.update_named(lambda listed: None if named in listed else listed.append(named))
-    path = agentplaces.target_file(name, scope, project_root)
-    command, note = agentplaces.runner_command()
+    if scope == "global":  # the user's own machine: this install's forge-hook-run, by its path
+        runner, note = agentplaces.global_command()
+    else:  # committed, run from other homes (the plugin and Cline's scripts fail closed by themselves)
+        runner, note = agentplaces.self_failing_command()
     if name in plugins.NAMES:  # an in-process plugin (OpenCode, Kilo)
-        outcome = plugins.install(name, scope, project_root, command)
+        outcome = plugins.install(name, scope, project_root, runner)
         outcome.notes += [note] if note and outcome.events else []
         return [outcome]
     if name == "cline":  # executables, one per event
-        outcome = cline_hooks.install(scope, project_root, command)
+        outcome = cline_hooks.install(scope, project_root, runner)
         outcome.notes += [note] if note and outcome.events else []
         return [outcome]
     path = agentplaces.target_file(name, scope, project_root)
-    outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
+    # a project's file, committed: found on PATH, or the agent's blocking form
+    command: Command = f"{runner} --dialect {name}" if scope == "global" else agentplaces.project_command(name)
+    snippet = get(name).settings.snippet(command, agentplaces.agent_limit(name))
+    outcome = _install_file(name, scope, path, snippet)
     if note and outcome.events:
         outcome.notes.append(note)
     outcomes = [outcome]

@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from forge_hookd.dialects import NAMES, get
+from forge_hookd.dialects.base import Command
+from forge_hookd.registry import MAX_TIMEOUT
 
 #: The executable forge puts into an agent's settings.
 RUNNER = "forge-hook-run"
 #: The names it goes by there: install.sh's native client and launcher stand in for it
-#: (runner_command writes them by their path when PATH does not find this install).
+#: (global_command writes the fastest of them by its path).
 RUNNER_NAMES = frozenset({RUNNER, f"{RUNNER}-native", f"{RUNNER}-launcher"})
 
 
@@ -159,21 +161,57 @@ def handlers(name: str, doc: object) -> Iterator[Handler]:
                     yield Handler(event, group, index, matcher, command, handler)
 
 
-def forge_dialect(command: str) -> str | None:
-    """The ``--dialect`` value of a forge-hook-run command (``claude``,
-    ``copilot:preToolUse``), or None when the command is not forge-hook-run's."""
+def forge_words(command: str) -> list[str] | None:
+    """The words of the forge-hook-run invocation in a hook command: the command itself
+    when it starts with forge-hook-run (a bare name or a path: what install wrote into
+    global files, and before issue 30 everywhere), or the ``exec`` at the end of the
+    guard install writes into project files (:func:`project_command`); None for any
+    other command."""
     try:
         words = shlex.split(command)
     except ValueError:
         return None
-    if not words or os.path.basename(words[0]) not in RUNNER_NAMES:
-        return None
+    if words and os.path.basename(words[0]) in RUNNER_NAMES:
+        return words
+    if words[:3] == ["command", "-v", RUNNER] and "exec" in words:
+        rest = words[len(words) - words[::-1].index("exec"):]
+        if rest and os.path.basename(rest[0]) in RUNNER_NAMES:
+            return rest
+    return None
+
+
+def option(words: list[str], name: str) -> str | None:
+    """The value of option ``name`` in a command's words (``--x V`` or ``--x=V``)."""
     for i, word in enumerate(words):
-        if word == "--dialect" and i + 1 < len(words):
+        if word == name and i + 1 < len(words):
             return words[i + 1]
-        if word.startswith("--dialect="):
+        if word.startswith(name + "="):
             return word.partition("=")[2]
     return None
+
+
+def forge_dialect(command: str) -> str | None:
+    """The ``--dialect`` value of a forge-hook-run command (``claude``,
+    ``copilot:preToolUse``), or None when the command is not forge-hook-run's."""
+    words = forge_words(command)
+    return None if words is None else option(words, "--dialect")
+
+
+def forge_agent_limit(command: str) -> float | None:
+    """The ``--agent-limit`` of a forge-hook-run command, None when it has none (or an
+    unreadable one)."""
+    words = forge_words(command)
+    value = None if words is None else option(words, "--agent-limit")
+    try:
+        return None if value is None else float(value)
+    except ValueError:
+        return None
+
+
+def guarded(command: str) -> bool:
+    """Whether ``command`` is the project form: forge-hook-run looked up on PATH first."""
+    words = forge_words(command)
+    return words is not None and shlex.split(command)[0] == "command"
 
 
 def runs_forge(command: str, name: str) -> bool:
@@ -188,15 +226,70 @@ def runs_forge(command: str, name: str) -> bool:
 _RUNNER_FRONTS = (f"{RUNNER}-native", f"{RUNNER}-launcher", RUNNER)
 
 
-def runner_command() -> tuple[str, str | None]:
-    """How settings name forge-hook-run: its bare name when that is what $PATH finds,
-    else the absolute path of the fastest one installed beside this Python (agents start
-    hooks with their own $PATH, and a hook that is not found is, for most agents, a hook
-    that silently does not run); and a note saying why, for the second case."""
+# -- what install writes -----------------------------------------------------------------
+#: Other programs that read an agent's settings file and run its hook commands, each with
+#: the longest hook timeout it accepts (None: it sets none). None of them documents a
+#: maximum (VS Code's agent: ``timeout`` in seconds, default 30; Copilot CLI: ``timeout``
+#: beside ``timeoutSec``; Continue's cn: 600 s): the smallest is what install writes.
+ALSO_READ_BY: dict[str, tuple[tuple[str, float | None], ...]] = {
+    "claude": (("VS Code's agent", None), ("Copilot CLI", get("copilot").settings.max_timeout),
+               ("Continue", None)),
+}
+
+
+def agent_limit(name: str) -> int:
+    """The hook timeout install writes into agent ``name``'s files, seconds: forge's own
+    ceiling for a hook (600 s), or less where the agent (or another program reading its
+    file) accepts less."""
+    ceilings = [get(name).settings.max_timeout, *(most for _, most in ALSO_READ_BY.get(name, ()))]
+    return int(min([MAX_TIMEOUT, *(c for c in ceilings if c is not None)]))
+
+
+#: What a project's hook command says on stderr where forge-hook-run is not installed.
+MISSING = f"{RUNNER} is not on PATH: the agent hooks of this project need forge (install.sh, then ~/.local/bin on PATH)"
+
+
+assert "'" not in MISSING, "MISSING goes between single quotes in a shell command"
+
+
+def project_command(name: str) -> Command:
+    """The hook command of each of agent ``name``'s events in a project file, which a
+    team commits and teammates run from other homes: forge-hook-run found on PATH, and
+    where it is not, the agent's own blocking form (exit 2, the reason on stderr) on the
+    events that can block, a non-blocking failure (exit 1, said) on the others. Claude
+    and Codex read the shell's exit 127 as "proceed"; an exit 2 on Claude's Stop would
+    keep the agent working forever."""
+    blocking = get(name).words.blocking_events
+
+    def command(event: str) -> str:
+        status = 2 if event in blocking else 1
+        return (f"command -v {RUNNER} >/dev/null 2>&1 || {{ echo '{MISSING}' >&2; exit {status}; }}; "
+                f"exec {RUNNER} --dialect {name}")
+
+    return command
+
+
+def global_command() -> tuple[str, str | None]:
+    """How a global file names forge-hook-run: by the absolute path of this install's
+    (the fastest one beside this Python), never by a bare name the agent's PATH may lack
+    (a fresh home, an agent started from a desktop launcher); a note when there is none
+    beside this Python (a bare name is all there is)."""
     here = os.path.dirname(sys.executable)
-    ours = next(filter(None, (shutil.which(name, path=here) for name in _RUNNER_FRONTS)), None)
+    ours = next(filter(None, (shutil.which(name, path=here) for name in _RUNNER_FRONTS)), None) \
+        or shutil.which(RUNNER)
+    if ours is None:
+        return RUNNER, (f"no {RUNNER} beside {sys.executable} nor on PATH: the settings name it by its bare "
+                        "name, which the agent may not find")
+    return shlex.quote(os.path.abspath(ours)), None
+
+
+def self_failing_command() -> tuple[str, str | None]:
+    """How a file that fails closed by itself where forge-hook-run cannot start (Cline's
+    scripts, the OpenCode and Kilo plugin) names it in a project: by its bare name when
+    PATH finds this install's, so that teammates' own installs are found, else by this
+    install's path."""
+    ours, note = global_command()
     on_path = shutil.which(RUNNER)
-    if ours is None or (on_path is not None and Path(on_path).resolve() == Path(ours).resolve()):
+    if note is None and on_path and os.path.realpath(on_path) == os.path.realpath(shlex.split(ours)[0]):
         return RUNNER, None
-    return shlex.quote(ours), (f"{RUNNER} is not on PATH here (or PATH finds another one): "
-                               f"the settings name {ours}")
+    return ours, note

@@ -189,7 +189,10 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     cannot resolve (an unknown variable, a glob, python -m pkg), whose target a trusted
     project does not cover; a command that expands a variable nothing sets (a plugin's
     ${CLAUDE_PLUGIN_ROOT}, a Gemini extension's ${extensionPath} outside the agent that
-    fills them in).
+    fills them in). And, for each agent whose settings here run forge-hook-run, an event
+    whose hooks (their timeouts summed in order, the longest with --jobs) can outlast the
+    agent's limit (the entry's --agent-limit, else its timeout), and an entry whose
+    timeout is not its --agent-limit.
 
     A hook is named project[2] (its file and index), as everywhere. On success check
     says which files it read and how many hooks each holds.
@@ -197,16 +200,21 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     root = _root(ctx)
     found = [(scope, p) for scope in ("global", "project")
              for p in editing.check_file(editing.scope_path(scope, root), root)]
+    outlasting = wiredoctor.outlasting(str(root))
     if as_json:
         print_json([{"file": p.path, "line": p.line, "column": p.column, "entry": p.entry,
                      "hook": None if p.entry is None else hook_name(scope, p.entry),
-                     "message": p.message} for scope, p in found])
-        return ManagerStatus.PROBLEMS if found else ManagerStatus.OK
+                     "message": p.message} for scope, p in found]
+                   + [{"file": line.partition(": ")[0], "line": None, "column": None, "entry": None, "hook": None,
+                       "message": line.partition(": ")[2]} for line in outlasting])
+        return ManagerStatus.PROBLEMS if found or outlasting else ManagerStatus.OK
     for scope, problem in found:
         click.echo(visible(_problem_line(scope, problem)))
-    for line in _checked(root, len(found)):
+    for line in outlasting:
         click.echo(visible(line))
-    return ManagerStatus.PROBLEMS if found else ManagerStatus.OK
+    for line in _checked(root, len(found) + len(outlasting)):
+        click.echo(visible(line))
+    return ManagerStatus.PROBLEMS if found or outlasting else ManagerStatus.OK
 
 
 def _problem_line(scope: str, problem: ConfigError) -> str:
@@ -748,7 +756,10 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       an event forge handles that a wired file leaves out;
       forge-hook-run running twice on one event (in the project's and your file);
       a hook command with another agent's --dialect, or a Copilot event without :EVENT;
-      forge-hook-run not found where the settings name it;
+      forge-hook-run not found where the settings name it (on this PATH, as the agent
+      started here would look);
+      an entry whose timeout is not its --agent-limit; an event whose hooks can outlast
+      the agent's limit (as check says too);
       the agent's switch that stops every hook (Claude disableAllHooks, Gemini
       hooksConfig.enabled false, Codex [features] hooks false, a Codex hook or project
       not trusted);

@@ -174,6 +174,10 @@ def _hush(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
               help="Run up to N hooks at once. Every matching hook runs (as with --keep-going); "
                    "results stay in config order. For observational events.")
+@click.option("--agent-limit", type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="The seconds the agent waits for this hook command: forge answers max(2 s, 10%) "
+                   "before, ending the hooks still running (a deny naming them where the event can "
+                   "block, else proceed with a warning). forge-hook install writes it.")
 @click.option("--strict", is_flag=True,
               help="Treat any config or trust warning as an error (exit 2, no hook runs).")
 @click.option("--dry-run", is_flag=True, help="Print which hooks would run, in order; run none.")
@@ -204,7 +208,7 @@ def forge_hook_run(
     ctx: click.Context, event_type: str | None, tool: str | None, session_id: str | None, data: str | None,
     project_root: str | None, extra_configs: tuple[str, ...], trust_project: bool, require_trust: bool,
     no_global: bool,
-    no_project: bool, keep_going: bool, jobs: int, strict: bool, dry_run: bool, pretty: bool,
+    no_project: bool, keep_going: bool, jobs: int, agent_limit: float | None, strict: bool, dry_run: bool, pretty: bool,
     quiet: bool, trace: bool, dialect: str | None = None, report: str | None = None, print_config: bool = False,
 ) -> int:
     """Run the hooks configured for one agent event.
@@ -218,7 +222,8 @@ def forge_hook_run(
     invocation: Invocation = ctx.obj
     options = RunOptions(project_root=project_root, extra_configs=extra_configs, trust_project=trust_project,
                          no_global=no_global, no_project=no_project, keep_going=keep_going, jobs=jobs,
-                         strict=strict, dry_run=dry_run, trace=trace, require_trust=require_trust)
+                         strict=strict, dry_run=dry_run, trace=trace, require_trust=require_trust,
+                         agent_limit=agent_limit)
     if dialect is None and (report is not None or print_config):
         raise UsageError("--report and --print-config go with --dialect NAME")
     if dialect is not None and quiet:  # refused, not ignored: the agent reads stdout, not us

@@ -664,10 +664,29 @@ class Settings:
     def if_rule(self, rule: str) -> Callable[[HookEvent], bool]:
         raise ConfigError(f"'if' is Claude Code's filter; {self.words.name} has none")
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        """The hooks block of the agent's settings that makes ``command`` its hook."""
+    #: the longest hook timeout the agent accepts, in seconds (None: it sets none, so
+    #: forge's own ceiling applies: forge-hook install writes the smaller)
+    max_timeout: float | None = None
+
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        """The hooks block of the agent's settings that makes ``command`` its hook (a
+        function of the native event: the command for that event); with ``limit``, each
+        entry's timeout in the agent's unit and ``--agent-limit`` on its command."""
         raise NotImplementedError
 
+    def limited(self, command: Command, event: str, limit: float | None,
+                suffix: str = "") -> tuple[str, dict[str, Any]]:
+        """The command of ``event``'s entry (``suffix`` after the base command: Copilot's
+        ``:EVENT``) and the timeout member that go with ``limit`` (seconds)."""
+        text = (command(event) if callable(command) else command) + suffix
+        if limit is None:
+            return text, {}
+        value = limit / self.timeout_unit
+        return f"{text} --agent-limit {limit:g}", {self.timeout_keys[0]: int(value) if value == int(value) else value}
+
+
+#: a hook command in an agent's settings: one text, or one per native event
+Command = str | Callable[[str], str]
 
 _NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _ALL = ("", "*", ".*", ".+")

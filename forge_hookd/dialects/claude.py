@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from forge_hookd.events import HookEvent
-from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
+from forge_hookd.dialects.base import (DEFAULT_DENY, Command, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
                    Settings, Verdict,
                    Vocabulary, Writer, ask_reason, dropped_decision, exit_problem, joined, json_answer, json_object,
                    refusal, text_of)
@@ -309,13 +309,19 @@ class ClaudeSettings(Settings):
     #: its entry says otherwise (Codex's own default is fine: None)
     session_end_timeout: int | None = 30
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        hook = [{"type": "command", "command": command}]
-        end = hook if self.session_end_timeout is None else \
-            [{"type": "command", "command": command, "timeout": self.session_end_timeout}]
-        return {"hooks": {event: [{"matcher": "*", "hooks": hook}] if event in _MATCHED
-                          else [{"hooks": end if event == "SessionEnd" else hook}]
-                          for event in self.words.events}}
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        hooks: dict[str, Any] = {}
+        for event in self.words.events:
+            own = limit
+            if event == "SessionEnd" and self.session_end_timeout is not None:
+                own = self.session_end_timeout if limit is None else min(limit, self.session_end_timeout)
+            if limit is None:  # --print-config: no --agent-limit; SessionEnd keeps its own timeout
+                text, timeout = self.limited(command, event, None)[0], ({} if own is None else {"timeout": own})
+            else:
+                text, timeout = self.limited(command, event, own)
+            hook = [{"type": "command", "command": text, **timeout}]
+            hooks[event] = [{"matcher": "*", "hooks": hook}] if event in _MATCHED else [{"hooks": hook}]
+        return {"hooks": hooks}
 
 
 _MATCHED = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",

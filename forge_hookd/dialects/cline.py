@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from forge_hookd.dialects.base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
+from forge_hookd.dialects.base import (DEFAULT_DENY, Command, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
                                        Settings, Verdict, Vocabulary, Writer, agent_data, ask_reason,
                                        dropped_decision, json_answer, json_object, joined, text_of)
 from forge_hookd.events import TOOL_EVENT_TYPES
@@ -231,8 +231,11 @@ class ClineSettings(Settings):
     agent_timeout = 120.0  # tool hooks; the others run detached, without one
     matched_tools = False
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        return {"hooks": {event: [{"command": f"{command}:{event}"}] for event in self.words.events}}
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        # Cline's own timeout (120 s, not configurable) is below forge's ceiling: said on the command
+        return {"hooks": {event: [{"command": self.limited(command, event, None if limit is None else
+                                                           min(limit, self.agent_timeout), f":{event}")[0]}]
+                          for event in self.words.events}}
 
 
 DIALECT = Dialect(WORDS, reader=ClineReader(WORDS), writer=ClineWriter(WORDS), hooks=ClineHooks(WORDS),

@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 
 from forge_hookd.events import TOOL_EVENT_TYPES, HookEvent
-from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
+from forge_hookd.dialects.base import (DEFAULT_DENY, Command, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader,
                    Settings, Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, exit_problem,
                    joined, json_answer, json_object, lifecycle_data, lifecycle_fields, refusal, text_of)
 
@@ -340,10 +340,13 @@ class CopilotSettings(Settings):
 
         return full_matches(matcher, subject)
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        return {"version": 1, "hooks": {
-            event: [{"type": "command", "bash": f"{command}:{event}", "timeoutSec": 30}]
-            for event in self.words.events if event[0].islower()}}
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        hooks = {}
+        for event in self.words.events:
+            if event[0].islower():
+                text, timeout = self.limited(command, event, limit, f":{event}")
+                hooks[event] = [{"type": "command", "bash": text, **(timeout or {"timeoutSec": 30})}]
+        return {"version": 1, "hooks": hooks}
 
 
 #: the camelCase payloads' spelling of a lifecycle field (the loop flag stays snake_case)

@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from forge_hookd.events import TOOL_EVENT_TYPES, HookEvent
-from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
+from forge_hookd.dialects.base import (DEFAULT_DENY, Command, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError, Reader, Settings,
                    Verdict, Vocabulary, Writer, agent_data, ask_reason, dropped_decision, joined,
                    json_answer, json_object, lifecycle_data, loop_count, refusal)
 
@@ -325,8 +325,12 @@ class CursorSettings(Settings):
             return [f"{forge_type}:{self.words.canonical_tool(tool)}"], None
         return super().filter(native_event, forge_type, matcher)
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        return {"version": 1, "hooks": {event: [{"command": command}] for event in self.words.events}}
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        hooks = {}
+        for event in self.words.events:
+            text, timeout = self.limited(command, event, limit)
+            hooks[event] = [{"command": text, **timeout}]
+        return {"version": 1, "hooks": hooks}
 
 
 def _decoded(value: object) -> object:

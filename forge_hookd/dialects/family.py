@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forge_hookd.dialects.base import (Dialect, Inbound, NativeAnswer, Verdict, Vocabulary, ask_reason)
+from forge_hookd.dialects.base import (Command, Dialect, Inbound, NativeAnswer, Verdict, Vocabulary, ask_reason)
 from forge_hookd.dialects.claude import WORDS as CLAUDE
 from forge_hookd.dialects.claude import ClaudeHooks, ClaudeReader, ClaudeSettings, ClaudeWriter
 from forge_hookd.events import HookEvent
@@ -206,10 +206,11 @@ class FamilySettings(ClaudeSettings):
         listed = entries if isinstance(entries, list) else [entries]
         return [(e.get("matcher"), [e]) if isinstance(e, dict) else (None, None) for e in listed]
 
-    def snippet(self, command: str) -> dict[str, Any]:
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
         if self.alias.flat:
-            return {"hooks": {event: [{"command": command}] for event in self.words.events}}
-        return super().snippet(command)
+            entries = {event: self.limited(command, event, limit) for event in self.words.events}
+            return {"hooks": {event: [{"command": text, **timeout}] for event, (text, timeout) in entries.items()}}
+        return super().snippet(command, limit)
 
 
 def dialect(name: str) -> Dialect:

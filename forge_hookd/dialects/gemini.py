@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from forge_hookd.events import HookEvent
-from forge_hookd.dialects.base import (DEFAULT_DENY, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
+from forge_hookd.dialects.base import (DEFAULT_DENY, Command, NATIVE, Dialect, HookFormat, Inbound, NativeAnswer, Reader, Settings, Verdict,
                    Vocabulary, Writer, ask_reason, joined, json_answer, json_object, refusal, text_of)
 
 WORDS = Vocabulary(
@@ -208,11 +208,14 @@ class GeminiSettings(Settings):
     def matcher_problem(self, matcher: str) -> str | None:
         return None  # Gemini compares one that does not compile as a string
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        hook = [{"name": "forge", "type": "command", "command": command}]
-        return {"hooksConfig": {"enabled": True},
-                "hooks": {event: [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool")
-                          else [{"hooks": hook}] for event in self.words.events}}
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        hooks: dict[str, Any] = {}
+        for event in self.words.events:
+            text, timeout = self.limited(command, event, limit)
+            hook = [{"name": "forge", "type": "command", "command": text, **timeout}]
+            hooks[event] = [{"matcher": ".*", "hooks": hook}] if event in ("BeforeTool", "AfterTool") \
+                else [{"hooks": hook}]
+        return {"hooksConfig": {"enabled": True}, "hooks": hooks}
 
 
 def _json_answer(text: str) -> dict[str, Any] | None:

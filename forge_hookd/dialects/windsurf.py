@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from forge_hookd.dialects.base import (DEFAULT_DENY, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError,
+from forge_hookd.dialects.base import (DEFAULT_DENY, Command, Dialect, HookFormat, Inbound, NativeAnswer, PayloadError,
                                        Reader, Settings, Verdict, Vocabulary, Writer, agent_data, ask_reason,
                                        dropped_decision, exit_problem)
 from forge_hookd.events import TOOL_EVENT_TYPES, HookEvent
@@ -205,9 +205,11 @@ class WindsurfSettings(Settings):
             return [f"{forge_type}:{_MCP}*"], None
         return super().filter(native_event, forge_type, matcher)
 
-    def snippet(self, command: str) -> dict[str, Any]:
-        return {"hooks": {event: [{"command": f"{command} {CANNOT_START}" if event in self.words.blocking_events
-                                   else command}] for event in self.words.events}}
+    def snippet(self, command: Command, limit: float | None = None) -> dict[str, Any]:
+        # Windsurf documents no hook timeout: the limit travels on the command only
+        texts = {event: self.limited(command, event, limit)[0] for event in self.words.events}
+        return {"hooks": {event: [{"command": f"{text} {CANNOT_START}" if event in self.words.blocking_events
+                                   else text}] for event, text in texts.items()}}
 
 
 DIALECT = Dialect(WORDS, reader=WindsurfReader(WORDS), writer=WindsurfWriter(WORDS), hooks=WindsurfHooks(WORDS),

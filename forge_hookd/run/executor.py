@@ -23,6 +23,7 @@ from forge_hookd.results import HookBlockedError, HookResult, HookRun, Imposed
 from forge_hookd.run.signals import Interrupted
 
 if TYPE_CHECKING:
+    from forge_hookd.run.deadline import Deadline
     from forge_hookd.run.missing import MissingScripts
     from forge_hookd.run.process import Spec
     from forge_hookd.run.signals import SignalCatcher
@@ -97,6 +98,7 @@ class HookExecutor:
         catcher: SignalCatcher | None = None,
         warnings: list[str] | None = None,
         imposed: Imposed | None = None,
+        deadline: Deadline | None = None,
     ) -> HookRun:
         """Run ``hooks`` (default: the registry's matches) in order; never raises for a
         hook's failure. With ``jobs > 1`` up to that many run at once (fewer when the
@@ -104,7 +106,9 @@ class HookExecutor:
         ends every running tree and returns what finished. ``warnings``, when given, is
         the list the run's warnings go on (the caller's, with what it found before).
         ``imposed`` is forge's own word on the run (a deny, a message), concluded with
-        the hooks' (results.py).
+        the hooks' (results.py). ``deadline``, the agent's limit (deadline.py): no hook
+        starts after it, a running one is ended at it as on its timeout, and the run is
+        settled as the limit says (forge's deny, or proceed with a warning).
         """
         started = time.monotonic()
         if catcher is not None:  # from here on a signal ends the running hooks (signals.py)
@@ -117,21 +121,25 @@ class HookExecutor:
         else:
             matched = list(hooks) if hooks is not None else self.registry.get_hooks(event)
             run.warnings += event.env_conflicts() if matched else []
-            self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
-                            jobs=max(1, jobs), catcher=catcher)
+            cut, unstarted = self._run_chain(run, matched, stop_on_failure=stop_on_failure and jobs <= 1,
+                                             jobs=max(1, jobs), catcher=catcher, deadline=deadline)
+            if deadline is not None:
+                deadline.settle(run, matched, cut, unstarted)
         run.conclude()
         run.duration = round(time.monotonic() - started, 6)
         return run
 
     def _run_chain(
         self, run: HookRun, hooks: list[Hook], *, stop_on_failure: bool, jobs: int,
-        catcher: SignalCatcher | None,
-    ) -> None:
+        catcher: SignalCatcher | None, deadline: Deadline | None,
+    ) -> tuple[list[int], list[int]]:
+        """Run the chain; the indexes of the hooks the deadline ended and of those it
+        kept from starting."""
         if not hooks:
-            return
+            return [], []
         if all(h.guard is not None for h in hooks):  # nothing to spawn: no process machinery
-            self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher)
-            return
+            return [], self._judge_guards(run, hooks, stop_on_failure=stop_on_failure, catcher=catcher,
+                                          deadline=deadline)
         from forge_hookd.run.missing import MissingScripts
         from forge_hookd.run.process import HookProcesses  # only now: see the module docstring
         from forge_hookd.run.tree import become_subreaper
@@ -151,13 +159,21 @@ class HookExecutor:
             return _judge_for(hook, run.event, missing, self._cwd(hook))
 
         signalled = catcher.received if catcher is not None else []
-        with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace,
-                           catcher=catcher) as processes:
+        late = False  # the deadline kept a hook from starting
+
+        def too_late() -> bool:
+            nonlocal late
+            late = late or (deadline is not None and deadline.passed())
+            return late
+
+        with HookProcesses(output_limit=self.output_limit, kill_grace=self.kill_grace, catcher=catcher,
+                           deadline=deadline.at if deadline is not None else None) as processes:
             # Each running hook holds descriptors: past the limit, more would fail to start.
             jobs = min(jobs, processes.capacity)
             try:
-                while (next_hook and not stopped and not signalled) or processes.running:
-                    while next_hook and not stopped and not signalled and len(processes.running) < jobs:
+                while (next_hook and not stopped and not signalled and not too_late()) or processes.running:
+                    while next_hook and not stopped and not signalled and not too_late() \
+                            and len(processes.running) < jobs:
                         index, hook = next_hook
                         next_hook = next(pending, None)
                         if self.on_start is not None:
@@ -182,15 +198,21 @@ class HookExecutor:
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
             run.interrupted = signalled[0]
+        cut = sorted(processes.cut)
+        return cut, (run.skipped if late or cut else [])
 
     def _judge_guards(self, run: HookRun, hooks: list[Hook], *, stop_on_failure: bool,
-                      catcher: SignalCatcher | None) -> None:
+                      catcher: SignalCatcher | None, deadline: Deadline | None) -> list[int]:
         """A chain of built-in guards only, judged in config order in this process: no
-        process module, no subreaper, no spawn (bench/README.md, "Built-in guards")."""
+        process module, no subreaper, no spawn (bench/README.md, "Built-in guards").
+        The guards the deadline kept from being judged are returned."""
         signalled = catcher.received if catcher is not None else []
         for index, hook in enumerate(hooks):
             if signalled:
                 break
+            if deadline is not None and deadline.passed():
+                run.skipped = list(range(index, len(hooks)))
+                return run.skipped
             if self.on_start is not None:
                 self.on_start(index, hook)
             run.results.append(self._ended(self._guard_result(index, hook, run.event)))
@@ -199,6 +221,7 @@ class HookExecutor:
         run.skipped = list(range(len(run.results), len(hooks)))
         if signalled:
             run.interrupted = signalled[0]
+        return []
 
     def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
         # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry

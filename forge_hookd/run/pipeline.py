@@ -12,6 +12,7 @@ in, and the signal catcher is handed in too.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
@@ -21,6 +22,7 @@ from forge_hookd import dialects, skiplist
 from forge_hookd.trust import decide as trustrun
 from forge_hookd.run import envgate, lost
 from forge_hookd.run.codec import Outcome, Request
+from forge_hookd.run.deadline import Deadline, clock_start
 from forge_hookd.config import ProjectRoot, load_sources, locate_project_root
 from forge_hookd.errors import ConfigError, UsageError
 from forge_hookd.run.executor import HookExecutor
@@ -45,23 +47,24 @@ class RunOptions:
     run that matches no hook (bench/README.md, "tricks.py")."""
 
     __slots__ = ("project_root", "extra_configs", "trust_project", "no_global", "no_project", "keep_going",
-                 "jobs", "strict", "dry_run", "trace", "require_trust")
+                 "jobs", "strict", "dry_run", "trace", "require_trust", "agent_limit")
 
     def __init__(self, *, project_root: str | None = None, extra_configs: tuple[str, ...] = (),
                  trust_project: bool = False, no_global: bool = False, no_project: bool = False,
                  keep_going: bool = False, jobs: int = 1, strict: bool = False, dry_run: bool = False,
-                 trace: bool = False, require_trust: bool = False) -> None:
+                 trace: bool = False, require_trust: bool = False, agent_limit: float | None = None) -> None:
         self.project_root, self.extra_configs, self.trust_project = project_root, extra_configs, trust_project
         self.no_global, self.no_project, self.keep_going = no_global, no_project, keep_going
         self.jobs, self.strict, self.dry_run, self.trace = jobs, strict, dry_run, trace
-        self.require_trust = require_trust
+        self.require_trust, self.agent_limit = require_trust, agent_limit
 
 
 def serve(codec: Codec, options: RunOptions, *, stdin: BinaryIO, catcher: SignalCatcher | None,
           say: Say, trace_to: Say) -> int:
     """Read the input, run, answer, record: one whole invocation; its exit status."""
+    started = clock_start() if options.agent_limit is not None else None
     request = codec.read(stdin)
-    outcome, witness = run(request, options, catcher=catcher, say=say, trace_to=trace_to)
+    outcome, witness = run(request, options, catcher=catcher, say=say, trace_to=trace_to, started=started)
     reply = codec.reply(outcome)
     # The run log before the answer is sent: a log that cannot be written is a warning in
     # the answer itself (test_runlog: a FIFO, EFBIG). It cannot hold the answer up: the
@@ -73,9 +76,11 @@ def serve(codec: Codec, options: RunOptions, *, stdin: BinaryIO, catcher: Signal
 
 
 def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None, say: Say,
-        trace_to: Say) -> tuple[Outcome, Witness]:
+        trace_to: Say, started: float | None = None) -> tuple[Outcome, Witness]:
     """Root, load (with trust), match, execute, conclude; what the run log will record
-    is gathered by the witness as it goes."""
+    is gathered by the witness as it goes. ``started`` (monotonic) is when the agent's
+    clock started for ``--agent-limit`` (default: now)."""
+    started = time.monotonic() if started is None else started
     # Under a dialect, before anything reads them: the FORGE_* variables a project's own
     # files may have put in the agent's environment, where they would weaken a guard.
     gated = envgate.gate() if request.dialect is not None else []
@@ -100,8 +105,11 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     if (listeners := witness.listeners(hooks)) is not None:
         executor.on_start, executor.on_end = listeners
     said = len(warnings)  # one list of the run's warnings, from loading to the log
+    deadline = None if options.agent_limit is None else Deadline(
+        options.agent_limit, started=started,
+        can_block=trustrun.can_block(event, request.dialect, request.native_event))
     hook_run = executor.run(event, hooks=hooks, stop_on_failure=not options.keep_going, jobs=options.jobs,
-                            catcher=catcher, warnings=warnings, imposed=imposed)
+                            catcher=catcher, warnings=warnings, imposed=imposed, deadline=deadline)
     if stops is not None:
         stops.settle(hook_run)
     warnings += _stricter_than_the_agents(hook_run)  # hook_run.warnings is this list

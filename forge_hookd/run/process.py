@@ -88,7 +88,8 @@ class _Child:
     """One running hook: its process, pipes, captured output, deadline, and the end of
     its tree once it exited or timed out."""
 
-    def __init__(self, key: int, spec: Spec, token: str, limit: int, budget: _Budget) -> None:
+    def __init__(self, key: int, spec: Spec, token: str, limit: int, budget: _Budget,
+                 run_deadline: float | None = None) -> None:
         self.key = key
         self.spec = spec
         self.token = token
@@ -97,6 +98,10 @@ class _Child:
         self.stdin_view = memoryview(spec.stdin)
         self.started = time.monotonic()
         self.deadline = self.started + spec.timeout
+        #: the run's deadline (the agent's limit) comes before the hook's own timeout
+        self.cut_short = run_deadline is not None and run_deadline < self.deadline
+        if run_deadline is not None:
+            self.deadline = min(self.deadline, run_deadline)
         self.timed_out = False
         self.ending: TreeEnd | None = None
         self.popen = subprocess.Popen(
@@ -147,7 +152,9 @@ class HookProcesses:
     timeout the same tree end ends it. Trees end side by side, each on its own clock.
     ``close()`` ends everything still running, then every orphan of the run not spared
     for a detach hook; it is always called (context manager). ``capacity`` is how many
-    hooks the descriptor limit lets run at once.
+    hooks the descriptor limit lets run at once. ``deadline`` (monotonic) is the run's
+    own end, the agent's limit (deadline.py): a hook still running then is ended as on
+    its timeout, and its key is in ``cut``.
     """
 
     def __init__(
@@ -157,7 +164,10 @@ class HookProcesses:
         total_output_limit: int | None = None,
         kill_grace: float | None = None,
         catcher: SignalCatcher | None = None,
+        deadline: float | None = None,
     ) -> None:
+        self.deadline = deadline
+        self.cut: set[int] = set()
         self.output_limit = DEFAULT_OUTPUT_LIMIT if output_limit is None else output_limit
         self.kill_grace = DEFAULT_KILL_GRACE if kill_grace is None else kill_grace
         self.running: dict[int, _Child] = {}
@@ -187,7 +197,7 @@ class HookProcesses:
         self._counter += 1
         token = f"{self._prefix}.{self._counter}"
         try:
-            child = _Child(key, spec, token, self.output_limit, self._budget)
+            child = _Child(key, spec, token, self.output_limit, self._budget, self.deadline)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in a hook made in code
             return HookResult(spec.hook, None, index=key,
                               error=f"cannot start hook: {getattr(exc, 'strerror', None) or exc}")
@@ -241,6 +251,8 @@ class HookProcesses:
             if not exited and time.monotonic() < child.deadline:
                 return False
             child.timed_out = not exited
+            if child.timed_out and child.cut_short:
+                self.cut.add(child.key)
             if exited:  # what it wrote before it exited; a background writer may go on
                 self._drain(child, until=time.monotonic() + _DRAIN_LIMIT, to_eof=False)
             if exited and child.spec.hook.detach:
@@ -316,7 +328,9 @@ class HookProcesses:
             stderr_truncated=child.err.truncated,
             timed_out=child.timed_out,
             # the timeout applied, which may be the executor's default, not hook.timeout
-            error=f"timed out after {child.spec.timeout:g}s" if child.timed_out else None,
+            error=(None if not child.timed_out else
+                   f"ended after {time.monotonic() - child.started:.1f}s: the agent's limit was near"
+                   if child.key in self.cut else f"timed out after {child.spec.timeout:g}s"),
             duration=round(time.monotonic() - child.started, 6),
         )
 

@@ -1,0 +1,196 @@
+"""What ``forge-hook install`` writes must work where the agent runs it (issue 30, items
+1 and 2): each entry's timeout at forge's ceiling with the same ``--agent-limit`` on its
+command; global files name this install's forge-hook-run by its absolute path; project
+files a command that fails closed in the agent's blocking form where forge-hook-run is
+not on PATH. ``doctor`` and ``check`` name what would not hold. Through the installed
+``forge-hook``, and the written commands run by a real ``sh`` as the agents run them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import BIN_DIR, Project, Run, run_installed
+from forge_hookd.agents import jsonedit
+from forge_hookd.agents.places import PLACES, MISSING, forge_agent_limit, handlers, runs_forge
+from forge_hookd.dialects import get
+
+AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
+#: each agent's event that can block, and one that cannot
+PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "cursor": "beforeShellExecution",
+       "copilot": "preToolUse"}
+POST = {"claude": "PostToolUse", "codex": "PostToolUse", "gemini": "AfterTool", "cursor": "afterFileEdit",
+        "copilot": "postToolUse"}
+#: the timeout the entries say, in each agent's unit
+WRITTEN = {"claude": ("timeout", 600), "codex": ("timeout", 600), "gemini": ("timeout", 600000),
+           "cursor": ("timeout", 600), "copilot": ("timeoutSec", 600)}
+#: The agents these tests wire: the newer dialects (Windsurf, Cline, the Claude family)
+#: have their own install tests (test_dialect_windsurf.py, test_dialect_cline.py,
+#: test_dialect_family.py).
+AGENTS = tuple(WRITTEN)
+
+
+@pytest.fixture(autouse=True)
+def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in AGENT_HOME_VARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+def forge_hook(project: Project, *args: str, env: dict[str, str] | None = None) -> Run:
+    return run_installed(list(args), cwd=project.root, prog="forge-hook", env=env)
+
+
+def wired(project: Project, agent: str, scope: str) -> tuple[Path, list[Any]]:
+    run = forge_hook(project, "install", "--agent", agent, f"--{scope}")
+    assert run.exit_status == 0, run.stderr
+    path = Path(run.stdout.rsplit(" in ", 1)[1].split(" (")[0])
+    doc = jsonedit.parse(path.read_text(), comments=PLACES[agent].comments).value
+    return path, [h for h in handlers(agent, doc) if runs_forge(h.command, agent)]
+
+
+def stub_path(tmp_path: Path, *names: str) -> str:
+    bin_dir = tmp_path / "stub-bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name in names:
+        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    return f"{bin_dir}:/usr/bin:/bin"
+
+
+def doctor(project: Project, path: str) -> tuple[int, list[str]]:
+    run = forge_hook(project, "doctor", "--json", env={"PATH": path})
+    assert run.exit_status in (0, 1), run.stderr
+    return run.exit_status, [f for a in json.loads(run.stdout)["agents"] for f in a["findings"]]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("scope", ["project", "global"])
+def test_install_writes_the_agents_timeout_and_the_same_agent_limit(project: Project, agent: str,
+                                                                    scope: str) -> None:
+    _, forge = wired(project, agent, scope)
+    key, value = WRITTEN[agent]
+    assert forge
+    for handler in forge:
+        if agent == "claude" and handler.event == "SessionEnd":  # Claude waits 1.5 s unless told: 30 s
+            assert handler.handler[key] == 30 and forge_agent_limit(handler.command) == 30
+            continue
+        assert handler.handler[key] == value, handler
+        assert forge_agent_limit(handler.command) == 600, handler.command
+        assert get(agent).settings.timeout(handler.handler, handler.event) == 600
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_global_file_names_this_installs_forge_hook_run_by_its_path(project: Project, agent: str) -> None:
+    _, forge = wired(project, agent, "global")
+    for handler in forge:
+        program = handler.command.split()[0]
+        assert os.path.isabs(program) and os.access(program, os.X_OK), handler.command
+        assert os.path.dirname(program) == str(BIN_DIR)
+
+
+def _sh(command: str, path: str, payload: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """The command as the agent runs it: by a shell, with the agent's PATH."""
+    env = {**os.environ, "PATH": path}
+    return subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload), capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_project_file_fails_closed_where_forge_is_not_installed(project: Project, tmp_path: Path,
+                                                                  agent: str) -> None:
+    _, forge = wired(project, agent, "project")
+    commands = {h.event: h.command for h in forge}
+    bare = "/usr/bin:/bin"  # a teammate's agent, forge not installed
+    blocked = _sh(commands[PRE[agent]], bare, {})
+    assert (blocked.returncode, blocked.stderr.strip()) == (2, MISSING)
+    said = _sh(commands[POST[agent]], bare, {})
+    assert (said.returncode, said.stderr.strip()) == (1, MISSING)  # a failure the agent shows, not a block
+    # where forge is installed, the same command is forge's: an event without hooks proceeds
+    payload = {"session_id": "s1", "hook_event_name": PRE[agent], "cwd": str(project.root),
+               "tool_name": "Bash", "tool_input": {"command": "ls"}, "command": "ls", "toolName": "bash",
+               "toolArgs": json.dumps({"command": "ls"}), "hookEventName": PRE[agent]}
+    served = _sh(commands[PRE[agent]], f"{BIN_DIR}:/usr/bin:/bin", payload)
+    assert served.returncode == 0, served.stderr
+    assert MISSING not in served.stderr
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_uninstall_takes_out_the_new_forms_exactly(project: Project, agent: str) -> None:
+    for scope in ("project", "global"):
+        path, _ = wired(project, agent, scope)
+        run = forge_hook(project, "install", "--agent", agent, f"--{scope}", "--uninstall")
+        assert run.exit_status == 0, run.stderr
+        assert not path.exists(), path.read_text()
+
+
+def test_doctor_reads_every_form_as_forge(project: Project, tmp_path: Path) -> None:
+    wired(project, "claude", "project")
+    wired(project, "gemini", "global")
+    settings = project.root / ".cursor" / "hooks.json"  # written before issue 30: the bare name
+    settings.parent.mkdir()
+    snippet = get("cursor").settings.snippet("forge-hook-run --dialect cursor")
+    settings.write_text(json.dumps(snippet))
+    run = forge_hook(project, "doctor", "--json", env={"PATH": stub_path(tmp_path, "forge-hook-run")})
+    report = {a["agent"]: a for a in json.loads(run.stdout)["agents"]}
+    for agent in ("claude", "gemini", "cursor"):
+        assert report[agent]["wired"] == list(get(agent).settings.snippet("x")["hooks"]), report[agent]
+    assert run.exit_status == 0, report
+
+
+def test_doctor_finds_forge_not_on_the_agents_path(project: Project, tmp_path: Path) -> None:
+    wired(project, "claude", "project")
+    status, findings = doctor(project, stub_path(tmp_path, "claude"))
+    [finding] = findings  # one for the file, not one per event
+    assert status == 1 and "PreToolUse" in finding
+    assert "finds no forge-hook-run on PATH: it denies every claude call that can block" in finding
+    old = project.root / ".codex" / "hooks.json"  # the bare name, before issue 30
+    old.parent.mkdir()
+    old.write_text(json.dumps(get("codex").settings.snippet("forge-hook-run --dialect codex")))
+    status, findings = doctor(project, stub_path(tmp_path, "codex"))
+    assert any("names forge-hook-run (not on PATH)" in f and "exit 127 lets the call proceed" in f
+               for f in findings), findings
+
+
+def test_doctor_finds_a_timeout_that_is_not_the_agent_limit(project: Project, tmp_path: Path) -> None:
+    path, _ = wired(project, "copilot", "project")
+    doc = json.loads(path.read_text())
+    doc["hooks"]["preToolUse"][0]["timeoutSec"] = 30  # edited by hand: Copilot stops at 30 s
+    path.write_text(json.dumps(doc))
+    status, findings = doctor(project, stub_path(tmp_path, "copilot", "forge-hook-run"))
+    assert status == 1
+    assert findings == [f"{path}: preToolUse's entry gives the hook 30s but its command says --agent-limit 600: "
+                        "forge must answer before copilot stops waiting, and knows when only if the two are "
+                        "equal (forge-hook install writes both)"]
+    check = forge_hook(project, "check", env={"PATH": stub_path(tmp_path, "forge-hook-run")})
+    assert check.exit_status == 1 and findings[0] in check.stdout
+
+
+def test_doctor_and_check_name_events_whose_hooks_can_outlast_the_limit(project: Project, tmp_path: Path) -> None:
+    path, _ = wired(project, "claude", "project")
+    project.write_hooks([{"event": "tool:pre_execute", "command": "true", "timeout": 300},
+                         {"event": "tool:*", "command": "true", "timeout": 300},
+                         {"event": "session:start", "command": "true"}], where="global")
+    stubs = stub_path(tmp_path, "claude", "forge-hook-run")
+    status, findings = doctor(project, stubs)
+    assert status == 1
+    assert findings == [f"{path}: on PreToolUse (tool:pre_execute) forge's hooks can take 600s (2 hooks, timeouts "
+                        "summed), but claude waits 600s and forge answers by 540s: past that it denies where the "
+                        "event can block; give those hooks shorter timeouts"]
+    check = forge_hook(project, "check", env={"PATH": stubs})
+    assert check.exit_status == 1 and findings[0] in check.stdout
+    checked = forge_hook(project, "check", "--json", env={"PATH": stubs})
+    assert [p["file"] for p in json.loads(checked.stdout)] == [str(path)]
+    # with --jobs the longest counts: 300 s is within the limit
+    doc = json.loads(path.read_text())
+    for group in doc["hooks"]["PreToolUse"]:
+        for hook in group["hooks"]:
+            hook["command"] += " --jobs 4"
+    path.write_text(json.dumps(doc))
+    assert doctor(project, stubs) == (0, [])
+    assert forge_hook(project, "check", env={"PATH": stubs}).exit_status == 0
