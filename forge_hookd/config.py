@@ -16,12 +16,14 @@ from forge_hookd.trust.decide import policy
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
 from forge_hookd.readfile import read_regular
-from forge_hookd.registry import HOOK_KEYS, Hook, pattern_can_match, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, MANAGED_REFUSED, Hook, pattern_can_match, unknown_keys
 from forge_hookd.safefile import StrPath, locked, write_atomically
 from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from forge_hookd.managed import ManagedLayer
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
@@ -46,6 +48,7 @@ class LoadedConfig:
         self.untrusted_path = untrusted_path
         self.untrusted_check = untrusted_check
         self.untrusted_hooks = untrusted_hooks
+        self.managed: ManagedLayer | None = None  # the managed layer, when the run read it
 
     @property
     def untrusted_state(self) -> trust.TrustState | None:
@@ -200,12 +203,12 @@ def duplicate_keys(raw: bytes, doc: dict[str, Any]) -> dict[int | None, list[str
 
 
 # -- what makes a written hook not run ------------------------------------------------------
-def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | None, list[str]]
-                  ) -> list[ConfigError]:
+def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | None, list[str]],
+                  top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> list[ConfigError]:
     """What is wrong outside the entries: a misspelt top-level key, no ``hooks`` at all."""
     where = os.fspath(path)
-    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{did_you_mean(key, TOP_LEVEL_KEYS)}", path=where)
-                for key in doc if key not in TOP_LEVEL_KEYS]
+    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{did_you_mean(key, top_level_keys)}", path=where)
+                for key in doc if key not in top_level_keys]
     warnings += [ConfigError(f"duplicate key '{key}'; the last one counts", path=where)
                  for key in duplicates.get(None, [])]
     if "hooks" not in doc:
@@ -279,10 +282,12 @@ def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str,
 
 
 def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str, raw: bytes | None = None,
-                        project_root: StrPath | None = None) -> LoadedConfig:
+                        project_root: StrPath | None = None,
+                        top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> LoadedConfig:
     """Every well-formed entry as a Hook; each problem becomes a warning."""
     duplicates = duplicate_keys(raw, doc) if raw is not None else {}
-    loaded = LoadedConfig(warnings=file_warnings(doc, path=path, duplicates=duplicates))
+    loaded = LoadedConfig(warnings=file_warnings(doc, path=path, duplicates=duplicates,
+                                                 top_level_keys=top_level_keys))
     for _, hook, warnings in iter_entries(doc, path=path, source=source, duplicates=duplicates,
                                           project_root=project_root):
         if hook is not None:
@@ -355,18 +360,31 @@ def load_sources(
     extra: Iterable[str | os.PathLike[str]] = (),
     trust_project: bool | None = None,
     on_file: Callable[[str, str, LoadedConfig], None] | None = None,
+    managed: ManagedLayer | None = None,
 ) -> LoadedConfig:
-    """Global hooks, then (trusted) project hooks, then each extra file: the run order.
+    """The managed layer's hooks (``managed``, read by :func:`forge_hookd.managed.load_layer`),
+    then global hooks, then (trusted) project hooks, then each extra file: the run order.
 
     The global file and files named in ``extra`` are the caller's own: always trusted.
     An ``extra`` file that does not exist raises ConfigError: it was named on purpose.
     ``on_file(scope, path, loaded)`` hears of each file read (the run log, ``--trace``).
+    A layer with ``managed_only`` leaves the others unread, each one that exists a warning.
     """
     missing = [os.fspath(p) for p in extra if not os.path.lexists(p)]
     if missing:
         raise ConfigError("no such file (named with --config)", path=missing[0])
     note = on_file or (lambda scope, path, part: None)
     loaded = LoadedConfig()
+    if managed is not None:
+        loaded.managed = managed
+        for file in managed.files:
+            loaded.extend(_noted(note, "managed", file.path, file.loaded))
+        loaded.warnings += [ConfigError(f"{MANAGED_REFUSED}: {r.why}", path=r.path)
+                            for r in managed.refused if not any(f.path == r.path for f in managed.files)]
+        if managed.managed_only is not None:
+            loaded.warnings += _unread_for_managed_only(managed.managed_only, project_root, include_global,
+                                                        include_project, extra)
+            return loaded
     if include_global:
         global_path = global_config_path()
         loaded.extend(_noted(note, "global", global_path,
@@ -380,6 +398,15 @@ def load_sources(
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
+
+
+def _unread_for_managed_only(setter: str, project_root: StrPath, include_global: bool, include_project: bool,
+                             extra: Iterable[str | os.PathLike[str]]) -> list[ConfigError]:
+    """A warning for each user or project hooks file that ``managed_only`` leaves unread."""
+    paths = [global_config_path()] if include_global else []
+    paths += [project_file(project_root)] if include_project else []
+    return [ConfigError(f"not read: the managed policy {setter} sets managed_only, so only managed hooks run",
+                        path=path) for path in [*paths, *(os.fspath(p) for p in extra)] if os.path.lexists(path)]
 
 
 def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str,

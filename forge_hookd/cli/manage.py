@@ -195,8 +195,9 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     says which files it read and how many hooks each holds.
     """
     root = _root(ctx)
-    found = [(scope, p) for scope in ("global", "project")
-             for p in editing.check_file(editing.scope_path(scope, root), root)]
+    found = editing.check_managed(root)
+    found += [(scope, p) for scope in ("global", "project")
+              for p in editing.check_file(editing.scope_path(scope, root), root)]
     if as_json:
         print_json([{"file": p.path, "line": p.line, "column": p.column, "entry": p.entry,
                      "hook": None if p.entry is None else hook_name(scope, p.entry),
@@ -221,7 +222,7 @@ def _problem_line(scope: str, problem: ConfigError) -> str:
 
 def _checked(root: Path, problems: int) -> list[str]:
     """What check read: each file and its hooks, then the verdict."""
-    lines = []
+    lines = [f"  {source:8} {path}: {what}" for source, path, what in editing.managed_files(root)]
     for scope in ("global", "project"):
         path = editing.scope_path(scope, root)
         try:

@@ -13,6 +13,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from forge_hookd.registry import MANAGED_REFUSED
+
 if TYPE_CHECKING:
     from forge_hookd.config import LoadedConfig
 
@@ -44,9 +46,10 @@ class RunContext:
 def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: bool) -> dict[str, Any]:
     """What became of one config file: ``{"scope", "path", "state", "trust", "hooks",
     "warnings"}``. ``state``: loaded, missing, not a regular file, unreadable, not run
-    (project hooks not trusted); ``trust``: own (global and --config files), trusted,
+    (project hooks not trusted), refused (a managed file that failed its ownership
+    checks); ``trust``: root-owned (the managed layer), own (global and --config files), trusted,
     untrusted, changed, overridden (--trust-project)."""
-    trust: str | None = "own"
+    trust: str | None = "root-owned" if scope == "managed" else "own"
     if scope == "project":
         trust = "overridden" if trust_override else "trusted"
     if loaded.untrusted_state is not None:
@@ -64,6 +67,8 @@ def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: b
         state = "not run"
     elif any(w.message.startswith("cannot read") for w in loaded.warnings):
         state = "unreadable"
+    if scope == "managed" and any(w.message.startswith(MANAGED_REFUSED) for w in loaded.warnings):
+        state, trust = "refused", None  # its events are denied (forge_hookd.managed)
     return {"scope": scope, "path": path, "state": state, "trust": trust,
             "hooks": len(loaded.hooks), "warnings": len(loaded.warnings)}
 
