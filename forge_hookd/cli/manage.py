@@ -26,6 +26,7 @@ from forge_hookd.agents import install as agentwire
 from forge_hookd.agents import jsonedit
 
 from forge_hookd.agents import doctor as wiredoctor
+from forge_hookd.agents import health
 
 from forge_hookd.trust import decide
 from forge_hookd.trust import store as trust
@@ -192,7 +193,8 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     fills them in).
 
     A hook is named project[2] (its file and index), as everywhere. On success check
-    says which files it read and how many hooks each holds.
+    says which files it read and how many hooks each holds. The managed layer's files
+    (/etc/forge) come first; one that fails its ownership checks is a problem.
     """
     root = _root(ctx)
     found = editing.check_managed(root)
@@ -709,21 +711,43 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       not trusted);
       an agent's own hook that would run twice: directly from its settings, and
       imported into a forge hooks file (forge-hook import) on an event forge-hook-run
-      runs on.
+      runs on;
+      a managed policy file (/etc/forge) that is refused: forge denies its events.
+
+    With --json, the fleet's heartbeat (docs/managed.md, "Fleet health"): forge's
+    version, each agent's wiring, CLI version and last call to forge (from the run
+    log), the project's trust, and the managed layer's files and digest.
     """
-    reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
-    findings = sum(len(r.findings) for r in reports)
+    root = str(_root_to_add_to(ctx))
+    reports = wiredoctor.examine(root)
+    heartbeat = health.report(root, reports)
     if as_json:
-        print_json({"agents": [r.to_json() for r in reports], "findings": findings})
+        print_json(heartbeat)
     else:
-        for line in _doctor_lines(reports):
+        for line in _doctor_lines(reports, heartbeat["managed"], heartbeat["findings"]):
             click.echo(visible(line))
-    return ManagerStatus.PROBLEMS if findings else ManagerStatus.OK
+    return ManagerStatus.PROBLEMS if heartbeat["findings"] else ManagerStatus.OK
 
 
-def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
+def _managed_lines(layer: dict[str, Any]) -> list[str]:
+    """The managed layer, as doctor says it: each file, each refusal (a finding)."""
+    if not layer["dirs"]:
+        return []
+    files = layer["files"]
+    lines = [f"managed: {', '.join(d['path'] for d in layer['dirs'])}: {len(files)} file{'s' if len(files) != 1 else ''}"
+             f"{', managed_only' if layer['managed_only'] else ''}" + (f" ({layer['digest']})" if layer["digest"] else "")]
+    lines += [f"  {f['source']:8} {f['path']}: {f['hooks']} hook{'s' if f['hooks'] != 1 else ''}" for f in files
+              if f["refused"] is None]
+    lines += [f"  finding: the managed policy {r['path']} is refused ({r['why']}): forge denies the events its "
+              "hooks would judge" for r in layer["refused"]]
+    return lines
+
+
+def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], findings: int) -> list[str]:
+    managed_lines = _managed_lines(layer)
     if not reports:
-        return [f"no agent found here (none of {', '.join(DIALECTS)} on PATH, no settings directory)"]
+        return [f"no agent found here (none of {', '.join(DIALECTS)} on PATH, no settings directory)",
+                *managed_lines, *([f"{findings} finding{'s' if findings != 1 else ''}"] if findings else [])]
     lines = []
     for report in reports:
         wired = report.wired
@@ -738,7 +762,7 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
                 lines.append(f"  {state.scope:8} {state.path}: {what}; {state.own_hooks} hook command"
                              f"{'s' if state.own_hooks != 1 else ''} of your own")
         lines += [f"  finding: {finding}" for finding in report.findings]
-    findings = sum(len(r.findings) for r in reports)
+    lines += managed_lines
     lines.append(f"{findings} finding{'s' if findings != 1 else ''}" if findings else "all is well")
     return lines
 
