@@ -50,6 +50,9 @@ LAYER_FILE = "hooks.json"
 #: What a managed file may hold besides hooks.
 MANAGED_KEYS = ("hooks", "managed_only", "export", "on_failure")
 ON_FAILURE = ("last-good", "refuse")
+#: Beside a pulled policy whose last pull failed and whose ``on_failure`` is ``refuse``
+#: (forge_hookd.policy.pull): every event that can block is denied until a good pull.
+PULL_FAILED_SUFFIX = ".pull-failed"
 
 
 class ManagedFile:
@@ -144,6 +147,7 @@ def _load_dir(layer: ManagedLayer, directory: str, authoritative: bool, project_
             layer.refused.append(Refused(drop_in, f"cannot be listed: {exc.strerror}", None))
             names = []
         paths += [(f"{MANAGED_SOURCE}:{name[:-5]}", os.path.join(drop_in, name), drop_problem) for name in names]
+        layer.refused += [_pull_failed(os.path.join(drop_in, name)) for name in _markers(drop_in)]
     for source, path, dir_problem in paths:
         file = _load_file(source, path, dir_problem, authoritative, project_root)
         if file is None:
@@ -153,6 +157,21 @@ def _load_dir(layer: ManagedLayer, directory: str, authoritative: bool, project_
             layer.refused.append(Refused(path, file.refused, file.loaded.untrusted_hooks))
         else:
             _settings(layer, file)
+
+
+def _markers(drop_in: str) -> list[str]:
+    try:
+        return sorted(n for n in os.listdir(drop_in) if n.endswith(".json" + PULL_FAILED_SUFFIX))
+    except OSError:
+        return []  # the listing above said why
+
+
+def _pull_failed(path: str) -> Refused:
+    raw, _ = _read(path)
+    said = (raw or b"").decode("utf-8", "replace").strip()[:500] if raw is not _UNREAD else "unknown"
+    return Refused(path, f"the last pull of {os.path.basename(path)[:-len(PULL_FAILED_SUFFIX)]} failed ({said}) "
+                         "and the policy says on_failure: refuse, so every event that can block is denied "
+                         "until a pull succeeds (forge-hook policy pull)", None)
 
 
 _MISSING = "missing"

@@ -171,7 +171,8 @@ def test_self_protection_covers_the_managed_layer() -> None:
     guard = make("self_protection")
     for tool, args in (("write", {"file_path": "/etc/forge/managed.d/x.json"}),
                        ("bash", {"command": "rm -rf /etc/forge"}),
-                       ("bash", {"command": "echo '{}' > /srv/forge-policy/hooks.json"})):
+                       ("bash", {"command": "echo '{}' > /srv/forge-policy/hooks.json"}),
+                       ("bash", {"command": "forge-hook policy pull ./mine.json@sha256:" + "0" * 64})):
         assert guard.judge(tool, args, ctx).decision == "deny", args
     assert guard.judge("write", {"file_path": "/etc/hosts"}, ctx).decision == "allow"
 

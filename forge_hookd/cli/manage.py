@@ -40,7 +40,7 @@ from forge_hookd.events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_
 from forge_hookd.registry import Hook, hook_name, pattern_can_match
 from forge_hookd.cli.log import log_command
 from forge_hookd.cli.warm import warm_command
-from forge_hookd.cli.policy import guard_group, replay_command, test_command
+from forge_hookd.cli.policy import guard_group, policy_group, replay_command, test_command
 from forge_hookd.templates import HOOK_TEMPLATES
 from forge_hookd.text import short_command, visible
 from forge_hookd.agents.record import Outcome
@@ -772,6 +772,7 @@ forge_hook.add_command(warm_command)
 forge_hook.add_command(guard_group)
 forge_hook.add_command(test_command)
 forge_hook.add_command(replay_command)
+forge_hook.add_command(policy_group)
 
 
 def main() -> int:
