@@ -15,6 +15,7 @@ from forge_hookd.trust import store as trust
 from forge_hookd.trust.decide import policy
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
+from forge_hookd.exportconf import parse_export
 from forge_hookd.readfile import read_regular
 from forge_hookd.registry import HOOK_KEYS, MANAGED_REFUSED, Hook, pattern_can_match, unknown_keys
 from forge_hookd.safefile import StrPath, locked, write_atomically
@@ -23,11 +24,14 @@ from forge_hookd.text import did_you_mean
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from forge_hookd.exportconf import Export
     from forge_hookd.managed import ManagedLayer
 
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
 TOP_LEVEL_KEYS = ("hooks",)
+#: The global file may also say where the run log is exported (never a project file).
+GLOBAL_KEYS = ("hooks", "export")
 
 
 class LoadedConfig:
@@ -49,6 +53,7 @@ class LoadedConfig:
         self.untrusted_check = untrusted_check
         self.untrusted_hooks = untrusted_hooks
         self.managed: ManagedLayer | None = None  # the managed layer, when the run read it
+        self.export: Export | None = None  # where the run log's records are shipped (exportconf)
 
     @property
     def untrusted_state(self) -> trust.TrustState | None:
@@ -297,8 +302,9 @@ def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str, raw:
 
 
 def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = None,
-              project_root: StrPath | None = None) -> LoadedConfig:
-    """Load one config file; a missing file is empty, a broken one is a warning."""
+              project_root: StrPath | None = None, top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> LoadedConfig:
+    """Load one config file; a missing file is empty, a broken one is a warning. With
+    ``export`` among ``top_level_keys`` (the global file), its setting is read too."""
     try:
         raw = read_raw(path) if raw is None else raw
         doc = None if raw is None else parse_document(raw, path)
@@ -308,8 +314,12 @@ def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = N
         return LoadedConfig()
     if not raw.strip():
         return LoadedConfig()  # an empty file: nothing written, nothing to warn about
-    return hooks_from_document(doc, path=path, source=source or os.fspath(path), raw=raw,
-                               project_root=project_root)
+    loaded = hooks_from_document(doc, path=path, source=source or os.fspath(path), raw=raw,
+                                 project_root=project_root, top_level_keys=top_level_keys)
+    if "export" in top_level_keys and "export" in doc:
+        loaded.export, problems = parse_export(doc["export"], origin=os.fspath(path), managed=False)
+        loaded.warnings += [ConfigError(problem, path=os.fspath(path)) for problem in problems]
+    return loaded
 
 
 def load_project_file(path: StrPath, *, trust_project: bool | None = None) -> LoadedConfig:
@@ -376,7 +386,7 @@ def load_sources(
     note = on_file or (lambda scope, path, part: None)
     loaded = LoadedConfig()
     if managed is not None:
-        loaded.managed = managed
+        loaded.managed, loaded.export = managed, managed.export  # a managed export wins
         for file in managed.files:
             loaded.extend(_noted(note, "managed", file.path, file.loaded))
         loaded.warnings += [ConfigError(f"{MANAGED_REFUSED}: {r.why}", path=r.path)
@@ -387,8 +397,9 @@ def load_sources(
             return loaded
     if include_global:
         global_path = global_config_path()
-        loaded.extend(_noted(note, "global", global_path,
-                             load_file(global_path, source="global", project_root=project_root)))
+        part = load_file(global_path, source="global", project_root=project_root, top_level_keys=GLOBAL_KEYS)
+        loaded.extend(_noted(note, "global", global_path, part))
+        loaded.export = loaded.export or part.export
     if include_project:
         project_path = project_file(project_root)
         project = load_project_file(project_path, trust_project=trust_project)

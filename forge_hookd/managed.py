@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from forge_hookd.config import LoadedConfig, hooks_from_document, parse_document
 from forge_hookd.errors import ConfigError
+from forge_hookd.exportconf import Export, parse_export
 from forge_hookd.readfile import MAX_CONFIG_BYTES, kind_of
 from forge_hookd.registry import MANAGED_REFUSED, MANAGED_SOURCE, HookRegistry
 from forge_hookd.results import Imposed
@@ -89,7 +90,7 @@ class ManagedLayer:
         self.files: list[ManagedFile] = []
         self.refused: list[Refused] = []
         self.managed_only: str | None = None  # the file that set it
-        self.export: dict[str, Any] | None = None
+        self.export: Export | None = None  # from an authoritative file only
 
     @property
     def hooks(self) -> list[Hook]:
@@ -289,8 +290,9 @@ def _settings(layer: ManagedLayer, file: ManagedFile) -> None:
         elif key == "managed_only" and doc[key]:
             layer.managed_only = layer.managed_only or file.path
         elif key == "export":
-            file.loaded.warnings.append(ConfigError("'export' is not supported by this version of forge: "
-                                                    "nothing is exported", path=file.path))
+            export, problems = parse_export(doc[key], origin=file.path, managed=True)
+            layer.export = layer.export or export
+            file.loaded.warnings += [ConfigError(problem, path=file.path) for problem in problems]
     on_failure = doc.get("on_failure")
     if on_failure is not None and on_failure not in ON_FAILURE:
         file.loaded.warnings.append(ConfigError(f"'on_failure' must be one of {', '.join(ON_FAILURE)}; "

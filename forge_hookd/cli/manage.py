@@ -38,7 +38,7 @@ from forge_hookd.agents.importing import Imported, import_hooks
 from forge_hookd.errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from forge_hookd.events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from forge_hookd.registry import Hook, hook_name, pattern_can_match
-from forge_hookd.cli.log import log_command
+from forge_hookd.cli.log import export_command, log_command
 from forge_hookd.cli.warm import warm_command
 from forge_hookd.cli.policy import guard_group, policy_group, replay_command, test_command
 from forge_hookd.templates import HOOK_TEMPLATES
@@ -773,6 +773,7 @@ forge_hook.add_command(guard_group)
 forge_hook.add_command(test_command)
 forge_hook.add_command(replay_command)
 forge_hook.add_command(policy_group)
+forge_hook.add_command(export_command)
 
 
 def main() -> int:

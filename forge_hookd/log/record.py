@@ -17,6 +17,7 @@ from forge_hookd.registry import MANAGED_REFUSED
 
 if TYPE_CHECKING:
     from forge_hookd.config import LoadedConfig
+    from forge_hookd.exportconf import Export
 
 OUTPUT_TAIL = 1024  # characters of each hook's stdout and stderr kept
 TEXT_LIMIT = 512  # characters of any other text field
@@ -41,6 +42,7 @@ class RunContext:
         self.files = files if files is not None else []
         self.dialect = dialect
         self.native_event = native_event  # the agent's own name of the event, for one with no forge type
+        self.export: Export | None = None  # where the record is also shipped (forge_hookd.exportconf)
 
 
 def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: bool) -> dict[str, Any]:

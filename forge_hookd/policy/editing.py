@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from forge_hookd.trust import store as trust
 from forge_hookd.config import (
     CONFIG_NAME,
+    GLOBAL_KEYS,
     TOP_LEVEL_KEYS,
     PROJECT_DIR_NAME,
     duplicate_keys,
@@ -131,6 +132,8 @@ def check_file(path: Path, project_root: Path, *,
     if not raw.strip():
         return []
     duplicates = duplicate_keys(raw, doc)
+    if path == scope_path("global", project_root) and top_level_keys == TOP_LEVEL_KEYS:
+        top_level_keys = GLOBAL_KEYS  # the global file may say where the run log is exported
     problems = file_warnings(doc, path=path, duplicates=duplicates, top_level_keys=top_level_keys)
     first_with_id: dict[str, int] = {}
     for index, hook, warnings in iter_entries(doc, path=path, source="", duplicates=duplicates,

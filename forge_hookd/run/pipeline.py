@@ -143,6 +143,7 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     loaded = load_sources(root, include_global=not options.no_global, include_project=not options.no_project,
                           extra=options.extra_configs, trust_project=settled.override, on_file=witness.file,
                           managed=layer)
+    witness.context.export = loaded.export  # the record is also spooled for export (write-behind)
     where = trustrun.Where(event, trustrun.can_block(event, request.dialect, request.native_event),
                            request.dialect)
     verdict = trustrun.decide(loaded, located, where, settled)  # override, require and strict: trust's own
