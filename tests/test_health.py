@@ -16,7 +16,8 @@ from helpers import Project, console_script, run_installed
 
 TOP = {"schema", "forge", "agents", "project", "managed", "findings"}
 FORGE = {"version", "python", "runner"}
-AGENT = {"agent", "found", "events", "files", "findings", "wired", "version", "last_call"}
+AGENT = {"agent", "found", "events", "files", "findings", "wired", "version", "last_call", "system_file",
+         "no_system_file"}
 FILE = {"scope", "path", "exists", "wired", "own_hooks", "problem"}
 LAST_CALL = {"time", "event", "decision"}
 PROJECT = {"root", "hooks_file", "trust"}
@@ -99,3 +100,29 @@ def test_the_heartbeat_carries_the_managed_digest_and_counts_a_refusal(project: 
     assert doc["managed"]["refused"][0]["path"] == str(policy)
     text = run_installed(["doctor"], cwd=project.root, prog="forge-hook", env=env)
     assert "finding: the managed policy" in text.stdout and text.exit_status == 1
+
+
+def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
+        project: Project, tmp_path: Path) -> None:
+    """issue 35 item 2: --system with --root DIR (as DESTDIR), reversible."""
+    root = tmp_path / "image"
+    path = {"PATH": f"{os.path.dirname(console_script('forge-hook-run'))}:/usr/bin:/bin"}
+    for agent, file in (("claude", "etc/claude-code/managed-settings.json"), ("cursor", "etc/cursor/hooks.json")):
+        run = run_installed(["install", "--agent", agent, "--system", "--root", str(root)], cwd=project.root,
+                            prog="forge-hook", env=path)
+        assert run.exit_status == 0, run.stderr
+        written = root / file
+        assert "--dialect " + agent in written.read_text() and written.stat().st_mode & 0o777 == 0o644
+    codex = run_installed(["install", "--agent", "codex", "--system", "--root", str(root)], cwd=project.root,
+                          prog="forge-hook", env=path)
+    assert codex.exit_status == 2 and "requirements.toml" in codex.stderr
+    assert run_installed(["install", "--agent", "claude", "--root", str(root), "--project"], cwd=project.root,
+                         prog="forge-hook", env=path).exit_status == 2  # --root goes with --system
+    _, doc = heartbeat(project, path)
+    for agent in doc["agents"]:
+        assert (agent["system_file"] is None) == (agent["no_system_file"] is not None)
+    for agent in ("claude", "cursor"):
+        undone = run_installed(["install", "--agent", agent, "--system", "--root", str(root), "--uninstall"],
+                               cwd=project.root, prog="forge-hook", env=path)
+        assert undone.exit_status == 0, undone.stderr
+    assert not list(root.rglob("*.json"))

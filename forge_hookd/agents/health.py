@@ -22,7 +22,7 @@ from typing import Any
 
 from forge_hookd import managed
 from forge_hookd.agents.doctor import AgentReport
-from forge_hookd.agents.places import PLACES
+from forge_hookd.agents.places import NO_SYSTEM_FILE, PLACES, system_file
 from forge_hookd.config import parse_document, project_file, read_raw
 from forge_hookd.errors import ConfigError
 from forge_hookd.log.record import forge_version
@@ -36,15 +36,18 @@ SCHEMA = 1
 VERSION_TIMEOUT = 5.0
 
 
-def report(project_root: str, agents: list[AgentReport]) -> dict[str, Any]:
-    """The heartbeat document for ``project_root`` with doctor's ``agents`` reports."""
+def report(project_root: str, agents: list[AgentReport], *, probe: bool = True) -> dict[str, Any]:
+    """The heartbeat document for ``project_root`` with doctor's ``agents`` reports;
+    without ``probe`` (doctor's lines) no agent CLI is run and the run log is not read:
+    ``version`` and ``last_call`` are null."""
     layer = managed.load_layer(project_root=project_root)
-    calls = last_calls()
+    calls = last_calls() if probe else {}
     return {
         "schema": SCHEMA,
         "forge": {"version": forge_version(), "python": platform.python_version(),
                   "runner": shutil.which("forge-hook-run")},
-        "agents": [{**r.to_json(), "version": agent_version(r.agent), "last_call": calls.get(r.agent)}
+        "agents": [{**r.to_json(), "version": agent_version(r.agent) if probe else None,
+                    "system_file": system_file(r.agent), "no_system_file": NO_SYSTEM_FILE.get(r.agent), "last_call": calls.get(r.agent)}
                    for r in agents],
         "project": project_state(project_root),
         "managed": layer_state(layer),

@@ -35,11 +35,17 @@ from forge_hookd.safefile import locked, write_atomically
 from forge_hookd.agents.record import FileRecord, Outcome, digest
 
 
-def install(name: str, scope: str, project_root: str) -> list[Outcome]:
-    """Wire forge-hook-run into agent ``name``'s settings for ``scope``."""
-    path = agentplaces.target_file(name, scope, project_root)
+def install(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Outcome]:
+    """Wire forge-hook-run into agent ``name``'s settings for ``scope`` (``system``: the
+    agent's own managed file under ``system_root``, written 0644 whatever the umask)."""
+    path = _target(name, scope, project_root, system_root)
     command, note = agentplaces.runner_command()
-    outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
+    old_umask = os.umask(0o022) if scope == "system" else None
+    try:
+        outcome = _install_file(name, scope, path, get(name).settings.snippet(f"{command} --dialect {name}"))
+    finally:
+        if old_umask is not None:
+            os.umask(old_umask)
     if note and outcome.events:
         outcome.notes.append(note)
     outcomes = [outcome]
@@ -48,20 +54,28 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     return outcomes
 
 
-def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
+def _target(name: str, scope: str, project_root: str, system_root: str) -> str:
+    try:
+        return agentplaces.target_file(name, scope, project_root, system_root=system_root)
+    except ValueError as exc:
+        raise ConfigError(f"{name} has no managed file forge can write: {exc}") from None
+
+
+def uninstall(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Outcome]:
     """Take out what install put into agent ``name``'s settings for ``scope``."""
-    path = agentplaces.target_file(name, scope, project_root)
+    path = _target(name, scope, project_root, system_root)
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
         outcomes += codextrust.untrust(scope, path)
     return [_uninstall_file(name, path), *outcomes]
 
 
-def installed_agents(scope: str, project_root: str) -> list[str]:
+def installed_agents(scope: str, project_root: str, *, system_root: str = "/") -> list[str]:
     """The agents whose ``scope`` file holds something install wrote."""
     records = wirerecord.load()
-    return [name for name in NAMES
-            if wirerecord.key_of(agentplaces.target_file(name, scope, project_root)) in records]
+    return [name for name in NAMES if (scope != "system" or name in agentplaces.SYSTEM_FILES)
+            and wirerecord.key_of(agentplaces.target_file(name, scope, project_root, system_root=system_root))
+            in records]
 
 
 # -- install ----------------------------------------------------------------------------------

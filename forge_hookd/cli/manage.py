@@ -616,9 +616,13 @@ def import_command(ctx: click.Context, agent: str, file: str | None, global_: bo
                    "settings directory present).")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
+@click.option("--system", is_flag=True, help="The agent's own managed file (root), which its users cannot drop.")
+@click.option("--root", "system_root", metavar="DIR", default="/", show_default=True,
+              help="With --system: write under DIR instead of / (as DESTDIR: image builds, tests).")
 @click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
 @click.pass_context
-def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, uninstall: bool) -> int:
+def install_command(ctx: click.Context, agent: str, global_: bool, project: bool, system: bool, system_root: str,
+                    uninstall: bool) -> int:
     """Put forge-hook-run into an agent's own settings as its hook command for every event
     forge handles, or with --uninstall take out exactly what install put there.
 
@@ -631,6 +635,13 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
       cursor   .cursor/hooks.json, ~/.cursor/hooks.json
       copilot  .github/hooks/forge.json, ~/.copilot/hooks/forge.json ($COPILOT_HOME)
 
+    \b
+    --system writes the agent's own managed file, so the agent itself keeps forge:
+      claude   /etc/claude-code/managed-settings.json
+      gemini   /etc/gemini-cli/settings.json
+      cursor   /etc/cursor/hooks.json
+    (codex and copilot have none forge writes; doctor --json says so per agent).
+
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
     so a second install changes nothing. A file that does not parse is not touched.
@@ -640,13 +651,16 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
     ${XDG_STATE_HOME:-~/.local/state}/forge/installs.json. forge-hook doctor checks
     the result.
     """
-    scope = _scope(global_, project)
+    if system_root != "/" and not system:
+        raise UsageError("--root goes with --system")
+    scope = "system" if system and not (global_ or project) else _scope(global_, project or system)
     root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
-    names = _agents_named(agent, scope, root, uninstall)
+    names = _agents_named(agent, scope, root, uninstall, system_root=os.path.abspath(system_root))
     failed = 0
     for name in names:
         try:
-            outcomes = (agentwire.uninstall if uninstall else agentwire.install)(name, scope, root)
+            outcomes = (agentwire.uninstall if uninstall else agentwire.install)(
+                name, scope, root, system_root=os.path.abspath(system_root))
         except ConfigError as exc:  # with "all", one agent's broken file does not stop the others
             if len(names) == 1:
                 raise
@@ -658,14 +672,18 @@ def install_command(ctx: click.Context, agent: str, global_: bool, project: bool
     return ExitStatus.BAD_INPUT if failed else ExitStatus.PROCEED
 
 
-def _agents_named(agent: str, scope: str, root: str, uninstall: bool) -> list[str]:
+def _agents_named(agent: str, scope: str, root: str, uninstall: bool, *, system_root: str = "/") -> list[str]:
     if agent in DIALECTS:
         return [agent]
     if agent != "all":
         raise UsageError(f"--agent takes one of {', '.join(DIALECTS)} or all, not '{agent}'")
+
+    def fits(name: str) -> bool:
+        return scope != "system" or name in agentplaces.SYSTEM_FILES
+
     if uninstall:
-        return agentwire.installed_agents(scope, root) or list(DIALECTS)
-    names = [name for name in DIALECTS if agentplaces.found(name)]
+        return agentwire.installed_agents(scope, root, system_root=system_root) or [n for n in DIALECTS if fits(n)]
+    names = [name for name in DIALECTS if agentplaces.found(name) and fits(name)]
     if not names:
         raise UsageError(f"no agent found here: none of {', '.join(DIALECTS)} has its CLI on PATH or its "
                          "settings directory; name one with --agent")
@@ -720,7 +738,7 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
     """
     root = str(_root_to_add_to(ctx))
     reports = wiredoctor.examine(root)
-    heartbeat = health.report(root, reports)
+    heartbeat = health.report(root, reports, probe=as_json)
     if as_json:
         print_json(heartbeat)
     else:
