@@ -493,7 +493,7 @@ class HookConfig:
 
     @staticmethod
     def load_global() -> list[Hook]:
-        return _logged(load_file(global_config_path(), source="global"), None)
+        return _logged(load_file(global_config_path(), source="global", top_level_keys=GLOBAL_KEYS), None)
 
     @staticmethod
     def load_project(project_root: StrPath | None = None, *,

@@ -166,7 +166,8 @@ def check_managed(project_root: Path) -> list[tuple[str, ConfigError]]:
         if file.refused is None:
             found += [(file.source, p) for p in check_file(Path(file.path), project_root,
                                                            top_level_keys=managed.MANAGED_KEYS)]
-            found += [(file.source, p) for p in file.loaded.warnings if p.message.startswith("'")]
+            found += [(file.source, p) for p in file.loaded.warnings  # the layer's own settings
+                      if p.message.startswith(("'managed_only'", "'export'", "export:", "'on_failure'"))]
     return found
 
 
