@@ -219,8 +219,10 @@ def _in_etc_namespace(script: str, tmp_path: Path) -> subprocess.CompletedProces
     upper, work = tmp_path / "upper", tmp_path / "work"
     upper.mkdir()
     work.mkdir()
+    # Cold: a resident runner (pytest --warm) lives in the original mount namespace, where
+    # /etc/forge does not exist; the warm client does not compare mount namespaces (yet).
     setup = (f"mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc || exit 97\n"
-             "mkdir -m 755 /etc/forge || exit 97\n")
+             "mkdir -m 755 /etc/forge || exit 97\nexport FORGE_WARM=0\n")
     return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", setup + script],
                           capture_output=True, text=True, timeout=120)
 
