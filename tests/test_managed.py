@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from helpers import SUDO, ForgeRun, Project, installed, run_installed
+from helpers import SUDO, ForgeRun, Project, console_script, installed, run_installed
 from forge_hookd import managed
 from forge_hookd.guards import Context, make
 from forge_hookd.guards.paths import MANAGED_SYSTEM_DIR
@@ -198,7 +198,7 @@ def test_a_non_root_user_runs_the_managed_hooks_and_cannot_plant_one(open_tree: 
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "FORGE_MANAGED_DIR": str(layer), "FORGE_LOG": "0"}
 
     def as_nobody(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", installed("forge-hook-run"),
+        return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", console_script("forge-hook-run"),
                                "--event", "tool:pre_execute", "--tool", "bash", "--data", '{"tool_args": {}}', *args],
                               cwd=project, env=env, capture_output=True, text=True, timeout=60)
 
