@@ -15,17 +15,50 @@ from forge_hookd.trust import store as trust
 from forge_hookd.trust.decide import policy
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import PROJECT_DIR_VAR, is_event_var
+from forge_hookd.exportconf import parse_export
 from forge_hookd.readfile import read_regular
-from forge_hookd.registry import HOOK_KEYS, Hook, pattern_can_match, split_patterns, unknown_keys
+from forge_hookd.registry import HOOK_KEYS, MANAGED_REFUSED, Hook, pattern_can_match, split_patterns, unknown_keys
 from forge_hookd.safefile import StrPath, locked, write_atomically
 from forge_hookd.text import did_you_mean
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    from forge_hookd.exportconf import Export
+
+    # What the merge reads of forge_hookd.managed's ManagedLayer (which imports this
+    # module to read its files): each file's path and hooks, the refused ones' paths.
+    class _ManagedFile(Protocol):
+        @property
+        def path(self) -> str: ...
+        @property
+        def loaded(self) -> LoadedConfig: ...
+
+    class _Refused(Protocol):
+        @property
+        def path(self) -> str: ...
+        @property
+        def why(self) -> str: ...
+
+    class ManagedLayer(Protocol):
+        @property
+        def files(self) -> Sequence[_ManagedFile]: ...
+        @property
+        def refused(self) -> Sequence[_Refused]: ...
+        @property
+        def managed_only(self) -> str | None: ...
+        @property
+        def export(self) -> Export | None: ...
+
 CONFIG_NAME = "hooks.json"
 PROJECT_DIR_NAME = ".forge"
-TOP_LEVEL_KEYS = ("hooks", "allow_env")  # allow_env: the global file's, read by run/envgate.py
+TOP_LEVEL_KEYS = ("hooks",)
+#: The global file may also say which FORGE_* variables a dialect run keeps (allow_env, read by
+#: run/envgate.py) and where the run log is exported (never a project file).
+GLOBAL_KEYS = ("hooks", "allow_env", "export")
 
 
 class Lost:
@@ -72,6 +105,8 @@ class LoadedConfig:
         self.untrusted_path = untrusted_path
         self.untrusted_check = untrusted_check
         self.untrusted_hooks = untrusted_hooks
+        self.managed: ManagedLayer | None = None  # the managed layer, when the run read it
+        self.export: Export | None = None  # where the run log's records are shipped (exportconf)
 
     @property
     def untrusted_state(self) -> trust.TrustState | None:
@@ -227,12 +262,12 @@ def duplicate_keys(raw: bytes, doc: dict[str, Any]) -> dict[int | None, list[str
 
 
 # -- what makes a written hook not run ------------------------------------------------------
-def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | None, list[str]]
-                  ) -> list[ConfigError]:
+def file_warnings(doc: dict[str, Any], *, path: StrPath, duplicates: dict[int | None, list[str]],
+                  top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> list[ConfigError]:
     """What is wrong outside the entries: a misspelt top-level key, no ``hooks`` at all."""
     where = os.fspath(path)
-    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{did_you_mean(key, TOP_LEVEL_KEYS)}", path=where)
-                for key in doc if key not in TOP_LEVEL_KEYS]
+    warnings = [ConfigError(f"unknown top-level key '{key}' ignored{did_you_mean(key, top_level_keys)}", path=where)
+                for key in doc if key not in top_level_keys]
     warnings += [ConfigError(f"duplicate key '{key}'; the last one counts", path=where)
                  for key in duplicates.get(None, [])]
     if "hooks" not in doc:
@@ -306,11 +341,13 @@ def iter_entries(doc: dict[str, Any], *, path: StrPath, source: str,
 
 
 def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str, raw: bytes | None = None,
-                        project_root: StrPath | None = None, chosen: bool = False) -> LoadedConfig:
+                        project_root: StrPath | None = None, chosen: bool = False,
+                        top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> LoadedConfig:
     """Every well-formed entry as a Hook; each problem becomes a warning. In a file of
     the user's own (``chosen``: global, ``--config``) a malformed entry is also lost."""
     duplicates = duplicate_keys(raw, doc) if raw is not None else {}
-    loaded = LoadedConfig(warnings=file_warnings(doc, path=path, duplicates=duplicates))
+    loaded = LoadedConfig(warnings=file_warnings(doc, path=path, duplicates=duplicates,
+                                                 top_level_keys=top_level_keys))
     entries = doc.get("hooks", [])
     for index, hook, warnings in iter_entries(doc, path=path, source=source, duplicates=duplicates,
                                               project_root=project_root):
@@ -324,9 +361,10 @@ def hooks_from_document(doc: dict[str, Any], *, path: StrPath, source: str, raw:
 
 
 def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = None,
-              project_root: StrPath | None = None) -> LoadedConfig:
+              project_root: StrPath | None = None, top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> LoadedConfig:
     """Load one of the user's own config files (global, ``--config``); a missing file is
-    empty, a broken one is a warning and its guards are lost (:class:`Lost`)."""
+    empty, a broken one is a warning and its guards are lost (:class:`Lost`). With
+    ``export`` among ``top_level_keys`` (the global file), its setting is read too."""
     try:
         raw = read_raw(path) if raw is None else raw
         doc = None if raw is None else parse_document(raw, path)
@@ -336,8 +374,12 @@ def load_file(path: StrPath, *, source: str | None = None, raw: bytes | None = N
         return LoadedConfig()
     if not raw.strip():
         return LoadedConfig()  # an empty file: nothing written, nothing to warn about
-    return hooks_from_document(doc, path=path, source=source or os.fspath(path), raw=raw,
-                               project_root=project_root, chosen=True)
+    loaded = hooks_from_document(doc, path=path, source=source or os.fspath(path), raw=raw,
+                                 project_root=project_root, chosen=True, top_level_keys=top_level_keys)
+    if "export" in top_level_keys and "export" in doc:
+        loaded.export, problems = parse_export(doc["export"], origin=os.fspath(path), managed=False)
+        loaded.warnings += [ConfigError(problem, path=os.fspath(path)) for problem in problems]
+    return loaded
 
 
 def _problem(exc: ConfigError) -> str:
@@ -394,22 +436,36 @@ def load_sources(
     extra: Iterable[str | os.PathLike[str]] = (),
     trust_project: bool | None = None,
     on_file: Callable[[str, str, LoadedConfig], None] | None = None,
+    managed: ManagedLayer | None = None,
 ) -> LoadedConfig:
-    """Global hooks, then (trusted) project hooks, then each extra file: the run order.
+    """The managed layer's hooks (``managed``, read by :func:`forge_hookd.managed.load_layer`),
+    then global hooks, then (trusted) project hooks, then each extra file: the run order.
 
     The global file and files named in ``extra`` are the caller's own: always trusted.
     An ``extra`` file that does not exist raises ConfigError: it was named on purpose.
     ``on_file(scope, path, loaded)`` hears of each file read (the run log, ``--trace``).
+    A layer with ``managed_only`` leaves the others unread, each one that exists a warning.
     """
     missing = [os.fspath(p) for p in extra if not os.path.lexists(p)]
     if missing:
         raise ConfigError("no such file (named with --config)", path=missing[0])
     note = on_file or (lambda scope, path, part: None)
     loaded = LoadedConfig()
+    if managed is not None:
+        loaded.managed, loaded.export = managed, managed.export  # a managed export wins
+        for file in managed.files:
+            loaded.extend(_noted(note, "managed", file.path, file.loaded))
+        loaded.warnings += [ConfigError(f"{MANAGED_REFUSED}: {r.why}", path=r.path)
+                            for r in managed.refused if not any(f.path == r.path for f in managed.files)]
+        if managed.managed_only is not None:
+            loaded.warnings += _unread_for_managed_only(managed.managed_only, project_root, include_global,
+                                                        include_project, extra)
+            return loaded
     if include_global:
         global_path = global_config_path()
-        loaded.extend(_noted(note, "global", global_path,
-                             load_file(global_path, source="global", project_root=project_root)))
+        part = load_file(global_path, source="global", project_root=project_root, top_level_keys=GLOBAL_KEYS)
+        loaded.extend(_noted(note, "global", global_path, part))
+        loaded.export = loaded.export or part.export
     if include_project:
         project_path = project_file(project_root)
         project = load_project_file(project_path, trust_project=trust_project)
@@ -419,6 +475,15 @@ def load_sources(
     for path in extra:
         loaded.extend(_noted(note, "extra", os.fspath(path), load_file(path, project_root=project_root)))
     return loaded
+
+
+def _unread_for_managed_only(setter: str, project_root: StrPath, include_global: bool, include_project: bool,
+                             extra: Iterable[str | os.PathLike[str]]) -> list[ConfigError]:
+    """A warning for each user or project hooks file that ``managed_only`` leaves unread."""
+    paths = [global_config_path()] if include_global else []
+    paths += [project_file(project_root)] if include_project else []
+    return [ConfigError(f"not read: the managed policy {setter} sets managed_only, so only managed hooks run",
+                        path=path) for path in [*paths, *(os.fspath(p) for p in extra)] if os.path.lexists(path)]
 
 
 def _noted(note: Callable[[str, str, LoadedConfig], None], scope: str, path: str,
@@ -494,7 +559,7 @@ class HookConfig:
 
     @staticmethod
     def load_global() -> list[Hook]:
-        return _logged(load_file(global_config_path(), source="global"), None)
+        return _logged(load_file(global_config_path(), source="global", top_level_keys=GLOBAL_KEYS), None)
 
     @staticmethod
     def load_project(project_root: StrPath | None = None, *,

@@ -121,6 +121,19 @@ def pattern_can_match(pattern: str) -> bool:
     return any(fnmatchcase(f"{t}:{w}", pattern) for t in EVENT_TYPES for w in words)
 
 
+#: The ``source`` of the managed layer's hooks: ``managed``, or ``managed:NAME`` for a
+#: file of ``managed.d`` (forge_hookd.managed).
+MANAGED_SOURCE = "managed"
+#: How the warning of a managed file that failed its checks begins.
+MANAGED_REFUSED = "managed policy refused"
+
+
+def is_managed(source: str | None) -> bool:
+    """Whether a hook of ``source`` comes from the managed layer (no skip list, option or
+    variable turns it off)."""
+    return source is not None and (source == MANAGED_SOURCE or source.startswith(MANAGED_SOURCE + ":"))
+
+
 def hook_name(source: str | None, source_index: int | None, hook_id: str | None = None, *,
               run_index: int | None = None) -> str:
     """How a hook is named for people, the one way everywhere (trace, verdict line, list,

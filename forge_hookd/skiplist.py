@@ -4,6 +4,9 @@ warning (stderr, the document's ``warnings``, the run log) and an entry of the
 document's ``skipped_on_request``; a name that no loaded hook has is a warning too (a
 typo must not read as "skipped").
 
+A managed hook (the managed layer: forge_hookd.managed) is never skipped: an
+organisation's guard is not the person's to switch off.
+
 Only a hook with an ``id`` can be skipped: a hook you never named (a guard you want
 always on) cannot be switched off by an environment variable. Event data never sets
 ``FORGE_SKIP`` for a nested run (it is one of events.RESERVED_ENV): an agent's payload
@@ -17,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from forge_hookd.events import SKIP_VAR
-from forge_hookd.registry import Hook, hook_name
+from forge_hookd.registry import Hook, hook_name, is_managed
 from forge_hookd.text import did_you_mean
 
 
@@ -41,13 +44,16 @@ def apply(matched: Sequence[Hook], loaded: Sequence[Hook], ids: Sequence[str]) -
     if not ids:
         return Skipping(list(matched), [], [])
     wanted = frozenset(ids)
-    skipped = [h for h in matched if h.id in wanted]
+    skipped = [h for h in matched if h.id in wanted and not is_managed(h.source)]
     warnings = [f"{hook_name(h.source, h.source_index, h.id)} '{h.event_pattern}' did not run: "
                 f"{SKIP_VAR} names it" for h in skipped]
+    warnings += [f"{hook_name(h.source, h.source_index, h.id)} '{h.event_pattern}' ran though {SKIP_VAR} names "
+                 "it: a managed hook cannot be skipped" for h in matched if h.id in wanted and is_managed(h.source)]
     known = sorted({h.id for h in loaded if h.id})
     warnings += [f"{SKIP_VAR} names '{name}', which no hook has{did_you_mean(name, known)}: nothing skipped "
                  "for it" for name in ids if name not in known]
-    return Skipping([h for h in matched if h.id not in wanted], skipped, warnings)
+    gone = {id(h) for h in skipped}
+    return Skipping([h for h in matched if id(h) not in gone], skipped, warnings)
 
 
 def report(skipped: Sequence[Hook]) -> list[dict[str, Any]]:

@@ -166,7 +166,8 @@ forge-hook-run reads:
 * XDG_DATA_HOME: where the trust records are (${XDG_DATA_HOME:-~/.local/share}/forge/trust.json)
 * FORGE_DEBUG: 1 prints a traceback with an internal error
 * FORGE_TRACE: 1 is --trace (so that an agent's hook command can be traced unedited); the trace tells each hook's start and end as they happen, a long command shortened (saying its length)
-* FORGE_SKIP: ID,ID: the hooks with these ids do not run this once, said on stderr and in the document (see RUNNING)
+* FORGE_SKIP: ID,ID: the hooks with these ids do not run this once, said on stderr and in the document (see RUNNING); a managed hook always runs
+* FORGE_MANAGED_DIR: the managed layer's directory where /etc/forge does not exist; where it does, hooks added after it (see MANAGED POLICY)
 * FORGE_LOG: 0 turns the run log off
 * FORGE_LOG_FILE: where the run log is, instead of ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl
 * FORGE_MAX_CONTINUES: how many refused stops in a row are obeyed before the agent is let stop (a whole number, default 5; see THE AGENT'S LIFECYCLE)
@@ -177,13 +178,20 @@ forge-hook-run reads:
 * FORGE_WARM_IDLE: seconds without a request after which the resident runner exits (3600)
 """,
     "FILES": """
+* /etc/forge/hooks.json, then /etc/forge/managed.d/*.json (by name): the managed layer, an organisation's hooks; they run first, before the global and project hooks (see MANAGED POLICY)
 * $FORGE_CONFIG_DIR/hooks.json or ~/.config/forge/hooks.json: the global hooks
 * PROJECT/.forge/hooks.json: the project hooks; the project root is --project-root, else $FORGE_PROJECT_DIR, else the nearest directory upwards holding .forge/hooks.json that is not an untrusted project nested in a trusted one (see TRUST), else the current directory
 * ${XDG_DATA_HOME:-~/.local/share}/forge/trust.json: the trusted project files and the SHA-256 of their content
 * ${XDG_STATE_HOME:-~/.local/state}/forge/runs.jsonl (and .1, .2): the run log, one JSON line per run, secrets redacted; forge-hook log reads it
+* ${XDG_STATE_HOME:-~/.local/state}/forge/export.spool: the records waiting for forge-hook export, when "export" is set in the global or managed file (see MANAGED POLICY)
 * ${XDG_STATE_HOME:-~/.local/state}/forge/stops/: how many times in a row each session's stop was refused, one small file per session (named by a hash), removed when a stop is let through; at most 256, none older than 7 days
 * $XDG_RUNTIME_DIR/forge-TAG/runner.sock, control.sock, runner.lock: the resident runner's, TAG naming this installation (see WARM RUNNER)
 * ${XDG_STATE_HOME:-~/.local/state}/forge/warm-TAG.on: present while forge-hook warm on holds for this installation; warm.log: the resident runner's starts and stops
+""",
+    "MANAGED POLICY": """
+The managed layer (/etc/forge/hooks.json, then /etc/forge/managed.d/*.json by name) holds an organisation's hooks. Each directory from / down to each file, and the file, must be owned by root and not writable by group or others (an ancestor may be, with the sticky bit, as /tmp), checked without following a symbolic link. A file that fails is refused: a warning on every run, and forge denies the events that can block which its hooks would judge (blocked_by {"source": "managed"}); a file that cannot be parsed or read denies every event that can block. Its hooks run first; --no-global, --no-project, FORGE_SKIP, the FORGE_* variables and a project file do not turn them off. "managed_only": true in a managed file leaves the global, project and --config files unread (each one that exists is a warning). A hook's source is managed (hooks.json) or managed:NAME (managed.d/NAME.json). FORGE_MANAGED_DIR is the managed layer only where /etc/forge does not exist (tests, machines without a managed policy); where it does, its files are added after /etc/forge's and its managed_only is ignored with a warning. The self-protection guard covers /etc/forge.
+
+"export": {"syslog": "udp://HOST:PORT" | "tcp://HOST:PORT" | "unix:/PATH"} in a managed file or the global file (never a project file, never the environment alone; a managed one wins) spools each run's record, as the run log holds it, for forge-hook export, which sends it as RFC 5424 syslog. A run only appends to the spool (bounded at 4 MiB, drops counted); FORGE_LOG=0 stops a global export, never a managed one.
 """,
     "RUN LOG": """
 Every run appends one JSON line to the run log: time, duration, version, the event (type, tool, session, data), the project root, each config file read with its state and trust, every hook that ran (source, pattern, command, exit code, signal, duration, timed_out, decision, reason, error, the last 1 KiB of stdout and stderr), the run's decision (allow, deny, ask, or error for a run that ended in an error document), the deciding hook and its reason, the exit status and the warnings. --dry-run is not logged.
@@ -338,6 +346,7 @@ forge-hook replay N [--trust-project] [--json] fires the event of run N of forge
 * XDG_STATE_HOME: where install keeps its records (forge/installs.json)
 * CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME: where install, doctor and import find an agent's user settings, as the agent does
 * FORGE_LOCK_TIMEOUT: seconds to wait for a lock another process holds (default 10)
+* FORGE_MANAGED_DIR: the managed layer where /etc/forge does not exist (list, check and doctor show it; see forge-hook-run(1), MANAGED POLICY)
 * FORGE_TRUST_PROJECT: 1, true, yes or on (any case) makes list --event count untrusted project hooks as running
 * FORGE_LOG_FILE, XDG_STATE_HOME: where the run log is (log reads it); FORGE_LOG=0: it is off
 * FORGE_WARM_DIR, XDG_RUNTIME_DIR, TMPDIR: where the resident runner's socket is (warm)

@@ -39,16 +39,19 @@ from forge_hookd.safefile import locked, write_atomically
 from forge_hookd.agents.record import FileRecord, Named, Outcome, digest
 
 
-def install(name: str, scope: str, project_root: str) -> list[Outcome]:
-    """Wire forge-hook-run into agent ``name``'s settings for ``scope``. The agent is
-    recorded as named first: should the wiring fail, ``doctor`` still knows it was meant
-    to be guarded."""
+def install(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Outcome]:
+    """Wire forge-hook-run into agent ``name``'s settings for ``scope`` (``system``: the
+    agent's own managed file under ``system_root``, written 0644 whatever the umask). The
+    agent is recorded as named first: should the wiring fail, ``doctor`` still knows it
+    was meant to be guarded."""
+    if scope == "system" and (name in plugins.NAMES or name == "cline"):
+        raise ConfigError(f"{name} has no managed file forge can write")
     named = _named(name, scope, project_root)
     wirerecord.update_named(lambda listed: None if named in listed else listed.append(named))
-    if scope == "global":  # the user's own machine: this install's forge-hook-run, by its path
-        runner, note = agentplaces.global_command()
-    else:  # committed, run from other homes (the plugin and Cline's scripts fail closed by themselves)
+    if scope == "project":  # committed, run from other homes (the plugin and Cline's scripts fail closed)
         runner, note = agentplaces.self_failing_command()
+    else:  # the user's own machine, or the machine's managed file: this install's, by its path
+        runner, note = agentplaces.global_command()
     if name in plugins.NAMES:  # an in-process plugin (OpenCode, Kilo)
         outcome = plugins.install(name, scope, project_root, runner)
         outcome.notes += [note] if note and outcome.events else []
@@ -57,11 +60,16 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
         outcome = cline_hooks.install(scope, project_root, runner)
         outcome.notes += [note] if note and outcome.events else []
         return [outcome]
-    path = agentplaces.target_file(name, scope, project_root)
+    path = _target(name, scope, project_root, system_root)
     # a project's file, committed: found on PATH, or the agent's blocking form
-    command: Command = f"{runner} --dialect {name}" if scope == "global" else agentplaces.project_command(name)
+    command: Command = agentplaces.project_command(name) if scope == "project" else f"{runner} --dialect {name}"
     snippet = get(name).settings.snippet(command, agentplaces.agent_limit(name))
-    outcome = _install_file(name, scope, path, snippet)
+    old_umask = os.umask(0o022) if scope == "system" else None
+    try:
+        outcome = _install_file(name, scope, path, snippet)
+    finally:
+        if old_umask is not None:
+            os.umask(old_umask)
     if note and outcome.events:
         outcome.notes.append(note)
     outcomes = [outcome]
@@ -70,13 +78,20 @@ def install(name: str, scope: str, project_root: str) -> list[Outcome]:
     return outcomes
 
 
-def uninstall(name: str, scope: str, project_root: str) -> list[Outcome]:
+def _target(name: str, scope: str, project_root: str, system_root: str) -> str:
+    try:
+        return agentplaces.target_file(name, scope, project_root, system_root=system_root)
+    except ValueError as exc:
+        raise ConfigError(f"{name} has no managed file forge can write: {exc}") from None
+
+
+def uninstall(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Outcome]:
     """Take out what install put into agent ``name``'s settings for ``scope``."""
     if name == "cline":
         return [cline_hooks.uninstall(scope, project_root)]
     if name in plugins.NAMES:
         return [plugins.uninstall(name, scope, project_root)]
-    path = agentplaces.target_file(name, scope, project_root)
+    path = _target(name, scope, project_root, system_root)
     outcomes = []
     if name == "codex":  # the trust first: it names the positions in hooks.json
         outcomes += codextrust.untrust(scope, path)
@@ -118,9 +133,12 @@ def _named(name: str, scope: str, project_root: str) -> Named:
     return Named(name, scope, os.path.realpath(project_root) if scope == "project" else "")
 
 
-def installed_agents(scope: str, project_root: str) -> list[str]:
+def installed_agents(scope: str, project_root: str, *, system_root: str = "/") -> list[str]:
     """The agents whose ``scope`` file holds something install wrote."""
     records = wirerecord.load()
+    if scope == "system":
+        return [name for name in NAMES if name in agentplaces.SYSTEM_FILES and wirerecord.key_of(
+            agentplaces.target_file(name, scope, project_root, system_root=system_root)) in records]
     cline = any(cline_hooks.runs_forge(os.path.join(cline_hooks.directory(scope, project_root), event))
                 for event in cline_hooks.events())
     return [name for name in NAMES

@@ -86,9 +86,34 @@ def _homed(name: str, path: str) -> str:
     return home(name) + path[len(default):] if path.startswith(default + "/") else os.path.expanduser(path)
 
 
-def target_file(name: str, scope: str, project_root: str) -> str:
-    """The file ``forge-hook install`` writes: the project's own settings file, or the
-    user's (for Copilot, forge's own file in the hooks directory)."""
+#: Each agent's own managed (system) file that forge writes with ``install --system``: the
+#: agent reads it above the user's and project settings, and the user cannot drop it.
+#: Claude Code: /etc/claude-code/managed-settings.json (its binary's Linux default);
+#: Gemini CLI: its system settings file; Cursor: its enterprise hooks file (from a third
+#: party's research, not Cursor's own docs). Codex's requirements.toml holds hooks in a
+#: TOML form forge does not write, and Copilot's policy directory is not documented.
+SYSTEM_FILES = {"claude": "/etc/claude-code/managed-settings.json", "gemini": "/etc/gemini-cli/settings.json",
+                "cursor": "/etc/cursor/hooks.json"}
+NO_SYSTEM_FILE = {"codex": "Codex's managed hooks live in /etc/codex/requirements.toml, in a TOML form forge "
+                           "does not write",
+                  "copilot": "Copilot CLI documents no managed hooks file forge could write"}
+
+
+def system_file(name: str, system_root: str = "/") -> str | None:
+    """The agent's managed file under ``system_root`` (as DESTDIR), None when it has none."""
+    path = SYSTEM_FILES.get(name)
+    return None if path is None else os.path.join(system_root, path.lstrip("/"))
+
+
+def target_file(name: str, scope: str, project_root: str, *, system_root: str = "/") -> str:
+    """The file ``forge-hook install`` writes: the project's own settings file, the
+    user's (for Copilot, forge's own file in the hooks directory), or with scope
+    ``system`` the agent's managed file under ``system_root`` (ValueError when it has none)."""
+    if scope == "system":
+        path = system_file(name, system_root)
+        if path is None:
+            raise ValueError(NO_SYSTEM_FILE[name])
+        return path
     project_file, user_file = get(name).settings.files
     return os.path.join(project_root, project_file) if scope == "project" else _homed(name, user_file)
 

@@ -16,7 +16,9 @@ from forge_hookd.log import view as logview
 from forge_hookd.log import runlog
 from forge_hookd.cli.boundary import MANAGER_PROG, print_json, say
 from forge_hookd.log.view import row, table
-from forge_hookd.errors import UsageError
+from forge_hookd.config import find_project_root
+from forge_hookd.errors import ManagerStatus, UsageError
+from forge_hookd.log import export
 from forge_hookd.text import visible
 
 PROG = MANAGER_PROG
@@ -79,3 +81,31 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
         for line in lines[1:] if number else lines:
             click.echo(visible(line))  # a logged command or reason must not drive the terminal
     sys.stdout.flush()
+
+
+@click.command("export", short_help="Ship the spooled run records to syslog.")
+@click.pass_context
+def export_command(ctx: click.Context) -> int:
+    """Send the records spooled for export to the target that the managed layer or the
+    global hooks file names ("export": {"syslog": "udp://HOST:PORT" | "tcp://HOST:PORT" |
+    "unix:/PATH"}), as RFC 5424 messages, in order. A run only appends its record to the
+    spool (${XDG_STATE_HOME:-~/.local/state}/forge/export.spool, bounded: past 4 MiB
+    records are dropped and counted, and the count is sent as a message of its own), so
+    the answer never waits for a collector. What cannot be sent stays for the next time:
+    exit 1. Run it from cron or a systemd timer.
+    """
+    root = find_project_root(ctx.find_root().params.get("project_root"))
+    setting, warnings = export.configured(root)
+    for warning in warnings:
+        say(PROG, f"warning: {warning}")
+    if setting is None:
+        raise UsageError('no export is set: "export": {"syslog": "udp://HOST:PORT"} in the global or managed hooks '
+                         "file turns it on")
+    shipped = export.ship(setting)
+    click.echo(f"sent {shipped.sent} record{'s' if shipped.sent != 1 else ''}"
+               + (f", reported {shipped.dropped} dropped" if shipped.dropped else "")
+               + (f"; {shipped.left} left in the spool" if shipped.left else ""))
+    if shipped.error is not None:
+        say(PROG, f"error: export stopped: {shipped.error}")
+        return ManagerStatus.PROBLEMS
+    return ManagerStatus.OK

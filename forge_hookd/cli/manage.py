@@ -26,6 +26,7 @@ from forge_hookd.agents import install as agentwire
 from forge_hookd.agents import jsonedit
 
 from forge_hookd.agents import doctor as wiredoctor
+from forge_hookd.agents import health
 
 from forge_hookd.trust import decide
 from forge_hookd.trust import store as trust
@@ -37,9 +38,9 @@ from forge_hookd.agents.importing import Imported, import_hooks
 from forge_hookd.errors import ConfigError, ExitStatus, ManagerStatus, UsageError
 from forge_hookd.events import EVENT_INFO, EVENT_TYPES, EVENT_VARS, PROJECT_DIR_VAR, TOOL_NAME_VAR, HookEvent, env_name
 from forge_hookd.registry import Hook, hook_name, pattern_can_match
-from forge_hookd.cli.log import log_command
+from forge_hookd.cli.log import export_command, log_command
 from forge_hookd.cli.warm import warm_command
-from forge_hookd.cli.policy import guard_group, replay_command, test_command
+from forge_hookd.cli.policy import guard_group, policy_group, replay_command, test_command
 from forge_hookd.templates import HOOK_TEMPLATES
 from forge_hookd.text import short_command, visible
 from forge_hookd.agents.record import Outcome
@@ -195,11 +196,13 @@ def check_command(ctx: click.Context, as_json: bool) -> int:
     timeout is not its --agent-limit.
 
     A hook is named project[2] (its file and index), as everywhere. On success check
-    says which files it read and how many hooks each holds.
+    says which files it read and how many hooks each holds. The managed layer's files
+    (/etc/forge) come first; one that fails its ownership checks is a problem.
     """
     root = _root(ctx)
-    found = [(scope, p) for scope in ("global", "project")
-             for p in editing.check_file(editing.scope_path(scope, root), root)]
+    found = editing.check_managed(root)
+    found += [(scope, p) for scope in ("global", "project")
+              for p in editing.check_file(editing.scope_path(scope, root), root)]
     outlasting = wiredoctor.outlasting(str(root))
     if as_json:
         print_json([{"file": p.path, "line": p.line, "column": p.column, "entry": p.entry,
@@ -229,7 +232,7 @@ def _problem_line(scope: str, problem: ConfigError) -> str:
 
 def _checked(root: Path, problems: int) -> list[str]:
     """What check read: each file and its hooks, then the verdict."""
-    lines = []
+    lines = [f"  {source:8} {path}: {what}" for source, path, what in editing.managed_files(root)]
     for scope in ("global", "project"):
         path = editing.scope_path(scope, root)
         try:
@@ -650,9 +653,13 @@ def _import_cline(ctx: click.Context, directory: str | None, scope: str, dry_run
                    "settings directory present). Give it again for more agents: each is wired.")
 @click.option("--project", "project", is_flag=True, help="The agent's settings in the project.")
 @click.option("--global", "global_", is_flag=True, help="The agent's settings in your home directory.")
+@click.option("--system", is_flag=True, help="The agent's own managed file (root), which its users cannot drop.")
+@click.option("--root", "system_root", metavar="DIR", default="/", show_default=True,
+              help="With --system: write under DIR instead of / (as DESTDIR: image builds, tests).")
 @click.option("--uninstall", is_flag=True, help="Take out exactly what install put in.")
 @click.pass_context
-def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, project: bool,
+def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, project: bool, system: bool,
+                    system_root: str,
                     uninstall: bool) -> int:
     """Put forge-hook-run into an agent's own settings as its hook command for every event
     forge handles, or with --uninstall take out exactly what install put there.
@@ -677,6 +684,13 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
                ~/.config/opencode/plugins/forge-hook-run.js
       kilo     a plugin, .kilo/plugin/forge-hook-run.js, ~/.config/kilo/plugin/
 
+    \b
+    --system writes the agent's own managed file, so the agent itself keeps forge:
+      claude   /etc/claude-code/managed-settings.json
+      gemini   /etc/gemini-cli/settings.json
+      cursor   /etc/cursor/hooks.json
+    (codex and copilot have none forge writes; doctor --json says so per agent).
+
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,
     so a second install changes nothing (an entry of forge-hook-run that turns hooks off,
@@ -687,13 +701,17 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
     ${XDG_STATE_HOME:-~/.local/state}/forge/installs.json. forge-hook doctor checks
     the result.
     """
-    scope = _scope(global_, project)
+    if system_root != "/" and not system:
+        raise UsageError("--root goes with --system")
+    scope = "system" if system and not (global_ or project) else _scope(global_, project or system)
     root = str(_root_to_add_to(ctx))  # where add --project writes: install, uninstall and doctor agree
-    names = list(dict.fromkeys(n for agent in agents for n in _agents_named(agent, scope, root, uninstall)))
+    names = list(dict.fromkeys(n for agent in agents for n in _agents_named(
+        agent, scope, root, uninstall, system_root=os.path.abspath(system_root))))
     failed = 0
     for name in names:
         try:
-            outcomes = (agentwire.uninstall if uninstall else agentwire.install)(name, scope, root)
+            outcomes = (agentwire.uninstall if uninstall else agentwire.install)(
+                name, scope, root, system_root=os.path.abspath(system_root))
         except ConfigError as exc:  # with "all", one agent's broken file does not stop the others
             if len(names) == 1:
                 raise
@@ -705,7 +723,7 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
     return ExitStatus.BAD_INPUT if failed else ExitStatus.PROCEED
 
 
-def _agents_named(agent: str, scope: str, root: str, uninstall: bool) -> list[str]:
+def _agents_named(agent: str, scope: str, root: str, uninstall: bool, *, system_root: str = "/") -> list[str]:
     from forge_hookd.agents import plugins
 
     every = [*DIALECTS, *plugins.NAMES]
@@ -713,10 +731,14 @@ def _agents_named(agent: str, scope: str, root: str, uninstall: bool) -> list[st
         return [agent]
     if agent != "all":
         raise UsageError(f"--agent takes one of {', '.join(every)} or all, not '{agent}'")
+
+    def fits(name: str) -> bool:
+        return scope != "system" or name in agentplaces.SYSTEM_FILES
+
     if uninstall:
-        return agentwire.installed_agents(scope, root) or every
-    names = [name for name in DIALECTS if agentplaces.found(name)] + \
-        [name for name in plugins.NAMES if plugins.found(name)]
+        return agentwire.installed_agents(scope, root, system_root=system_root) or [n for n in every if fits(n)]
+    names = [name for name in DIALECTS if agentplaces.found(name) and fits(name)] + \
+        [name for name in plugins.NAMES if plugins.found(name) and fits(name)]
     if not names:
         raise UsageError(f"no agent found here: none of {', '.join(every)} has its CLI on PATH or its "
                          "settings directory; name one with --agent")
@@ -769,22 +791,43 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       a forge-hook-run entry that turns hooks off (--no-global, --no-project,
       --trust-project, FORGE_SKIP=... in front of it), and a project's settings that
       steer forge (Claude's env, Gemini's .env, Codex's [features] hooks = false);
-      an agent an install named that has forge-hook-run in none of its settings.
+      an agent an install named that has forge-hook-run in none of its settings;
+      a managed policy file (/etc/forge) that is refused: forge denies its events.
+
+    With --json, the fleet's heartbeat (docs/managed.md, "Fleet health"): forge's
+    version, each agent's wiring, CLI version and last call to forge (from the run
+    log), the project's trust, and the managed layer's files and digest.
     """
-    reports = wiredoctor.examine(str(_root_to_add_to(ctx)))
-    findings = sum(len(r.findings) for r in reports)
+    root = str(_root_to_add_to(ctx))
+    reports = wiredoctor.examine(root)
+    heartbeat = health.report(root, reports, probe=as_json)
     if as_json:
-        print_json({"agents": [r.to_json() for r in reports], "findings": findings})
+        print_json(heartbeat)
     else:
-        for line in _doctor_lines(reports):
+        for line in _doctor_lines(reports, heartbeat["managed"], heartbeat["findings"]):
             click.echo(visible(line))
-    return ManagerStatus.PROBLEMS if findings else ManagerStatus.OK
+    return ManagerStatus.PROBLEMS if heartbeat["findings"] else ManagerStatus.OK
 
 
-def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
+def _managed_lines(layer: dict[str, Any]) -> list[str]:
+    """The managed layer, as doctor says it: each file, each refusal (a finding)."""
+    if not layer["dirs"]:
+        return []
+    files = layer["files"]
+    lines = [f"managed: {', '.join(d['path'] for d in layer['dirs'])}: {len(files)} file{'s' if len(files) != 1 else ''}"
+             f"{', managed_only' if layer['managed_only'] else ''}" + (f" ({layer['digest']})" if layer["digest"] else "")]
+    lines += [f"  {f['source']:8} {f['path']}: {f['hooks']} hook{'s' if f['hooks'] != 1 else ''}" for f in files
+              if f["refused"] is None]
+    lines += [f"  finding: the managed policy {r['path']} is refused ({r['why']}): forge denies the events its "
+              "hooks would judge" for r in layer["refused"]]
+    return lines
+
+
+def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], findings: int) -> list[str]:
+    managed_lines = _managed_lines(layer)
     if not reports:
         return [f"no agent found here (none of {', '.join(DIALECTS)}, opencode, kilo on PATH, no settings "
-                "directory)"]
+                "directory)", *managed_lines, *([f"{findings} finding{'s' if findings != 1 else ''}"] if findings else [])]
     lines = []
     for report in reports:
         wired = report.wired
@@ -799,7 +842,7 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport]) -> list[str]:
                 lines.append(f"  {state.scope:8} {state.path}: {what}; {state.own_hooks} hook command"
                              f"{'s' if state.own_hooks != 1 else ''} of your own")
         lines += [f"  finding: {finding}" for finding in report.findings]
-    findings = sum(len(r.findings) for r in reports)
+    lines += managed_lines
     lines.append(f"{findings} finding{'s' if findings != 1 else ''}" if findings else "all is well")
     return lines
 
@@ -809,6 +852,8 @@ forge_hook.add_command(warm_command)
 forge_hook.add_command(guard_group)
 forge_hook.add_command(test_command)
 forge_hook.add_command(replay_command)
+forge_hook.add_command(policy_group)
+forge_hook.add_command(export_command)
 
 
 def main() -> int:

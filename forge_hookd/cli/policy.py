@@ -18,6 +18,7 @@ from forge_hookd.cli import completion
 from forge_hookd.cli.boundary import MANAGER_PROG, print_json, say
 from forge_hookd.config import find_project_root
 from forge_hookd.errors import ExitStatus, ManagerStatus, UsageError
+from forge_hookd.policy import pull
 from forge_hookd.text import one_line, visible
 
 PROG = MANAGER_PROG
@@ -244,3 +245,42 @@ def _replay_lines(number: int, replayed: Any) -> list[str]:
     if replayed.lossy:
         lines.append("not kept whole by the log, replayed as it holds them: " + ", ".join(replayed.lossy))
     return lines
+
+
+# -- forge-hook policy ------------------------------------------------------------------------
+@click.group("policy", short_help="The managed policy: pull one by digest.")
+def policy_group() -> None:
+    """The managed layer's policy files (/etc/forge/managed.d): an organisation's hooks,
+    which run first and which no user setting turns off."""
+
+
+@policy_group.command("pull", short_help="Install a hooks file into the managed layer, if its digest matches.")
+@click.argument("reference", metavar="SOURCE@sha256:DIGEST")
+@click.option("--name", metavar="NAME", help="The policy's name: it lands in managed.d/pulled-NAME.json "
+                                             "(default: from the source's file name).")
+@click.option("--ca-file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Trust the certificates in FILE (PEM) for an https source, instead of the system's.")
+def pull_command(reference: str, name: str | None, ca_file: str | None) -> int:
+    """Install one hooks file into the managed layer only if its bytes hash to DIGEST.
+
+    \b
+    SOURCE is a file path, a file:// URL, an https:// URL, or a git repository as
+    git+URL#path/in/repo (the file at the head of its default branch).
+
+    The policy is written, root-owned and 0644, to managed.d/pulled-NAME.json of
+    /etc/forge (else of FORGE_MANAGED_DIR where /etc/forge does not exist). A pull that
+    fails (unreachable, a digest that differs, not a hooks file) changes nothing: the
+    last good copy stays in force, and the exit status is 1. If that copy says
+    "on_failure": "refuse", forge also denies every event that can block until a pull
+    succeeds; "last-good" (the default) keeps running it. Must run as root.
+    """
+    pulled = pull.pull(reference, name=name, ca_file=ca_file)
+    if pulled.error is None:
+        _echo(f"installed {pulled.path} (sha256:{pulled.digest})")
+        return ManagerStatus.OK
+    kept = "the last good copy stays in force" if os.path.exists(pulled.path) else "no policy was installed"
+    say(PROG, f"error: pull failed: {pulled.error}; {kept}")
+    if pulled.refusing:
+        say(PROG, "error: the policy says on_failure: refuse: forge denies every event that can block until a "
+                  "pull succeeds")
+    return ManagerStatus.PROBLEMS

@@ -45,6 +45,7 @@ class Context(NamedTuple):
     config_dir: str | None = None
     data_dir: str | None = None
     tmpdir: str | None = "/tmp"  # what $TMPDIR is taken to be; None once the command sets it
+    managed_dir: str | None = None  # FORGE_MANAGED_DIR (the managed layer's /etc/forge is always forge's)
 
     @classmethod
     def from_env(cls, project_root: str, env: Mapping[str, str], *, native_tool: str | None = None,
@@ -54,7 +55,7 @@ class Context(NamedTuple):
         config = env.get("FORGE_CONFIG_DIR") or posixpath.join(env.get("XDG_CONFIG_HOME") or f"{home}/.config",
                                                                 "forge")
         data = posixpath.join(env.get("XDG_DATA_HOME") or f"{home}/.local/share", "forge")
-        return cls(project_root, home, native_tool, cwd, config, data)
+        return cls(project_root, home, native_tool, cwd, config, data, managed_dir=env.get("FORGE_MANAGED_DIR") or None)
 
     @property
     def start(self) -> str:

@@ -16,6 +16,9 @@ from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, 
     git_args, operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
+#: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
+MANAGED_SYSTEM_DIR = "/etc/forge"
+
 PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "poetry.lock", "uv.lock",
              "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock", "go.sum", "flake.lock", ".git/**",
              ".github/workflows/**", ".gitlab-ci.yml", ".circleci/**", "Jenkinsfile", "azure-pipelines.yml",
@@ -106,7 +109,7 @@ _SAFELY[".git/**"] = "Use git commands, not edits of .git/"
 
 # -- self-protection ----------------------------------------------------------------------------------
 _FORGE_HOOK = Lazy(r"forge[-_]hook(?:\.py)?$")
-_SWITCH_OFF = frozenset({"trust", "untrust", "disable", "remove", "rm", "uninstall"})
+_SWITCH_OFF = frozenset({"trust", "untrust", "disable", "remove", "rm", "uninstall", "pull"})  # pull: the managed policy
 _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ls", "stat", "wc", "diff", "file", "jq",
                       "bat", "view", "test", "[", "[["})
 
@@ -228,6 +231,7 @@ class SelfProtection(Guard):
     name = "self_protection"
     summary = "An agent switching off its own guards: forge's config, .forge/, the trust store, forge-hook trust"
     catches = ("Edit ~/.config/forge/hooks.json", "Write .forge/hooks.json", "rm -rf .forge",
+               "Write /etc/forge/managed.d/x.json",
                "forge-hook trust", "forge-hook disable 0", "python -m forge_hookd.manage remove 'tool:*'",
                "sh -c '~/.local/bin/forge-hook trust'", "echo {} > ~/.local/share/forge/trust.json",
                "forge-hook install --uninstall")
@@ -298,7 +302,8 @@ class SelfProtection(Guard):
     def _forge_file(self, path: str, context: Context) -> bool:
         if "/.forge/" in path + "/" and inside(path, context.project_root) or path.endswith("/.forge"):
             return True
-        dirs = [d for d in (context.config_dir, context.data_dir) if d]
+        dirs = [d for d in (context.config_dir, context.data_dir, context.managed_dir) if d]
+        dirs.append(MANAGED_SYSTEM_DIR)  # the managed layer (issue 35)
         dirs += [posixpath.join(context.home, ".config", "forge"), posixpath.join(context.home, ".local/share/forge")]
         return any(inside(path, d) for d in dirs) or any(inside(d, path) and path != "/" and
                                                          path != context.home for d in dirs if path != "/")

@@ -13,8 +13,11 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from forge_hookd.registry import MANAGED_REFUSED
+
 if TYPE_CHECKING:
     from forge_hookd.config import LoadedConfig
+    from forge_hookd.exportconf import Export
 
 OUTPUT_TAIL = 1024  # characters of each hook's stdout and stderr kept
 TEXT_LIMIT = 512  # characters of any other text field
@@ -39,14 +42,16 @@ class RunContext:
         self.files = files if files is not None else []
         self.dialect = dialect
         self.native_event = native_event  # the agent's own name of the event, for one with no forge type
+        self.export: Export | None = None  # where the record is also shipped (forge_hookd.exportconf)
 
 
 def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: bool) -> dict[str, Any]:
     """What became of one config file: ``{"scope", "path", "state", "trust", "hooks",
     "warnings"}``. ``state``: loaded, missing, not a regular file, unreadable, not run
-    (project hooks not trusted); ``trust``: own (global and --config files), trusted,
+    (project hooks not trusted), refused (a managed file that failed its ownership
+    checks); ``trust``: root-owned (the managed layer), own (global and --config files), trusted,
     untrusted, changed, overridden (--trust-project)."""
-    trust: str | None = "own"
+    trust: str | None = "root-owned" if scope == "managed" else "own"
     if scope == "project":
         trust = "overridden" if trust_override else "trusted"
     if loaded.untrusted_state is not None:
@@ -64,6 +69,8 @@ def file_entry(scope: str, path: str, loaded: LoadedConfig, *, trust_override: b
         state = "not run"
     elif any(w.message.startswith("cannot read") for w in loaded.warnings):
         state = "unreadable"
+    if scope == "managed" and any(w.message.startswith(MANAGED_REFUSED) for w in loaded.warnings):
+        state, trust = "refused", None  # its events are denied (forge_hookd.managed)
     return {"scope": scope, "path": path, "state": state, "trust": trust,
             "hooks": len(loaded.hooks), "warnings": len(loaded.warnings)}
 

@@ -20,6 +20,7 @@ from typing import Any
 
 
 from forge_hookd.readfile import kind_of
+from forge_hookd.log import spool
 from forge_hookd.log.record import RunContext, build_record, shortened
 from forge_hookd.safefile import write_all
 from forge_hookd.text import json_bytes
@@ -58,12 +59,31 @@ def record(document: dict[str, Any], context: RunContext) -> str | None:
     """Append the record of one run; the warning to show when the log cannot be
     written (None when it was, or when the log is off)."""
     path = log_path()
+    export = context.export
+    if export is not None and path is None and not export.managed:
+        export = None  # FORGE_LOG=0 stops the user's own export, never a managed one
+    if path is None and export is None:
+        return None
+    line = encode(build_record(document, context))
+    if export is not None:
+        warning = _spooled(line)
+        if warning is not None:
+            return warning
     if path is None:
         return None
     try:
-        append(path, encode(build_record(document, context)))
+        append(path, line)
     except OSError as exc:
         return f"the run log {path} cannot be written: {exc.strerror or exc}"
+    return None
+
+
+def _spooled(line: bytes) -> str | None:
+    """The record into the export spool (write-behind: forge-hook export ships it)."""
+    try:
+        spool.spool(line)
+    except OSError as exc:
+        return f"the export spool {spool.spool_path()} cannot be written: {exc.strerror or exc}"
     return None
 
 

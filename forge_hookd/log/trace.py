@@ -54,6 +54,9 @@ class Tracer:
         elif state == "not run":
             self.say(f"read {scope} {path}: its hooks do not run: the file is {entry['trust']} "
                      f"(forge-hook trust)", "bad")
+        elif state == "refused":
+            self.say(f"refused {scope} {path}: it fails the managed layer's checks, so forge denies the events "
+                     "its hooks would judge", "bad")
         else:
             self.say(f"not read {scope} {path}: {state}", "dim")
 

@@ -11,6 +11,8 @@ from typing import Any, NoReturn
 from forge_hookd.trust import store as trust
 from forge_hookd.config import (
     CONFIG_NAME,
+    GLOBAL_KEYS,
+    TOP_LEVEL_KEYS,
     PROJECT_DIR_NAME,
     duplicate_keys,
     file_warnings,
@@ -20,11 +22,12 @@ from forge_hookd.config import (
     read_raw,
     update_file,
 )
+from forge_hookd import managed
 from forge_hookd.dialects import get
 from forge_hookd.errors import ConfigError
 from forge_hookd.events import HookEvent
 from forge_hookd.text import did_you_mean
-from forge_hookd.registry import MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name, tool_typos
+from forge_hookd.registry import MANAGED_REFUSED, MANAGED_SOURCE, MAX_TIMEOUT, MIN_TIMEOUT, Hook, hook_name, tool_typos
 
 
 @dataclass
@@ -32,7 +35,7 @@ class ListedHook:
     """A configured hook with where it lives and whether it may run."""
 
     hook: Hook
-    scope: str  # "global" or "project"
+    scope: str  # "global", "project", or the managed layer's source ("managed", "managed:NAME")
     file: Path
     index: int  # its position in its file's "hooks" list
     trust: trust.TrustState
@@ -76,8 +79,20 @@ def list_hooks(project_root: Path, problems: list[ConfigError] | None = None) ->
 
     A file that cannot be read or parsed raises ConfigError, unless ``problems`` is
     given: then it goes there and the other file's hooks are still listed (as
-    forge-hook-run still runs them)."""
-    listed = []
+    forge-hook-run still runs them). The managed layer comes first; a managed file that
+    is refused is a problem (its events are denied); with ``managed_only`` the global and
+    project files are not listed, and that is a problem too."""
+    layer = managed.load_layer(project_root=str(project_root))
+    listed = [ListedHook(hook, file.source, Path(file.path), hook.source_index or 0, trust.TrustState.TRUSTED)
+              for file in layer.files if file.refused is None for hook in file.loaded.hooks]
+    if problems is not None:
+        problems += [ConfigError(f"managed policy refused: {r.why}; forge denies the events its hooks would judge",
+                                 path=r.path) for r in layer.refused]
+    if layer.managed_only is not None:
+        if problems is not None:
+            problems.append(ConfigError(f"the global and project hooks do not run: {layer.managed_only} sets "
+                                        "managed_only"))
+        return listed
     for scope in ("global", "project"):
         path = scope_path(scope, project_root)
         try:
@@ -104,7 +119,8 @@ def would_run(listed: list[ListedHook], event: HookEvent, *, trust_project: bool
 
 
 # -- checking --------------------------------------------------------------------------
-def check_file(path: Path, project_root: Path) -> list[ConfigError]:
+def check_file(path: Path, project_root: Path, *,
+               top_level_keys: tuple[str, ...] = TOP_LEVEL_KEYS) -> list[ConfigError]:
     """Every problem of one hooks file; a missing file has none."""
     try:
         raw = read_raw(path)
@@ -116,7 +132,9 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
     if not raw.strip():
         return []
     duplicates = duplicate_keys(raw, doc)
-    problems = file_warnings(doc, path=path, duplicates=duplicates)
+    if path == scope_path("global", project_root) and top_level_keys == TOP_LEVEL_KEYS:
+        top_level_keys = GLOBAL_KEYS  # the global file may say where the run log is exported
+    problems = file_warnings(doc, path=path, duplicates=duplicates, top_level_keys=top_level_keys)
     first_with_id: dict[str, int] = {}
     for index, hook, warnings in iter_entries(doc, path=path, source="", duplicates=duplicates,
                                               project_root=project_root):
@@ -135,6 +153,31 @@ def check_file(path: Path, project_root: Path) -> list[ConfigError]:
                                  "module): a change there is not a change of the trusted project", path=str(path),
                                  entry=index) for index, word in trust.unresolved(doc, project_root)]
     return problems
+
+
+def check_managed(project_root: Path) -> list[tuple[str, ConfigError]]:
+    """Every problem of the managed layer's files, each with its source: a refused file
+    (its events are denied) or what :func:`check_file` finds in one that loads."""
+    layer = managed.load_layer(project_root=str(project_root))
+    found = [(MANAGED_SOURCE, ConfigError(f"{MANAGED_REFUSED}: {r.why}; forge denies the events its hooks would "
+                                          "judge until an administrator fixes it", path=r.path))
+             for r in layer.refused]
+    for file in layer.files:
+        if file.refused is None:
+            found += [(file.source, p) for p in check_file(Path(file.path), project_root,
+                                                           top_level_keys=managed.MANAGED_KEYS)]
+            found += [(file.source, p) for p in file.loaded.warnings  # the layer's own settings
+                      if p.message.startswith(("'managed_only'", "'export'", "export:", "'on_failure'"))]
+    return found
+
+
+def managed_files(project_root: Path) -> list[tuple[str, str, str]]:
+    """Each file of the managed layer: its source, path, and what it holds, for check."""
+    layer = managed.load_layer(project_root=str(project_root))
+    rows = [(f.source, f.path, "refused" if f.refused else f"{len(f.loaded.hooks)} hook"
+             f"{'s' if len(f.loaded.hooks) != 1 else ''} (root-owned)") for f in layer.files]
+    return rows + [(MANAGED_SOURCE, r.path, "refused") for r in layer.refused
+                   if not any(f.path == r.path for f in layer.files)]
 
 
 def _entry_doubts(entry: dict[str, Any], hook: Hook) -> list[str]:

@@ -16,9 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
-from forge_hookd import dialects, skiplist
-
-
+from forge_hookd import dialects, managed, skiplist
 from forge_hookd.trust import decide as trustrun
 from forge_hookd.run import envgate, lost
 from forge_hookd.run.codec import Outcome, Request
@@ -155,11 +153,18 @@ def _load(event: HookEvent, request: Request, located: ProjectRoot, options: Run
     root = located.root
     if not os.path.isdir(root):  # a typo must not quietly run no project hooks
         raise UsageError(f"the project root is not a directory: {root}")
+    layer = managed.load_layer(project_root=root)  # no option, skip list or variable turns it off
     loaded = load_sources(root, include_global=not options.no_global, include_project=not options.no_project,
-                          extra=options.extra_configs, trust_project=settled.override, on_file=witness.file)
+                          extra=options.extra_configs, trust_project=settled.override, on_file=witness.file,
+                          managed=layer)
+    witness.context.export = loaded.export  # the record is also spooled for export (write-behind)
     where = trustrun.Where(event, trustrun.can_block(event, request.dialect, request.native_event),
                            request.dialect)
     verdict = trustrun.decide(loaded, located, where, settled)  # override, require and strict: trust's own
+    refusing = managed.imposed(layer, event, can_block=where.can_block)  # a refused managed file: fail closed
+    if refusing is not None:
+        message = verdict.imposed.message if verdict.imposed is not None else None
+        verdict.imposed = Imposed(refusing.source, refusing.reason, message)
     warnings = [*gated, *map(str, loaded.warnings), *verdict.warnings]
     if options.strict and (gated or loaded.warnings):  # --strict turns any warning into an error
         _refuse(warnings, say)
