@@ -13,9 +13,9 @@ always was. Two promises shape this module:
   answer (its decision, reason, context and messages); its error document fails the hook.
 - Plain output costs nothing: stdout is parsed only when, stripped, it starts with ``{``.
 
-:func:`judge` is forge's reading of a finished hook: its answer, and whether the
+:func:`read_result` is forge's reading of a finished hook: its answer, and whether the
 answer is malformed. A hook written for another agent's protocol is read by that
-agent's judge instead (dialects/); the executor chooses. How the answers of one run
+agent's result reader instead (dialects/); the executor chooses. How the answers of one run
 compose into its decision is :meth:`forge_hookd.results.HookRun.conclude`.
 """
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instruc
     from typing import Protocol
 
     class Finished(Protocol):
-        """What a judge reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
+        """What a result reader reads of a finished hook (a :class:`~forge_hookd.results.HookResult`)."""
 
         @property
         def exit_code(self) -> int | None: ...
@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instruc
         @property
         def error(self) -> str | None: ...
 
-    Judge = Callable[[Finished], "Judgement"]
+    ResultReader = Callable[[Finished], "Judgement"]
 
 ALLOW, DENY, ASK = "allow", "deny", "ask"
 DECISIONS = (ALLOW, DENY, ASK)
@@ -296,10 +296,10 @@ def _duplicate_key(text: str) -> str | None:
 
 # -- one hook ---------------------------------------------------------------------------
 class Judgement(NamedTuple):
-    """What a judge read from a finished hook.
+    """What a result reader read from a finished hook.
 
     ``error`` makes the hook a failure (a malformed answer). ``decision`` is None when
-    forge's own rule decides (a failure denies, else the answer's decision); a judge
+    forge's own rule decides (a failure denies, else the answer's decision); a result reader
     reading another protocol, where an exit status other than 0 need not deny, says so
     here.
     """
@@ -309,7 +309,7 @@ class Judgement(NamedTuple):
     decision: str | None = None
 
 
-def judge(result: Finished) -> Judgement:
+def read_result(result: Finished) -> Judgement:
     """Forge's own reading of a finished hook: its stdout may hold an answer.
 
     A hook that timed out, was interrupted or never started has no answer: what it

@@ -21,7 +21,7 @@ from forge_hookd.signalnames import signal_name
 from forge_hookd.text import one_line
 
 if TYPE_CHECKING:
-    from forge_hookd.answers import Judge
+    from forge_hookd.answers import ResultReader
 
 __all__ = ["HookBlockedError", "HookResult", "HookRun", "Imposed", "describe_hook", "dry_run_document",
            "hook_document"]
@@ -46,7 +46,7 @@ class HookResult:
     is a negative code plus ``signal`` (``-15``, ``"SIGTERM"``).
 
     ``decision`` (``allow``, ``deny`` or ``ask``) and ``reason`` are decided once: by
-    the judge that read the hook (:meth:`judged`), else, for a result made by hand, by
+    the reader that read the hook (:meth:`read_by`), else, for a result made by hand, by
     forge's rule when it is made (a failure denies, else its answer decides).
     """
 
@@ -70,10 +70,10 @@ class HookResult:
         if not self.reason:
             self.reason = self._reason()
 
-    def judged(self, judge: Judge) -> HookResult:
-        """This result as ``judge`` reads it: its answer, a malformed answer's error, and
+    def read_by(self, reader: ResultReader) -> HookResult:
+        """This result as ``reader`` reads it: its answer, a malformed answer's error, and
         the decision and reason that follow. Called once, where the result is made."""
-        judgement = judge(self)
+        judgement = reader(self)
         return replace(self, answer=judgement.answer, error=judgement.error or self.error,
                        decision=judgement.decision or "", reason="")
 

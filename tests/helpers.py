@@ -328,13 +328,13 @@ def idle_runner_status(directory: Path) -> dict[str, Any]:
 
 def hook_answer(dialect: Any, event: Any, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
     """What a ``"format": NAME`` hook that exited by itself answers, read by the agent's
-    rules as the executor reads it (the dialect's judge): the answer's keys, and the
+    rules as the executor reads it (the dialect's result reader): the answer's keys, and the
     decision the agent's rules give."""
     from forge_hookd.registry import Hook
     from forge_hookd.results import HookResult
 
     result = HookResult(Hook("*", "x", format=dialect.name), exit_code, stdout=stdout, stderr=stderr)
-    judgement = dialect.hooks.judge(event)(result)
+    judgement = dialect.hooks.result_reader(event)(result)
     answer: dict[str, Any] = {} if judgement.answer is None else judgement.answer.to_dict()
     return answer
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from helpers import ForgeRun, Project, gone, installed, read_pids
-from forge_hookd.answers import Answer, MalformedAnswer, judge, merge_patch, parse_answer
+from forge_hookd.answers import Answer, MalformedAnswer, merge_patch, parse_answer, read_result
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
 from forge_hookd.results import HookResult, HookRun
@@ -109,7 +109,7 @@ def result(stdout: str = "", exit_code: int | None = 0, *, blocking: bool = True
            **kw: Any) -> HookResult:
     """A finished hook's result, judged as the executor judges it."""
     return HookResult(Hook("*", "x", blocking=blocking), exit_code=exit_code, stdout=stdout, index=index,
-                      **kw).judged(judge)
+                      **kw).read_by(read_result)
 
 
 def concluded(results: list[HookResult], data: dict[str, Any] | None = None) -> HookRun:

@@ -17,7 +17,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from forge_hookd.agents.places import RUNNER, home
-from forge_hookd.agents.record import Outcome
+from forge_hookd.agents.record import Wiring
 from forge_hookd.dialects import get
 from forge_hookd.safefile import write_atomically
 
@@ -55,7 +55,7 @@ def events() -> list[str]:
     return list(get("cline").words.events)
 
 
-def install(scope: str, project_root: str, command: str) -> Outcome:
+def install(scope: str, project_root: str, command: str) -> Wiring:
     where = directory(scope, project_root)
     created = not os.path.isdir(where)
     os.makedirs(where, exist_ok=True)
@@ -75,10 +75,10 @@ def install(scope: str, project_root: str, command: str) -> Outcome:
         os.chmod(path, 0o755)
         written.append(event)
     action = "unchanged" if not written else "created" if created else "updated"
-    return Outcome("cline", where, action, written, kept, notes)
+    return Wiring("cline", where, action, written, kept, notes)
 
 
-def uninstall(scope: str, project_root: str) -> Outcome:
+def uninstall(scope: str, project_root: str) -> Wiring:
     where = directory(scope, project_root)
     removed: list[str] = []
     notes: list[str] = []
@@ -91,7 +91,7 @@ def uninstall(scope: str, project_root: str) -> Outcome:
         parent = os.path.dirname(where)
         if os.path.basename(parent) == ".clinerules" and not os.listdir(parent):
             os.rmdir(parent)
-    return Outcome("cline", where, "cleaned" if removed else "nothing", removed, notes=notes)
+    return Wiring("cline", where, "cleaned" if removed else "nothing", removed, notes=notes)
 
 
 @dataclass

@@ -34,7 +34,7 @@ from forge_hookd.agents.places import Handler
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
-from forge_hookd.agents.record import FileRecord, Outcome
+from forge_hookd.agents.record import FileRecord, Wiring
 
 #: Codex ignores a matcher on these events (hooks: events/common.rs)
 _NO_MATCHER = frozenset({"user_prompt_submit", "stop", "interrupt"})
@@ -103,7 +103,7 @@ def read_config() -> tuple[dict[str, Any] | None, str | None]:
 
 
 # -- install -------------------------------------------------------------------------------------
-def trust(scope: str, hooks_json: str, handlers: list[Handler]) -> list[Outcome]:
+def trust(scope: str, hooks_json: str, handlers: list[Handler]) -> list[Wiring]:
     """Record Codex's trust for forge's ``handlers`` in ``hooks_json``."""
     if not handlers:
         return []
@@ -114,7 +114,7 @@ def trust(scope: str, hooks_json: str, handlers: list[Handler]) -> list[Outcome]
         text = raw.decode("utf-8", "replace") if raw is not None else ""
         doc, problem = read_config()
         if doc is None:
-            return [Outcome("codex", path, "unchanged", notes=[f"{problem}: not touched. Codex runs a hook only "
+            return [Wiring("codex", path, "unchanged", notes=[f"{problem}: not touched. Codex runs a hook only "
                                                                "once you trust it: trust forge-hook-run in codex's /hooks"])]
         wanted = {hook_key(hooks_json, h): hook_hash(h) for h in handlers}
         notes = [f"Codex already holds a state of its own for {key} (another trust, or enabled = false): "
@@ -123,19 +123,19 @@ def trust(scope: str, hooks_json: str, handlers: list[Handler]) -> list[Outcome]
         to_add = {key: value for key, value in wanted.items() if key not in _state(doc)}
         notes += switches(doc, scope, hooks_json)
         if not to_add:
-            return [Outcome("codex", path, "unchanged", notes=notes)] if notes else []
+            return [Wiring("codex", path, "unchanged", notes=notes)] if notes else []
         block = _block(text, hooks_json, to_add)
         expected = copy.deepcopy(doc)
         expected.setdefault("hooks", {}).setdefault("state", {}).update(
             {key: {"trusted_hash": value} for key, value in to_add.items()})
         if _parse(text + block) != expected:
-            return [Outcome("codex", path, "unchanged", notes=notes + [
+            return [Wiring("codex", path, "unchanged", notes=notes + [
                 f"could not add Codex's trust for forge's hooks to {path} without changing what else it says: "
                 "not touched; trust forge-hook-run in codex's /hooks"])]
         write_atomically(path, (text + block).encode())
         wirerecord.update(lambda records: _record(records, scope, path, hooks_json, raw is None, new_dirs, block))
     events = [h.event for h in handlers if hook_key(hooks_json, h) in to_add]
-    return [Outcome("codex", path, "created" if raw is None else "updated", notes=[
+    return [Wiring("codex", path, "created" if raw is None else "updated", notes=[
         f"recorded Codex's trust for forge-hook-run's {len(to_add)} hook{'s' if len(to_add) != 1 else ''} "
         f"({', '.join(events)}), as codex's /hooks would"] + notes)]
 
@@ -203,7 +203,7 @@ def _record(records: dict[str, FileRecord], scope: str, path: str, hooks_json: s
 
 
 # -- uninstall -----------------------------------------------------------------------------------
-def untrust(scope: str, hooks_json: str) -> list[Outcome]:
+def untrust(scope: str, hooks_json: str) -> list[Wiring]:
     """Take out the trust install recorded for forge's hooks in ``hooks_json``."""
     path = config_path()
     key = f"{wirerecord.key_of(path)}#{os.path.abspath(hooks_json)}"
@@ -212,12 +212,12 @@ def untrust(scope: str, hooks_json: str) -> list[Outcome]:
         return []
     with locked(path):
         raw = read_regular(path)
-        outcome = _cut(path, raw, record) if raw is not None else Outcome("codex", path, "nothing")
+        outcome = _cut(path, raw, record) if raw is not None else Wiring("codex", path, "nothing")
         wirerecord.update(lambda records: records.pop(key, None))
     return [outcome]
 
 
-def _cut(path: str, raw: bytes, record: FileRecord) -> Outcome:
+def _cut(path: str, raw: bytes, record: FileRecord) -> Wiring:
     text = raw.decode("utf-8", "replace")
     before = _parse(text)
     keys = [k for block in record.blocks for k in re.findall(r'^\[hooks\.state\.(".*")\]$', block, re.M)]
@@ -230,15 +230,15 @@ def _cut(path: str, raw: bytes, record: FileRecord) -> Outcome:
         for table in re.findall(r'^\[hooks\.state\..*\]\ntrusted_hash = .*\n', block, re.M):
             text = text.replace(table, "", 1)
     if before is None or _pruned(_parse(text)) != _pruned(_without(before, keys)):
-        return Outcome("codex", path, "nothing", notes=[
+        return Wiring("codex", path, "nothing", notes=[
             f"{path} changed in a way forge-hook cannot take its trust out of safely: remove "
             + ", ".join(f"[hooks.state.{_quoted(k)}]" for k in keys) + " by hand"])
     if record.created and text.strip() == "":
         os.unlink(os.path.realpath(path))
         wirerecord.remove_directories(record.dirs)
-        return Outcome("codex", path, "removed", notes=[f"took out Codex's trust for forge's {len(keys)} hooks"])
+        return Wiring("codex", path, "removed", notes=[f"took out Codex's trust for forge's {len(keys)} hooks"])
     write_atomically(path, text.encode())
-    return Outcome("codex", path, "restored", notes=[f"took out Codex's trust for forge's {len(keys)} hooks"])
+    return Wiring("codex", path, "restored", notes=[f"took out Codex's trust for forge's {len(keys)} hooks"])
 
 
 def _without(doc: dict[str, Any], keys: list[str]) -> dict[str, Any]:

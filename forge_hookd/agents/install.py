@@ -36,10 +36,10 @@ from forge_hookd.dialects.base import Command
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.safefile import locked, write_atomically
-from forge_hookd.agents.record import FileRecord, Named, Outcome, digest
+from forge_hookd.agents.record import FileRecord, Named, Wiring, digest
 
 
-def install(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Outcome]:
+def install(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Wiring]:
     """Wire forge-hook-run into agent ``name``'s settings for ``scope`` (``system``: the
     agent's own managed file under ``system_root``, written 0644 whatever the umask). The
     agent is recorded as named first: should the wiring fail, ``doctor`` still knows it
@@ -85,7 +85,7 @@ def _target(name: str, scope: str, project_root: str, system_root: str) -> str:
         raise ConfigError(f"{name} has no managed file forge can write: {exc}") from None
 
 
-def uninstall(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Outcome]:
+def uninstall(name: str, scope: str, project_root: str, *, system_root: str = "/") -> list[Wiring]:
     """Take out what install put into agent ``name``'s settings for ``scope``."""
     if name == "cline":
         return [cline_hooks.uninstall(scope, project_root)]
@@ -101,13 +101,13 @@ def uninstall(name: str, scope: str, project_root: str, *, system_root: str = "/
     return outcomes
 
 
-def uninstall_home() -> tuple[list[Outcome], list[tuple[str, str, str]]]:
+def uninstall_home() -> tuple[list[Wiring], list[tuple[str, str, str]]]:
     """Take forge out of every file in the user's home that install wired, by the install
     records (the paths as install wrote them, wherever the agent's home was then): each
     global settings file, and Codex's trust of forge's hooks in its config.toml (also
     for a project's hooks). For ``./install.sh --uninstall``, before forge's own files go.
     What could not be done: ``(agent, path, why)`` each; the others are done."""
-    outcomes: list[Outcome] = []
+    outcomes: list[Wiring] = []
     failed: list[tuple[str, str, str]] = []
     for record in list(wirerecord.load().values()):
         if record.kind != "json" or record.scope != "global":
@@ -156,7 +156,7 @@ class _Plan:
     notes: list[str] = field(default_factory=list)
 
 
-def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> Outcome:
+def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> Wiring:
     new_dirs = wirerecord.missing_directories(os.path.dirname(os.path.abspath(path)))
     with locked(path):
         raw = read_regular(path)
@@ -167,10 +167,10 @@ def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> 
         events = [e for e in snippet.get("hooks", {}) if e in after and e not in before]
         kept = [e for e in snippet.get("hooks", {}) if e in before]
         if new_text == text:
-            return Outcome(name, path, "unchanged", [], kept, plan.notes)
+            return Wiring(name, path, "unchanged", [], kept, plan.notes)
         write_atomically(path, new_text.encode(), shared=True)
         wirerecord.update(lambda records: _record(records, name, scope, path, raw, new_text, plan, new_dirs))
-    return Outcome(name, path, "created" if raw is None else "updated", events, kept, plan.notes)
+    return Wiring(name, path, "created" if raw is None else "updated", events, kept, plan.notes)
 
 
 def _text(raw: bytes | None, path: str) -> str:
@@ -300,7 +300,7 @@ def _record(records: dict[str, FileRecord], name: str, scope: str, path: str, ra
 
 
 # -- uninstall --------------------------------------------------------------------------------
-def _uninstall_file(name: str, path: str) -> Outcome:
+def _uninstall_file(name: str, path: str) -> Wiring:
     key = wirerecord.key_of(path)
     record = wirerecord.load().get(key)
     if record is None or record.agent != name:
@@ -309,7 +309,7 @@ def _uninstall_file(name: str, path: str) -> Outcome:
         raw = read_regular(path)
         if raw is None:
             wirerecord.update(lambda records: records.pop(key, None))
-            return Outcome(name, path, "nothing", notes=[f"{path} is gone already"])
+            return Wiring(name, path, "nothing", notes=[f"{path} is gone already"])
         outcome = _restore(name, path, raw, record) or _take_out(name, path, _text(raw, path), record)
         if outcome.action == "removed":
             wirerecord.remove_directories(record.dirs)
@@ -317,8 +317,8 @@ def _uninstall_file(name: str, path: str) -> Outcome:
     return outcome
 
 
-def _nothing_recorded(name: str, path: str) -> Outcome:
-    outcome = Outcome(name, path, "nothing")
+def _nothing_recorded(name: str, path: str) -> Wiring:
+    outcome = Wiring(name, path, "nothing")
     raw = read_regular(path)
     if raw is not None and (events := _forge_events(name, path, _text(raw, path))):
         outcome.notes.append(f"forge-hook-run runs on {', '.join(sorted(events))} in {path} through entries "
@@ -326,7 +326,7 @@ def _nothing_recorded(name: str, path: str) -> Outcome:
     return outcome
 
 
-def _restore(name: str, path: str, raw: bytes, record: FileRecord) -> Outcome | None:
+def _restore(name: str, path: str, raw: bytes, record: FileRecord) -> Wiring | None:
     """The bytes before the first install, when nobody touched the file since the last."""
     if record.rounds is None or digest(raw) != record.after:
         return None
@@ -339,12 +339,12 @@ def _restore(name: str, path: str, raw: bytes, record: FileRecord) -> Outcome | 
     events = sorted({str(where[-1]) for where, _ in record.elements if where[:1] == ["hooks"]})
     if record.created and text.strip() == "":
         os.unlink(os.path.realpath(path))
-        return Outcome(name, path, "removed", events)
+        return Wiring(name, path, "removed", events)
     write_atomically(path, text.encode())
-    return Outcome(name, path, "restored", events)
+    return Wiring(name, path, "restored", events)
 
 
-def _take_out(name: str, path: str, text: str, record: FileRecord) -> Outcome:
+def _take_out(name: str, path: str, text: str, record: FileRecord) -> Wiring:
     """The file changed since install wrote it: take out forge's entries and keys by
     value, keep everything else as the user left it."""
     try:
@@ -360,9 +360,9 @@ def _take_out(name: str, path: str, text: str, record: FileRecord) -> Outcome:
                        "whatever is there now is left as it is"] if gone else [])
     if record.created and _parsed(name, path, text).value == {}:
         os.unlink(os.path.realpath(path))
-        return Outcome(name, path, "removed", events, notes=notes)
+        return Wiring(name, path, "removed", events, notes=notes)
     write_atomically(path, text.encode())
-    return Outcome(name, path, "cleaned", events, notes=notes)
+    return Wiring(name, path, "cleaned", events, notes=notes)
 
 
 def _without_elements(name: str, path: str, text: str, elements: list[list[Any]]

@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass
 from importlib import resources
 
-from forge_hookd.agents.record import Outcome
+from forge_hookd.agents.record import Wiring
 from forge_hookd.safefile import write_atomically
 
 FILE_NAME = "forge-hook-run.js"
@@ -75,25 +75,25 @@ def render(name: str, command: str) -> str:
     return template.replace("__RUNNER__", runner).replace("__AGENT__", name)
 
 
-def install(name: str, scope: str, project_root: str, command: str) -> Outcome:
+def install(name: str, scope: str, project_root: str, command: str) -> Wiring:
     path = target_file(name, scope, project_root)
     content = render(name, command)
     existing = _text(path)
     if existing is not None and MARK not in existing:
         raise_note = f"{path} is not forge's plugin: left as it is"
-        return Outcome(name, path, "unchanged", notes=[raise_note])
+        return Wiring(name, path, "unchanged", notes=[raise_note])
     if existing == content:
-        return Outcome(name, path, "unchanged", kept=HOOKS)
+        return Wiring(name, path, "unchanged", kept=HOOKS)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     write_atomically(path, content.encode())
-    return Outcome(name, path, "created" if existing is None else "updated", HOOKS)
+    return Wiring(name, path, "created" if existing is None else "updated", HOOKS)
 
 
-def uninstall(name: str, scope: str, project_root: str) -> Outcome:
+def uninstall(name: str, scope: str, project_root: str) -> Wiring:
     path = target_file(name, scope, project_root)
     existing = _text(path)
     if existing is None or MARK not in existing:
-        return Outcome(name, path, "nothing")
+        return Wiring(name, path, "nothing")
     os.unlink(path)
     where = os.path.dirname(path)
     for _ in range(2):  # the plugin directory, then .opencode / .kilo, when install left them empty
@@ -101,7 +101,7 @@ def uninstall(name: str, scope: str, project_root: str) -> Outcome:
                 os.path.realpath(where) != os.path.realpath(project_root):
             os.rmdir(where)
             where = os.path.dirname(where)
-    return Outcome(name, path, "removed", HOOKS)
+    return Wiring(name, path, "removed", HOOKS)
 
 
 def installed(name: str, scope: str, project_root: str) -> bool:

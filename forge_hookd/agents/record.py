@@ -86,7 +86,7 @@ class Named:
 
 
 @dataclass
-class Outcome:
+class Wiring:
     """What install or uninstall did to one file. ``action``: created, updated,
     unchanged (install); restored, removed, cleaned, nothing (uninstall)."""
 

@@ -43,7 +43,7 @@ from forge_hookd.cli.warm import warm_command
 from forge_hookd.cli.policy import guard_group, policy_group, replay_command, test_command
 from forge_hookd.templates import HOOK_TEMPLATES
 from forge_hookd.text import short_command, visible
-from forge_hookd.agents.record import Outcome
+from forge_hookd.agents.record import Wiring
 
 PROG = MANAGER_PROG
 
@@ -752,7 +752,7 @@ _DONE = {"created": "runs on {events} now, in {path} (created)", "updated": "run
          "cleaned": "took forge-hook-run out of {path}", "nothing": "nothing of forge-hook install's in {path}"}
 
 
-def _say_outcome(outcome: Outcome) -> None:
+def _say_outcome(outcome: Wiring) -> None:
     if outcome.events or outcome.action not in ("created", "updated"):
         events = ", ".join(outcome.events)
         line = _DONE[outcome.action].format(events=events, path=outcome.path)

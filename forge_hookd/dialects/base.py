@@ -7,7 +7,7 @@ and four roles: its :class:`Reader` turns a native payload into an :class:`Inbou
 forge event plus what the agent called things); its :class:`Writer` turns the run's
 :class:`Verdict` into a :class:`NativeAnswer`, or answers a failure; its
 :class:`HookFormat` runs a hook written for the agent (the payload and variables it
-gets, the judge that reads its answer); its :class:`Settings` read and write the
+gets, the result reader that reads its answer); its :class:`Settings` read and write the
 agent's settings files (import, ``--print-config``). No I/O here.
 """
 
@@ -30,7 +30,7 @@ from forge_hookd.events import REFUSABLE_TYPES, STOP_TYPES, TOOL_EVENT_TYPES, Ev
 NATIVE = EventType.AGENT_NATIVE.value
 
 if TYPE_CHECKING:
-    from forge_hookd.answers import Finished, Judge
+    from forge_hookd.answers import Finished, ResultReader
 
 #: Forge's canonical tool names (DESIGN.md, "Dialects").
 CANONICAL_TOOLS = ("bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search")
@@ -391,7 +391,7 @@ def dropped_decision(verdict: Verdict, event: str, dropped: list[str], why: str 
 
 class HookFormat:
     """A hook written for this agent (``"format": NAME``): the payload and variables it
-    gets, and the judge that reads its exit status and output by the agent's rules."""
+    gets, and the result reader that reads its exit status and output by the agent's rules."""
 
     def __init__(self, words: Vocabulary) -> None:
         self.words = words
@@ -408,8 +408,8 @@ class HookFormat:
         """The variables this agent gives its hooks."""
         return {}
 
-    def judge(self, event: HookEvent, *, fail_closed: bool = False) -> Judge:
-        """The judge (answers.py) of a hook handling ``event``.
+    def result_reader(self, event: HookEvent, *, fail_closed: bool = False) -> ResultReader:
+        """The result reader (answers.py) of a hook handling ``event``.
 
         Stricter than the agents in one way: a hook that timed out, died by a signal or
         could not start (126, 127) is left to forge's rule, which denies (unless it is
@@ -423,7 +423,7 @@ class HookFormat:
         native_event = self.native_event_of(event)
         refusable = event.type.value in REFUSABLE_TYPES
 
-        def judged(result: Finished) -> Judgement:
+        def read(result: Finished) -> Judgement:
             code = result.exit_code
             if result.error is not None or result.timed_out or code is None or code < 0 or code in (126, 127):
                 if refusable:
@@ -442,7 +442,7 @@ class HookFormat:
                 parts["data"] = {"tool_args": replacement_patch(old if isinstance(old, dict) else {}, updated)}
             return Judgement(Answer(**parts) if parts else None, None, parts.get("decision") or ALLOW)
 
-        return judged
+        return read
 
     def stricter(self, exit_code: int | None, stderr: str) -> bool:
         """Whether the agent itself would let an action through where this hook broke

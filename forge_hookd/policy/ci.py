@@ -53,7 +53,7 @@ class Case(NamedTuple):
     reason: str | None
 
 
-class Outcome(NamedTuple):
+class CaseOutcome(NamedTuple):
     """What one case got: the run's decision and reason, the hook that decided (its
     words, ``project[0] guard destructive_rm``), and whether that is what it expected."""
 
@@ -152,7 +152,7 @@ def _request(entry: dict[str, Any], dialect: str | None) -> Request:
     return Request(inbound.event, start_dir=inbound.cwd, dialect=agent, native_event=inbound.native_event)
 
 
-def run_cases(cases: list[Case], options: RunOptions, *, say: Callable[[str], None]) -> list[Outcome]:
+def run_cases(cases: list[Case], options: RunOptions, *, say: Callable[[str], None]) -> list[CaseOutcome]:
     """Every case through the pipeline, in order; config warnings are said once."""
     said: set[str] = set()
 
@@ -164,7 +164,7 @@ def run_cases(cases: list[Case], options: RunOptions, *, say: Callable[[str], No
     return [_outcome(case, options, once) for case in cases]
 
 
-def _outcome(case: Case, options: RunOptions, say: Callable[[str], None]) -> Outcome:
+def _outcome(case: Case, options: RunOptions, say: Callable[[str], None]) -> CaseOutcome:
     outcome, _ = run(case.request, options, catcher=None, say=say, trace_to=lambda line: None)
     hook_run = outcome.run
     assert hook_run is not None  # not a dry run
@@ -173,7 +173,7 @@ def _outcome(case: Case, options: RunOptions, say: Callable[[str], None]) -> Out
     decider = hook_run.blocked_by or next(asking, None)  # the denying hook, else the first that asks
     by = None if decider is None else _hook_words(decider.hook, decider.index)
     passed = decision == case.expect and (case.reason is None or case.reason in reason)
-    return Outcome(case, decision, reason, by, passed)
+    return CaseOutcome(case, decision, reason, by, passed)
 
 
 def _hook_words(hook: Hook, index: int) -> str:
@@ -181,7 +181,7 @@ def _hook_words(hook: Hook, index: int) -> str:
     return f"{where} {hook.action}"
 
 
-def report(outcomes: list[Outcome], *, path: str) -> list[str]:
+def report(outcomes: list[CaseOutcome], *, path: str) -> list[str]:
     """The report for people: ``ok`` or ``FAIL`` per case, and for each failure the
     expected (``-``) and the actual (``+``) decision, reason and deciding hook."""
     lines = []

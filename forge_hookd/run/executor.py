@@ -155,8 +155,8 @@ class HookExecutor:
         stopped = False  # a hook said stop and the chain stops on failure
         missing = MissingScripts(run.event, self.project_dir)
 
-        def judge(hook: Hook) -> answers.Judge:
-            return _judge_for(hook, run.event, missing, self._cwd(hook))
+        def reader_for(hook: Hook) -> answers.ResultReader:
+            return _reader_for(hook, run.event, missing, self._cwd(hook))
 
         signalled = catcher.received if catcher is not None else []
         late = False  # the deadline kept a hook from starting
@@ -184,16 +184,16 @@ class HookExecutor:
                             continue
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
                         if failed is not None:
-                            results[index] = self._ended(failed.judged(judge(hook)))
+                            results[index] = self._ended(failed.read_by(reader_for(hook)))
                             stopped = stop_on_failure and results[index].blocks
                     for done in processes.wait():
-                        result = results[done.index] = self._ended(done.judged(judge(done.hook)))
+                        result = results[done.index] = self._ended(done.read_by(reader_for(done.hook)))
                         stopped = stopped or (stop_on_failure and result.blocks)
             except Interrupted as exc:
                 run.interrupted = exc.signum
                 for done in processes.close():
                     done.error = f"interrupted: the runner received {exc}"
-                    results[done.index] = self._ended(done.judged(judge(done.hook)))
+                    results[done.index] = self._ended(done.read_by(reader_for(done.hook)))
         run.results = [results[i] for i in sorted(results)]
         run.skipped = [i for i in range(len(hooks)) if i not in results]
         if signalled and run.interrupted is None:
@@ -279,28 +279,28 @@ class HookExecutor:
         return Spec(hook, cwd, env, stdin, timeout)
 
 
-def _judge_for(hook: Hook, event: HookEvent, missing: MissingScripts, cwd: str) -> answers.Judge:
-    """The judge that reads ``hook``'s outcome: forge's own for every forge hook, the
+def _reader_for(hook: Hook, event: HookEvent, missing: MissingScripts, cwd: str) -> answers.ResultReader:
+    """The result reader of ``hook``'s outcome: forge's own for every forge hook, the
     agent's rules for a hook with a ``format`` (dialects/, with the entry's ``fail_closed``);
     for a blocking hook that ran to its end, first the missing-script rule (missing.py),
     whatever its exit status. A format hook whose script is gone on a stop or a
     compaction does not keep the agent working (it broke, as one that cannot start: the
-    format's judge lets the agent stop there too), and says so."""
-    judge = dialects.get(hook.format).hooks.judge(event, fail_closed=hook.fail_closed) \
-        if hook.format is not None else answers.judge
+    format's reader lets the agent stop there too), and says so."""
+    reader = dialects.get(hook.format).hooks.result_reader(event, fail_closed=hook.fail_closed) \
+        if hook.format is not None else answers.read_result
     if not hook.blocking or hook.guard is not None:
-        return judge
+        return reader
     broken_lets_stop = hook.format is not None and event.type.value in REFUSABLE_TYPES
 
-    def judged(result: answers.Finished) -> answers.Judgement:
+    def read(result: answers.Finished) -> answers.Judgement:
         finished = result.error is None and not result.timed_out
         gone = missing.check(hook, result, cwd) if finished else None
         if gone and broken_lets_stop:
             said = f"a {hook.format} hook failed ({gone}): it does not keep the agent working"
             return answers.Judgement(answers.Answer(message=said), None, answers.ALLOW)
-        return answers.Judgement(None, gone, answers.DENY) if gone else judge(result)
+        return answers.Judgement(None, gone, answers.DENY) if gone else reader(result)
 
-    return judged
+    return read
 
 
 def _inherited_event_vars() -> frozenset[bytes]:

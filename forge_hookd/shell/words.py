@@ -53,7 +53,7 @@ class Sub(NamedTuple):
     text: str
 
 
-class Redirect:
+class RawRedirect:
     """``op`` as written (``>``, ``>>``, ``<``, ``<<``, ``<<<``, ``&>``, ``>&`` ...),
     ``target`` after quote removal (a heredoc's delimiter), ``fd`` when one was
     written; a heredoc's or here-string's text is in ``body`` (filled in when the line
@@ -93,7 +93,7 @@ class RawCommand:
     def __init__(self) -> None:
         self.words: list[Word] = []
         self.assignments: list[Word] = []
-        self.redirects: list[Redirect] = []
+        self.redirects: list[RawRedirect] = []
         self.subs: list[Sub] = []
         self.feeders: tuple[RawCommand, ...] = ()
 
@@ -181,7 +181,7 @@ class _Lexer:
         self.i = 0
         self.error: str | None = None
         self.subs: list[Sub] = []
-        self.pending: list[tuple[Redirect, bool]] = []  # heredocs whose body follows the line
+        self.pending: list[tuple[RawRedirect, bool]] = []  # heredocs whose body follows the line
 
     def fail(self, message: str) -> None:
         if self.error is None:
@@ -532,7 +532,7 @@ class _Builder:
         else:
             assert isinstance(token[1], Word)
             target = token[1]
-        redirect = Redirect(op, target, fd)
+        redirect = RawRedirect(op, target, fd)
         if op in ("<<", "<<-"):
             self.lexer.pending.append((redirect, op == "<<-"))
         elif op == "<<<":
@@ -609,5 +609,5 @@ def is_assignment(word: str) -> bool:
     return _ASSIGNMENT.match(word) is not None
 
 
-__all__ = ["MAX_COMMANDS", "MAX_DEPTH", "RawCommand", "Redirect", "Script", "Sub", "Word", "is_assignment",
+__all__ = ["MAX_COMMANDS", "MAX_DEPTH", "RawCommand", "RawRedirect", "Script", "Sub", "Word", "is_assignment",
            "new_budget", "parse_raw", "skip_balanced"]
