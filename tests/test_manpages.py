@@ -173,7 +173,8 @@ def test_footer_names_the_page_and_see_also_names_what_exists(filename: str) -> 
 
 def test_every_variable_a_hook_gets_is_documented_everywhere(project: Project, forge_run: Any) -> None:
     """The variables a real hook sees, against forge-hook events, --help, both man pages'
-    sources and README.md: none may be missing from any of them."""
+    sources and docs/reference.md (the README's protocol reference): none may be missing
+    from any of them."""
     project.write_hooks([{"event": "*", "command": "env"}])
     run = forge_run({"type": "session:start", "session_id": "s"})
     seen = {line.split("=", 1)[0] for line in run.json["results"][0]["stdout"].splitlines()}
@@ -183,7 +184,7 @@ def test_every_variable_a_hook_gets_is_documented_everywhere(project: Project, f
         "forge-hook events": run_installed(["events"], cwd=project.root, prog="forge-hook").stdout,
         "forge-hook-run --help": run_installed(["--help"], cwd=project.root).stdout,
         "man forge-hook-run": (MAN / "forge-hook-run.1").read_text().replace("\\-", "-"),
-        "README.md": (MAN.parent / "README.md").read_text(),
+        "docs/reference.md": (MAN.parent / "docs" / "reference.md").read_text(),
     }
     for place, text in places.items():
         missing = sorted(v for v in variables if v not in text)
