@@ -58,7 +58,9 @@ PACKAGES = {
     # --auth-type anthropic and ANTHROPIC_BASE_URL, so the same model server serves it.
     "qwen": AgentPackage("qwen", "@qwen-code/qwen-code", "0.24.4", "qwen"),
 }
-AGENTS = tuple(PACKAGES)
+#: The agents every shared real-agent test runs (the matrix's columns). Qwen Code has tests
+#: of its own (tests/test_family_agents.py): it is Claude's protocol under other names.
+AGENTS = ("claude", "codex", "gemini", "copilot")
 
 # The native event names of the hooks the harness can configure, per agent.
 PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "copilot": "preToolUse",
