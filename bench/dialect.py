@@ -5,7 +5,7 @@ protocol.
 Both run one trusted project with one `tool:pre_execute:bash` hook (`true`), rounds
 alternating which goes first. Native reads a forge event on stdin; the dialect path reads
 the PreToolUse payload recorded from the real Claude Code 2.1.328
-(tests/agents/payloads/claude/PreToolUse.json) and answers in Claude's form; Cursor's
+(tests/realagents/payloads/claude/PreToolUse.json) and answers in Claude's form; Cursor's
 beforeShellExecution (its docs' payload) and Copilot's preToolUse (recorded from 1.0.102)
 are timed the same way. Prints the medians and their ratios (target: at most 1.05). Uses the forge-hook-run installed beside
 this interpreter unless --exe is given (run.py's real install is fairer: an editable
@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAYLOAD = ROOT / "tests" / "agents" / "payloads" / "claude" / "PreToolUse.json"
-CURSOR = ROOT / "tests" / "agents" / "payloads" / "cursor" / "beforeShellExecution.json"
-COPILOT = ROOT / "tests" / "agents" / "payloads" / "copilot" / "preToolUse.recorded.json"
+PAYLOAD = ROOT / "tests" / "realagents" / "payloads" / "claude" / "PreToolUse.json"
+CURSOR = ROOT / "tests" / "realagents" / "payloads" / "cursor" / "beforeShellExecution.json"
+COPILOT = ROOT / "tests" / "realagents" / "payloads" / "copilot" / "preToolUse.recorded.json"
 
 
 def timed(argv: list[str], stdin: bytes, cwd: Path, env: dict[str, str]) -> tuple[float, float]:

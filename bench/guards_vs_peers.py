@@ -10,7 +10,7 @@ process per call, a PreToolUse payload on stdin (``cc-safety-net hook --claude-c
 
 The npm package is installed with ``npm install --prefix`` into a cache
 (``$FORGE_PEER_CACHE``, default ``~/.cache/forge-hook-run-peers``), as
-tests/agents/harness.py installs the agents. The corpus's paths (``/home/user/...``)
+tests/realagents/harness.py installs the agents. The corpus's paths (``/home/user/...``)
 are moved into a real temporary home for the peer: it fails closed on a working
 directory that does not exist. Cases whose input Claude cannot send (a Codex patch, a
 Gemini ``paths`` list) are counted for us only and shown apart.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Redaction in linear time: every rule on its worst input (tests/test_redact.py's
+"""Redaction in linear time: every rule on its worst input (tests/log/test_redact.py's
 WORST) at 1 KiB, 32 KiB and 1 MiB, in one process, medians of a few rounds. Linear
 work makes each step a ratio of about 32; quadratic, about 1000. ``--rev REV`` times
 that revision's redact.py instead (at smaller sizes: the old URL rule takes about an

@@ -9,7 +9,7 @@ processes, the median of the cumulative microseconds.
     /tmp/parsers/bin/pip install -q -e .
     /tmp/parsers/bin/python bench/shell_parsers.py [--rounds 5]
 
-The corpus is every command of tests/guards/corpus/*.jsonl and tests/test_shell.py's
+The corpus is every command of tests/guards/corpus/*.jsonl and tests/shell/test_shell.py's
 cases (figures in bench/README.md, "Shell parsers").
 """
 

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import iqr, median  # noqa: E402  (bench/run.py: the same statistics)
 
 ROOT = Path(__file__).resolve().parent.parent
-CLAUDE_PAYLOAD = ROOT / "tests/agents/payloads/claude/PreToolUse.json"
+CLAUDE_PAYLOAD = ROOT / "tests/realagents/payloads/claude/PreToolUse.json"
 COUNTS = {"0 hooks": 0, "1 hook": 1, "10 hooks": 10, "100 hooks": 100, "10 x sleep 0.1 --jobs 10": 10}
 SCENARIOS = [*COUNTS, "claude, 1 hook"]
 

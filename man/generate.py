@@ -2,7 +2,7 @@
 """Generate the man pages from the click commands: ``python man/generate.py``.
 
 The OPTIONS sections come from the commands themselves, so a new option cannot be
-forgotten; tests/test_manpages.py fails when a committed page differs from this output.
+forgotten; tests/cli/test_manpages.py fails when a committed page differs from this output.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import helpers
 # Imported here, before any fixture runs, so that the real-agent harness reads the user's
 # environment (HOME, XDG_CACHE_HOME, FORGE_AGENT_CACHE: where ~1.1 GB of agent CLIs are
 # cached) before isolated_home points HOME into tmp_path.
-import tests.agents.harness  # noqa: F401
+import tests.realagents.harness  # noqa: F401
 from helpers import (
     LEAK_VAR,
     WARM_VARS,

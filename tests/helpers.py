@@ -24,6 +24,9 @@ LEAK_VAR = "FORGE_TEST_LEAK_MARK"
 #: caller's, so a hook sees them too.
 WARM_VARS = ("FORGE_WARM_DIR", "FORGE_WARM_REQUIRED")
 BIN_DIR = Path(sys.executable).parent
+#: The tests' folder (data beside the tests: tests/dialects/, tests/guards/ ...) and the checkout.
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 
 # The event most end-to-end tests send: block_sudo's target.
 SUDO: dict[str, Any] = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "sess_abc123",
@@ -358,7 +361,7 @@ def reap_agent_leftovers() -> None:
 
 def require_agent(name: str) -> str:
     """The real agent ``name``, installed; a skip, said loudly, only where npm is missing."""
-    from tests.agents import harness
+    from tests.realagents import harness
 
     try:
         harness.ensure_installed(name)

@@ -121,7 +121,7 @@ def test_every_cited_benchmark_section_exists() -> None:
 
     root = PACKAGE.parent
     headings = [line for line in (root / "bench" / "README.md").read_text().splitlines() if line.startswith("#")]
-    cited = {(str(path.relative_to(root)), name) for path in [*root.glob("forge_hookd/**/*.py"), *root.glob("tests/*.py"),
+    cited = {(str(path.relative_to(root)), name) for path in [*root.glob("forge_hookd/**/*.py"), *root.glob("tests/**/*.py"),
                                                              *root.glob("bench/*.py"), *root.glob("docs/*.md")]
              for name in re.findall(r'bench/README\.md, "([^"]+)"', path.read_text())}
     missing = sorted(f"{where}: {name}" for where, name in cited if not any(name in h for h in headings))

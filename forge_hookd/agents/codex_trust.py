@@ -7,7 +7,7 @@ never run. ``forge-hook install --agent codex`` is the user saying "run forge's 
 so it records that trust for the entries it wrote, and only for those: as Codex itself
 does for the hooks of a plugin the user installs. The hash is Codex's: SHA-256 of the
 canonical JSON of the normalized entry, checked against what ``codex app-server``'s
-``hooks/list`` reports (tests/test_agentwire_agents.py).
+``hooks/list`` reports (tests/agents/test_agentwire_agents.py).
 
 config.toml is the one TOML file forge touches, and Python has no TOML writer. Nothing
 in it is rewritten: trust is a block of whole tables appended at the end, and the result

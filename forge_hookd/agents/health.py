@@ -1,6 +1,6 @@
 """``forge-hook doctor --json``: one machine's heartbeat for the team that rolls forge out
 (issue 35 item 5). The schema is documented in docs/managed.md ("Fleet health") and
-pinned by tests/test_health.py; a key is added, never renamed or removed, and
+pinned by tests/agents/test_health.py; a key is added, never renamed or removed, and
 ``schema`` changes when a meaning does.
 
 - ``forge``: its version, the Python it runs on, where ``forge-hook-run`` is on PATH;

@@ -4,7 +4,7 @@ The dialects own the protocol facts (their vocabulary's ``events`` and their ``s
 ``files``/``paths``, ``groups``, ``command``); this module
 adds what only installing needs: the agent's CLI names, its home directory and the
 variable that moves it, and whether its settings may hold comments. As each agent's
-current CLI reads them (tests/agents/README.md, "Where each agent reads its hooks"):
+current CLI reads them (tests/realagents/README.md, "Where each agent reads its hooks"):
 
 - Claude Code: ``$CLAUDE_CONFIG_DIR`` (else ``~/.claude``)/settings.json; the project's
   .claude/settings.json and .claude/settings.local.json. Strict JSON.

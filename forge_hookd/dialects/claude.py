@@ -211,7 +211,7 @@ class ClaudeHooks(HookFormat):
         return {"CLAUDE_PROJECT_DIR": project_dir}
 
     def read_answer(self, native_event: str, exit_code: int, stdout: str, stderr: str) -> dict[str, Any]:
-        # Observed with Claude Code 2.1.328 (tests/agents/answer_rules.observed.json):
+        # Observed with Claude Code 2.1.328 (tests/realagents/answer_rules.observed.json):
         # exit 2 blocks (stderr is the reason, even when empty); JSON on stdout is read on
         # exit 0 and on other statuses too (a JSON deny with exit 1 blocks).
         doc = json_object(stdout)

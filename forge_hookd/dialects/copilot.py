@@ -239,7 +239,7 @@ class CopilotHooks(HookFormat):
     variables = ("COPILOT_CLI", "COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "COPILOT_HOOK_DIR")
 
     def env(self, event: HookEvent, project_dir: str) -> dict[str, str]:
-        # What Copilot 1.0.102 adds for its hooks (tests/agents/payloads/copilot/env.json)
+        # What Copilot 1.0.102 adds for its hooks (tests/realagents/payloads/copilot/env.json)
         return {"COPILOT_CLI": "1", "COPILOT_PROJECT_DIR": project_dir, "CLAUDE_PROJECT_DIR": project_dir,
                 "COPILOT_HOOK_DIR": f"{project_dir}/.github/hooks"}
 

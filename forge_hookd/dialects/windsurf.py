@@ -1,5 +1,5 @@
 """Windsurf's Cascade hooks (https://docs.windsurf.com/windsurf/cascade/hooks; no CLI on
-npm, so tests/agents/payloads/windsurf/ holds the docs' examples).
+npm, so tests/realagents/payloads/windsurf/ holds the docs' examples).
 
 Each event is a tool class (``pre_run_command``, ``pre_write_code``, ``pre_read_code``,
 ``pre_mcp_tool_use``, ``pre_user_prompt`` and their post events); the payload names it in

@@ -31,7 +31,7 @@ no pattern may backtrack over what it read from each start position (the URL rul
 old took an hour on 1 MiB). Each pattern here either starts only at a word start (a
 lookbehind that fails inside a run of the characters it then scans) and scans one run,
 or is bounded; the name rule finds heads with a regex and measures values with ``str``
-methods, always moving forward. tests/test_redact.py runs every rule at 1 MiB on its
+methods, always moving forward. tests/log/test_redact.py runs every rule at 1 MiB on its
 worst input; bench/README.md has the figures.
 
 The patterns are our own (the rule sets above were read for the list of shapes: their

@@ -1,7 +1,7 @@
 """Builds the issue 31 corpus: cases from sources the first corpus did not use, labelled
 by hand BEFORE the pack was run on them (by what the command does, not by any guard's
 verdict), split by a hash of the command into a tuning part
-(tests/guards/corpus/issue31.jsonl, run by tests/test_guards_corpus.py) and a held-out
+(tests/guards/corpus/issue31.jsonl, run by tests/guards/test_guards_corpus.py) and a held-out
 part (tests/guards/heldout/issue31.jsonl, measured once, at the end, by
 ``python tests/guards/build_issue31.py --measure``).
 
