@@ -17,7 +17,24 @@ from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.shell.words import RawCommand, Word, is_assignment, parse_raw
 
 if TYPE_CHECKING:
-    from forge_hookd.shell.commands import Command
+    from typing import Protocol
+
+    class Command(Protocol):
+        """What this module reads of a :class:`forge_hookd.shell.commands.Command` (which
+        imports this module: the parser records what each command sets)."""
+
+        @property
+        def argv(self) -> tuple[str, ...]: ...
+        @property
+        def words(self) -> tuple[Word, ...]: ...
+        @property
+        def assignments(self) -> tuple[str, ...]: ...
+        @property
+        def env(self) -> tuple[str, ...]: ...
+        @property
+        def name(self) -> str: ...
+        @property
+        def args(self) -> tuple[str, ...]: ...
 
 MAX_VARIABLES = 256  # names remembered in one line
 MAX_BRACES = 64  # words one brace expansion may make
