@@ -823,6 +823,13 @@ def _managed_lines(layer: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _also_line(agent: str, also: dict[str, Any]) -> str:
+    """Another program reads a file where forge-hook-run runs: said, not a finding."""
+    note = f"; {also['note']}" if also["note"] else ""
+    return (f"  also read by {also['program']}: {', '.join(also['forge'])}: forge-hook-run there runs on its "
+            f"events too, with --dialect {agent}{note}")
+
+
 def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], findings: int) -> list[str]:
     managed_lines = _managed_lines(layer)
     if not reports:
@@ -841,6 +848,7 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], 
                                          else "no forge-hook-run")
                 lines.append(f"  {state.scope:8} {state.path}: {what}; {state.own_hooks} hook command"
                              f"{'s' if state.own_hooks != 1 else ''} of your own")
+        lines += [_also_line(report.agent, also) for also in report.also_read_by if also["forge"]]
         lines += [f"  finding: {finding}" for finding in report.findings]
     lines += managed_lines
     lines.append(f"{findings} finding{'s' if findings != 1 else ''}" if findings else "all is well")
