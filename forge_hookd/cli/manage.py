@@ -792,6 +792,10 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       --trust-project, FORGE_SKIP=... in front of it), and a project's settings that
       steer forge (Claude's env, Gemini's .env, Codex's [features] hooks = false);
       an agent an install named that has forge-hook-run in none of its settings;
+      forge-hook-run running twice on one event of another program that reads two
+      agents' files it is wired in (Copilot CLI reads .claude/settings.json; VS Code's
+      agent Claude's files and .github/hooks; cn Claude's files): that such a program
+      reads a wired file at all is a line ("also read by"), not a finding;
       a managed policy file (/etc/forge) that is refused: forge denies its events.
 
     With --json, the fleet's heartbeat (docs/managed.md, "Fleet health"): forge's
