@@ -27,9 +27,11 @@ twice:
 - one of the agent's own hooks that would run twice: once directly from its settings
   and once imported into a forge hooks file (``"format": AGENT``, forge-hook import)
   on an event where forge-hook-run now runs;
-- an agent that reads another agent's settings file too (Continue's ``cn`` reads
-  Claude Code's): forge-hook-run wired there runs on its events as well, and twice
-  where it is wired in the agent's own file too.
+- forge-hook-run running twice on one event of another program that reads two files it
+  is wired in (places.READERS: Copilot CLI reads ``.claude/settings.json`` beside its own
+  hooks, VS Code's agent ``.github/hooks`` beside Claude's files, cn Claude's beside its
+  own). That such a program reads a file forge is wired in is said, not a finding:
+  ``also_read_by`` per agent (:func:`readers`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,10 @@ class AgentReport:
     events: list[str]  # the native events forge handles for this agent
     files: list[FileState] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+    #: the other programs that read this agent's files: ``program``, ``agent`` (forge's
+    #: name for it, or None), ``files`` (those here), ``forge`` (those running forge-hook-run),
+    #: ``note`` (how it reads them: "it ignores matchers")
+    also_read_by: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def wired(self) -> list[str]:
@@ -111,8 +117,8 @@ def examine(project_root: str, *, path: str | None = None) -> list[AgentReport]:
             report.findings.append(
                 f"forge-hook install was asked to wire {name} ({named[name]}), but forge-hook-run runs in none of "
                 f"{name}'s settings now: {name} is not guarded (forge-hook install --agent {name} {named[name]})")
-        _check_shared(name, [r for r in read if r.state.exists], project_root, report.findings)
         reports.append(report)
+    readers(reports, project_root)
     return reports + [r for name in plugins.NAMES if (r := _plugin(name, project_root, path)) is not None]
 
 
@@ -287,21 +293,40 @@ def _check_twice_wired(name: str, read: list[_Read], findings: list[str]) -> Non
                             f"({', '.join(dict.fromkeys(paths))}): keep it in one file")
 
 
-def _check_shared(name: str, read: list[_Read], project_root: str, findings: list[str]) -> None:
-    """forge-hook-run in another agent's files that ``name`` reads too."""
-    own = {h.event: r.state.path for r in read for h in r.handlers if guarding(h.command, name)}
-    for other in agentplaces.shared_with(name):
-        for scope, path in agentplaces.read_files(other, project_root):
-            shared = _read(other, scope, path)
-            events = [h.event for h in shared.handlers if forge_dialect(h.command) is not None]
-            if not events:
-                continue
-            findings.append(f"{name} reads {path} too ({other}'s settings): forge-hook-run there runs on "
-                            f"{name}'s {', '.join(dict.fromkeys(events))} as well")
-            twice = [e for e in dict.fromkeys(events) if e in own]
-            if twice:
-                findings.append(f"forge-hook-run runs twice on {name}'s {', '.join(twice)} ({path} and "
-                                f"{', '.join(dict.fromkeys(own[e] for e in twice))}): keep it in one file")
+def readers(reports: list[AgentReport], project_root: str) -> None:
+    """Per other program that reads agents' files (places.READERS): on each agent's
+    report, which of its files here the program reads and where forge-hook-run runs in
+    them; a finding where the program reads forge-hook-run in two files of different
+    agents on one of its events (two files of one agent are that agent's own finding)."""
+    by_name = {r.agent: r for r in reports}
+    for reader in agentplaces.READERS:
+        files = [(name, _read(name, scope, path)) for name, scope, path in agentplaces.read_by(reader, project_root)]
+        files = [(name, r) for name, r in files if r.state.exists]
+        for name in dict.fromkeys(n for n, _ in files if n != reader.agent):
+            if (report := by_name.get(name)) is not None:
+                report.also_read_by.append({
+                    "program": reader.program, "agent": reader.agent,
+                    "files": [r.state.path for n, r in files if n == name],
+                    "forge": [r.state.path for n, r in files if n == name and r.state.wired],
+                    "note": reader.note})
+        where: dict[str, dict[str, str]] = {}  # forge's event type: the files running forge there, their agent's
+        for name, r in files:
+            events = get(name).words.events
+            for h in r.handlers:
+                if guarding(h.command, name) and h.event in events:
+                    where.setdefault(events[h.event], {})[r.state.path] = name
+        home = (by_name.get(reader.agent) if reader.agent else None) or next((by_name[n] for n, _ in files if n in by_name), None)
+        for event, paths in where.items():
+            if len(paths) > 1 and len(set(paths.values())) > 1 and home is not None:
+                native = _native(reader.agent or next(iter(paths.values())), event)
+                home.findings.append(
+                    f"forge-hook-run runs {len(paths)} times on {reader.program}'s {native} "
+                    f"({', '.join(paths)}): {reader.program} reads each of them; keep forge-hook-run in one")
+
+
+def _native(name: str, forge_type: str) -> str:
+    """Agent ``name``'s own name for forge's event type (the type when it has none)."""
+    return next((e for e, t in get(name).words.events.items() if t == forge_type), forge_type)
 
 
 def _check_switches(name: str, read: list[_Read], findings: list[str]) -> None:

@@ -19,6 +19,7 @@ current CLI reads them (tests/realagents/README.md, "Where each agent reads its 
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shlex
 import shutil
@@ -128,15 +129,6 @@ def read_files(name: str, project_root: str) -> list[tuple[str, str]]:
         names = sorted(n for n in _listdir(directory) if n.endswith(".json")) or [os.path.basename(user_file)]
         return found + [("global", os.path.join(directory, n)) for n in names]
     return found + [("global", user_file)]
-
-
-def shared_with(name: str) -> tuple[str, ...]:
-    """The other agents whose settings files agent ``name`` reads hooks from too (cn
-    reads Claude Code's): forge-hook-run wired there runs on ``name``'s events."""
-    from forge_hookd.dialects.family import FAMILY  # only the family shares
-
-    alias = FAMILY.get(name)
-    return alias.shares if alias is not None else ()
 
 
 def _listdir(directory: str) -> list[str]:
@@ -252,21 +244,71 @@ _RUNNER_FRONTS = (f"{RUNNER}-native", f"{RUNNER}-launcher", RUNNER)
 
 
 # -- what install writes -----------------------------------------------------------------
-#: Other programs that read an agent's settings file and run its hook commands, each with
-#: the longest hook timeout it accepts (None: it sets none). None of them documents a
-#: maximum (VS Code's agent: ``timeout`` in seconds, default 30; Copilot CLI: ``timeout``
-#: beside ``timeoutSec``; Continue's cn: 600 s): the smallest is what install writes.
-ALSO_READ_BY: dict[str, tuple[tuple[str, float | None], ...]] = {
-    "claude": (("VS Code's agent", None), ("Copilot CLI", get("copilot").settings.max_timeout),
-               ("Continue", None)),
-}
+@dataclass(frozen=True)
+class Reader:
+    """Another program that reads forge's agents' settings files and runs their hook
+    commands on its own events: forge-hook-run wired there runs on them too.
+
+    ``reads`` names each file as the agent's dialect does (``(agent, path)``: a project
+    path, ``~/`` a user's under the agent's home, ``*`` any name); ``agent`` is forge's
+    own name for the program when it is one of forge's agents (whose own files it reads
+    as well); ``most`` the longest hook timeout it accepts (None: it documents none)."""
+
+    program: str
+    reads: tuple[tuple[str, str], ...]
+    agent: str | None = None
+    most: float | None = None
+    note: str = ""
+
+
+_CLAUDE_FILES = (("claude", ".claude/settings.json"), ("claude", ".claude/settings.local.json"),
+                 ("claude", "~/.claude/settings.json"))
+
+#: Every other program known to read a file forge writes for one of its agents (issue 30,
+#: item 9). VS Code's agent (GitHub Copilot Chat's agent hooks, its default
+#: ``chat.hookFilesLocations``) and the Copilot app (github/app#1717) read Claude Code's
+#: files, VS Code's agent the repository's ``.github/hooks/*.json`` too, and both ignore
+#: matchers; Copilot CLI 1.0.102 reads ``.claude/settings.json`` beside its own hooks;
+#: Continue's cn reads Claude Code's project and user settings beside its own. None
+#: documents a maximum hook timeout (VS Code's agent: ``timeout`` in seconds, default 30;
+#: Copilot CLI: ``timeout`` beside ``timeoutSec``; cn: 600 s): the smallest is what install
+#: writes. ``forge-hook doctor`` names them, and where forge would then run twice.
+READERS: tuple[Reader, ...] = (
+    Reader("VS Code's agent", (*_CLAUDE_FILES, ("copilot", ".github/hooks/*.json")),
+           note="it ignores matchers"),
+    Reader("the Copilot app", _CLAUDE_FILES, note="it ignores matchers"),
+    Reader("Copilot CLI", (("claude", ".claude/settings.json"),), agent="copilot",
+           most=get("copilot").settings.max_timeout),
+    Reader("Continue's cn", (("claude", ".claude/settings.json"), ("claude", "~/.claude/settings.json")),
+           agent="continue"),
+)
+
+
+def read_by(reader: Reader, project_root: str) -> list[tuple[str, str, str]]:
+    """Every ``(agent, scope, path)`` ``reader`` reads hooks from for this project: the
+    files of the table, and its own agent's where it is one of forge's."""
+    files = []
+    for name in dict.fromkeys([a for a, _ in reader.reads] + ([reader.agent] if reader.agent else [])):
+        wanted = [_where(name, p, project_root) for a, p in reader.reads if a == name]
+        files += [(name, scope, path) for scope, path in read_files(name, project_root)
+                  if name == reader.agent or any(fnmatch.fnmatchcase(path, w) for w in wanted)]
+    return files
+
+
+def _where(name: str, path: str, project_root: str) -> str:
+    return _homed(name, path) if path.startswith("~/") else os.path.join(project_root, path)
+
+
+def readers_of(name: str) -> tuple[Reader, ...]:
+    """The other programs that read agent ``name``'s files."""
+    return tuple(r for r in READERS if r.agent != name and any(a == name for a, _ in r.reads))
 
 
 def agent_limit(name: str) -> int:
     """The hook timeout install writes into agent ``name``'s files, seconds: forge's own
     ceiling for a hook (600 s), or less where the agent (or another program reading its
     file) accepts less."""
-    ceilings = [get(name).settings.max_timeout, *(most for _, most in ALSO_READ_BY.get(name, ()))]
+    ceilings = [get(name).settings.max_timeout, *(r.most for r in readers_of(name))]
     return int(min([MAX_TIMEOUT, *(c for c in ceilings if c is not None)]))
 
 

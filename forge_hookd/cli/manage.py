@@ -792,6 +792,10 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       --trust-project, FORGE_SKIP=... in front of it), and a project's settings that
       steer forge (Claude's env, Gemini's .env, Codex's [features] hooks = false);
       an agent an install named that has forge-hook-run in none of its settings;
+      forge-hook-run running twice on one event of another program that reads two
+      agents' files it is wired in (Copilot CLI reads .claude/settings.json; VS Code's
+      agent Claude's files and .github/hooks; cn Claude's files): that such a program
+      reads a wired file at all is a line ("also read by"), not a finding;
       a managed policy file (/etc/forge) that is refused: forge denies its events.
 
     With --json, the fleet's heartbeat (docs/managed.md, "Fleet health"): forge's
@@ -823,6 +827,13 @@ def _managed_lines(layer: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _also_line(agent: str, also: dict[str, Any]) -> str:
+    """Another program reads a file where forge-hook-run runs: said, not a finding."""
+    note = f"; {also['note']}" if also["note"] else ""
+    return (f"  also read by {also['program']}: {', '.join(also['forge'])}: forge-hook-run there runs on its "
+            f"events too, with --dialect {agent}{note}")
+
+
 def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], findings: int) -> list[str]:
     managed_lines = _managed_lines(layer)
     if not reports:
@@ -841,6 +852,7 @@ def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], 
                                          else "no forge-hook-run")
                 lines.append(f"  {state.scope:8} {state.path}: {what}; {state.own_hooks} hook command"
                              f"{'s' if state.own_hooks != 1 else ''} of your own")
+        lines += [_also_line(report.agent, also) for also in report.also_read_by if also["forge"]]
         lines += [f"  finding: {finding}" for finding in report.findings]
     lines += managed_lines
     lines.append(f"{findings} finding{'s' if findings != 1 else ''}" if findings else "all is well")

@@ -43,15 +43,14 @@ class Alias:
     """One row of the family table: what the agent does differently from Claude."""
 
     __slots__ = ("name", "tools", "events", "native_events", "files", "local_files", "timeout", "timeout_unit",
-                 "ms_from", "asks", "rewrites", "pre_context", "flat", "variable", "shares")
+                 "ms_from", "asks", "rewrites", "pre_context", "flat", "variable")
 
     def __init__(self, name: str, *, tools: dict[str, str], events: tuple[str, ...],
                  files: tuple[str, str], native_events: frozenset[str] = frozenset(),
                  local_files: tuple[str, ...] = (), timeout: float = 60.0, timeout_unit: float = 1.0,
                  ms_from: float | None = None, asks: bool = True, rewrites: bool = True, pre_context: bool = True,
                  flat: bool = False,
-                 variable: str = "",
-                 shares: tuple[str, ...] = ()) -> None:
+                 variable: str = "") -> None:
         self.name, self.tools, self.events, self.native_events = name, tools, events, native_events
         self.files, self.local_files = files, local_files
         #: the default timeout in seconds; the unit of a written one; the value from which
@@ -67,8 +66,6 @@ class Alias:
         self.flat = flat
         #: the project variable the agent gives its hooks
         self.variable = variable
-        #: other agents' settings files this agent reads hooks from too (cn reads Claude's)
-        self.shares = shares
 
 
 FAMILY: dict[str, Alias] = {a.name: a for a in (
@@ -109,8 +106,7 @@ FAMILY: dict[str, Alias] = {a.name: a for a in (
                   "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop", "Notification",
                   "PreCompact"),
           files=(".continue/settings.json", "~/.continue/settings.json"),
-          local_files=(".continue/settings.local.json",), timeout=600.0, variable="CONTINUE_PROJECT_DIR",
-          shares=("claude",)),
+          local_files=(".continue/settings.local.json",), timeout=600.0, variable="CONTINUE_PROJECT_DIR"),
 )}
 
 

@@ -433,6 +433,59 @@ def test_doctor_finds_forge_wired_in_both_files(project: Project, tmp_path: Path
     assert status == 1 and any("runs 2 times on claude's PreToolUse" in f for f in agents["claude"]["findings"])
 
 
+def readers(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {r["program"]: r for r in report["also_read_by"]}
+
+
+def test_doctor_names_every_other_program_that_reads_the_file_forge_wrote(project: Project, tmp_path: Path) -> None:
+    """VS Code's agent, the Copilot app, Copilot CLI and Continue's cn read Claude's
+    project settings: forge-hook-run there runs on their events too. Said (also_read_by,
+    a line), not a finding: forge runs once on each of their events."""
+    install(project, "claude")
+    claude_file = str(project.root / ".claude/settings.json")
+    status, agents = doctor(project, tmp_path, "claude", "forge-hook-run")
+    assert status == 0 and agents["claude"]["findings"] == [], agents["claude"]
+    by = readers(agents["claude"])
+    assert set(by) == {"VS Code's agent", "the Copilot app", "Copilot CLI", "Continue's cn"}
+    assert all(r["forge"] == [claude_file] for r in by.values()), by
+    assert by["Copilot CLI"]["agent"] == "copilot" and by["VS Code's agent"]["agent"] is None
+    assert "matchers" in by["VS Code's agent"]["note"]
+    text = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path, "claude", "forge-hook-run")})
+    assert text.exit_status == 0 and text.stdout.endswith("all is well\n"), text.stdout
+    assert f"also read by Copilot CLI: {claude_file}: forge-hook-run there runs on its events too" in text.stdout
+    assert f"also read by VS Code's agent: {claude_file}" in text.stdout and "ignores matchers" in text.stdout
+    # Claude's user file is read by VS Code's agent, the Copilot app and cn, not by Copilot CLI
+    assert forge_hook(project, "install", "--agent", "claude", "--project", "--uninstall").exit_status == 0
+    assert forge_hook(project, "install", "--agent", "claude", "--global").exit_status == 0
+    by = readers(doctor(project, tmp_path, "claude", "forge-hook-run")[1]["claude"])
+    assert "Copilot CLI" not in by and by["Continue's cn"]["forge"] == [str(project.home / ".claude/settings.json")]
+
+
+def test_doctor_finds_forge_running_twice_where_copilot_cli_reads_claudes_file(project: Project,
+                                                                              tmp_path: Path) -> None:
+    """Copilot CLI wired by forge and Claude's project file wired by forge: Copilot CLI
+    reads both, so forge runs twice on each of its events; VS Code's agent reads both
+    too. A finding (exit 1), in text and --json."""
+    install(project, "claude")
+    install(project, "copilot")
+    status, agents = doctor(project, tmp_path, "claude", "copilot", "forge-hook-run")
+    claude_file, copilot_file = project.root / ".claude/settings.json", project.root / ".github/hooks/forge.json"
+    twice = [f for f in agents["copilot"]["findings"] if "runs 2 times on Copilot CLI's preToolUse" in f]
+    assert status == 1 and len(twice) == 1, agents["copilot"]["findings"]
+    assert str(claude_file) in twice[0] and str(copilot_file) in twice[0]
+    vscode = [f for f in agents["claude"]["findings"] if "on VS Code's agent's PreToolUse" in f]
+    assert len(vscode) == 1 and str(copilot_file) in vscode[0], agents["claude"]["findings"]
+    assert readers(agents["copilot"])["VS Code's agent"]["forge"] == [str(copilot_file)]
+    text = forge_hook(project, "doctor", env={"PATH": stub_agents(tmp_path, "claude", "copilot", "forge-hook-run")})
+    assert text.exit_status == 1 and "finding: forge-hook-run runs 2 times on Copilot CLI's" in text.stdout
+    # Claude's user file instead: Copilot CLI reads it not, VS Code's agent does
+    assert forge_hook(project, "install", "--agent", "claude", "--project", "--uninstall").exit_status == 0
+    assert forge_hook(project, "install", "--agent", "claude", "--global").exit_status == 0
+    status, agents = doctor(project, tmp_path, "claude", "copilot", "forge-hook-run")
+    assert not any("Copilot CLI" in f for a in agents.values() for f in a["findings"]), agents
+    assert any("on VS Code's agent's PreToolUse" in f for f in agents["claude"]["findings"]), agents["claude"]
+
+
 def test_doctor_finds_events_left_out(project: Project, tmp_path: Path) -> None:
     user_file(project, "claude", json.dumps({"hooks": {"PreToolUse": [
         {"matcher": "*", "hooks": [{"type": "command", "command": "forge-hook-run --dialect claude"}]}]}}))

@@ -17,7 +17,7 @@ from helpers import Project, console_script, run_installed
 TOP = {"schema", "forge", "agents", "project", "managed", "findings"}
 FORGE = {"version", "python", "runner"}
 AGENT = {"agent", "found", "events", "files", "findings", "wired", "version", "last_call", "system_file",
-         "no_system_file"}
+         "no_system_file", "also_read_by"}
 FILE = {"scope", "path", "exists", "wired", "own_hooks", "problem"}
 LAST_CALL = {"time", "event", "decision"}
 PROJECT = {"root", "hooks_file", "trust"}

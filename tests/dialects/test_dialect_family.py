@@ -133,20 +133,18 @@ def test_crush_install_writes_its_flat_list_beside_the_users_config(project: Pro
     assert (project.root / "crush.json").read_text() == '{\n  // mine\n  "options": {"debug": true}\n}\n'
 
 
-def continue_report(project: Project) -> dict[str, Any]:
+def report_of(project: Project, agent: str) -> dict[str, Any]:
     run = forge_hook(project, "doctor", "--json")
-    report = json.loads(run.stdout)
-    agents = report["agents"] if isinstance(report, dict) else report
-    found: dict[str, Any] = next(r for r in agents if r["agent"] == "continue")
+    found: dict[str, Any] = next(r for r in json.loads(run.stdout)["agents"] if r["agent"] == agent)
     return found
 
 
 def test_doctor_says_cn_reads_claudes_file_too_and_where_forge_would_run_twice(project: Project) -> None:
     (project.home / ".continue").mkdir()  # cn is here
     assert forge_hook(project, "install", "--agent", "claude", "--project").exit_status == 0
-    findings = continue_report(project)["findings"]
-    assert any("reads" in f and ".claude/settings.json" in f for f in findings), findings
-    assert not any("twice" in f for f in findings)
+    assert report_of(project, "continue")["findings"] == []  # said, not a finding: forge runs once
+    [cn] = [r for r in report_of(project, "claude")["also_read_by"] if r["program"] == "Continue's cn"]
+    assert cn["agent"] == "continue" and cn["forge"] == [str(project.root / ".claude/settings.json")]
     assert forge_hook(project, "install", "--agent", "continue", "--project").exit_status == 0
-    findings = continue_report(project)["findings"]
-    assert any("runs twice" in f and "PreToolUse" in f for f in findings), findings
+    findings = report_of(project, "continue")["findings"]
+    assert any("runs 2 times on Continue's cn's PreToolUse" in f for f in findings), findings
