@@ -230,3 +230,49 @@ def test_a_managed_endpoint_wins_over_the_environment_and_forge_log(
     shipped = export(project, env=env)
     assert shipped.exit_status == 0 and "sent 1 record" in shipped.stdout, shipped.stderr
     check_run(decode_json(receiver.requests[0][2]), parented=True)
+
+
+# -- the setting and the encoders, in process ------------------------------------------------
+def test_the_setting_and_what_the_environment_fills_in() -> None:
+    from forge_hookd.exportconf import Otlp, otlp_target, parse_export
+
+    setting, warnings = parse_export({"otlp": True}, origin="g", managed=False)
+    assert setting is not None and setting.otlp is not None and setting.syslog is None and warnings == []
+    assert otlp_target(setting.otlp, {}) == ("http://localhost:4318/v1/traces", "http/protobuf", {})
+    env = {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:1/base/", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+           "OTEL_EXPORTER_OTLP_HEADERS": "k=v%2Cw, bad ,x=1"}
+    assert otlp_target(setting.otlp, env) == ("http://a:1/base/v1/traces", "http/json", {"k": "v,w", "x": "1"})
+    env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = "http://t:2/exact"
+    assert otlp_target(setting.otlp, env)[0] == "http://t:2/exact"
+    named = Otlp("https://c.example:4318", None, {"h": "1"})
+    assert otlp_target(named, env) == ("https://c.example:4318/v1/traces", "http/json", {"h": "1"})
+    for bad, said in (({"otlp": "yes"}, "must be true or an object"), ({"otlp": {"endpoint": "ftp://x"}}, "not an http"),
+                      ({"otlp": {"protocol": "grpc"}}, "not one of"), ({"otlp": {"port": 1}}, "unknown key 'port'")):
+        got, warnings = parse_export(bad, origin="g", managed=True)
+        assert any(said in w for w in warnings), (bad, warnings)
+        assert "port" in str(bad) or got is None
+    assert parse_export({"otlp": False}, origin="g", managed=False) == (None, [])
+
+
+def test_a_record_cut_to_its_summary_keeps_its_traceparent(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forge_hookd.log import record, runlog
+
+    monkeypatch.setenv("TRACEPARENT", TRACEPARENT)
+    noisy = ("\x01" * 60 + " ") * 8  # six bytes each in JSON: too much even cut (as test_runrecord.py)
+    results = [{"index": i, "hook": {"event": noisy, "command": noisy, "source": noisy}, "error": noisy,
+                "stdout": noisy, "reason": noisy, "signal": noisy, "decision": noisy} for i in range(50)]
+    doc = {"event": {**SUDO, "session_id": noisy}, "results": results, "decision": "deny", "reason": noisy,
+           "warnings": [noisy] * 20}
+    files = [{"scope": noisy, "path": noisy, "state": noisy, "trust": noisy}] * 10
+    line = runlog.encode(record.build_record(doc, record.RunContext(project_root=noisy, files=files)))
+    out = json.loads(line)
+    assert out["omitted"] == "record too large" and out["traceparent"] == TRACEPARENT
+
+
+def test_a_garbled_record_is_still_a_span() -> None:
+    from forge_hookd.log import otlp
+
+    [span] = otlp.record_spans(b"not json", {}, now=5)
+    request = ExportTraceServiceRequest()
+    request.ParseFromString(otlp.encode([span], "http/protobuf", hostname="h", version="1"))
+    assert spans(request)[0].name == "forge-hook-run run" and spans(request)[0].start_time_unix_nano == 5
