@@ -211,6 +211,13 @@ def test_a_dead_collector_keeps_the_records(project: Project, forge_run: ForgeRu
     request = ExportTraceServiceRequest()
     request.ParseFromString(receiver.requests[0][2])
     assert len(spans(request)) == 4
+    # a full spool's drops are reported as a span of their own
+    (project.home / ".local/state/forge/export.spool.dropped").write_text("3")
+    shipped = export(project)
+    assert shipped.exit_status == 0 and "reported 3 dropped" in shipped.stdout, shipped.stdout
+    request.ParseFromString(receiver.requests[-1][2])
+    [dropped] = spans(request)
+    assert dropped.name == "forge-hook-run dropped" and attributes(dropped) == {"forge.dropped": 3}
 
 
 def test_a_managed_endpoint_wins_over_the_environment_and_forge_log(
