@@ -28,7 +28,7 @@ _URL = re.compile(r"^https?://[^\s/?#]+(/[^\s]*)?$")
 
 class Otlp:
     """The OTLP setting as the file says it: its endpoint (a base URL, ``/v1/traces``
-    appended) and protocol, None where the environment is to say them, and headers."""
+    and ``/v1/logs`` appended) and protocol, None where the environment is to say them, and headers."""
 
     __slots__ = ("endpoint", "protocol", "headers")
 
@@ -109,26 +109,28 @@ def _parse_otlp(value: object, warnings: list[str]) -> Otlp | None:
     return Otlp(endpoint, protocol, headers)
 
 
-def otlp_target(otlp: Otlp, environ: Mapping[str, str]) -> tuple[str, str, dict[str, str]]:
-    """``(traces URL, protocol, headers)``: what the file says, and where it says
-    nothing the standard variables (``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is the full
-    URL; ``OTEL_EXPORTER_OTLP_ENDPOINT`` a base, ``/v1/traces`` appended), else the
-    specification's defaults. An endpoint the file names wins over the environment."""
+def otlp_target(otlp: Otlp, environ: Mapping[str, str], signal: str = "traces") -> tuple[str, str, dict[str, str]]:
+    """``(URL, protocol, headers)`` for ``signal`` (``traces`` or ``logs``): what the file
+    says, and where it says nothing the standard variables
+    (``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` or ``..._LOGS_ENDPOINT`` is the full URL;
+    ``OTEL_EXPORTER_OTLP_ENDPOINT`` a base, ``/v1/traces`` or ``/v1/logs`` appended), else
+    the specification's defaults. An endpoint the file names wins over the environment."""
+    upper = signal.upper()
     if otlp.endpoint is not None:
-        url = _traces_url(otlp.endpoint)
-    elif environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"):
-        url = environ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
+        url = _signal_url(otlp.endpoint, signal)
+    elif environ.get(f"OTEL_EXPORTER_OTLP_{upper}_ENDPOINT"):
+        url = environ[f"OTEL_EXPORTER_OTLP_{upper}_ENDPOINT"]
     else:
-        url = _traces_url(environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or DEFAULT_ENDPOINT)
-    protocol = (otlp.protocol or environ.get("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+        url = _signal_url(environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or DEFAULT_ENDPOINT, signal)
+    protocol = (otlp.protocol or environ.get(f"OTEL_EXPORTER_OTLP_{upper}_PROTOCOL")
                 or environ.get("OTEL_EXPORTER_OTLP_PROTOCOL") or "http/protobuf")
     headers = {} if otlp.endpoint is not None else _headers(environ.get("OTEL_EXPORTER_OTLP_HEADERS", ""))
     headers.update(otlp.headers)
     return url, protocol, headers
 
 
-def _traces_url(base: str) -> str:
-    return base.rstrip("/") + "/v1/traces"
+def _signal_url(base: str, signal: str) -> str:
+    return base.rstrip("/") + "/v1/" + signal
 
 
 def _headers(text: str) -> dict[str, str]:

@@ -155,18 +155,27 @@ class _Sender:
 
 
 class _Otlp:
-    """OTLP/HTTP: one request per batch of records (forge_hookd.log.otlp)."""
+    """OTLP/HTTP: per batch of records a request of traces and one of logs
+    (forge_hookd.log.otlp)."""
 
     def __init__(self, otlp: Otlp) -> None:
         self.url, self.protocol, self.headers = otlp_target(otlp, os.environ)
+        self.logs = otlp_target(otlp, os.environ, "logs")
 
     def send(self, batch: list[tuple[bytes, dict[str, Any]]], *, hostname: str) -> None:
+        """The batch's spans to ``/v1/traces``, then its log records to ``/v1/logs``."""
         from forge_hookd.log import otlp
 
-        now = time.time_ns()
-        spans = [span for line, rec in batch for span in otlp.record_spans(line, rec, now=now)]
+        now, version = time.time_ns(), forge_version()
+        spans, logs = [], []
+        for line, rec in batch:
+            made = otlp.record_spans(line, rec, now=now)
+            spans += made
+            logs.append(otlp.record_log(line, rec, made[0]))
         otlp.post(self.url, self.protocol, self.headers,
-                  otlp.encode(spans, self.protocol, hostname=hostname, version=forge_version()))
+                  otlp.encode(spans, self.protocol, hostname=hostname, version=version))
+        url, protocol, headers = self.logs
+        otlp.post(url, protocol, headers, otlp.encode_logs(logs, protocol, hostname=hostname, version=version))
 
     def dropped(self, count: int, *, hostname: str) -> None:
         from forge_hookd.log import otlp

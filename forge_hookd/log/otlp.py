@@ -1,11 +1,12 @@
-"""The run log as OpenTelemetry traces over OTLP/HTTP (issue 35 item 4): each spooled
-run record becomes a span per run with a child span per hook, parented to the agent's
+"""The run log as OpenTelemetry over OTLP/HTTP (issue 35 item 4): each spooled run
+record becomes a span per run with a child span per hook, and a log record (the
+record's JSON as its body, linked to the run span), parented to the agent's
 ``TRACEPARENT`` when the record carries one (forge_hookd.log.record checks it), with the
 session, tool, event, dialect and decision as attributes. Encoded here, with no
 dependency: ``http/json`` is the OTLP/JSON mapping (hex ids, 64-bit integers as
 strings), ``http/protobuf`` a small encoder for the few messages an
-``ExportTraceServiceRequest`` needs (field numbers of opentelemetry-proto's
-trace.proto, common.proto and resource.proto).
+``ExportTraceServiceRequest`` and an ``ExportLogsServiceRequest`` need (field numbers of
+opentelemetry-proto's trace.proto, logs.proto, common.proto and resource.proto).
 
 The record is the run log's, redacted before it was spooled; ids are derived from its
 line (a hash), so a batch sent again after a failure names the same spans.
@@ -107,6 +108,25 @@ def dropped_span(count: int, *, now: int) -> Span:
                 error=f"{count} run records dropped: the spool was full")
 
 
+SEVERITY = {"allow": (9, "INFO"), "ask": (10, "INFO2"), "deny": (13, "WARN"), "error": (17, "ERROR")}
+
+
+class LogRecord:
+    """The run as one log record: the record's JSON as its body, the run span's
+    attributes, and its trace and span ids (so a backend links the two)."""
+
+    __slots__ = ("time", "severity", "severity_text", "body", "attributes", "trace_id", "span_id")
+
+    def __init__(self, run: Span, body: str, decision: object) -> None:
+        self.time, self.body, self.attributes = run.start, body, run.attributes
+        self.severity, self.severity_text = SEVERITY.get(decision if isinstance(decision, str) else "", (9, "INFO"))
+        self.trace_id, self.span_id = run.trace_id, run.span_id
+
+
+def record_log(line: bytes, rec: dict[str, Any], run: Span) -> LogRecord:
+    return LogRecord(run, line.decode("utf-8", "replace"), rec.get("decision"))
+
+
 # -- OTLP/JSON ---------------------------------------------------------------------------
 def _json_value(value: str | int | bool | float) -> dict[str, Any]:
     if isinstance(value, bool):
@@ -136,6 +156,15 @@ def encode_json(spans: list[Span], resource: list[Attr], version: str) -> bytes:
     return orjson.dumps({"resourceSpans": [{"resource": {"attributes": _json_attrs(resource)},
                                             "scopeSpans": [{"scope": {"name": SCOPE, "version": version},
                                                             "spans": out}]}]})
+
+
+def encode_logs_json(logs: list[LogRecord], resource: list[Attr], version: str) -> bytes:
+    out = [{"timeUnixNano": str(r.time), "observedTimeUnixNano": str(r.time), "severityNumber": r.severity,
+            "severityText": r.severity_text, "body": {"stringValue": r.body}, "attributes": _json_attrs(r.attributes),
+            "traceId": r.trace_id.hex(), "spanId": r.span_id.hex()} for r in logs]
+    return orjson.dumps({"resourceLogs": [{"resource": {"attributes": _json_attrs(resource)},
+                                           "scopeLogs": [{"scope": {"name": SCOPE, "version": version},
+                                                          "logRecords": out}]}]})
 
 
 # -- protobuf ----------------------------------------------------------------------------
@@ -198,6 +227,17 @@ def encode_protobuf(spans: list[Span], resource: list[Attr], version: str) -> by
     return _field(1, resource_spans)
 
 
+def _pb_log(r: LogRecord) -> bytes:
+    return (_fixed64(1, r.time) + _int(2, r.severity) + _str(3, r.severity_text) + _field(5, _str(1, r.body))
+            + _pb_attrs(6, r.attributes) + _field(9, r.trace_id) + _field(10, r.span_id) + _fixed64(11, r.time))
+
+
+def encode_logs_protobuf(logs: list[LogRecord], resource: list[Attr], version: str) -> bytes:
+    """An ``ExportLogsServiceRequest`` > ResourceLogs > ScopeLogs > LogRecord."""
+    scope_logs = _field(1, _str(1, SCOPE) + _str(2, version)) + b"".join(_field(2, _pb_log(r)) for r in logs)
+    return _field(1, _field(1, _pb_attrs(1, resource)) + _field(2, scope_logs))
+
+
 # -- sending -----------------------------------------------------------------------------
 def post(url: str, protocol: str, headers: dict[str, str], body: bytes) -> None:
     """One request; OSError when it fails or the collector refuses it (not 2xx)."""
@@ -220,6 +260,14 @@ def post(url: str, protocol: str, headers: dict[str, str], body: bytes) -> None:
         conn.close()
 
 
+def _resource(hostname: str, version: str) -> list[Attr]:
+    return [("service.name", SERVICE), ("service.version", version), ("host.name", hostname)]
+
+
 def encode(spans: list[Span], protocol: str, *, hostname: str, version: str) -> bytes:
-    resource: list[Attr] = [("service.name", SERVICE), ("service.version", version), ("host.name", hostname)]
-    return (encode_json if protocol == "http/json" else encode_protobuf)(spans, resource, version)
+    return (encode_json if protocol == "http/json" else encode_protobuf)(spans, _resource(hostname, version), version)
+
+
+def encode_logs(logs: list[LogRecord], protocol: str, *, hostname: str, version: str) -> bytes:
+    encoder = encode_logs_json if protocol == "http/json" else encode_logs_protobuf
+    return encoder(logs, _resource(hostname, version), version)

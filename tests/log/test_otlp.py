@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from google.protobuf import json_format
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from helpers import SUDO, ForgeRun, Project, run_installed
@@ -103,12 +104,41 @@ def decode_json(body: bytes) -> ExportTraceServiceRequest:
     for rs in doc["resourceSpans"]:
         for ss in rs["scopeSpans"]:
             for span in ss["spans"]:
-                for key in ("traceId", "spanId", "parentSpanId"):
-                    if key in span:
-                        span[key] = base64.b64encode(bytes.fromhex(span[key])).decode()
+                _hex_ids(span)
     request = ExportTraceServiceRequest()
     json_format.ParseDict(doc, request)  # unknown fields or wrong types fail here
     return request
+
+
+def decode_logs_json(body: bytes) -> ExportLogsServiceRequest:
+    doc = json.loads(body)
+    for rl in doc["resourceLogs"]:
+        for sl in rl["scopeLogs"]:
+            for log in sl["logRecords"]:
+                _hex_ids(log)
+    request = ExportLogsServiceRequest()
+    json_format.ParseDict(doc, request)
+    return request
+
+
+def _hex_ids(item: dict[str, Any]) -> None:
+    for key in ("traceId", "spanId", "parentSpanId"):
+        if key in item:
+            item[key] = base64.b64encode(bytes.fromhex(item[key])).decode()
+
+
+def posted(receiver: Receiver, signal: str) -> list[tuple[dict[str, str], bytes]]:
+    return [(headers, body) for path, headers, body in receiver.requests if path == f"/v1/{signal}"]
+
+
+def check_log(request: ExportLogsServiceRequest, trace: ExportTraceServiceRequest, line: bytes) -> None:
+    [log] = [r for rl in request.resource_logs for sl in rl.scope_logs for r in sl.log_records]
+    run = spans(trace)[0]
+    assert json.loads(log.body.string_value) == json.loads(line)  # the record, as the run log holds it
+    assert log.severity_number == 13 and log.severity_text == "WARN"  # deny
+    assert log.trace_id == run.trace_id and log.span_id == run.span_id
+    assert log.time_unix_nano == run.start_time_unix_nano
+    assert attributes(log)["forge.decision"] == "deny"
 
 
 def spans(request: ExportTraceServiceRequest) -> list[Any]:
@@ -153,16 +183,23 @@ def test_protobuf_to_the_environments_endpoint_parented_to_traceparent(
     assert forge_run(event, env={"TRACEPARENT": TRACEPARENT}).exit_status == 1
     assert len(spool(project).read_bytes().splitlines()) == 1 and not receiver.requests  # only spooled
     assert json.loads(spool(project).read_bytes())["traceparent"] == TRACEPARENT
+    line = spool(project).read_bytes()
     shipped = export(project, env={"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url,
                                    "OTEL_EXPORTER_OTLP_HEADERS": "x-team=sec%20ops,authorization=Bearer t"})
     assert shipped.exit_status == 0 and "sent 1 record" in shipped.stdout, shipped.stderr
-    [(path, headers, body)] = receiver.requests
-    assert path == "/v1/traces" and headers["content-type"] == "application/x-protobuf"
+    assert [path for path, _, _ in receiver.requests] == ["/v1/traces", "/v1/logs"]
+    [(headers, body)] = posted(receiver, "traces")
+    assert headers["content-type"] == "application/x-protobuf"
     assert headers["x-team"] == "sec ops" and headers["authorization"] == "Bearer t"
     assert SECRET.encode() not in body  # redacted before it was spooled
     request = ExportTraceServiceRequest()
     request.ParseFromString(body)
     check_run(request, parented=True)
+    [(headers, logs_body)] = posted(receiver, "logs")
+    assert headers["content-type"] == "application/x-protobuf" and SECRET.encode() not in logs_body
+    logs = ExportLogsServiceRequest()
+    logs.ParseFromString(logs_body)
+    check_log(logs, request, line)
     assert not spool(project).exists()
 
 
@@ -170,18 +207,22 @@ def test_json_to_the_files_endpoint_which_wins_over_the_environment(
         project: Project, forge_run: ForgeRun, receiver: Receiver) -> None:
     global_export(project, {"endpoint": receiver.url + "/", "protocol": "http/json", "headers": {"x-a": "b"}})
     forge_run(SUDO, env={"TRACEPARENT": "00-" + "0" * 32 + "-00f067aa0ba902b7-01"})  # invalid: not recorded
-    assert "traceparent" not in json.loads(spool(project).read_bytes())
+    line = spool(project).read_bytes()
+    assert "traceparent" not in json.loads(line)
     shipped = export(project, env={"OTEL_EXPORTER_OTLP_ENDPOINT": dead_url(), "OTEL_EXPORTER_OTLP_PROTOCOL":
                                    "http/protobuf", "OTEL_EXPORTER_OTLP_HEADERS": "authorization=agent-secret"})
     assert shipped.exit_status == 0, shipped.stderr
-    [(path, headers, body)] = receiver.requests
-    assert path == "/v1/traces" and headers["content-type"] == "application/json" and headers["x-a"] == "b"
+    [(headers, body)] = posted(receiver, "traces")
+    assert headers["content-type"] == "application/json" and headers["x-a"] == "b"
     assert "authorization" not in headers  # the agent's own credentials never go to forge's endpoint
     doc = json.loads(body)
     run = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     assert len(run["traceId"]) == 32 and isinstance(run["startTimeUnixNano"], str)
     assert {"key": "forge.tool", "value": {"stringValue": "bash"}} in run["attributes"]
     check_run(decode_json(body), parented=False)
+    [(headers, logs_body)] = posted(receiver, "logs")
+    assert headers["content-type"] == "application/json" and "authorization" not in headers
+    check_log(decode_logs_json(logs_body), decode_json(body), line)
 
 
 def test_the_environment_alone_turns_nothing_on(
@@ -209,13 +250,13 @@ def test_a_dead_collector_keeps_the_records(project: Project, forge_run: ForgeRu
     shipped = export(project)
     assert shipped.exit_status == 0 and "sent 2 records" in shipped.stdout
     request = ExportTraceServiceRequest()
-    request.ParseFromString(receiver.requests[0][2])
+    request.ParseFromString(posted(receiver, "traces")[0][1])
     assert len(spans(request)) == 4
     # a full spool's drops are reported as a span of their own
     (project.home / ".local/state/forge/export.spool.dropped").write_text("3")
     shipped = export(project)
     assert shipped.exit_status == 0 and "reported 3 dropped" in shipped.stdout, shipped.stdout
-    request.ParseFromString(receiver.requests[-1][2])
+    request.ParseFromString(posted(receiver, "traces")[-1][1])
     [dropped] = spans(request)
     assert dropped.name == "forge-hook-run dropped" and attributes(dropped) == {"forge.dropped": 3}
 
@@ -236,7 +277,7 @@ def test_a_managed_endpoint_wins_over_the_environment_and_forge_log(
     forge_run(SUDO, env={**env, "FORGE_LOG": "0", "TRACEPARENT": TRACEPARENT})
     shipped = export(project, env=env)
     assert shipped.exit_status == 0 and "sent 1 record" in shipped.stdout, shipped.stderr
-    check_run(decode_json(receiver.requests[0][2]), parented=True)
+    check_run(decode_json(posted(receiver, "traces")[0][1]), parented=True)
 
 
 # -- the setting and the encoders, in process ------------------------------------------------
@@ -251,8 +292,10 @@ def test_the_setting_and_what_the_environment_fills_in() -> None:
     assert otlp_target(setting.otlp, env) == ("http://a:1/base/v1/traces", "http/json", {"k": "v,w", "x": "1"})
     env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = "http://t:2/exact"
     assert otlp_target(setting.otlp, env)[0] == "http://t:2/exact"
+    assert otlp_target(setting.otlp, env, "logs")[0] == "http://a:1/base/v1/logs"
     named = Otlp("https://c.example:4318", None, {"h": "1"})
     assert otlp_target(named, env) == ("https://c.example:4318/v1/traces", "http/json", {"h": "1"})
+    assert otlp_target(named, env, "logs")[0] == "https://c.example:4318/v1/logs"
     for bad, said in (({"otlp": "yes"}, "must be true or an object"), ({"otlp": {"endpoint": "ftp://x"}}, "not an http"),
                       ({"otlp": {"protocol": "grpc"}}, "not one of"), ({"otlp": {"port": 1}}, "unknown key 'port'")):
         got, warnings = parse_export(bad, origin="g", managed=True)
