@@ -90,8 +90,9 @@ def export_command(ctx: click.Context) -> int:
     global hooks file names: "export": {"syslog": "udp://HOST:PORT" | "tcp://HOST:PORT" |
     "unix:/PATH"} sends RFC 5424 messages, in order; "export": {"otlp": true} sends
     OpenTelemetry spans (one per run, a child per hook, parented to the agent's
-    TRACEPARENT) over OTLP/HTTP to the endpoint that OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
-    OTEL_EXPORTER_OTLP_ENDPOINT names (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the
+    TRACEPARENT) and log records over OTLP/HTTP to the endpoint that
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (and _LOGS_ENDPOINT) or OTEL_EXPORTER_OTLP_ENDPOINT
+    names (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the
     default, or http/json; OTEL_EXPORTER_OTLP_HEADERS), unless the file names its own
     ("otlp": {"endpoint": URL, "protocol": P, "headers": {...}}). A run only appends its record to the
     spool (${XDG_STATE_HOME:-~/.local/state}/forge/export.spool, bounded: past 4 MiB
