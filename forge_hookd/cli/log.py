@@ -83,12 +83,18 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
     sys.stdout.flush()
 
 
-@click.command("export", short_help="Ship the spooled run records to syslog.")
+@click.command("export", short_help="Ship the spooled run records to syslog or OTLP.")
 @click.pass_context
 def export_command(ctx: click.Context) -> int:
-    """Send the records spooled for export to the target that the managed layer or the
-    global hooks file names ("export": {"syslog": "udp://HOST:PORT" | "tcp://HOST:PORT" |
-    "unix:/PATH"}), as RFC 5424 messages, in order. A run only appends its record to the
+    """Send the records spooled for export to the targets that the managed layer or the
+    global hooks file names: "export": {"syslog": "udp://HOST:PORT" | "tcp://HOST:PORT" |
+    "unix:/PATH"} sends RFC 5424 messages, in order; "export": {"otlp": true} sends
+    OpenTelemetry spans (one per run, a child per hook, parented to the agent's
+    TRACEPARENT) and log records over OTLP/HTTP to the endpoint that
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (and _LOGS_ENDPOINT) or OTEL_EXPORTER_OTLP_ENDPOINT
+    names (OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf, the
+    default, or http/json; OTEL_EXPORTER_OTLP_HEADERS), unless the file names its own
+    ("otlp": {"endpoint": URL, "protocol": P, "headers": {...}}). A run only appends its record to the
     spool (${XDG_STATE_HOME:-~/.local/state}/forge/export.spool, bounded: past 4 MiB
     records are dropped and counted, and the count is sent as a message of its own), so
     the answer never waits for a collector. What cannot be sent stays for the next time:
@@ -99,8 +105,8 @@ def export_command(ctx: click.Context) -> int:
     for warning in warnings:
         say(PROG, f"warning: {warning}")
     if setting is None:
-        raise UsageError('no export is set: "export": {"syslog": "udp://HOST:PORT"} in the global or managed hooks '
-                         "file turns it on")
+        raise UsageError('no export is set: "export": {"syslog": "udp://HOST:PORT"} or {"otlp": true} in the global '
+                         "or managed hooks file turns it on")
     shipped = export.ship(setting)
     click.echo(f"sent {shipped.sent} record{'s' if shipped.sent != 1 else ''}"
                + (f", reported {shipped.dropped} dropped" if shipped.dropped else "")

@@ -1,5 +1,6 @@
-"""Shipping the export spool (issue 35 item 4): each spooled run record as one RFC 5424
-syslog message, over UDP (RFC 5426), TCP (RFC 6587 octet counting) or a Unix socket
+"""Shipping the export spool (issue 35 item 4) to syslog, OTLP or both: for OTLP each
+spooled run record becomes spans (forge_hookd.log.otlp), sent a batch per request; for
+syslog each is one RFC 5424 message, over UDP (RFC 5426), TCP (RFC 6587 octet counting) or a Unix socket
 (a datagram socket such as /dev/log, else a stream one, octet-counted).
 
 A message: ``<PRI>1 TIMESTAMP HOSTNAME forge-hook-run PID run [forge@32473 ...] BOM{json}``.
@@ -26,7 +27,8 @@ import orjson
 
 from forge_hookd import managed
 from forge_hookd.config import GLOBAL_KEYS, global_config_path, load_file
-from forge_hookd.exportconf import Export
+from forge_hookd.exportconf import Export, Otlp, otlp_target
+from forge_hookd.log.record import forge_version
 from forge_hookd.log.spool import count_dropped, reset_dropped, spool_path
 from forge_hookd.safefile import locked
 
@@ -37,6 +39,7 @@ SD_ID = "forge@32473"  # 32473: the enterprise number RFC 5612 reserves for docu
 MAX_MESSAGE = 8192
 TIMEOUT = 5.0
 BOM = b"\xef\xbb\xbf"
+BATCH = 100  # records per OTLP request, and between two checks that every target took them
 
 
 class Shipped:
@@ -151,32 +154,69 @@ class _Sender:
         self.sock.close()
 
 
+class _Otlp:
+    """OTLP/HTTP: per batch of records a request of traces and one of logs
+    (forge_hookd.log.otlp)."""
+
+    def __init__(self, otlp: Otlp) -> None:
+        self.url, self.protocol, self.headers = otlp_target(otlp, os.environ)
+        self.logs = otlp_target(otlp, os.environ, "logs")
+
+    def send(self, batch: list[tuple[bytes, dict[str, Any]]], *, hostname: str) -> None:
+        """The batch's spans to ``/v1/traces``, then its log records to ``/v1/logs``."""
+        from forge_hookd.log import otlp
+
+        now, version = time.time_ns(), forge_version()
+        spans, logs = [], []
+        for line, rec in batch:
+            made = otlp.record_spans(line, rec, now=now)
+            spans += made
+            logs.append(otlp.record_log(line, rec, made[0]))
+        otlp.post(self.url, self.protocol, self.headers,
+                  otlp.encode(spans, self.protocol, hostname=hostname, version=version))
+        url, protocol, headers = self.logs
+        otlp.post(url, protocol, headers, otlp.encode_logs(logs, protocol, hostname=hostname, version=version))
+
+    def dropped(self, count: int, *, hostname: str) -> None:
+        from forge_hookd.log import otlp
+
+        span = otlp.dropped_span(count, now=time.time_ns())
+        otlp.post(self.url, self.protocol, self.headers,
+                  otlp.encode([span], self.protocol, hostname=hostname, version=forge_version()))
+
+
 def ship(export: Export, *, path: str | None = None) -> Shipped:
-    """Send what the spool holds to the export's syslog target over one connection:
-    what an earlier shipping left first, then the spool as it is now (runs append to a
-    new one), then the count of records a full spool dropped."""
+    """Send what the spool holds to the export's targets (syslog over one connection,
+    OTLP a request per batch): what an earlier shipping left first, then the spool as it
+    is now (runs append to a new one), then the count of records a full spool dropped.
+    A record counts as sent when every target took it; one that a target refused stays
+    for the next time (and another target may receive it again: at least once)."""
     path = path or spool_path()
-    if export.syslog is None:
-        return Shipped(error="no syslog target is set")
+    if export.syslog is None and export.otlp is None:
+        return Shipped(error="no export target is set")
     aside = path + ".sending"
     done = Shipped()
     with locked(aside):
+        sender = None
+        collector = _Otlp(export.otlp) if export.otlp is not None else None
+        where = _where(export, collector)
         try:
-            sender = _Sender(export.syslog)
+            sender = _Sender(export.syslog) if export.syslog is not None else None
         except OSError as exc:
             done.left = sum(1 for name in (aside, path) for _ in _lines(name))
-            done.error = f"{_where(export)}: {exc.strerror or exc}"
+            done.error = f"{where}: {exc.strerror or exc}"
             return done
         try:
-            _ship_all(sender, path, aside, done)
+            _ship_all(sender, collector, path, aside, done)
         except OSError as exc:
-            done.error = f"{_where(export)}: {exc.strerror or exc}"
+            done.error = f"{where}: {exc.strerror or exc}"
         finally:
-            sender.close()
+            if sender is not None:
+                sender.close()
     return done
 
 
-def _ship_all(sender: _Sender, path: str, aside: str, done: Shipped) -> None:
+def _ship_all(sender: _Sender | None, collector: _Otlp | None, path: str, aside: str, done: Shipped) -> None:
     hostname = socket.gethostname()
     for _ in range(2):  # what was left aside, then the spool: never chasing appends for ever
         if not os.path.exists(aside):
@@ -186,16 +226,24 @@ def _ship_all(sender: _Sender, path: str, aside: str, done: Shipped) -> None:
         lines = list(_lines(aside))
         sent = 0
         try:
-            for line in lines:
-                sender.send(syslog_message(_record(line), hostname=hostname))
-                sent += 1
+            while sent < len(lines):
+                batch = [(line, _record(line)) for line in lines[sent:sent + BATCH]]
+                if sender is not None:
+                    for _line, rec in batch:
+                        sender.send(syslog_message(rec, hostname=hostname))
+                if collector is not None:
+                    collector.send(batch, hostname=hostname)
+                sent += len(batch)
         finally:
             _keep(aside, lines[sent:])
             done.sent += sent
             done.left += len(lines) - sent
     dropped = count_dropped(path, 0)
     if dropped:
-        sender.send(dropped_message(dropped, hostname=hostname, now=_now()))
+        if sender is not None:
+            sender.send(dropped_message(dropped, hostname=hostname, now=_now()))
+        if collector is not None:
+            collector.dropped(dropped, hostname=hostname)
         reset_dropped(path)
         done.dropped = dropped
 
@@ -230,9 +278,12 @@ def _keep(aside: str, lines: list[bytes]) -> None:
     os.replace(tmp, aside)
 
 
-def _where(export: Export) -> str:
+def _where(export: Export, collector: _Otlp | None) -> str:
     kind, address, port = export.syslog or ("", "", 0)
-    return f"unix:{address}" if kind == "unix" else f"{kind}://{address}:{port}"
+    where = [f"unix:{address}" if kind == "unix" else f"{kind}://{address}:{port}"] if export.syslog else []
+    if collector is not None:
+        where.append(f"OTLP {collector.protocol} {collector.url}")
+    return " and ".join(where)
 
 
 def _now() -> str:

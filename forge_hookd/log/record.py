@@ -118,7 +118,23 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
     for entry, guard in zip(redacted["hooks"], names, strict=True):
         if guard is not None:
             entry["guard"] = guard
+    if (parent := traceparent(os.environ.get("TRACEPARENT"))) is not None:
+        redacted["traceparent"] = parent  # the agent's trace (checked: only hex): exported spans are its children
     return redacted
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def traceparent(value: object) -> str | None:
+    """A W3C Trace Context ``traceparent`` (version 00: ``00-TRACEID-SPANID-FLAGS``,
+    lower-case hex, neither id all zeros), else None: never a raw value."""
+    if not isinstance(value, str) or len(value) != 55:
+        return None
+    parts = value.split("-")
+    if [len(p) for p in parts] != [2, 32, 16, 2] or parts[0] != "00" or not set("".join(parts)) <= _HEX:
+        return None
+    return value if parts[1].strip("0") and parts[2].strip("0") else None
 
 
 def _kept_hooks(hooks: list[dict[str, Any]], decided_by: object) -> list[dict[str, Any]]:

@@ -130,9 +130,12 @@ def _summary(rec: dict[str, Any]) -> None:
     event = rec["event"]
     kept = {k: rec.get(k) for k in ("v", "time", "duration", "forge", "pid", "project", "dialect", "decision",
                                     "decided_by", "reason", "exit_status", "interrupted", "error")}
+    parent = rec.get("traceparent")  # 55 characters: the exported spans keep their parent
     rec.clear()
     rec.update(kept, event={k: event.get(k) for k in ("type", "tool", "session")},
                omitted="record too large")
+    if parent is not None:
+        rec["traceparent"] = parent
 
 
 def append(path: str, line: bytes, *, rotate_bytes: int = ROTATE_BYTES) -> None:
