@@ -23,6 +23,7 @@ from typing import Any
 from forge_hookd import managed
 from forge_hookd.agents.doctor import AgentReport
 from forge_hookd.agents.places import NO_SYSTEM_FILE, PLACES, system_file
+from forge_hookd.agents.plugins import PLUGIN_PLACES  # OpenCode and Kilo: a plugin, no settings file
 from forge_hookd.config import parse_document, project_file, read_raw
 from forge_hookd.errors import ConfigError
 from forge_hookd.log.record import forge_version
@@ -102,7 +103,8 @@ def _mapping(value: object) -> dict[str, Any]:
 def agent_version(name: str) -> str | None:
     """The first line the agent's CLI prints for ``--version``, None when it is not on
     PATH, fails, or takes longer than :data:`VERSION_TIMEOUT`."""
-    for cli in PLACES[name].clis:
+    clis = PLACES[name].clis if name in PLACES else PLUGIN_PLACES[name].clis if name in PLUGIN_PLACES else ()
+    for cli in clis:
         program = shutil.which(cli)
         if program is None:
             continue

@@ -126,3 +126,13 @@ def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
                                cwd=project.root, prog="forge-hook", env=path)
         assert undone.exit_status == 0, undone.stderr
     assert not list(root.rglob("*.json"))
+
+
+def test_the_heartbeat_knows_the_plugin_agents(project: Project) -> None:
+    # OpenCode and Kilo have a plugin, not a settings file: doctor --json took their
+    # CLI's version from the settings table and failed (KeyError, exit 3)
+    assert run_installed(["install", "--agent", "opencode", "--project"], cwd=project.root,
+                         prog="forge-hook").exit_status == 0
+    run = run_installed(["doctor", "--json"], cwd=project.root, prog="forge-hook")
+    assert run.exit_status in (0, 1), run.stderr
+    assert "opencode" in [a["agent"] for a in json.loads(run.stdout)["agents"]]
