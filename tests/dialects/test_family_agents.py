@@ -7,13 +7,14 @@ model server on 127.0.0.1). A guard denies ``rm -rf ~`` through the documented i
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent, run_installed
+from helpers import BIN_DIR, Project, installed, reap_agent_leftovers, require_agent, run_installed
 from tests.realagents import harness
 from tests.realagents.harness import AgentRun, Workspace
 
@@ -36,7 +37,9 @@ def qwen(project: Project, command: str, hook: str | None = None) -> AgentRun:
             done = run_installed(["install", "--agent", "qwen", "--project"], cwd=ws.project, prog="forge-hook")
             assert done.exit_status == 0, done.stderr
 
-    ws = Workspace(project=project.root, home=project.home)
+    # forge installed and on the agent's PATH, as install.sh leaves it: the project's
+    # settings find forge-hook-run there (and deny every call where they do not)
+    ws = Workspace(project=project.root, home=project.home, extra_env={"PATH": f"{BIN_DIR}:{os.environ['PATH']}"})
     return harness.run_agent("qwen", ws, command=command, hooks={"PreToolUse": hook} if hook else {}, adjust=install)
 
 
