@@ -234,7 +234,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
     found = logview.last(path, Filter(), number)
     if len(found) < number:
         raise UsageError(f"no run {number}: the log holds {len(found)} run(s) (forge-hook log)")
-    replayed = replay.replay(found[0], project_root=ctx.find_root().params.get("project_root"),
+    replayed = replay.replay(found[0], name=f"run {number}", project_root=ctx.find_root().params.get("project_root"),
                              trust_project=trust_project, say=lambda line: say(PROG, line))
     if as_json:
         print_json(replayed.to_dict())
