@@ -15,11 +15,17 @@ CPU time and the paired ratio are the figures to trust: wall time moves with the
 callgrind, the runner's own process: its hooks are not traced): the same count for the
 same code whatever else the machine does, where a loaded machine's CPU times move by
 10%. Python writes its byte code first, so no run pays for compiling.
+
+Two more scenarios are a pre-tool bash call (``ls``) judged by the recommended guards
+beside one command hook: ``pack + hook`` (the hook prints nothing: no rewrite) and
+``pack + rewrite`` (it rewrites the command to ``ls --color=never``, which the guards
+judge again since issue 32).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -32,7 +38,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run as bench  # noqa: E402  (bench/run.py: the environment and the projects)
 
-SCENARIOS = ["0 hooks", "1 hook", "100 hooks"]
+SCENARIOS = ["0 hooks", "1 hook", "100 hooks", "pack + hook", "pack + rewrite"]
+#: the recommended guards (forge_hookd.guards.RECOMMENDED), as entries
+PACK = [{"event": "tool:pre_execute", "guard": name} for name in (
+    "destructive_rm", "force_push", "destructive_git", "secret_files", "hardcoded_secrets", "remote_code",
+    "self_protection")]
+GUARDED_HOOKS = {"pack + hook": "true",
+                 "pack + rewrite": """echo '{"data": {"tool_args": {"command": "ls --color=never"}}}'"""}
 
 
 def install(rev: str, work: Path, env: dict[str, str]) -> bench.Runner:
@@ -42,7 +54,17 @@ def install(rev: str, work: Path, env: dict[str, str]) -> bench.Runner:
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, check=True)
     bench.ROOT = src  # build_env installs bench.ROOT
     venv = bench.build_env(work / f"venv-{rev}", peers=False)
-    return bench.forge_projects(work / f"projects-{rev}", venv, env)
+    runner = bench.forge_projects(work / f"projects-{rev}", venv, env)
+    for scenario, hook in GUARDED_HOOKS.items():  # a pre-tool call, judged by the pack
+        root = work / f"projects-{rev}" / "forge" / scenario.replace(" + ", "_")
+        (root / ".forge").mkdir(parents=True)
+        (root / ".forge/hooks.json").write_text(json.dumps(
+            {"hooks": [*PACK, {"event": "tool:pre_execute:bash", "command": hook}]}))
+        bench.sh(str(venv / "bin/forge-hook"), "trust", cwd=root, env=env)
+        runner.commands[scenario] = [str(venv / "bin/forge-hook-run"), "--event", "tool:pre_execute", "--tool", "bash",
+                                     "--data", '{"tool_args": {"command": "ls"}}']
+        runner.cwd[scenario] = root
+    return runner
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -54,12 +76,41 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float
     return (time.perf_counter() - started) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
 
 
+# Under callgrind, valgrind keeps SIGRTMAX for itself: a handler for it fails with EINVAL,
+# and forge-hook-run, which answers every ending signal from its first instruction
+# (__main__.answer_signals_during_startup), died there with a traceback, so that every
+# scenario counted the same ~66.7 M instructions of that crash. Only the valgrind runs get
+# this sitecustomize (through PYTHONPATH), which lets that one call pass; both revisions
+# pay it alike. And a count is taken only of a run that ended as it does outside valgrind.
+SITECUSTOMIZE = """
+import _signal
+_install = _signal.signal
+def _all_but_valgrinds(signum, handler):
+    try:
+        return _install(signum, handler)
+    except OSError:
+        if signum != _signal.SIGRTMAX:
+            raise
+        return _signal.SIG_DFL
+_signal.signal = _all_but_valgrinds
+"""
+
+
 def instructions(argv: list[str], cwd: Path, env: dict[str, str]) -> int:
-    """Instructions the runner executes for one run (callgrind; hooks not traced)."""
-    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True)  # byte code written
+    """Instructions the runner executes for one run (callgrind; hooks not traced). With
+    one hash seed, the count of one revision moves by a few hundred instructions from run
+    to run (by about 250,000 with a random seed each)."""
+    env = {**{k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONHASHSEED": "0"}
+    plain = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True)  # byte code written
+    site = cwd / ".valgrind-site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE)
     proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd,
-                          env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+                          env={**env, "PYTHONPATH": str(site)}, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True)
+    if proc.returncode != plain.returncode or not proc.stdout.startswith('{"version":1,"event"'):
+        sys.exit(f"bench: {' '.join(argv)} ended otherwise under valgrind (exit {proc.returncode}, "
+                 f"{plain.returncode} without): {proc.stderr[-2000:]}")
     collected = [line for line in proc.stderr.splitlines() if "Collected" in line]
     return int(collected[-1].split()[-1].replace(",", ""))
 

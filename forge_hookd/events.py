@@ -98,6 +98,10 @@ EVENT_INFO: dict[EventType, EventInfo] = {k: EventInfo(*v) for k, v in {
 #: not a tool).
 TOOL_EVENT_TYPES: frozenset[str] = frozenset(t.value for t, info in EVENT_INFO.items()
                                              if info.has_tool and t is not EventType.AGENT_NATIVE)
+#: Forge's event types that can block (DESIGN.md, "Events"): an agent's own list, where
+#: the run came in through its dialect, is the dialect's ``blocking_events``.
+BLOCKING_TYPES: frozenset[str] = frozenset(
+    {"tool:pre_execute", "user:prompt_submit", "permission:check", "permission:prompt", "llm:pre_request"})
 #: Where a deny means "do not stop yet" (or "do not compact"): a hook may refuse, forge's
 #: own failures never do, and a refused stop is counted (:mod:`forge_hookd.run.stops`).
 REFUSABLE_TYPES: frozenset[str] = frozenset(

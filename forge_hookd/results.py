@@ -20,8 +20,23 @@ from forge_hookd.registry import Hook, hook_name
 from forge_hookd.signalnames import signal_name
 from forge_hookd.text import one_line
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a Protocol class costs 0.3 M instructions at import: for the type checker only
+    from collections.abc import Callable
+    from typing import Protocol
+
     from forge_hookd.answers import ResultReader
+
+    class RewriteJudgement(Protocol):
+        """The guards' verdict on a run's rewritten tool input (run/rewrite.py's
+        ``RewriteJudged``): one result per guard that judged it."""
+
+        @property
+        def results(self) -> list[HookResult]: ...
+
+        def to_dict(self) -> dict[str, Any]: ...
+
+    #: What judges a run's rewrite of the tool input (run/rewrite.py), handed in by the executor.
+    RewriteJudge = Callable[["HookRun"], "RewriteJudgement | None"]
 
 __all__ = ["HookBlockedError", "HookResult", "HookRun", "Imposed", "describe_hook", "dry_run_document",
            "hook_document"]
@@ -179,8 +194,9 @@ class HookBlockedError(Exception):
 class HookRun:
     """Everything one event's run produced, in config order.
 
-    ``decision``, ``reason``, ``blocked_by``, ``data``, ``context`` and ``messages`` are
-    the run's conclusion: set once by :meth:`conclude` when the hooks are done.
+    ``decision``, ``reason``, ``blocked_by``, ``data``, ``rewrite_judged``, ``context``
+    and ``messages`` are the run's conclusion: set once by :meth:`conclude` when the
+    hooks are done.
     """
 
     event: HookEvent
@@ -192,26 +208,53 @@ class HookRun:
     data: dict[str, Any] | None = None  # the event's data as the hooks rewrote it, if they did
     decision: str = ALLOW  # deny if a blocking hook denied, else ask if one asks, else allow
     reason: str | None = None  # the denying hook's; for ask the asking hooks', one per line
-    blocked_by: HookResult | None = None  # the first blocking hook that denied
+    blocked_by: HookResult | None = None  # the first blocking hook that denied (or guard, judging the rewrite)
     context: list[str] = field(default_factory=list)  # every hook's, for the agent's model
     messages: list[str] = field(default_factory=list)  # every hook's, for the person
     imposed: Imposed | None = None  # forge's own deny or message, decided before the hooks ran
+    # The guards' verdict on the rewritten tool input, when they judged one (run/rewrite.py).
+    # Not a field: each field of this dataclass costs every run 0.28 M instructions at
+    # import (bench/README.md, "Rewrites judged"). A type comment, which the dataclass
+    # decorator does not see and the type checker reads.
+    rewrite_judged = None  # type: RewriteJudgement | None
 
     @property
     def blocked(self) -> bool:
         return self.blocked_by is not None or self.denied_by_forge
 
     @property
+    def asked_by(self) -> HookResult | None:
+        """When the run asks: the first blocking hook that asks, else the first guard
+        that asks about the rewritten tool input."""
+        if self.decision != ASK:
+            return None
+        judged = self.rewrite_judged.results if self.rewrite_judged is not None else []
+        return next((r for r in [*self.results, *judged] if r.hook.blocking and r.decision == ASK), None)
+
+    @property
     def denied_by_forge(self) -> bool:
         """True when forge itself denies the run (:class:`Imposed`), whatever the hooks said."""
         return self.imposed is not None and self.imposed.reason is not None
 
-    def conclude(self) -> None:
+    def conclude(self, *, judge_rewrite: RewriteJudge | None = None) -> None:
         """The run's decision, reason, rewritten data, context and messages from its
-        results, and the warnings of its answers: once, when the hooks are done."""
+        results, and the warnings of its answers: once, when the hooks are done.
+
+        ``judge_rewrite`` (the executor's: run/rewrite.py) is asked about the
+        rewritten data when no hook and nothing of forge's denies: the guards judge what
+        will run, not only what was asked, and their deny or ask is the run's (issue 32).
+        """
         blocking = [r for r in self.results if r.hook.blocking]
         self.blocked_by = next((r for r in blocking if r.decision == DENY), None)
-        asking = [r for r in blocking if r.decision == ASK]
+        patching = [r for r in blocking if r.answer is not None and r.answer.data is not None and r.decision != DENY]
+        conflicts: list[str] = []
+        if patching:
+            self.data, conflicts = _rewrite(self.event.data, patching)
+            if judge_rewrite is not None and self.blocked_by is None and not self.denied_by_forge:
+                self.rewrite_judged = judge_rewrite(self)
+        judged = self.rewrite_judged.results if self.rewrite_judged is not None else []
+        self.blocked_by = self.blocked_by or next((r for r in judged if r.decision == DENY), None)
+        asking = [r for r in [*blocking, *judged] if r.decision == ASK]
         if self.imposed is not None and self.imposed.reason is not None:  # decided before any hook ran
             self.decision, self.reason = DENY, self.imposed.reason
         elif self.blocked_by is not None:
@@ -222,10 +265,7 @@ class HookRun:
         own = [self.imposed.message] if self.imposed is not None and self.imposed.message else []
         self.messages = own + _collected(self.results, "message")
         self.warnings.extend(_observer_warnings(self.results))
-        patching = [r for r in blocking if r.answer is not None and r.answer.data is not None and r.decision != DENY]
-        if patching:
-            self.data, conflicts = _rewrite(self.event.data, patching)
-            self.warnings.extend(conflicts)
+        self.warnings.extend(conflicts)
 
     def _blocker(self) -> dict[str, Any] | None:
         """``blocked_by`` as the document says it: forge's own deny (its source and reason,
@@ -249,6 +289,7 @@ class HookRun:
             "decision": self.decision,
             "reason": self.reason,
             **({} if self.data is None else {"data": self.data}),
+            **({} if self.rewrite_judged is None else {"rewrite_judged": self.rewrite_judged.to_dict()}),
             "context": self.context,
             "messages": self.messages,
             "results": [r.to_dict() for r in self.results],

@@ -23,8 +23,9 @@ class ToolExecutor:
     Pre-execute hooks decide (DESIGN.md, "Hook answers"): on deny HookBlockedError is
     raised and the tool does not run; on ask ``on_ask(run)`` decides, and without it the
     ask blocks as a deny would; a ``data`` rewrite of ``tool_args`` is what the tool
-    runs with. Post-execute and error hooks see the arguments the tool ran with and
-    observe it; an error is re-raised after its hooks ran.
+    runs with, once the executor's built-in guards have judged it too. Post-execute and
+    error hooks see the arguments the tool ran with and observe it; an error is re-raised
+    after its hooks ran.
     """
 
     def __init__(self, tools: dict[str, Tool], *, executor: HookExecutor | None = None,
@@ -55,7 +56,8 @@ class ToolExecutor:
         if run.blocked_by is not None:
             raise HookBlockedError(run.blocked_by)
         if run.decision == ASK and not await self._asked(run):
-            raise HookBlockedError(next(r for r in run.results if r.hook.blocking and r.decision == ASK))
+            assert run.asked_by is not None  # HookRun.conclude sets it with every ask
+            raise HookBlockedError(run.asked_by)
 
     async def _asked(self, run: HookRun) -> bool:
         if self.on_ask is None:  # nobody to ask: an ask blocks (DESIGN.md)

@@ -76,10 +76,13 @@ def _print_records(records: list[dict[str, Any]], *, as_json: bool, number: str 
         for rec in records:
             click.echo(orjson.dumps(rec).decode())
     elif records:
-        rows = [row(number or str(len(records) - i), rec) for i, rec in enumerate(records)]
+        numbers = [number or str(len(records) - i) for i in range(len(records))]
+        rows = [row(n, rec) for n, rec in zip(numbers, records, strict=True)]
         lines = table(rows, shutil.get_terminal_size((120, 24)).columns)
         for line in lines[1:] if number else lines:
             click.echo(visible(line))  # a logged command or reason must not drive the terminal
+        for n, rec in zip(numbers, records, strict=True):
+            _say_odd(n, rec)
     sys.stdout.flush()
 
 
@@ -115,3 +118,14 @@ def export_command(ctx: click.Context) -> int:
         say(PROG, f"error: export stopped: {shipped.error}")
         return ManagerStatus.PROBLEMS
     return ManagerStatus.OK
+
+
+def _say_odd(number: str, rec: dict[str, Any]) -> None:
+    """A warning naming a shown record that is not as forge-hook-run writes it (one
+    written by hand or by another program): what was left out of its row (issue 31)."""
+    odd = logview.readable(rec)[1]
+    if odd:
+        which = f"run {number}" if number != "+" else f"the run at {rec.get('time')}"
+        again = f"; --show {number} prints it as logged" if number != "+" else ""
+        say(PROG, visible(f"warning: {which} is not as forge-hook-run writes it ({'; '.join(odd)}): "
+                          f"shown as far as it can be{again}"))

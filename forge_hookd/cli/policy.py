@@ -94,44 +94,62 @@ def guard_list_command(as_json: bool) -> None:
               shell_complete=completion.values(completion.guard_tools))
 @click.option("--content", metavar="TEXT", help="With --tool write or edit: the text written.")
 @click.option("--cwd", metavar="DIR", help="Where the command runs (default: the project root).")
+@click.option("--rewrite", "rewrite_json", metavar="JSON",
+              help="A hook's data answer rewriting the call ('{\"tool_args\": {\"command\": ...}}'): "
+                   "the guard judges the rewritten call too, as a run does.")
 @click.option("--json", "as_json", is_flag=True, help="The verdict as JSON.")
 @click.pass_context
 def guard_test_command(ctx: click.Context, name: str, words: tuple[str, ...], with_json: str | None, tool: str,
-                       content: str | None, cwd: str | None, as_json: bool) -> int:
+                       content: str | None, cwd: str | None, rewrite_json: str | None, as_json: bool) -> int:
     """What guard NAME decides on one tool call, what matched, and how the command was
     read. After --, one argument is a command line as written ('rm -rf ~/x && ls');
     several are one command's words, quoted back as a shell needs them. With a file
     tool, the one argument is the path. Exit status as forge-hook-run's: 0 allow,
     1 deny, 4 ask.
 
+    With --rewrite, a hook's data answer (a JSON merge patch over the event's data)
+    rewrites the call, and the guard judges the call as rewritten too, as forge-hook-run
+    judges a hook's rewrite of the tool input; the exit status is the stricter verdict.
+
     \b
     forge-hook guard test destructive_rm -- 'find ~ -name "*.log" -delete'
     forge-hook guard test force_push --with '{"protected_branches": ["trunk"]}' -- git push origin HEAD:trunk
     forge-hook guard test secret_files --tool read -- ~/.ssh/id_ed25519
     forge-hook guard test hardcoded_secrets --tool write --content "$(cat config.py)" -- config.py
+    forge-hook guard test destructive_rm --rewrite '{"tool_args": {"command": "rm -rf ~"}}' -- ls
     """
-    from forge_hookd.guards import GuardError  # the parser and the guards: 7.2 ms of every other command
+    from forge_hookd.guards import GuardError, worst  # the parser and the guards: 7.2 ms of every other command
     from forge_hookd.guards.entries import options_from_json
-    from forge_hookd.guards.explain import explain, tool_call
+    from forge_hookd.guards.explain import explain, rewritten_tool_args, tool_call
 
     root = _project_root(ctx)
     try:
-        verdict = explain(name, options_from_json(with_json), tool, tool_call(tool, words, content),
-                          project_root=root, env=os.environ, cwd=os.path.abspath(cwd) if cwd else None)
+        options, call = options_from_json(with_json), tool_call(tool, words, content)
+        rewritten = None if rewrite_json is None else rewritten_tool_args(call, _json_option("--rewrite", rewrite_json))
+        verdicts = [explain(name, options, tool, args, project_root=root, env=os.environ,
+                            cwd=os.path.abspath(cwd) if cwd else None)
+                    for args in (call, *(() if rewritten is None else (rewritten,)))]
     except GuardError as exc:
         raise UsageError(str(exc)) from None
     if as_json:
-        print_json(verdict.to_dict())
+        print_json({**verdicts[0].to_dict(), **({} if rewritten is None else {"rewrite": verdicts[-1].to_dict()})})
     else:
-        for line in _explained(verdict):
+        for line in [*_explained(verdicts[0]), *(_explained(verdicts[1], "rewritten") if rewritten else ())]:
             _echo(line)
-    return _STATUS[verdict.ruling.decision]
+    return _STATUS[worst(v.ruling for v in verdicts).decision]
 
 
-def _explained(verdict: Any) -> list[str]:
+def _json_option(option: str, text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise UsageError(f"{option} is not valid JSON: {exc}") from None
+
+
+def _explained(verdict: Any, head: str | None = None) -> list[str]:
     ruling = verdict.ruling
     subject = verdict.tool_args.get("command", verdict.tool_args.get("file_path"))
-    lines = [f"{verdict.guard}: {ruling.decision}", f"  {verdict.tool}: {subject}"]
+    lines = [f"{head or verdict.guard}: {ruling.decision}", f"  {verdict.tool}: {subject}"]
     if verdict.commands:
         lines.append(f"  read as {len(verdict.commands)} command{'s' if len(verdict.commands) > 1 else ''}:")
         lines += [f"    {c}" for c in verdict.commands]
@@ -216,7 +234,7 @@ def replay_command(ctx: click.Context, number: int, trust_project: bool, as_json
     found = logview.last(path, Filter(), number)
     if len(found) < number:
         raise UsageError(f"no run {number}: the log holds {len(found)} run(s) (forge-hook log)")
-    replayed = replay.replay(found[0], project_root=ctx.find_root().params.get("project_root"),
+    replayed = replay.replay(found[0], name=f"run {number}", project_root=ctx.find_root().params.get("project_root"),
                              trust_project=trust_project, say=lambda line: say(PROG, line))
     if as_json:
         print_json(replayed.to_dict())

@@ -1,7 +1,8 @@
 """What ``forge-hook guard list`` and ``forge-hook guard test`` say: every guard described
 (name, summary, what it catches, its options and defaults, whether it is recommended),
-and one guard's verdict on one tool call with what it matched and how the shell line
-was read ("explain"). No printing here: manage's guard commands print."""
+and one guard's verdict on one tool call (and on the call as a hook's rewrite makes it)
+with what it matched and how the shell line was read ("explain"). No printing here:
+manage's guard commands print."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from forge_hookd.answers import merge_patch
 from forge_hookd.shell import commands as shell
 from forge_hookd.guards import ALIASES, GUARDS, RECOMMENDED, Context, GuardError, Ruling, make
 from forge_hookd.guards.base import FILE_TOOLS, WRITE_TOOLS
@@ -67,6 +69,19 @@ def tool_call(tool: str, words: Sequence[str], content: str | None) -> dict[str,
     if content is not None:
         args["content" if tool == "write" else "new_string"] = content
     return args
+
+
+def rewritten_tool_args(tool_args: dict[str, Any], patch: object) -> dict[str, Any]:
+    """``tool_args`` as a hook's ``data`` answer ``patch`` rewrites it (a merge patch over
+    the event's data, as a run applies it): what ``guard test --rewrite`` judges too.
+    GuardError for a patch that is not an object or leaves no tool input."""
+    if not isinstance(patch, dict):
+        raise GuardError(f"--rewrite takes a hook's data answer, a JSON object such as "
+                         f'{{"tool_args": {{"command": "ls"}}}}, not {type(patch).__name__}')
+    rewritten = merge_patch({"tool_args": tool_args}, patch).get("tool_args")
+    if not isinstance(rewritten, dict):
+        raise GuardError("--rewrite leaves no tool input (tool_args is not an object): nothing to judge")
+    return rewritten
 
 
 def explain(name: str, options: Mapping[str, Any] | None, tool: str, tool_args: dict[str, Any], *,

@@ -105,6 +105,8 @@ def build_record(doc: dict[str, Any], context: RunContext) -> dict[str, Any]:
                               ("files_omitted", rec["files"], context.files)):
         if len(kept) < len(whole):
             rec[name] = len(whole) - len(kept)
+    if isinstance(doc.get("rewrite_judged"), dict):  # the guards judged a hook's rewrite of the tool input
+        rec["rewrite_judged"] = _bounded(doc["rewrite_judged"], [_ITEMS])
     if doc.get("interrupted"):
         rec["interrupted"] = _text(doc["interrupted"])
     error = doc.get("error")
@@ -233,7 +235,8 @@ def _decision(doc: dict[str, Any], hooks: list[dict[str, Any]]) -> dict[str, Any
     found = doc.get("blocked_by")
     decided_by = found.get("index") if isinstance(found, dict) else None
     if decided_by is None and decision != "allow" and not isinstance(found, dict):  # forge's own deny: no hook
-        decided_by = next((h["index"] for h in hooks if h["decision"] == decision), None)
+        judged = (doc.get("rewrite_judged") or {}).get("guards") or []  # an ask of the rewrite: the guard's
+        decided_by = next((h["index"] for h in [*hooks, *judged] if h["decision"] == decision), None)
     reason = doc.get("reason")
     return {"decision": _text(decision), "decided_by": decided_by,
             "reason": _head(str(reason), TEXT_LIMIT) if reason else None}

@@ -105,14 +105,27 @@ class Tracer:
         """The hooks the chain never reached and the run's decision, from its document."""
         for index in doc.get("skipped") or []:
             self.say(f"{self._named(index)} did not run: an earlier hook stopped the chain", "dim")
+        if doc.get("rewrite_judged"):
+            self._rewrite(doc["rewrite_judged"])
         decision = doc.get("decision") or "allow"
         blocker: dict[str, Any] = doc.get("blocked_by") or next(  # an ask has no blocker: the first asking hook
-            (r for r in doc.get("results") or [] if decision != "allow" and r.get("decision") == decision), {})
+            (r for r in [*(doc.get("results") or []), *(doc.get("rewrite_judged") or {}).get("guards", [])]
+             if decision != "allow" and r.get("decision") == decision), {})
         reason = doc.get("reason") or ""
         who = self._named(blocker["index"]) if "index" in blocker else f"forge ({blocker.get('source')})"
         by = f" by {who}" + (f": {_short(reason)}" if reason else "") if blocker else ""
         self.say(f"decision {decision}{by}; exit {exit_status}; {doc.get('duration', 0):.3f} s",
                  _tone(decision))
+
+    def _rewrite(self, judged: dict[str, Any]) -> None:
+        """The tool input a hook rewrote, judged again by the run's guards (issue 32)."""
+        guards, decision = judged.get("guards") or [], str(judged.get("decision"))
+        self.say(f"rewrite of the tool input by {', '.join(judged.get('rewritten_by') or ['a hook'])}: "
+                 f"judged again by {len(guards)} guard(s), {decision}", _tone(decision))
+        for guard in guards:
+            reason = guard.get("reason") or ""
+            self.say(f"rewrite judged by {self._named(guard['index'])}: guard {guard.get('guard')}, "
+                     f"{guard.get('decision')}" + (f": {_short(reason)}" if reason else ""), _tone(guard["decision"]))
 
     def _named(self, index: int) -> str:
         return _name(self.hooks[index], index) if 0 <= index < len(self.hooks) else f"hook {index}"

@@ -36,7 +36,8 @@ class Filter:
     project: str | None = None  # a directory: runs in it or below it
 
     def __call__(self, rec: dict[str, Any]) -> bool:
-        event = rec.get("event") or {}
+        event = rec.get("event")
+        event = event if isinstance(event, dict) else {}  # a record of another shape (readable())
         return all((
             self.event is None or fnmatchcase(str(event.get("type")), self.event),
             self.tool is None or str(event.get("tool")).lower() == self.tool.lower(),
@@ -148,6 +149,55 @@ def _complete(chunk: bytes, pending: bytes, keep: Callable[[dict[str, Any]], boo
             yield rec
 
 
+# -- records of another shape ------------------------------------------------------------
+# A log is a file anyone can write (by hand, a script, another version): a record whose
+# fields are not what forge-hook-run writes is shown as far as it can be, and said, never
+# a crash (issue 31, item 10). The fields the table, the filters and replay read, and
+# what each must be (absent or null is always fine):
+_NUMBER = (float, int)  # said as "a number"
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "event": (dict,), "hooks": (list,), "decided_by": (int,), "decision": (str,), "reason": (str,),
+    "time": (str,), "duration": _NUMBER, "project": (str,), "dialect": (str,), "error": (dict,), "skipped": (list,)}
+_EVENT_FIELDS: dict[str, tuple[type, ...]] = {
+    "type": (str,), "tool": (str,), "session": (str,), "data": (dict,), "agent": (dict,)}
+_HOOK_FIELDS: dict[str, tuple[type, ...]] = {
+    "index": (int,), "source": (str,), "source_index": (int,), "id": (str,), "pattern": (str,), "guard": (str,),
+    "with": (dict,), "command": (str,), "decision": (str,)}
+_KINDS = {dict: "an object", list: "a list", str: "a string", int: "a whole number", float: "a number"}
+
+
+def readable(rec: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``rec`` as far as it has the shape forge-hook-run writes (a field of another
+    shape left out: an ``event`` that is a string, ``hooks`` entries that are not
+    objects, an ``event.data`` that is no object), and what was left out, in words."""
+    said: list[str] = []
+    kept = _fitting(rec, _FIELDS, "", said)
+    if "event" in kept:
+        kept["event"] = _fitting(kept["event"], _EVENT_FIELDS, "event.", said)
+    if "hooks" in kept:
+        entries = [h for h in kept["hooks"] if isinstance(h, dict)]
+        if len(entries) < len(kept["hooks"]):
+            said.append(f"'hooks' holds {len(kept['hooks']) - len(entries)} entries that are not objects")
+        kept["hooks"] = [_fitting(h, _HOOK_FIELDS, f"hooks[{k}].", said) for k, h in enumerate(entries)]
+    return kept, said
+
+
+def _fitting(obj: dict[str, Any], fields: dict[str, tuple[type, ...]], prefix: str,
+             said: list[str]) -> dict[str, Any]:
+    kept = dict(obj)
+    for key, kinds in fields.items():
+        value = kept.get(key)
+        if value is None or (isinstance(value, kinds) and not isinstance(value, bool)):
+            continue
+        del kept[key]
+        said.append(f"'{prefix}{key}' is {_kind(value)}, not {_KINDS[kinds[0]]}")
+    return kept
+
+
+def _kind(value: object) -> str:
+    return "true or false" if isinstance(value, bool) else _KINDS.get(type(value), type(value).__name__)
+
+
 # -- for people -----------------------------------------------------------------------
 HEADER = ("#", "TIME", "EVENT", "TOOL", "DECISION", "BY", "DURATION", "REASON")
 
@@ -156,7 +206,8 @@ def row(number: str, rec: dict[str, Any]) -> tuple[str, ...]:
     """One table row: number (1 = the latest), local time, event, tool, decision, the
     deciding hook (``project[0] in ~/src/app``), duration, reason (or the error). Every
     cell has its control characters written out: a logged command or reason must never
-    drive the terminal."""
+    drive the terminal. A field of another shape is left out (:func:`readable`)."""
+    rec = readable(rec)[0]
     event = rec.get("event") or {}
     error = rec.get("error") or {}
     native: dict[str, Any] = event["agent"] if isinstance(event.get("agent"), dict) else {}

@@ -169,8 +169,7 @@ def _outcome(case: Case, options: RunOptions, say: Callable[[str], None]) -> Cas
     hook_run = outcome.run
     assert hook_run is not None  # not a dry run
     decision, reason = hook_run.decision, hook_run.reason or ""
-    asking = (r for r in hook_run.results if r.hook.blocking and r.decision == decision and decision == "ask")
-    decider = hook_run.blocked_by or next(asking, None)  # the denying hook, else the first that asks
+    decider = hook_run.blocked_by or hook_run.asked_by  # the denying hook, else the first that asks
     by = None if decider is None else _hook_words(decider.hook, decider.index)
     passed = decision == case.expect and (case.reason is None or case.reason in reason)
     return CaseOutcome(case, decision, reason, by, passed)

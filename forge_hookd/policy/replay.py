@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from forge_hookd.run.codec import Request
-from forge_hookd.errors import UsageError
+from forge_hookd.errors import EventError, UsageError
 from forge_hookd.events import HookEvent
 from forge_hookd.run.pipeline import RunOptions, run
 from forge_hookd.log.redact import MASK
+from forge_hookd.log.view import readable
 from forge_hookd.results import HookRun
 
 _CUT = "...[cut]"
@@ -54,24 +55,37 @@ class Replayed(NamedTuple):
                 "event": self.run.event.to_dict(), "project": self.record.get("project")}
 
 
-def event_of(record: dict[str, Any]) -> HookEvent:
-    """The event of a logged run, as far as the log kept it; UsageError for a run that
-    has none (an error before the event was read)."""
-    logged = record.get("event")
+def event_of(record: dict[str, Any], name: str = "that run") -> HookEvent:
+    """The event of a logged run (``name``: ``run 3``), as far as the log kept it;
+    UsageError for a run that has none (an error before the event was read, a record
+    not of forge-hook-run's shape) or whose event forge cannot read."""
+    kept, odd = readable(record)
+    logged = kept.get("event")
     if not isinstance(logged, dict) or not logged.get("type"):
-        raise UsageError("that run has no event to replay (it failed before its event was read)")
+        odd = [said for said in odd if said.startswith("'event")]
+        why = f"its record is not as forge-hook-run writes it: {'; '.join(odd)}" if odd \
+            else "it failed before its event was read"
+        raise UsageError(f"{name} has no event to replay ({why})")
     data = dict(logged.get("data") or {})
     agent = logged.get("agent")
     if isinstance(agent, dict) and agent.get("name"):  # the agent's names, without its payload
         data["agent"] = {k: agent.get(k) for k in ("name", "event", "tool")}
-    return HookEvent.from_dict({"type": logged["type"], "tool_name": logged.get("tool"),
-                                "session_id": logged.get("session"), "data": data})
+    try:
+        return HookEvent.from_dict({"type": logged["type"], "tool_name": logged.get("tool"),
+                                    "session_id": logged.get("session"), "data": data})
+    except EventError as exc:
+        raise UsageError(f"{name} cannot be replayed: its logged event is not one forge reads: {exc}") from None
 
 
-def replay(record: dict[str, Any], *, project_root: str | None = None, trust_project: bool = False,
-           say: Callable[[str], None]) -> Replayed:
-    """Fire the logged run's event again in its project (or ``project_root``)."""
-    event = event_of(record)
+def replay(record: dict[str, Any], *, name: str = "that run", project_root: str | None = None,
+           trust_project: bool = False, say: Callable[[str], None]) -> Replayed:
+    """Fire the logged run's event again in its project (or ``project_root``). A record
+    not quite of forge-hook-run's shape (written by hand, by another program) is said,
+    naming it, and replayed as far as it can be (issue 31, item 10)."""
+    event = event_of(record, name)
+    record, odd = readable(record)
+    if odd:
+        say(f"warning: {name} is not as forge-hook-run writes it ({'; '.join(odd)}): replayed as far as it can be")
     root = project_root or record.get("project")
     if not isinstance(root, str) or not root:
         raise UsageError("that run has no project root in the log: give one with --project-root")
@@ -81,7 +95,7 @@ def replay(record: dict[str, Any], *, project_root: str | None = None, trust_pro
     outcome, _ = run(request, options, catcher=None, say=say, trace_to=lambda line: None)
     assert outcome.run is not None  # an event with a type, not a dry run
     then = [_line(h.get("source"), h.get("source_index"), h.get("index"), _action(h), h.get("decision"))
-            for h in record.get("hooks") or [] if isinstance(h, dict)]
+            for h in record.get("hooks") or []]
     now = [_line(r.hook.source, r.hook.source_index, r.index, r.hook.action, r.decision) for r in outcome.run.results]
     return Replayed(record, outcome.run, then, now, sorted(_lossy(event.data, "data")))
 

@@ -25,6 +25,7 @@ from forge_hookd.run.signals import Interrupted
 if TYPE_CHECKING:
     from forge_hookd.run.deadline import Deadline
     from forge_hookd.run.missing import MissingScripts
+    from forge_hookd.run.rewrite import RewriteJudged
     from forge_hookd.run.process import Spec
     from forge_hookd.run.signals import SignalCatcher
 
@@ -48,7 +49,8 @@ class HookExecutor:
     A hook's stdout may hold an answer (deny, ask, a rewrite of the event's data,
     context): :mod:`forge_hookd.answers` reads it and composes the run's decision. The
     chain stops at the first blocking hook that denies; an ask or an observer
-    (``blocking=False``) never stops it.
+    (``blocking=False``) never stops it. A rewrite of the tool input is judged again by
+    the run's built-in guards before the run concludes (run/rewrite.py).
 
     ``subreaper=True`` makes this process the Linux child subreaper so that
     double-forked and ``setsid`` leftovers stay findable; set it only in a process that
@@ -125,7 +127,7 @@ class HookExecutor:
                                              jobs=max(1, jobs), catcher=catcher, deadline=deadline)
             if deadline is not None:
                 deadline.settle(run, matched, cut, unstarted)
-        run.conclude()
+        run.conclude(judge_rewrite=self._judge_rewrite)
         run.duration = round(time.monotonic() - started, 6)
         return run
 
@@ -229,6 +231,16 @@ class HookExecutor:
         from forge_hookd.run.guardhook import guard_result
 
         return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
+
+    def _judge_rewrite(self, run: HookRun) -> RewriteJudged | None:
+        """The run's guards on the tool input its hooks rewrote (run/rewrite.py): asked
+        only when a hook rewrote the event's data, and loading nothing more for a run
+        with no guard entry (bench/README.md, "Rewrites judged")."""
+        if not any(r.hook.guard is not None for r in run.results):
+            return None
+        from forge_hookd.run.rewrite import judge_rewrite
+
+        return judge_rewrite(run, project_root=self.project_dir, env=os.environ)
 
     def _ended(self, result: HookResult) -> HookResult:
         if self.on_end is not None:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from forge_hookd.trust import store as trust
 from forge_hookd.registry import HookRegistry
 from forge_hookd.results import Imposed
+from forge_hookd.events import BLOCKING_TYPES
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -48,10 +49,6 @@ if TYPE_CHECKING:
 #: The ``source`` of forge's own deny in ``blocked_by``.
 TRUST_SOURCE = "trust"
 SELF_PROTECTION_SOURCE = "self_protection"
-#: Forge's event types that can block (DESIGN.md, "Events"): an agent's own list, where
-#: the run came in through its dialect, is the dialect's ``blocking_events``.
-BLOCKING_TYPES = frozenset({"tool:pre_execute", "user:prompt_submit", "permission:check", "permission:prompt",
-                            "llm:pre_request"})
 PERSON_TRUSTS = ("a person must review the project's hooks and trust them; an agent cannot "
                  "(forge denies a tool call that runs forge-hook trust)")
 

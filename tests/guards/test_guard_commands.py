@@ -305,6 +305,34 @@ def test_replay_of_an_agents_run_keeps_its_names(project: Project, tmp_path: Pat
     assert run.exit_status == 0 and run.stdout.startswith("run 1: tool:pre_execute read, claude PreToolUse at ")
 
 
+def test_replay_of_a_record_of_another_shape_says_which_and_goes_on(project: Project) -> None:
+    """A record no forge-hook-run writes (issue 31, item 10): named, replayed as far as it
+    can be, or refused in a line (exit 2), never a crash (exit 3)."""
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "destructive_rm"}])
+    log_file = Path(os.environ["XDG_STATE_HOME"]) / "forge" / "runs.jsonl"
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    event = {"type": "tool:pre_execute", "tool": "bash", "session": "s1"}
+    odd = [{"event": "x", "project": str(project.root)},
+           {"event": {**event, "type": "tool:nonsense"}, "project": str(project.root)},
+           {"event": event, "hooks": "x", "decision": "allow", "project": str(project.root)},
+           {"event": event, "hooks": [1, None], "decision": "allow", "project": str(project.root)},
+           {"event": {**event, "data": "x"}, "decision": "allow", "project": str(project.root)}]
+    log_file.write_text("".join(json.dumps(rec) + "\n" for rec in odd))
+    for number, said in ((2, "'hooks' holds 2 entries that are not objects"), (3, "'hooks' is a string, not a list"),
+                         (1, "'event.data' is a string, not an object")):
+        run = forge_hook(project, "replay", str(number))
+        assert run.exit_status == 0, run.stderr
+        assert f"forge-hook: warning: run {number} is not as forge-hook-run writes it ({said}): replayed as far as " \
+               "it can be" in run.stderr
+        assert "the decision is the same" in run.stdout and "  + project[0] guard destructive_rm: allow" in run.stdout
+    refused = forge_hook(project, "replay", "5")
+    assert refused.exit_status == 2 and "run 5 has no event to replay (its record is not as forge-hook-run writes " \
+                                      "it: 'event' is a string, not an object)" in refused.stderr
+    unknown = forge_hook(project, "replay", "4")
+    assert unknown.exit_status == 2 and "run 4 cannot be replayed: its logged event is not one forge reads: " \
+                                      "unknown event type 'tool:nonsense'" in unknown.stderr
+
+
 def test_replay_needs_a_run(project: Project) -> None:
     assert "no run 3: the log holds 0 run(s)" in forge_hook(project, "replay", "3").stderr
     assert "the run log is off" in forge_hook(project, "replay", "1", env={"FORGE_LOG": "0"}).stderr

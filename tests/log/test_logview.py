@@ -222,3 +222,52 @@ def test_the_table_writes_control_characters_out(project: Project, forge_run: Fo
     assert forge_run({"type": "session:start"}).exit_status == 1
     table = log(project).stdout
     assert "\x1b" not in table and "red\\x1b[31m alert" in table
+
+
+#: Records no forge-hook-run writes (by hand, another program, a partly written line):
+#: each is said, naming it, and the rest is shown (issue 31, item 10).
+ODD_RECORDS = [
+    {"v": 1, "time": "2026-01-01T00:00:00.000Z", "event": "x", "decision": "allow"},
+    {"v": 1, "event": {"type": "tool:pre_execute", "tool": "bash", "session": "s1"}, "hooks": "x",
+     "decided_by": 0, "decision": "deny", "reason": "odd hooks"},
+    {"v": 1, "event": {"type": "tool:pre_execute", "tool": "bash", "session": "s1"}, "hooks": [1, None],
+     "decided_by": 1, "decision": "deny"},
+    {"v": 1, "event": {"type": "tool:pre_execute", "tool": "bash", "session": "s1", "data": "x"},
+     "decision": "allow", "duration": "slow"},
+]
+
+
+@pytest.fixture
+def odd_log(history: Project) -> Project:
+    log_file = Path(os.environ["XDG_STATE_HOME"]) / "forge" / "runs.jsonl"
+    with log_file.open("a") as fh:
+        fh.writelines(json.dumps(rec) + "\n" for rec in ODD_RECORDS)
+    return history
+
+
+def test_records_of_another_shape_are_said_and_the_rest_is_shown(odd_log: Project) -> None:
+    run = log(odd_log)
+    assert run.exit_status == 0, run.stderr
+    rows = {line.split()[0]: line.split() for line in run.stdout.splitlines()[1:]}
+    assert len(rows) == 8 and rows["3"][4:] == ["deny", "-", "-", "odd", "hooks"]
+    assert rows["4"][3:6] == ["-", "-", "allow"] and rows["1"][2:5] == ["tool:pre_execute", "bash", "allow"]
+    assert [line for line in run.stderr.splitlines() if "writes it" in line] == [
+        "forge-hook: warning: run 4 is not as forge-hook-run writes it ('event' is a string, not an object): "
+        "shown as far as it can be; --show 4 prints it as logged",
+        "forge-hook: warning: run 3 is not as forge-hook-run writes it ('hooks' is a string, not a list): "
+        "shown as far as it can be; --show 3 prints it as logged",
+        "forge-hook: warning: run 2 is not as forge-hook-run writes it ('hooks' holds 2 entries that are not "
+        "objects): shown as far as it can be; --show 2 prints it as logged",
+        "forge-hook: warning: run 1 is not as forge-hook-run writes it ('duration' is a string, not a number; "
+        "'event.data' is a string, not an object): shown as far as it can be; --show 1 prints it as logged"]
+    for args, shown in ((["--decision", "deny"], 3), (["--tool", "bash"], 5), (["--event", "tool:*"], 5),
+                        (["--session", "s1"], 5), (["--since", "1h"], 4), (["--project", "/"], 3)):
+        filtered = log(odd_log, *args)
+        assert filtered.exit_status == 0, (args, filtered.stderr)
+        assert len(filtered.stdout.splitlines()) == shown + 1, args  # and the header
+
+
+def test_records_of_another_shape_are_printed_as_logged_as_json(odd_log: Project) -> None:
+    assert json_lines(log(odd_log, "--json"))[-4:] == ODD_RECORDS
+    shown = log(odd_log, "--show", "4")
+    assert shown.exit_status == 0 and json.loads(shown.stdout) == ODD_RECORDS[0]
