@@ -172,6 +172,8 @@ def _switches_off(args: list[str], *, only_trust: bool) -> str | None:
         return None
     if sub.startswith(("$", "`")) or "$(" in sub:
         return f"runs forge-hook with a subcommand that cannot be seen ({sub})"
+    if sub == "policy" and sub in args and args[args.index(sub) + 1:][:1] == ["pull"]:
+        sub = "pull"  # forge-hook policy pull: replaces the managed policy
     if sub == "trust" or not only_trust and (sub in _SWITCH_OFF or "--uninstall" in args):
         return "trusts a project's hooks" if sub == "trust" else "changes which of forge's guards run"
     return None
