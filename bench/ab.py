@@ -79,9 +79,10 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float
 # Under callgrind, valgrind keeps SIGRTMAX for itself: a handler for it fails with EINVAL,
 # and forge-hook-run, which answers every ending signal from its first instruction
 # (__main__.answer_signals_during_startup), died there with a traceback, so that every
-# scenario counted the same ~66.7 M instructions of that crash. Only the valgrind runs get
-# this sitecustomize (through PYTHONPATH), which lets that one call pass; both revisions
-# pay it alike. And a count is taken only of a run that ended as it does outside valgrind.
+# scenario counted the same ~66.7 M instructions of that crash. forge-hook-run now leaves
+# such a signal as it is (signalnames.catch_runner_signals); for a base revision before
+# that, the valgrind runs get this sitecustomize (through PYTHONPATH), which lets that one
+# call pass; both revisions pay it alike. And a count is taken only of a run that ended as it does outside valgrind.
 SITECUSTOMIZE = """
 import _signal
 _install = _signal.signal

@@ -12,16 +12,13 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what type checkers see (mypy knows this name); nothing at run time
-    import signal as _signal
     from collections.abc import Callable
     from types import FrameType
     from typing import NoReturn
-else:
-    import _signal  # the signal module's core: signal itself imports enum
 
 # The one list of the runner's signals and their names, from a module of built-in
 # imports only (the warm client's path: signals.py itself imports signal, and enum).
-from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
+from forge_hookd.signalnames import catch_runner_signals, name_of
 
 
 def main() -> int:
@@ -92,8 +89,7 @@ def answer_signals_during_startup() -> None:
     """Until the command installs its :class:`~forge_hookd.run.signals.SignalCatcher`, a
     signal ends the runner at once with the JSON error document and 128+n (Python's
     default would die silently). Nothing has started yet: nothing to clean up."""
-    for sig in RUNNER_SIGNALS:
-        _signal.signal(sig, _exit_during_startup)
+    catch_runner_signals(_exit_during_startup)
 
 
 def _exit_during_startup(signum: int, frame: "FrameType | None") -> None:

@@ -25,6 +25,19 @@ _NAMES = {getattr(_signal, name): name for name in dir(_signal)
           if name.startswith("SIG") and not name.startswith("SIG_") and name not in _ALIASES}
 
 
+def catch_runner_signals(handler: "_signal._HANDLER") -> "dict[int, _signal._HANDLER]":
+    """Install ``handler`` for each of :data:`RUNNER_SIGNALS` this process may catch; the
+    handlers it replaced. One it may not stays as it was: valgrind keeps SIGRTMAX for
+    itself (EINVAL), which ended the runner with a traceback and exit 1."""
+    previous = {}
+    for signum in RUNNER_SIGNALS:
+        try:
+            previous[signum] = _signal.signal(signum, handler)
+        except OSError:
+            pass
+    return previous
+
+
 def name_of(signum: int) -> str:
     """``15`` -> ``"SIGTERM"``, ``signal.SIGRTMIN + 3`` -> ``"SIGRTMIN+3"``."""
     if signum in _REAL_TIME[1:-1]:

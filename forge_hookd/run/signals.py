@@ -42,7 +42,7 @@ else:
 
 # One list and one naming for every end of a run, from a module the warm client can load
 # before anything else (signalnames.py); re-exported here, where they are handled.
-from forge_hookd.signalnames import RUNNER_SIGNALS as RUNNER_SIGNALS, name_of as name_of
+from forge_hookd.signalnames import RUNNER_SIGNALS as RUNNER_SIGNALS, catch_runner_signals, name_of as name_of
 
 
 class Interrupted(Exception):
@@ -75,7 +75,7 @@ class SignalCatcher:
         previous_fd = signal.set_wakeup_fd(write_fd)
         # _signal, not signal: signal's wrapper turns every number and handler into an
         # enum and back, 0.24 ms of the run's 1.4 ms for these 44 installs and restores.
-        previous = {s: _signal.signal(s, self._handle) for s in RUNNER_SIGNALS}
+        previous = catch_runner_signals(self._handle)
         try:
             yield self
         finally:

@@ -32,7 +32,7 @@ else:
 
 # The signals a cold run answers (its document and 128+n), relayed to the worker so that
 # the run answers them as a cold run would: one list, built from _signal too.
-from forge_hookd.signalnames import RUNNER_SIGNALS, name_of
+from forge_hookd.signalnames import catch_runner_signals, name_of
 
 PROTOCOL = b"forge-warm/2"
 #: The worker's first line, as soon as it accepted the connection.
@@ -244,7 +244,7 @@ class _Client:
         # From the request on, a signal is the worker's to answer once it took the run
         # (and stdin): never answered here as well, which would put two documents on
         # stdout. Until the worker says it took the run, a signal is only held.
-        previous = {signum: _signal.signal(signum, self._relay) for signum in RUNNER_SIGNALS}
+        previous = catch_runner_signals(self._relay)
         try:
             self._send()
             line = self._line()

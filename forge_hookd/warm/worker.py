@@ -72,7 +72,10 @@ def stdio_key(environ: Mapping[bytes, bytes]) -> tuple[bytes, ...]:
 def default_signals() -> None:
     """The runner's signals as a fresh interpreter has them."""
     for signum in HANDLED_SIGNALS:
-        signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+        try:
+            signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+        except OSError:  # one the runner could not catch either (valgrind keeps SIGRTMAX)
+            pass
 
 
 class Spare:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from forge_hookd.__main__ import _exit_during_startup, answer_signals_during_startup
 from forge_hookd.run.signals import RUNNER_SIGNALS, Interrupted, SignalCatcher, name_of
 from forge_hookd.signalnames import signal_name
+from helpers import installed
 
 STARTUP = [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGQUIT, 131),
            (signal.SIGUSR1, 138), (signal.SIGUSR2, 140), (signal.SIGALRM, 142), (signal.SIGVTALRM, 154),
@@ -85,3 +88,16 @@ def test_which_signals_the_runner_answers() -> None:
             signal.SIGALRM, signal.SIGXCPU, signal.SIGRTMIN, signal.SIGRTMAX} <= answered
     assert not answered & {signal.SIGPIPE, signal.SIGXFSZ, signal.SIGSEGV, signal.SIGBUS, signal.SIGILL,
                            signal.SIGFPE, signal.SIGABRT, signal.SIGSYS, signal.SIGCHLD, signal.SIGWINCH}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_a_signal_the_process_may_not_catch_is_left_as_it_is(tmp_path: Path) -> None:
+    """Under valgrind, which keeps SIGRTMAX for itself, installing a handler for it fails
+    with EINVAL: forge-hook-run ended with a traceback and exit 1 before reading a byte."""
+    proc = subprocess.run(["valgrind", "--tool=none", "-q", installed("forge-hook-run"), "--event", "session:start",
+                           "--no-global", "--no-project"], cwd=tmp_path, input=b"{}", capture_output=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["decision"] == "allow"
+    assert b"Traceback" not in proc.stderr
