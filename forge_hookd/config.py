@@ -572,7 +572,10 @@ class HookConfig:
     @staticmethod
     def load_all(project_root: StrPath | None = None, *,
                  trust_project: bool | None = None) -> list[Hook]:
-        """Global hooks first, then the (trusted) project hooks, each in file order."""
+        """Global hooks first, then the (trusted) project hooks, each in file order.
+
+        Not the managed layer: this module sits below :mod:`forge_hookd.managed`, which
+        reads it (pass its ``load_layer()`` to :func:`load_sources` for the run order)."""
         root = find_project_root(project_root)
         return _logged(load_sources(root, trust_project=trust_project), root)
 
