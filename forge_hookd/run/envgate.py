@@ -39,6 +39,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from forge_hookd.trust.decide import YES
+
 #: Each variable that weakens a guard, and what it does, for the warning.
 WEAKENING: dict[str, str] = {
     "FORGE_TRUST_PROJECT": "trusts every project's hooks without review",
@@ -52,7 +54,6 @@ WEAKENING: dict[str, str] = {
 SOURCE = "environment"
 #: The global hooks file's key that lets such a variable through under a dialect.
 ALLOW_KEY = "allow_env"
-_YES = frozenset({"1", "true", "yes", "on"})
 
 
 def weakens(name: str, value: str) -> bool:
@@ -60,7 +61,7 @@ def weakens(name: str, value: str) -> bool:
     if name not in WEAKENING:
         return False
     if name == "FORGE_TRUST_PROJECT":
-        return value.strip().lower() in _YES
+        return value.strip().lower() in YES  # as trust reads it
     if name == "FORGE_LOG":
         return value == "0"
     if name == "FORGE_SKIP":

@@ -66,7 +66,8 @@ class TrustOutcome:
         self.warnings, self.imposed, self.error = warnings, imposed, error
 
 
-_YES = frozenset({"1", "true", "yes", "on"})
+#: The words that switch a variable on (envgate reads FORGE_TRUST_PROJECT as trust does).
+YES = frozenset({"1", "true", "yes", "on"})
 _NO = frozenset({"", "0", "false", "no", "off"})
 
 
@@ -88,14 +89,14 @@ def policy(*, trust_project: bool = False, require_trust: bool = False, strict: 
     unclear = None
     for name, meaning in ((trust.OVERRIDE_VAR, "so it trusts nothing"), (trust.REQUIRE_VAR, "so trust is not required")):
         value = os.environ.get(name, "")
-        if value.strip().lower() not in _YES | _NO and not (trust_project and name == trust.OVERRIDE_VAR):
+        if value.strip().lower() not in YES | _NO and not (trust_project and name == trust.OVERRIDE_VAR):
             unclear = f"{name}={value!r} is not understood, {meaning}: use 1, true, yes or on (or 0, false, no, off)"
             break
     return Policy(trust_project or _yes(trust.OVERRIDE_VAR), require_trust or _yes(trust.REQUIRE_VAR), strict, unclear)
 
 
 def _yes(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in _YES
+    return os.environ.get(name, "").strip().lower() in YES
 
 
 class Where:
