@@ -101,7 +101,8 @@ def export_command(ctx: click.Context) -> int:
     spool (${XDG_STATE_HOME:-~/.local/state}/forge/export.spool, bounded: past 4 MiB
     records are dropped and counted, and the count is sent as a message of its own), so
     the answer never waits for a collector. What cannot be sent stays for the next time:
-    exit 1. Run it from cron or a systemd timer.
+    exit 1. The warm runner (forge-hook warm on) ships the spool itself after each run it
+    serves; without it, run this from cron or a systemd timer.
     """
     root = find_project_root(ctx.find_root().params.get("project_root"))
     setting, warnings = export.configured(root)

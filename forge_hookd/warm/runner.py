@@ -137,6 +137,7 @@ class Runner:
         self.next_spare = 0.0
         self.unused_deaths = 0  # spares that died unused since one last took a run
         self.spared: set[int] = set()  # what clean workers' detach hooks left: theirs to keep
+        self.shipper = 0  # the child shipping the export spool, 0 when none
         self.ending: list[TreeEnd] = []
         self.stopping = ""
         self.idle = _idle_seconds()
@@ -172,7 +173,7 @@ class Runner:
                        f"idle exit after {self.idle:g} s")
         try:
             while not (self.stopping and not self.workers and not self.spares and not self.retiring
-                       and not self.ending):
+                       and not self.ending and not self.shipper):
                 self._turn()
         finally:
             self._close_listeners()
@@ -210,6 +211,11 @@ class Runner:
         self.ending = [end for end in self.ending if not end.step()]
         if self.stopping and self.listener is not None:
             self._close_listeners()
+        if self.stopping and self.shipper:  # what it did not send stays spooled: stop now
+            try:
+                os.kill(self.shipper, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
         if not self.stopping and not self.workers and time.monotonic() - self.last_active > self.idle:
             self.stopping = f"idle for {self.idle:g} s"
         if not self.stopping and (wire.code_key() != self.key or self.watch.changed()):
@@ -360,6 +366,8 @@ class Runner:
             conn = self.workers.pop(pid, None)
             if conn is not None:
                 self._report(pid, conn, os.waitstatus_to_exitcode(status))
+            elif pid == self.shipper:
+                self.shipper = 0
             else:
                 self.retiring.discard(pid)
 
@@ -375,7 +383,8 @@ class Runner:
         except OSError:
             pass  # the client went away: nobody to tell
         conn.close()
-        left = direct_children() - self.workers.keys() - self.spares.keys() - self.retiring - self.spared
+        left = (direct_children() - self.workers.keys() - self.spares.keys() - self.retiring - self.spared
+                - {self.shipper})
         if code >= 0:
             self.spared |= left  # a clean worker ended all but its detach hooks' processes
         elif left:
@@ -385,6 +394,29 @@ class Runner:
             if not end.start():
                 self.ending.append(end)
         self.spared &= direct_children()
+        if code != REFUSED:
+            self._ship_spool()
+
+    def _ship_spool(self) -> None:
+        """Ship the export spool after a run, in a child (issue 35, item 4): the client
+        has its answer already, and a collector that does not answer holds only that
+        child, for at most :data:`SHIP_LIMIT` seconds (what it did not send stays spooled)."""
+        if self.shipper or self.stopping or not spooled():
+            return
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            self.log.write(f"cannot fork to ship the export spool: {exc.strerror}")
+            return
+        if pid == 0:
+            status = 1
+            try:
+                self._leave_the_runner()
+                signal.alarm(SHIP_LIMIT)  # SIGALRM's default action ends it
+                status = ship_spool()
+            finally:
+                os._exit(status)
+        self.shipper = pid
 
     # -- control -------------------------------------------------------------------
     def _accept_control(self) -> None:
@@ -427,6 +459,30 @@ class Runner:
                 "since": self.started, "served": self.served, "refused": self.refused, "pinged": self.pinged, "running": len(self.workers),
                 "version": _version(), "key": self.key.decode(errors="replace"),
                 "socket": self.runner_path, "idle_exit": self.idle, "cpu": cpu}
+
+
+def spooled() -> bool:
+    """Whether records wait in the export spool (one stat after each run)."""
+    from forge_hookd.log.spool import spool_path
+
+    try:
+        return os.stat(spool_path()).st_size > 0
+    except OSError:
+        return False
+
+
+def ship_spool() -> int:
+    """In the shipping child: what ``forge-hook export`` does, its error into the runner log."""
+    from forge_hookd.log import export
+
+    setting, _ = export.configured(os.getcwd())
+    if setting is None or (setting.syslog is None and setting.otlp is None):
+        return 0  # spooled while an export was set, which is gone: forge-hook export says so
+    shipped = export.ship(setting)
+    if shipped.error is not None:
+        RunnerLog().write(f"export: {shipped.error}; {shipped.left} records stay spooled")
+        return 1
+    return 0
 
 
 def _bound(path: str) -> socket.socket:
@@ -477,6 +533,11 @@ def _idle_seconds() -> float:
         return max(float(os.environ.get("FORGE_WARM_IDLE", "")), 1.0)
     except ValueError:
         return DEFAULT_IDLE
+
+
+#: The most a shipping child of the runner may take; then it is ended, and what it did not
+#: send stays spooled for the next (each connection and request is bounded by 5 s too).
+SHIP_LIMIT = 30
 
 
 def _version() -> str:

@@ -1202,3 +1202,24 @@ def test_an_event_that_cannot_block_proceeds_and_an_unknown_dialect_denies(proje
     done = subprocess.run([native, "--dialect", "nosuchagent"], cwd=project.root, input="{}",
                           capture_output=True, text=True, timeout=60, env=env)
     assert (done.returncode, done.stdout) == (2, "")
+
+
+def test_the_runner_ships_the_export_spool_after_a_run(project: Project, runner: WarmRunner,
+                                                       isolated_home: Path) -> None:
+    """The answer goes first; then the runner ships what the run spooled (issue 35, item
+    4), where a cold run leaves it for forge-hook export."""
+    collector = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    collector.bind(("127.0.0.1", 0))
+    collector.settimeout(60)
+    with collector:
+        config = isolated_home / ".config/forge/hooks.json"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(json.dumps({"hooks": [{"event": "session:start", "command": "true"}],
+                                      "export": {"syslog": f"udp://127.0.0.1:{collector.getsockname()[1]}"}}))
+        run = run_installed(["--event", "session:start"], cwd=project.root, env=warm_env(runner.directory))
+        assert run.exit_status == 0, run.stderr
+        message = collector.recv(65536)
+    assert runner.served == 1
+    assert b' forge-hook-run ' in message and b' run [forge@' in message and b'event="session:start"' in message
+    spool = isolated_home / ".local/state/forge/export.spool"
+    assert not spool.exists() or spool.read_bytes() == b""
