@@ -91,10 +91,11 @@ def _homed(name: str, path: str) -> str:
 #: agent reads it above the user's and project settings, and the user cannot drop it.
 #: Claude Code: /etc/claude-code/managed-settings.json (its binary's Linux default);
 #: Gemini CLI: its system settings file; Cursor: its enterprise hooks file (from a third
-#: party's research, not Cursor's own docs). Codex's requirements.toml holds hooks in a
+#: party's research, not Cursor's own docs); Windsurf: /etc/windsurf/hooks.json (its
+#: docs' "System-level" hooks). Codex's requirements.toml holds hooks in a
 #: TOML form forge does not write, and Copilot's policy directory is not documented.
 SYSTEM_FILES = {"claude": "/etc/claude-code/managed-settings.json", "gemini": "/etc/gemini-cli/settings.json",
-                "cursor": "/etc/cursor/hooks.json"}
+                "cursor": "/etc/cursor/hooks.json", "windsurf": "/etc/windsurf/hooks.json"}
 NO_SYSTEM_FILE = {"codex": "Codex's managed hooks live in /etc/codex/requirements.toml, in a TOML form forge "
                            "does not write",
                   "copilot": "Copilot CLI documents no managed hooks file forge could write"}

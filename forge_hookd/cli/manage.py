@@ -689,6 +689,7 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
       claude   /etc/claude-code/managed-settings.json
       gemini   /etc/gemini-cli/settings.json
       cursor   /etc/cursor/hooks.json
+      windsurf /etc/windsurf/hooks.json
     (codex and copilot have none forge writes; doctor --json says so per agent).
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is

@@ -107,7 +107,9 @@ def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
     """issue 35 item 2: --system with --root DIR (as DESTDIR), reversible."""
     root = tmp_path / "image"
     path = {"PATH": f"{os.path.dirname(console_script('forge-hook-run'))}:/usr/bin:/bin"}
-    for agent, file in (("claude", "etc/claude-code/managed-settings.json"), ("cursor", "etc/cursor/hooks.json")):
+    written_by = (("claude", "etc/claude-code/managed-settings.json"), ("cursor", "etc/cursor/hooks.json"),
+                  ("windsurf", "etc/windsurf/hooks.json"))
+    for agent, file in written_by:
         run = run_installed(["install", "--agent", agent, "--system", "--root", str(root)], cwd=project.root,
                             prog="forge-hook", env=path)
         assert run.exit_status == 0, run.stderr
@@ -121,7 +123,7 @@ def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
     _, doc = heartbeat(project, path)
     for agent in doc["agents"]:
         assert (agent["system_file"] is None) == (agent["no_system_file"] is not None)
-    for agent in ("claude", "cursor"):
+    for agent, _ in written_by:
         undone = run_installed(["install", "--agent", agent, "--system", "--root", str(root), "--uninstall"],
                                cwd=project.root, prog="forge-hook", env=path)
         assert undone.exit_status == 0, undone.stderr
