@@ -9,11 +9,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
-from collections.abc import Iterator
+import subprocess
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from helpers import SUDO, ForgeRun, Project, run_installed
@@ -226,3 +230,74 @@ def octet_counted(data: bytes) -> list[bytes]:
         frames.append(data[space + 1:space + 1 + length])
         at = space + 1 + length
     return frames
+
+
+# -- a real syslog daemon -----------------------------------------------------------------------
+RSYSLOGD = shutil.which("rsyslogd") or next(
+    (p for p in ("/usr/sbin/rsyslogd", "/sbin/rsyslogd") if os.access(p, os.X_OK)), None)
+# What rsyslog itself parsed out of each message, one line each: a message it did not read
+# as RFC 5424 has no app-name, msgid or structured data here. imtcp says the port it chose
+# in a file; imudp cannot, so it gets one that was free a moment ago.
+RSYSLOG_CONF = """global(workDirectory="{dir}")
+module(load="imudp")
+module(load="imtcp")
+input(type="imudp" address="127.0.0.1" port="{udp}")
+input(type="imtcp" address="127.0.0.1" port="0" listenPortFileName="{dir}/tcp.port")
+template(name="parsed" type="string" string="%protocol-version%|%app-name%|%msgid%|%structured-data%|%msg%\\n")
+*.* action(type="omfile" file="{dir}/received.log" template="parsed")
+"""
+
+
+@pytest.fixture
+def rsyslogd(tmp_path: Path) -> Iterator[tuple[Path, dict[str, int]]]:
+    """rsyslogd in the foreground, listening on 127.0.0.1; .ci/run installs it (apt-get)."""
+    if RSYSLOGD is None:
+        pytest.skip("NOT TESTED: a real syslog daemon receiving the export: apt-get install rsyslog")
+    work = tmp_path / "rsyslog"
+    work.mkdir()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        udp = probe.getsockname()[1]
+    (work / "rsyslog.conf").write_text(RSYSLOG_CONF.format(dir=work, udp=udp))
+    daemon = subprocess.Popen([RSYSLOGD, "-n", "-f", str(work / "rsyslog.conf"), "-i", str(work / "pid")],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        tcp = int(wait_until(lambda: (work / "tcp.port").exists() and (work / "tcp.port").read_text().strip(),
+                             daemon, "tcp.port written"))
+        wait_until(lambda: any(c.laddr and c.laddr.port == udp
+                               for c in psutil.Process(daemon.pid).net_connections(kind="udp4")),
+                   daemon, f"udp port {udp} bound")
+        yield work / "received.log", {"udp": udp, "tcp": tcp}
+    finally:
+        daemon.terminate()
+        daemon.communicate(timeout=60)
+
+
+def wait_until(ready: Callable[[], Any], daemon: subprocess.Popen[bytes], what: str) -> Any:
+    """What ``ready`` returns once it is true; fails when rsyslogd exits first, or after 60 s."""
+    deadline = time.monotonic() + 60
+    while not (value := ready()):
+        assert daemon.poll() is None, f"rsyslogd exited {daemon.returncode}: {daemon.stderr.read()!r}"  # type: ignore[union-attr]
+        assert time.monotonic() < deadline, f"rsyslogd: not {what} within 60 s"
+        time.sleep(0.02)
+    return value
+
+
+@pytest.mark.parametrize("transport", ["udp", "tcp"])
+def test_rsyslog_receives_each_run_as_rfc5424(project: Project, forge_run: ForgeRun, transport: str,
+                                             rsyslogd: tuple[Path, dict[str, int]]) -> None:
+    received, ports = rsyslogd
+    global_export(project, f"{transport}://127.0.0.1:{ports[transport]}")
+    assert forge_run(SUDO).exit_status == 1
+    assert forge_run({**SUDO, "type": "tool:post_execute"}).exit_status == 0
+    shipped = export(project)
+    assert shipped.exit_status == 0 and "sent 2 records" in shipped.stdout, shipped.stderr
+    deadline = time.monotonic() + 60
+    while len(lines := received.read_text().splitlines() if received.exists() else []) < 2:
+        assert time.monotonic() < deadline, f"rsyslogd logged {lines} within 60 s"
+        time.sleep(0.02)
+    parsed = [line.split("|", 4) for line in lines]
+    assert [p[:3] for p in parsed] == [["1", "forge-hook-run", "run"]] * 2, lines
+    assert parsed[0][3].startswith('[forge@32473 decision="deny" event="tool:pre_execute"'), lines
+    assert parsed[1][3].startswith('[forge@32473 decision="allow" event="tool:post_execute"'), lines
+    assert json.loads(parsed[0][4].lstrip("\ufeff"))["decision"] == "deny"
