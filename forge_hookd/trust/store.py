@@ -38,6 +38,7 @@ import functools
 import importlib
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from enum import Enum
 from typing import Any
@@ -87,7 +88,6 @@ def trust_store_path() -> str:
     return os.path.join(base, "forge", "trust.json")
 
 
-# The words people use for yes and no in environment variables, in any case.
 def digest(content: bytes) -> str:
     """The SHA-256 of ``content``, in hex."""
     return str(_sha256()(content).hexdigest())
@@ -97,12 +97,12 @@ def digest(content: bytes) -> str:
 def _sha256() -> Any:
     # CPython's built-in SHA-256 (_sha2 from 3.12, _sha256 before): hashlib itself loads
     # OpenSSL, which costs 6.4 ms of every event's start-up (bench/README.md, "tricks.py").
-    # Same digest.
-    for name in ("_sha2", "_sha256"):
-        try:
-            return importlib.import_module(name).sha256
-        except ImportError:
-            continue
+    # Same digest. Named by version: a failed import of _sha2 first searched all of
+    # sys.path on every event under 3.11.
+    try:
+        return importlib.import_module("_sha2" if sys.version_info >= (3, 12) else "_sha256").sha256
+    except ImportError:  # pragma: no cover - a build without the built-in modules
+        pass
     import hashlib  # pragma: no cover - a build without the built-in modules
 
     return hashlib.sha256  # pragma: no cover
