@@ -285,23 +285,25 @@ def _node_target(args: list[str], *, fetches: bool) -> tuple[str, str, bool] | N
     the binary (``tsc`` -> typescript), and whether the line names the package itself
     (``-p``, ``pnpm dlx PKG``: always the package) rather than a binary."""
     package: str | None = None
-    for k, arg in enumerate(args):
-        if arg in ("-p", "--package") and k + 1 < len(args):
-            package = _bare(args[k + 1])
+    words = iter(args)
+    for arg in words:
+        if arg in ("-p", "--package"):
+            package = _bare(next(words, ""))
         elif arg.startswith("--package="):
             package = _bare(arg.partition("=")[2])
-        elif arg in ("-c", "--call", "--"):
-            break
-        elif not arg.startswith("-") and (k == 0 or args[k - 1] not in ("-p", "--package")):
-            if arg.startswith((".", "/")):
-                return None  # a directory of the project's own
-            if package is not None:
+        elif arg in ("-c", "--call"):
+            break  # a shell command in the package's environment: the guards judge commands, not this string
+        elif arg == "--" or not arg.startswith("-"):
+            arg = next(words, "") if arg == "--" else arg
+            if not arg or arg.startswith((".", "/")):
+                return None  # nothing to run, or a directory of the project's own
+            if package:
                 return package, arg, True
             bare = _bare(arg)
             binary = bare.rpartition("/")[2]
             named = fetches or bare != arg or "/" in bare
             return (bare if named else BINARIES.get(binary, binary)), binary, named
-    return (package, package.rpartition("/")[2], True) if package is not None else None
+    return (package, package.rpartition("/")[2], True) if package else None
 
 
 def _run_target(args: list[str]) -> list[str]:
