@@ -120,3 +120,130 @@ def test_installing_a_tool_or_a_dependency_asks_naming_it(project: Project, comm
 @pytest.mark.parametrize("command", ["cargo install --path .", "pipx install .", "pipx list"])
 def test_installing_the_project_itself_passes(project: Project, command: str) -> None:
     assert guard_test(project, command).exit_status == 0
+
+
+# -- writing a manifest: Claude's Edit, Write and MultiEdit, Codex's patch, the shell ---------------
+PYPROJECT = """[project]
+name = "app"
+dependencies = ["requests>=2.31", "click"]
+
+[project.optional-dependencies]
+test = ["pytest"]
+
+[tool.poetry.dependencies]
+python = "^3.11"
+"""
+CARGO = """[package]
+name = "app"
+
+[dependencies]
+serde = "1"
+"""
+GO_MOD = """module example.com/app
+
+go 1.22
+
+require (
+\tgithub.com/pkg/errors v0.9.1
+)
+"""
+
+
+def claude(project: Project, tool: str, tool_input: dict[str, Any]) -> tuple[str | None, str]:
+    """The decision and reason Claude Code reads for a PreToolUse of ``tool`` in ``project``."""
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "package_policy"}])
+    event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project.root), "tool_name": tool,
+             "tool_input": tool_input}
+    run = run_installed(["--dialect", "claude"], cwd=project.root, stdin=json.dumps(event))
+    assert run.exit_status == 0 and "Traceback" not in run.stderr, run.stderr
+    specific = json.loads(run.stdout).get("hookSpecificOutput", {}) if run.stdout.strip() else {}
+    return specific.get("permissionDecision"), specific.get("permissionDecisionReason", "")
+
+
+def edit(project: Project, name: str, text: str, old: str, new: str) -> tuple[str | None, str]:
+    (project.root / name).write_text(text)
+    return claude(project, "Edit", {"file_path": str(project.root / name), "old_string": old, "new_string": new})
+
+
+@pytest.mark.parametrize(("name", "text", "old", "new", "added"), [
+    ("package.json", json.dumps(PACKAGE_JSON, indent=2), '"react": "^18.2.0"',
+     '"react": "^18.2.0",\n    "left-pad": "^1.3.0"', "left-pad"),
+    ("requirements-dev.txt", "pytest==8.0\n", "pytest==8.0\n", "pytest==8.0\nHypothesis_Extra>=6\n",
+     "hypothesis-extra"),
+    ("pyproject.toml", PYPROJECT, '"click"]', '"click", "httpx[http2]>=0.27"]', "httpx"),
+    ("pyproject.toml", PYPROJECT, 'python = "^3.11"\n', 'python = "^3.11"\nrich = "^13"\n', "rich"),
+    ("Cargo.toml", CARGO, 'serde = "1"\n', 'serde = "1"\ntokio = { version = "1", features = ["full"] }\n',
+     "tokio"),
+    ("go.mod", GO_MOD, "\tgithub.com/pkg/errors v0.9.1\n",
+     "\tgithub.com/pkg/errors v0.9.1\n\tgolang.org/x/sync v0.6.0 // indirect\n", "golang.org/x/sync"),
+])
+def test_an_edit_that_adds_a_dependency_asks_naming_it(project: Project, name: str, text: str, old: str, new: str,
+                                                       added: str) -> None:
+    decision, reason = edit(project, name, text, old, new)
+    assert decision == "ask" and f"adds {added} to {name}" in reason, reason
+
+
+@pytest.mark.parametrize(("name", "text", "old", "new"), [
+    ("package.json", json.dumps(PACKAGE_JSON, indent=2), '"tsc -p ."', '"tsc -p . && jest"'),  # a script
+    ("package.json", json.dumps(PACKAGE_JSON, indent=2), '"^18.2.0"', '"^18.3.1"'),  # a version bump
+    ("requirements.txt", "requests==2.31\n", "requests==2.31", "requests==2.32  # security fix"),
+    ("pyproject.toml", PYPROJECT, '"pytest"', '"pytest>=8"'),
+    ("Cargo.toml", CARGO, 'name = "app"', 'name = "app2"'),
+    ("go.mod", GO_MOD, "go 1.22", "go 1.23"),
+    ("package.json", json.dumps(PACKAGE_JSON), '"no such text"', '"left-pad": "1"'),  # the edit fails: no effect
+])
+def test_an_edit_that_adds_no_dependency_passes(project: Project, name: str, text: str, old: str, new: str) -> None:
+    assert edit(project, name, text, old, new) == (None, "")
+
+
+def test_a_write_and_a_multi_edit_are_judged_on_the_file_they_leave(project: Project) -> None:
+    target = str(project.root / "package.json")
+    decision, reason = claude(project, "Write", {"file_path": target, "content": json.dumps(PACKAGE_JSON)})
+    assert decision == "ask" and "adds jest, prisma, react, typescript to package.json" in reason  # a new manifest
+    (project.root / "package.json").write_text(json.dumps(PACKAGE_JSON))
+    unchanged = json.dumps({**PACKAGE_JSON, "version": "1.0.1"})
+    assert claude(project, "Write", {"file_path": target, "content": unchanged}) == (None, "")
+    decision, reason = claude(project, "MultiEdit", {"file_path": target, "edits": [
+        {"old_string": '"react": "^18.2.0"', "new_string": '"react": "^18.2.0", "zod": "^3"'},
+        {"old_string": '"zod": "^3"', "new_string": '"zod": "^3", "axios": "^1"'}]})
+    assert decision == "ask" and "adds axios, zod to package.json" in reason
+
+
+def test_a_manifest_that_cannot_be_read_asks_rather_than_guess(project: Project, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text(json.dumps(PACKAGE_JSON))
+    (project.root / "package.json").symlink_to(outside)
+    decision, reason = claude(project, "Edit", {"file_path": str(project.root / "package.json"),
+                                                "old_string": "react", "new_string": "preact"})
+    assert decision == "ask" and "leads outside the project" in reason and "cannot be seen" in reason
+
+
+def test_a_codex_patch_that_adds_a_dependency_is_refused_naming_it(project: Project) -> None:
+    (project.root / "requirements.txt").write_text("requests==2.31\n")
+    project.write_hooks([{"event": "tool:pre_execute", "guard": "package_policy"}])
+    patch = "*** Begin Patch\n*** Update File: requirements.txt\n@@\n requests==2.31\n+flask==3.0\n*** End Patch\n"
+    event = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project.root), "tool_name": "apply_patch",
+             "tool_input": {"command": patch}}
+    run = run_installed(["--dialect", "codex"], cwd=project.root, stdin=json.dumps(event))
+    specific = json.loads(run.stdout)["hookSpecificOutput"]  # Codex cannot ask here: a person must decide
+    assert specific["permissionDecision"] == "deny"
+    assert "adds flask to requirements.txt" in specific["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    ("echo 'flask==3.0' >> requirements.txt", "adds flask to requirements.txt"),
+    ("cat > go.mod <<'EOF'\nmodule x\n\nrequire github.com/evil/mod v1.0.0\nEOF", "adds github.com/evil/mod to go.mod"),
+    ("sed -i 's/\"jest\"/\"left-pad\": \"1\", \"jest\"/' package.json", "writes the manifest package.json, and what "
+     "it adds cannot be seen"),
+])
+def test_a_shell_write_of_a_manifest_is_judged_or_asks(project: Project, command: str, says: str) -> None:
+    (project.root / "requirements.txt").write_text("requests==2.31\n")
+    node_project(project.root)
+    decision, reason = claude(project, "Bash", {"command": command})
+    assert decision == "ask" and says in reason, reason
+
+
+def test_a_shell_write_that_adds_nothing_passes(project: Project) -> None:
+    (project.root / "requirements.txt").write_text("requests==2.31\n")
+    assert claude(project, "Bash", {"command": "echo '# pinned for CVE-2024-0001' >> requirements.txt"}) == (None, "")
+    assert claude(project, "Bash", {"command": "cp package.json package.json.bak"}) == (None, "")
