@@ -43,7 +43,8 @@ def node_project(root: Path, *, installed: tuple[str, ...] = (), manifest: dict[
 # -- running a package: npx and its kin -----------------------------------------------------------
 @pytest.mark.parametrize("command", ["npx tsc --noEmit", "npx jest --ci", "npx prisma generate",
                                      "pnpm dlx prisma generate", "yarn dlx jest", "bunx jest", "npm exec -- jest",
-                                     "npx -p typescript tsc", "npx typescript@5 --version"])
+                                     "npx -p typescript tsc", "npx typescript@5 --version",
+                                     "npx -c 'tsc --noEmit'"])
 def test_a_package_the_project_depends_on_and_has_installed_runs(project: Project, command: str) -> None:
     node_project(project.root, installed=("tsc", "tsserver", "jest", "prisma"))
     run = guard_test(project, command)
@@ -51,7 +52,8 @@ def test_a_package_the_project_depends_on_and_has_installed_runs(project: Projec
 
 
 @pytest.mark.parametrize(("command", "package"), [("npx tsc", "typescript"), ("npx jest", "jest"),
-                                                  ("npx prisma generate", "prisma"), ("bunx biome check", "@biomejs/biome")])
+                                                  ("npx prisma generate", "prisma"),
+                                                  ("bunx biome check", "@biomejs/biome")])
 def test_without_a_manifest_npx_asks_naming_the_package(project: Project, command: str, package: str) -> None:
     run = guard_test(project, command)
     assert run.exit_status == 4, run.stdout + run.stderr
@@ -233,6 +235,8 @@ def test_a_codex_patch_that_adds_a_dependency_is_refused_naming_it(project: Proj
 @pytest.mark.parametrize(("command", "says"), [
     ("echo 'flask==3.0' >> requirements.txt", "adds flask to requirements.txt"),
     ("cat > go.mod <<'EOF'\nmodule x\n\nrequire github.com/evil/mod v1.0.0\nEOF", "adds github.com/evil/mod to go.mod"),
+    ('cd "$APP_DIR" && echo flask >> requirements.txt', "writes the manifest requirements.txt, and what it adds "
+     "cannot be seen"),
     ("sed -i 's/\"jest\"/\"left-pad\": \"1\", \"jest\"/' package.json", "writes the manifest package.json, and what "
      "it adds cannot be seen"),
 ])
