@@ -151,6 +151,27 @@ def node_packages(start: str, root: str, binary: str) -> tuple[bool, set[str]]:
     return installed, packages
 
 
+def python_packages(start: str, root: str) -> set[str]:
+    """The packages the ``pyproject.toml`` and ``requirements*.txt`` files of ``start``
+    and the directories above it up to ``root`` declare (for ``uvx ruff``)."""
+    packages: set[str] = set()
+    for directory in _up(start, root):
+        try:
+            names = [n for n in os.listdir(directory) if n == "pyproject.toml" or _REQUIREMENTS.match(n)]
+        except OSError:
+            continue
+        for name in names:
+            text, _ = read_inside(posixpath.join(directory, name), root)
+            if text is not None:
+                packages |= declared("pyproject" if name == "pyproject.toml" else "pip", text)
+    return packages
+
+
+def python_name(name: str) -> str:
+    """A Python package's name as PEP 503 compares it (``Foo_Bar`` -> ``foo-bar``)."""
+    return _python(name)
+
+
 def _up(start: str, root: str) -> Iterator[str]:
     root = root.rstrip("/") or "/"
     directory = start

@@ -96,6 +96,8 @@ class PackagePolicy(Guard):
             if manager in _NODE_RUNNERS:
                 return self._node_run(command, manager, args, context)
             packages = _run_target(args)
+            if manager == "uvx" and packages and self._python_declared(_bare(packages[0]), command, context):
+                return ALLOWED
         else:
             packages = _added(manager, args)
         new = [p for p in packages if not self._allowed(p)]
@@ -133,6 +135,15 @@ class PackagePolicy(Guard):
                             f"its package.json, no node_modules/.bin/{binary}), so it would be fetched from the "
                             "registry", f"A person should approve new dependencies: add {package} to the project "
                             f"(npm install -D {package}), or to the guard's allow list")
+
+    def _python_declared(self, package: str, command: Command, context: Context) -> bool:
+        """``uvx ruff``: whether the project's Python manifests declare the package."""
+        cwd = command_cwd(command, context)
+        if cwd is None or package.startswith((".", "/")) or "://" in package:
+            return False
+        from forge_hookd.guards import manifests  # see _node_run
+
+        return manifests.python_name(package) in manifests.python_packages(cwd, context.project_root)
 
     # -- writes of a manifest ----------------------------------------------------------------------
     def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:

@@ -106,6 +106,16 @@ def test_what_a_clone_plants_is_not_followed_nor_a_crash(project: Project, tmp_p
     assert run.exit_status == 4 and "Traceback" not in run.stderr
 
 
+@pytest.mark.parametrize(("command", "status"), [("uvx ruff check .", 0), ("uvx --from ruff ruff format", 0),
+                                                 ("uvx mypy .", 0), ("uvx cowsay hi", 4)])
+def test_uvx_of_a_package_the_python_manifests_declare_runs(project: Project, command: str, status: int) -> None:
+    pyproject = '[project]\nname = "app"\n\n[dependency-groups]\ndev = ["Ruff>=0.4"]\n'
+    (project.root / "pyproject.toml").write_text(pyproject)
+    (project.root / "requirements-dev.txt").write_text("mypy==1.10\n")
+    run = guard_test(project, command)
+    assert run.exit_status == status, run.stdout + run.stderr
+
+
 # -- installing a tool: pipx, cargo install ---------------------------------------------------------
 @pytest.mark.parametrize(("command", "says"), [
     ("pipx install black", "adds the package black"),
