@@ -49,7 +49,7 @@ The guards (forge-hook guard list shows what each catches and its options; * mar
 * hardcoded_secrets *: tokens, keys and passwords in content a tool writes or edits; with allow
 * remote_code *: curl | sh, base64 -d | bash, downloaded code run later in the line or by a one-liner, uploads of files (curl -d @file, -F, a command's output, aws s3 cp to a bucket, a pipe into nc), reverse shells, tunnels; localhost is no remote; with allow_hosts
 * infra_destructive: terraform destroy, kubectl delete, DROP TABLE, TRUNCATE (also piped to psql), fly apps destroy, heroku pg:reset, supabase db reset (asks); with decision
-* package_policy: a new dependency through npm, pip, uv, cargo, go, gem (asks); with allow, decision, run_packages
+* package_policy: a new dependency through npm, pip, uv, cargo, go, gem, pipx install, cargo install --git, or written into package.json, requirements*.txt, pyproject.toml, Cargo.toml or go.mod; npx, pnpm dlx or bunx of a package the project does not depend on (npx tsc passes with typescript in package.json or node_modules/.bin) (asks, naming the package); with allow, decision, run_packages
 * protected_paths: lockfiles, .git/, CI configuration, files outside the project, by file tools and shell redirections; with paths, allow, outside_project, allow_outside
 * privilege_escalation: sudo, doas, pkexec, su, run0, chmod 777, setuid, chown of the system; also named block_sudo (the template); with allow, permissions
 * no_verify: git commit and push with --no-verify, -n, HUSKY=0, LEFTHOOK=0, core.hooksPath, GIT_CONFIG_PARAMETERS; pre-commit uninstall and rm .husky/* always

@@ -1,14 +1,20 @@
-"""package_policy (ask): adding a dependency through a package manager; installing what
-the project already declares (``npm ci``, ``pip install -r requirements.txt``) passes,
-and so does a package on the allowlist."""
+"""package_policy (ask): adding a dependency, through a package manager or by writing a
+manifest (issue 31 item 5: the project is read, not the spelling judged). Installing what
+the project already declares (``npm ci``, ``pip install -r requirements.txt``) passes, so
+does running a package it already depends on (``npx tsc`` with typescript in its
+package.json or node_modules/.bin), a manifest edit that adds no dependency (a script, a
+version bump), and a package on the allowlist."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fnmatch import fnmatchcase
+from typing import Any
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling
+from forge_hookd.guards.base import ALLOW, ALLOWED, ASK, Context, Guard, Option, Ruling, command_cwd, inside, \
+    operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
 _PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
@@ -41,37 +47,203 @@ _ADDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "deno": (frozenset({"add", "install"}), frozenset()),
     "swift": (frozenset(), frozenset()),
 }
-_RUNS_PACKAGE = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
+#: commands that run a package, fetched when it is not there: the node ones are judged
+#: against the project (its package.json, its node_modules/.bin), the others by name
+_NODE_RUNNERS = frozenset({"npx", "pnpx", "bunx"})
+_RUNS_PACKAGE = _NODE_RUNNERS | {"uvx", "pipx"}
+#: ``npm exec x``, ``pnpm dlx x``, ``yarn dlx x``, ``bun x x``: npx by another name
+_RUN_SUBCOMMANDS = {("npm", "exec"): "npx", ("npm", "x"): "npx", ("pnpm", "dlx"): "pnpx", ("yarn", "dlx"): "pnpx",
+                    ("bun", "x"): "bunx"}
 _FROM_FILES = ("-r", "--requirement", "-e", "--editable", "--requirements")
+#: a file a write may add dependencies to (manifests.kind_of says which kind)
+_MANIFEST = Lazy(r"(?:^|/)(?:package\.json|pyproject\.toml|Cargo\.toml|go\.mod|requirements[\w.-]*\.txt)$")
+_NPM_TABLES = ("dependencies.", "devDependencies.", "optionalDependencies.", "peerDependencies.")
+#: node binaries whose package has another name (``npx tsc`` runs typescript's); any
+#: other binary is taken to be its package's name, as npx itself takes it
+BINARIES = {"tsc": "typescript", "tsserver": "typescript", "ng": "@angular/cli", "nest": "@nestjs/cli",
+            "vue-cli-service": "@vue/cli-service", "biome": "@biomejs/biome", "changeset": "@changesets/cli",
+            "commitlint": "@commitlint/cli", "ncu": "npm-check-updates", "firebase": "firebase-tools",
+            "netlify": "netlify-cli", "sequelize": "sequelize-cli", "graphql-codegen": "@graphql-codegen/cli",
+            "svelte-kit": "@sveltejs/kit", "remix": "@remix-run/dev", "babel": "@babel/cli", "swc": "@swc/cli",
+            "sb": "storybook", "webpack": "webpack-cli", "playwright": "@playwright/test"}
+_APPROVE = "A person should approve new dependencies; or add them to the guard's allow list"
 
 
 class PackagePolicy(Guard):
     name = "package_policy"
-    summary = "Adding dependencies through a package manager (asks, with an allowlist)"
+    summary = "Adding dependencies through a package manager or a manifest edit (asks, with an allowlist)"
     catches = ("npm install left-pad", "pip install requests", "uv add httpx", "cargo add serde", "go get x/y",
-               "yarn add react", "python -m pip install x", "gem install rails", "npx some-tool")
+               "yarn add react", "python -m pip install x", "gem install rails", "npx some-tool",
+               "pipx install x", "cargo install --git URL", "Edit package.json adding a dependency")
     options = (
         Option("allow", "list", [], "Packages (globs, without versions) that need no asking"),
         Option("decision", "decision", ASK, "What adding a package is: ask (default) or deny"),
-        Option("run_packages", "bool", True, "Also ask before npx/uvx/bunx run a package not on the allowlist"),
+        Option("run_packages", "bool", True, "Also ask before npx/uvx/bunx run a package the project does not "
+               "depend on and the allowlist does not name"),
     )
+    tools = frozenset({"bash", "write", "edit"})
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
+        written = self._shell_write(command, context)
+        if written.decision != ALLOW:
+            return written
         manager, args = _manager(command)
         if manager is None:
             return ALLOWED
-        if manager in _RUNS_PACKAGE:
-            if not self.opts["run_packages"] or manager == "pipx" and args[:1] != ["run"]:
+        if manager in _RUNS_PACKAGE and (manager != "pipx" or args[:1] == ["run"]):
+            if not self.opts["run_packages"]:
                 return ALLOWED
+            if manager in _NODE_RUNNERS:
+                return self._node_run(command, manager, args, context)
             packages = _run_target(args)
+            if manager == "uvx" and packages and self._python_declared(_bare(packages[0]), command, context):
+                return ALLOWED
         else:
             packages = _added(manager, args)
-        new = [p for p in packages if not any(fnmatchcase(_bare(p), a) for a in self.opts["allow"])]
+        new = [p for p in packages if not self._allowed(p)]
         if not new:
             return ALLOWED
         return self.verdict(self.opts["decision"], " ".join(command.argv),
-                            f"adds the package{'s' if len(new) > 1 else ''} {', '.join(new[:5])}",
-                            "A person should approve new dependencies; or add them to the guard's allow list")
+                            f"adds the package{'s' if len(new) > 1 else ''} {', '.join(new[:5])}", _APPROVE)
+
+    def _allowed(self, package: str) -> bool:
+        return any(fnmatchcase(_bare(package), a) for a in self.opts["allow"])
+
+    def _node_run(self, command: Command, manager: str, args: list[str], context: Context) -> Ruling:
+        """``npx tsc``: passes when the project depends on the package that provides the
+        binary (its package.json, or the binary in its node_modules/.bin), asks otherwise."""
+        target = _node_target(args, fetches=manager == "pnpx")
+        if target is None:
+            return ALLOWED
+        package, binary, explicit = target
+        if self._allowed(package) or self._allowed(binary):
+            return ALLOWED
+        cwd = command_cwd(command, context)
+        from forge_hookd.guards import manifests  # 2.5 ms CPU at load 10: paid only by a command that runs a package
+
+        installed, declared = manifests.node_packages(cwd, context.project_root, binary) if cwd else (False, set())
+        shown = " ".join(command.argv)
+        if installed or package in declared and (explicit or package == binary):
+            return ALLOWED
+        if package in declared:
+            return self.verdict(self.opts["decision"], shown,
+                                f"runs {binary} of {package}, which the project depends on but has not installed "
+                                f"(no node_modules/.bin/{binary}), so {command.name} would fetch the package "
+                                f"{binary}, not {package}", "Install the project's dependencies first (npm install)")
+        return self.verdict(self.opts["decision"], shown,
+                            f"runs {binary} of the package {package}, which the project does not depend on (not in "
+                            f"its package.json, no node_modules/.bin/{binary}), so it would be fetched from the "
+                            "registry", f"A person should approve new dependencies: add {package} to the project "
+                            f"(npm install -D {package}), or to the guard's allow list")
+
+    def _python_declared(self, package: str, command: Command, context: Context) -> bool:
+        """``uvx ruff``: whether the project's Python manifests declare the package."""
+        cwd = command_cwd(command, context)
+        if cwd is None or package.startswith((".", "/")) or "://" in package:
+            return False
+        from forge_hookd.guards import manifests  # see _node_run
+
+        return manifests.python_name(package) in manifests.python_packages(cwd, context.project_root)
+
+    # -- writes of a manifest ----------------------------------------------------------------------
+    def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        words = [w for w in paths_of(tool_args) if _MANIFEST.search(w)]
+        if not words:
+            return ALLOWED
+        from forge_hookd.guards import manifests  # see _node_run
+
+        patch = next((s for s in _patches(tool_args)), None)
+        for word in words:
+            path = resolve(word, context)
+            if path is None or not inside(path, context.project_root) or context.project_root == "/":
+                continue  # a manifest outside the project is not the project's (docs/guards.md)
+            current, why = manifests.read_inside(path, context.project_root)
+            if why is not None:
+                return self.verdict(ASK, word, f"edits a manifest that cannot be read ({why}), so what it adds "
+                                    "cannot be seen", "Ask the user to make the change")
+            if patch is not None:
+                after = manifests.patched(patch, path, lambda p: resolve(p, context), current)
+            else:
+                after = manifests.after_write(tool_args, current)
+            verdict = self._added_to(word, path, current, after)
+            if verdict.decision != ALLOW:
+                return verdict
+        return ALLOWED
+
+    def _added_to(self, shown: str, path: str, before: str | None, after: str | None) -> Ruling:
+        from forge_hookd.guards import manifests  # see _node_run
+
+        kind = manifests.kind_of(path)
+        if after is None or kind is None:
+            return ALLOWED
+        added = sorted(p for p in manifests.declared(kind, after) - manifests.declared(kind, before or "")
+                       if not self._allowed(p))
+        if not added:
+            return ALLOWED
+        name = path.rpartition("/")[2]
+        return self.verdict(self.opts["decision"], shown, f"adds {', '.join(added[:5])}"
+                            f"{f' and {len(added) - 5} more' if len(added) > 5 else ''} to {name}", _APPROVE)
+
+    def _shell_write(self, command: Command, context: Context) -> Ruling:
+        """A manifest written by a shell command: judged as an edit when the line shows
+        the text (``echo x >> requirements.txt``, ``cat > go.mod <<EOF``), else asks."""
+        targets = _shell_targets(command)
+        if not targets or not any(_MANIFEST.search(t) for t, _ in targets):
+            return ALLOWED
+        from forge_hookd.guards import manifests  # see _node_run
+
+        cwd = command_cwd(command, context)
+        shown = " ".join([*command.argv, *(f"{r.op} {r.target}" for r in command.redirects
+                                          if r.mode in ("write", "append", "readwrite"))])
+        for word, mode in targets:
+            if not _MANIFEST.search(word):
+                continue
+            path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
+            if path is not None and (not inside(path, context.project_root) or context.project_root == "/"):
+                continue
+            text = _shell_text(command)
+            current, why = manifests.read_inside(path, context.project_root) if path else (None, "unknown")
+            if path is None or mode not in ("write", "append") or text is None or why is not None:
+                return self.verdict(ASK, shown, f"writes the manifest {word}, and what it adds cannot be seen",
+                                    "Make the change with the agent's edit tool, where it can be judged, or ask "
+                                    "the user")
+            after = text if mode == "write" else (current or "") + text
+            verdict = self._added_to(shown, path, current, after)
+            if verdict.decision != ALLOW:
+                return verdict
+        return ALLOWED
+
+
+def _shell_targets(command: Command) -> list[tuple[str, str]]:
+    """The files a command writes, each with how: write, append, or unknown."""
+    targets = [(r.target, "append" if r.mode == "append" else "write" if r.mode == "write" else "unknown")
+               for r in command.redirects if r.mode in ("write", "append", "readwrite")]
+    name, args = command.name, command.args
+    if name == "tee":
+        mode = "append" if "-a" in args or "--append" in args else "write"
+        targets += [(op, mode) for op in operands(args)]
+    elif name in ("sed", "perl") and any(a.startswith(("-i", "-pi")) or a == "--in-place" for a in args):
+        targets += [(op, "unknown") for op in operands(args)[1 if name == "sed" else 0:]]
+    elif name in ("cp", "mv", "install", "ln", "rsync") and len(operands(args)) >= 2:
+        targets.append((operands(args)[-1], "unknown"))
+    elif name == "dd":
+        targets += [(a[3:], "unknown") for a in args if a.startswith("of=")]
+    return targets
+
+
+def _shell_text(command: Command) -> str | None:
+    """What a command writes to its output, when the line shows it: ``echo``'s words,
+    the here-document of ``cat`` or ``tee``."""
+    if command.name == "echo" and not any(a.startswith("-") for a in command.args):
+        return " ".join(command.args) + "\n"
+    if command.name in ("cat", "tee") and command.stdin is not None and (command.name == "tee" or not command.args):
+        return command.stdin + "\n"
+    return None
+
+
+def _patches(tool_args: Mapping[str, Any]) -> list[str]:
+    return [v for k in ("command", "input", "patch") if isinstance(v := tool_args.get(k), str)
+            and "*** Begin Patch" in v]
 
 
 def _manager(command: Command) -> tuple[str | None, list[str]]:
@@ -82,6 +254,8 @@ def _manager(command: Command) -> tuple[str | None, list[str]]:
         return "pip", args
     if name == "uv" and args[:1] == ["pip"]:
         return "pip", args[1:]
+    if args and (name, args[0]) in _RUN_SUBCOMMANDS:
+        return _RUN_SUBCOMMANDS[name, args[0]], args[1:]
     if name in ("sudo",):
         return None, []
     if name in _ADDS or name in _RUNS_PACKAGE:
@@ -90,11 +264,13 @@ def _manager(command: Command) -> tuple[str | None, list[str]]:
 
 
 def _added(manager: str, args: list[str]) -> list[str]:
+    if manager == "npm" and args[:2] == ["pkg", "set"]:  # npm pkg set dependencies.left-pad=^1
+        return [a.partition("=")[0].partition(".")[2] for a in args[2:] if a.startswith(_NPM_TABLES)]
     subcommands, with_value = _ADDS[manager]
     if not args or args[0] not in subcommands:
         return []
-    packages, skip = [], False
-    for arg in args[1:]:
+    packages, skip, git = [], False, None
+    for k, arg in enumerate(args[1:], start=1):
         if skip:
             skip = False
             continue
@@ -103,13 +279,43 @@ def _added(manager: str, args: list[str]) -> list[str]:
             continue
         if arg.startswith("-"):
             skip = arg in with_value
+            if manager == "cargo" and (arg == "--git" or arg.startswith("--git=")):
+                git = arg.partition("=")[2] or (args[k + 1] if k + 1 < len(args) else "?")
             continue
-        if manager == "pip" and (arg in (".", "..") or arg.startswith(("./", "/", "../")) or arg.endswith(".whl")):
+        if manager in ("pip", "pipx") and (arg in (".", "..") or arg.startswith(("./", "/", "../"))
+                                           or arg.endswith(".whl")):
             continue
         if manager == "go" and arg in ("./...", "."):
             continue
         packages.append(arg)
+    if git is not None:  # cargo install --git URL [crate]: code from a repository, not the registry
+        return [f"{p} (from {git})" for p in packages] or [git]
     return packages
+
+
+def _node_target(args: list[str], *, fetches: bool) -> tuple[str, str, bool] | None:
+    """``(package, binary, named)`` of ``npx [-p PKG] BIN``: the package that provides
+    the binary (``tsc`` -> typescript), and whether the line names the package itself
+    (``-p``, ``pnpm dlx PKG``: always the package) rather than a binary."""
+    package: str | None = None
+    words = iter(args)
+    for arg in words:
+        if arg in ("-p", "--package"):
+            package = _bare(next(words, ""))
+        elif arg.startswith("--package="):
+            package = _bare(arg.partition("=")[2])
+        elif arg == "--" or arg in ("-c", "--call") or not arg.startswith("-"):
+            # npx -c 'tsc --noEmit': a command line in the package's environment; its first word runs
+            arg = next(words, "") if arg == "--" else next(words, "").partition(" ")[0] if arg[0] == "-" else arg
+            if not arg or arg.startswith((".", "/")):
+                return None  # nothing to run, or a directory of the project's own
+            if package:
+                return package, arg, True
+            bare = _bare(arg)
+            binary = bare.rpartition("/")[2]
+            named = fetches or bare != arg or "/" in bare
+            return (bare if named else BINARIES.get(binary, binary)), binary, named
+    return (package, package.rpartition("/")[2], True) if package else None
 
 
 def _run_target(args: list[str]) -> list[str]:
