@@ -36,7 +36,7 @@ ALLOWED = Ruling(ALLOW)
 class Context(NamedTuple):
     """What a guard may know besides the tool call: the project root, the home directory,
     the agent's own tool name, where a shell command starts (default: the project
-    root), and forge's own config and data directories (for self-protection)."""
+    root), and forge's own config, data and state directories (for self-protection)."""
 
     project_root: str
     home: str
@@ -46,6 +46,7 @@ class Context(NamedTuple):
     data_dir: str | None = None
     tmpdir: str | None = "/tmp"  # what $TMPDIR is taken to be; None once the command sets it
     managed_dir: str | None = None  # FORGE_MANAGED_DIR (the managed layer's /etc/forge is always forge's)
+    state_dir: str | None = None  # where forge-hook install's records are (self-protection: guards/wired.py)
 
     @classmethod
     def from_env(cls, project_root: str, env: Mapping[str, str], *, native_tool: str | None = None,
@@ -55,7 +56,9 @@ class Context(NamedTuple):
         config = env.get("FORGE_CONFIG_DIR") or posixpath.join(env.get("XDG_CONFIG_HOME") or f"{home}/.config",
                                                                 "forge")
         data = posixpath.join(env.get("XDG_DATA_HOME") or f"{home}/.local/share", "forge")
-        return cls(project_root, home, native_tool, cwd, config, data, managed_dir=env.get("FORGE_MANAGED_DIR") or None)
+        state = posixpath.join(env.get("XDG_STATE_HOME") or f"{home}/.local/state", "forge")
+        return cls(project_root, home, native_tool, cwd, config, data, managed_dir=env.get("FORGE_MANAGED_DIR") or None,
+                   state_dir=state)
 
     @property
     def start(self) -> str:
