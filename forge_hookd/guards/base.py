@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.statedir import state_path
 from forge_hookd.text import did_you_mean
 
 ALLOW, ASK, DENY = "allow", "ask", "deny"
@@ -56,9 +57,8 @@ class Context(NamedTuple):
         config = env.get("FORGE_CONFIG_DIR") or posixpath.join(env.get("XDG_CONFIG_HOME") or f"{home}/.config",
                                                                 "forge")
         data = posixpath.join(env.get("XDG_DATA_HOME") or f"{home}/.local/share", "forge")
-        state = posixpath.join(env.get("XDG_STATE_HOME") or f"{home}/.local/state", "forge")
         return cls(project_root, home, native_tool, cwd, config, data, managed_dir=env.get("FORGE_MANAGED_DIR") or None,
-                   state_dir=state)
+                   state_dir=state_path(env=env))
 
     @property
     def start(self) -> str:
