@@ -249,7 +249,7 @@ def _wiring(word: str, path: str, context: Context) -> tuple[str, str] | None:
     from forge_hookd.guards import wired
 
     if any(inside(path, place) or inside(place, path) and path not in ("/", context.home)
-           for place in wired.installation(context)) or wired.forge_executable(path, context):
+           for place in wired.installation(context.project_root, context.home)) or wired.forge_executable(path, context):
         return (f"changes forge's own installation ({word})",
                 "Only a person installs, upgrades or removes forge (install.sh); ask the user")
     agent = wired.agent_file(path, context)

@@ -23,6 +23,7 @@ an agent's files the agent's own, unless they name forge-hook-run.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import sys
@@ -66,16 +67,33 @@ class Record(NamedTuple):
 
 
 class Records(NamedTuple):
-    """The install records: ``readable`` False when they exist but cannot be read."""
+    """The install records: ``readable`` False when they exist but cannot be read;
+    ``paths`` each file's agent, by path; ``above`` the directories that hold one."""
 
     readable: bool
     files: tuple[Record, ...] = ()
+    paths: dict[str, str] = {}
+    above: dict[str, str] = {}
+
+
+#: How far above a protected file a directory counts as holding it (``rm -rf .claude``,
+#: ``rm -rf ~/.codeium/windsurf``): its own directory and the one above; never ``/``, the
+#: home directory or the project (those are other guards' to judge).
+_LEVELS = 2
+
+
+def _above(path: str) -> list[str]:
+    found = []
+    for _ in range(_LEVELS):
+        path = posixpath.dirname(path)
+        if path == "/":
+            break
+        found.append(path)
+    return found
 
 
 _NONE = Records(True)
 _cache: dict[str, tuple[tuple[int, int, int], Records]] = {}
-
-
 def records(state_dir: str | None) -> Records:
     """forge's install records under ``state_dir``, read again only when the file changed."""
     if state_dir is None:
@@ -114,26 +132,40 @@ def _read(path: str) -> Records:
         user_path = record.get("path")
         if isinstance(user_path, str) and user_path.startswith("/"):
             found.append(Record(agent, scope, posixpath.normpath(user_path)))
-    return Records(True, tuple(found))
+    return Records(True, tuple(found), {r.path: r.agent for r in found},
+                   {d: r.agent for r in found for d in _above(r.path)})
 
 
-def _where(pattern: str, context: Context) -> str:
-    if pattern.startswith("~/"):
-        return posixpath.join(context.home, pattern[2:])
-    return pattern if pattern.startswith("/") else posixpath.join(context.project_root, pattern)
+class Known(NamedTuple):
+    """The known agent files for one project and home: ``files`` each agent's by path,
+    ``dirs`` the agents whose every file in a directory counts, ``above`` the directories
+    that hold one, ``spots`` each agent's (``dir/*`` for a directory's files)."""
+
+    files: dict[str, str]
+    dirs: dict[str, str]
+    above: dict[str, list[str]]
+    spots: dict[str, list[str]]
 
 
-def _matches(path: str, place: str) -> bool:
-    """Whether ``path`` is the known file ``place`` (``dir/*``: a file in that directory)."""
-    if place.endswith("/*"):
-        return posixpath.dirname(path) == place[:-2]
-    return path == place
-
-
-def _holds(path: str, place: str, context: Context) -> bool:
-    """Whether ``path`` is a directory above ``place`` (``rm -rf .claude``), not the
-    project, the home directory or ``/``: those are other guards' to judge."""
-    return path not in ("/", context.home, context.project_root) and inside(place, path) and path != place
+@functools.lru_cache(maxsize=8)
+def known(project_root: str, home: str) -> Known:
+    files: dict[str, str] = {}
+    dirs: dict[str, str] = {}
+    above: dict[str, list[str]] = {}
+    spots: dict[str, list[str]] = {}
+    for agent, places in AGENT_FILES.items():
+        for place in places:
+            where = posixpath.join(home, place[2:]) if place.startswith("~/") else posixpath.join(project_root, place)
+            spots.setdefault(agent, []).append(where)
+            if where.endswith("/*"):
+                dirs[where[:-2]] = agent
+                holders = [where[:-2], *_above(where[:-2])[:_LEVELS - 1]]
+            else:
+                files[where] = agent
+                holders = _above(where)
+            for holder in holders:
+                above.setdefault(holder, []).append(agent)
+    return Known(files, dirs, above, spots)
 
 
 def _names_forge(path: str) -> bool:
@@ -158,20 +190,22 @@ def _dir_names_forge(directory: str) -> bool:
 
 def agent_file(path: str, context: Context) -> str | None:
     """Which agent's wiring of forge writing ``path`` would change, or None."""
-    real = os.path.realpath(path)
+    real = os.path.realpath(path) if os.path.islink(path) else path
+    holder = path not in ("/", context.home, context.project_root)
     found = records(context.state_dir)
-    for record in found.files:
-        if path == record.path or real == record.path or _holds(path, record.path, context):
-            return record.agent
-    for agent, places in AGENT_FILES.items():
-        spots = [_where(p, context) for p in places]
-        if not any(_matches(path, s) or _matches(real, s) or _holds(path, s.removesuffix("/*"), context)
-                   for s in spots):
-            continue
+    agent = found.paths.get(path) or found.paths.get(real) or (found.above.get(path) if holder else None)
+    if agent is not None:
+        return agent
+    index = known(context.project_root, context.home)
+    direct = [a for p in dict.fromkeys((path, real)) for a in (index.files.get(p), index.dirs.get(posixpath.dirname(p)))
+              if a is not None]
+    for agent in dict.fromkeys([*direct, *(index.above.get(path, []) if holder else [])]):
+        spots = index.spots[agent]
         if not found.readable or _wired(agent, spots, found, context):
             return agent
-        if any(s.endswith("/*") and (_matches(path, s) and _names_forge(path) or _holds(
-                path, s[:-2], context) and _dir_names_forge(s[:-2])) for s in spots):
+        if agent in direct and index.dirs.get(posixpath.dirname(real)) == agent and _names_forge(real):
+            return agent
+        if holder and any(s.endswith("/*") and inside(s[:-2], path) and _dir_names_forge(s[:-2]) for s in spots):
             return agent
     return None
 
@@ -186,13 +220,14 @@ def _wired(agent: str, spots: list[str], found: Records, context: Context) -> bo
     return any(_names_forge(s) for s in spots if not s.endswith("/*"))
 
 
-def installation(context: Context) -> list[str]:
+@functools.lru_cache(maxsize=8)
+def installation(project_root: str, home: str) -> tuple[str, ...]:
     """The places of forge's own installation that lie outside the project."""
     package = posixpath.dirname(posixpath.dirname(posixpath.abspath(__file__)))
-    places = [package, posixpath.join(context.home, ".local/lib/forge-hook-run")]
+    places = [package, posixpath.join(home, ".local/lib/forge-hook-run")]
     if sys.prefix != sys.base_prefix:
         places.append(sys.prefix)
-    return [p for p in places if not inside(p, context.project_root)]
+    return tuple(p for p in places if not inside(p, project_root))
 
 
 def forge_executable(path: str, context: Context) -> bool:
