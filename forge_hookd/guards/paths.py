@@ -1,8 +1,10 @@
 """protected_paths: writing lockfiles, ``.git/``, CI configuration or anything outside
 the project, by a file tool or by a shell command (a redirection, ``tee``, ``sed -i``,
 ``cp``/``mv``/``install`` into it, ``dd of=``, ``truncate``); self_protection: an agent
-switching off its own guards by editing forge's config, a ``.forge/`` file or the trust
-store, or by running ``forge-hook trust|untrust|disable|remove|install --uninstall``."""
+switching off its own guards by editing forge's config, a ``.forge/`` file, the trust
+store, an agent's settings where forge is wired or forge's own installation (what
+:mod:`wired` derives from what forge wired), or by running ``forge-hook
+trust|untrust|disable|remove|install --uninstall``."""
 
 from __future__ import annotations
 
@@ -262,13 +264,14 @@ def _wiring(word: str, path: str, context: Context) -> tuple[str, str] | None:
 class SelfProtection(Guard):
     heads = ("forge-hook",)
     name = "self_protection"
-    summary = "An agent switching off its own guards: forge's config, .forge/, the trust store, forge-hook trust"
+    summary = ("An agent switching off its own guards: forge's config, .forge/, the trust store, the agent settings "
+               "forge wired, forge's installation, forge-hook trust")
     catches = ("Edit ~/.config/forge/hooks.json", "Write .forge/hooks.json", "rm -rf .forge",
                "Write /etc/forge/managed.d/x.json",
                "forge-hook trust", "forge-hook disable 0", "python -m forge_hookd.manage remove 'tool:*'",
                "sh -c '~/.local/bin/forge-hook trust'", "echo {} > ~/.local/share/forge/trust.json",
-               "forge-hook install --uninstall", "sed -i s/forge/x/ .claude/settings.json (forge wired there)",
-               "echo {} > ~/.gemini/settings.json (forge wired there)", "rm ~/.local/bin/forge-hook")
+               "forge-hook install --uninstall", "sed -i /forge/d .claude/settings.json (where forge is wired)",
+               "echo {} > ~/.gemini/settings.json (where forge is wired)", "rm ~/.local/bin/forge-hook")
     options = (Option("only", "str", "all", '"trust": only running forge-hook trust and writing the trust store '
                                             "(what forge-hook-run itself denies to every agent, without config)"),)
     tools = frozenset({"bash", "write", "edit"})
