@@ -116,6 +116,18 @@ def test_codexs_trust_entries_are_forges_once_install_wrote_them(project: Projec
     assert decision == "deny" and "where forge is wired into codex" in reason, reason
 
 
+def test_a_file_no_list_knows_is_forges_once_install_wrote_it(project: Project) -> None:
+    """Claude Code's home moved by CLAUDE_CONFIG_DIR: the records say where install wrote."""
+    project.write_hooks(SELF_PROTECTION, where="global")
+    moved = project.home / "elsewhere" / "claude"
+    run = run_installed(["install", "--agent", "claude", "--global"], cwd=project.root, prog="forge-hook",
+                        env={"CLAUDE_CONFIG_DIR": str(moved)})
+    assert run.exit_status == 0 and (moved / "settings.json").exists(), run.stderr
+    decision, reason = bash(project, f"echo {{}} > {moved}/settings.json")
+    assert decision == "deny" and "where forge is wired into claude" in reason, reason
+    assert bash(project, f"echo {{}} > {moved}/notes.json") == (None, "")
+
+
 # -- not wired: the agent's own files stay the agent's ------------------------------------------------------
 def test_an_agent_file_forge_never_wired_stays_writable(project: Project) -> None:
     project.write_hooks(SELF_PROTECTION, where="global")
