@@ -7,9 +7,15 @@ only built-in modules, spells the same rule over bytes (``forge_hookd.warm.clien
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 
-def state_path(*names: str) -> str:
-    """``${XDG_STATE_HOME:-~/.local/state}/forge/NAMES...``."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+def state_path(*names: str, env: Mapping[str, str] | None = None) -> str:
+    """``${XDG_STATE_HOME:-~/.local/state}/forge/NAMES...``, in ``env`` (default: this
+    process's environment; a guard judges in the caller's)."""
+    if env is None:
+        env, home = os.environ, os.path.expanduser("~")
+    else:
+        home = env.get("HOME") or os.path.expanduser("~")
+    base = env.get("XDG_STATE_HOME") or os.path.join(home, ".local", "state")
     return os.path.join(base, "forge", *names)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.statedir import state_path
 from forge_hookd.text import did_you_mean
 
 ALLOW, ASK, DENY = "allow", "ask", "deny"
@@ -36,7 +37,7 @@ ALLOWED = Ruling(ALLOW)
 class Context(NamedTuple):
     """What a guard may know besides the tool call: the project root, the home directory,
     the agent's own tool name, where a shell command starts (default: the project
-    root), and forge's own config and data directories (for self-protection)."""
+    root), and forge's own config, data and state directories (for self-protection)."""
 
     project_root: str
     home: str
@@ -46,6 +47,7 @@ class Context(NamedTuple):
     data_dir: str | None = None
     tmpdir: str | None = "/tmp"  # what $TMPDIR is taken to be; None once the command sets it
     managed_dir: str | None = None  # FORGE_MANAGED_DIR (the managed layer's /etc/forge is always forge's)
+    state_dir: str | None = None  # where forge-hook install's records are (self-protection: guards/wired.py)
 
     @classmethod
     def from_env(cls, project_root: str, env: Mapping[str, str], *, native_tool: str | None = None,
@@ -55,7 +57,8 @@ class Context(NamedTuple):
         config = env.get("FORGE_CONFIG_DIR") or posixpath.join(env.get("XDG_CONFIG_HOME") or f"{home}/.config",
                                                                 "forge")
         data = posixpath.join(env.get("XDG_DATA_HOME") or f"{home}/.local/share", "forge")
-        return cls(project_root, home, native_tool, cwd, config, data, managed_dir=env.get("FORGE_MANAGED_DIR") or None)
+        return cls(project_root, home, native_tool, cwd, config, data, managed_dir=env.get("FORGE_MANAGED_DIR") or None,
+                   state_dir=state_path(env=env))
 
     @property
     def start(self) -> str:

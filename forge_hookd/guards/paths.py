@@ -1,8 +1,10 @@
 """protected_paths: writing lockfiles, ``.git/``, CI configuration or anything outside
 the project, by a file tool or by a shell command (a redirection, ``tee``, ``sed -i``,
 ``cp``/``mv``/``install`` into it, ``dd of=``, ``truncate``); self_protection: an agent
-switching off its own guards by editing forge's config, a ``.forge/`` file or the trust
-store, or by running ``forge-hook trust|untrust|disable|remove|install --uninstall``."""
+switching off its own guards by editing forge's config, a ``.forge/`` file, the trust
+store, an agent's settings where forge is wired or forge's own installation (what
+:mod:`wired` derives from what forge wired), or by running ``forge-hook
+trust|untrust|disable|remove|install --uninstall``."""
 
 from __future__ import annotations
 
@@ -228,15 +230,48 @@ def _only_reads(command: Command) -> bool:
     return git is not None and git[0] not in _GIT_WRITES
 
 
+_FIND_CHANGES = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprintf", "-fls"})
+
+
+def _found_and_changed(command: Command) -> list[str]:
+    """The starting points of a ``find`` that changes what it finds (``-exec``, ``-delete``)."""
+    if command.name != "find" or not _FIND_CHANGES.intersection(command.args):
+        return []
+    starts = []
+    for arg in command.args:
+        if arg.startswith(("-", "(", "!")):
+            break
+        starts.append(arg)
+    return starts
+
+
+def _wiring(word: str, path: str, context: Context) -> tuple[str, str] | None:
+    """Why writing ``path`` changes how forge runs at all (guards/wired.py), and what to
+    do instead; None when it does not. The install records are read only here."""
+    from forge_hookd.guards import wired
+
+    if any(inside(path, place) or inside(place, path) and path not in ("/", context.home)
+           for place in wired.installation(context.project_root, context.home)) or wired.forge_executable(path, context):
+        return (f"changes forge's own installation ({word})",
+                "Only a person installs, upgrades or removes forge (install.sh); ask the user")
+    agent = wired.agent_file(path, context)
+    if agent is not None:
+        return (f"changes {word}, where forge is wired into {agent} (forge-hook install)",
+                "Only a person changes an agent's hook settings; tell the user what you would change")
+    return None
+
+
 class SelfProtection(Guard):
     heads = ("forge-hook",)
     name = "self_protection"
-    summary = "An agent switching off its own guards: forge's config, .forge/, the trust store, forge-hook trust"
+    summary = ("An agent switching off its own guards: forge's config, .forge/, the trust store, the agent settings "
+               "forge wired, forge's installation, forge-hook trust")
     catches = ("Edit ~/.config/forge/hooks.json", "Write .forge/hooks.json", "rm -rf .forge",
                "Write /etc/forge/managed.d/x.json",
                "forge-hook trust", "forge-hook disable 0", "python -m forge_hookd.manage remove 'tool:*'",
                "sh -c '~/.local/bin/forge-hook trust'", "echo {} > ~/.local/share/forge/trust.json",
-               "forge-hook install --uninstall")
+               "forge-hook install --uninstall", "sed -i /forge/d .claude/settings.json (where forge is wired)",
+               "echo {} > ~/.gemini/settings.json (where forge is wired)", "rm ~/.local/bin/forge-hook")
     options = (Option("only", "str", "all", '"trust": only running forge-hook trust and writing the trust store '
                                             "(what forge-hook-run itself denies to every agent, without config)"),)
     tools = frozenset({"bash", "write", "edit"})
@@ -256,6 +291,9 @@ class SelfProtection(Guard):
             if path is not None and self.opts["only"] == "all" and self._forge_file(path, context):
                 return self.verdict(DENY, word, "edits forge's own configuration",
                                     "Only a person edits forge's hooks; tell the user what you would change")
+            wiring = None if path is None or self.opts["only"] != "all" else _wiring(word, path, context)
+            if wiring is not None:
+                return self.verdict(DENY, word, *wiring)
         return ALLOWED
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -275,11 +313,14 @@ class SelfProtection(Guard):
             return ALLOWED
         cwd = command_cwd(command, context)
         for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),
-                     *_code_writes(command)]:
+                     *_code_writes(command), *_found_and_changed(command)]:
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             if path is not None and self._forge_file(path, context):
                 return self.verdict(DENY, shown, f"changes forge's own file {word}",
                                     "Only a person edits forge's hooks and trust; ask the user")
+            wiring = None if path is None else _wiring(word, path, context)
+            if wiring is not None:
+                return self.verdict(DENY, shown, *wiring)
         return ALLOWED
 
     def _trusting(self, command: Command, context: Context) -> Ruling:
