@@ -46,7 +46,7 @@ AGENT_FILES: dict[str, tuple[str, ...]] = {
     "gemini": (".gemini/settings.json", "~/.gemini/settings.json", "/etc/gemini-cli/settings.json"),
     "cursor": (".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor/hooks.json"),
     "copilot": (".github/hooks/forge.json", "~/.copilot/hooks/forge.json"),
-    "windsurf": (".windsurf/hooks.json", "~/.codeium/windsurf/hooks.json"),
+    "windsurf": (".windsurf/hooks.json", "~/.codeium/windsurf/hooks.json", "/etc/windsurf/hooks.json"),
     "cline": (".cline/hooks/*", "~/.cline/hooks/*", ".clinerules/hooks/*", "~/Documents/Cline/Hooks/*"),
     "qwen": (".qwen/settings.json", "~/.qwen/settings.json"),
     "droid": (".factory/hooks.json", "~/.factory/hooks.json"),
