@@ -929,7 +929,8 @@ def _python_module(cmd: Command) -> str | None:
 class Scripts(NamedTuple):
     """What a command runs from a file (issue 20, item 3): ``files`` as ``(runner, path)``
     pairs (``("node", ".claude/hooks/guard.js")``; runner "" for a path run as a program),
-    variables substituted and a relative path joined to a preceding ``cd DIR``; the
+    variables substituted and a relative path joined to a preceding ``cd DIR`` and a
+    wrapper's ``env -C DIR``; the
     modules it runs with ``python -m``; and the words it tests (``[ -f X ] && sh X``: its
     author handles X being absent)."""
 

@@ -8,7 +8,10 @@ and every file inside the project that a hook's command names: as a word, inside
 ``$(...)``, backticks, ``sh -c`` strings, after ``cd DIR &&`` (:func:`shell.trust_words`),
 through the project variables of every agent (``$FORGE_PROJECT_DIR``,
 ``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR`` ... as the dialects' hook variables say)
-and through the hook's own ``env`` (``${CLAUDE_PLUGIN_ROOT}``), each by its SHA-256.
+and through the hook's own ``env`` (``${CLAUDE_PLUGIN_ROOT}``), each by its SHA-256; and
+what a hook runs through a runner (issue 31, item 8): ``make``'s makefile and, for
+``npm run X`` (pnpm, yarn, bun run), the text of script X of the nearest ``package.json``
+(:mod:`forge_hookd.trust.packages`, keyed ``package.json#scripts.X``) and the files it names.
 Records are keyed by the real path of the project root that runs the hooks, so a
 ``.forge`` (or a hooks file) that is a symlink out of the project is never covered by
 another project's trust. What trust cannot see: a file that a covered script runs in
@@ -19,12 +22,14 @@ Records live in ``${XDG_DATA_HOME:-~/.local/share}/forge/trust.json``::
 
     {"version": 2, "projects": {"/abs/root": {"files": {".forge/hooks.json": "<sha256>",
                                                         "scripts/guard.sh": "<sha256>"},
-                                              "named": [["", "./scripts/guard.sh"], ...],
-                                              "reader": "shell-1"}}}
+                                              "named": [["", "./scripts/guard.sh"],
+                                                        ["", "", "guard"], ...],
+                                              "reader": "shell-2"}}}
 
 ``named`` holds every word the commands could run or read as a path (and its
-``working_dir``), so that a run whose hooks file is the trusted one looks for those
-files without parsing a command again.
+``working_dir``), and each package script as ``[working_dir, directory, name]``, so that
+a run whose hooks file is the trusted one looks for those files without parsing a
+command again. A record of another reader is read again from the commands.
 
 A path that is not UTF-8 (Linux paths are bytes) is keyed as a NUL followed by the hex
 of its bytes: no path holds a NUL, so such a key never meets a real one (:func:`path_key`).
