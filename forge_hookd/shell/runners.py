@@ -16,17 +16,17 @@ reader's to find (:mod:`forge_hookd.trust.store`).
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.shell.words import Word
 
 MAKES = frozenset({"make", "gmake"})
 #: The makefiles GNU make looks for, in its order.
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 PACKAGE_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 _NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
 _SCRIPT_COMMANDS = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop",

@@ -313,6 +313,8 @@ def _entry_words(entry: dict[str, Any], real_root: str) -> tuple[list[tuple[str,
         from forge_hookd.trust import packages
 
         path = packages.nearest(start, real_root)
+        if path is None:  # the runner looks above the project, where trust does not reach
+            unseen.append(f"script {name} (no package.json in the project: one outside it is not covered)")
         texts = packages.scripts(path, name, limit=MAX_COVERED_BYTES) if path is not None else None
         inner = os.path.relpath(os.path.dirname(path), real_root) if path is not None else ""
         for text in texts or ():

@@ -108,11 +108,13 @@ def test_trust_says_what_a_runner_reads_that_it_cannot_know(project: Project) ->
                          {"event": "*", "command": 'for f in scripts/*.sh; do sh "$f" || exit 2; done'},
                          {"event": "*", "command": 'env -C "$WHERE" sh guard.sh'},
                          {"event": "*", "command": "npm -w api run guard"},
-                         {"event": "*", "command": "for f in a.sh b.sh; do sh \"$f\"; done"}], trusted=False)
+                         {"event": "*", "command": "for f in a.sh b.sh; do sh \"$f\"; done"},
+                         {"event": "*", "command": "yarn lint"}], trusted=False)
     said = forge_hook(project, "trust").stdout
     assert "trust cannot see" in said
     for line in ("hooks[0]: make -C $BUILD", "hooks[1]: npm run $TASK", "hooks[2]: scripts/*.sh\n",
-                 "hooks[3]: env -C $WHERE", "hooks[4]: npm -w api run guard"):
+                 "hooks[3]: env -C $WHERE", "hooks[4]: npm -w api run guard",
+                 "hooks[6]: script lint (no package.json in the project"):
         assert line in said, (line, said)
     assert "$f" not in said and "hooks[5]" not in said  # before: "$f", the loop's variable
     check = forge_hook(project, "check")
