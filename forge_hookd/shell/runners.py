@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.shell.words import Word
@@ -51,14 +50,17 @@ _WORKSPACE = frozenset({"-w", "--workspace", "--workspaces", "-ws", "--filter", 
                         "workspace", "workspaces"})
 
 
-class Inputs(NamedTuple):
+class Inputs:
     """What a runner reads: ``paths`` relative to where it runs (a makefile),
     ``scripts`` as ``(directory, name)`` (directory "" where it runs), and what cannot
-    be known, said as the command's words."""
+    be known, said as the command's words. A plain class: a NamedTuple costs more to
+    create at import than this whole module (bench/README.md, "tricks.py")."""
 
-    paths: tuple[str, ...] = ()
-    scripts: tuple[tuple[str, str], ...] = ()
-    unresolved: tuple[str, ...] = ()
+    __slots__ = ("paths", "scripts", "unresolved")
+
+    def __init__(self, paths: tuple[str, ...] = (), scripts: tuple[tuple[str, str], ...] = (),
+                 unresolved: tuple[str, ...] = ()) -> None:
+        self.paths, self.scripts, self.unresolved = paths, scripts, unresolved
 
 
 NOTHING = Inputs()
