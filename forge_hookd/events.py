@@ -212,6 +212,10 @@ def dumps(value: Any) -> bytes:
 _CONTROL_VARS: frozenset[str] = frozenset((*RUNNER_VARS, SKIP_VAR))
 
 
+def _whose(name: str) -> str:
+    return "a control variable forge sets itself" if name in _CONTROL_VARS else "which steers forge"
+
+
 def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, str, str]]]:
     """Each ``data`` key that gets a variable, with its name, and the (lost, kept, name)
     triples of keys that collided (``kept`` empty: the name steers forge, see
@@ -453,8 +457,8 @@ class HookEvent:
         set a variable that steers forge or one of forge's control variables
         (``hook_chain``: left out of the environment; it is on stdin)."""
         return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'" if kept else
-                f"data key '{lost}' would set {name}, {'a control variable forge sets itself' if name in _CONTROL_VARS else 'which steers forge'}: left out of "
-                "the hooks' environment (it is on stdin); event data never configures a nested run"
+                f"data key '{lost}' would set {name}, {_whose(name)}: left out of the hooks' environment (it is "
+                "on stdin); event data never configures a nested run"
                 for lost, kept, name in _data_names(self.data)[1]]
 
     # -- parsing -----------------------------------------------------------------

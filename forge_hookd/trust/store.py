@@ -65,6 +65,8 @@ MAX_COVERED_FILES = 1000
 MAX_FORGE_DEPTH = 32
 #: How deep a package script that runs another (``"check": "npm run lint"``) is read.
 MAX_SCRIPT_DEPTH = 3
+#: How many package scripts one hook's command is followed into, all depths together.
+MAX_SCRIPTS = 64
 #: Which reading of commands wrote a record's candidate words: a record of another
 #: reading is read again from the commands (same verdict, the parser's cost).
 READER = "shell-2"  # shell-2: runners' inputs (make, npm run, env -C) and loops
@@ -173,6 +175,8 @@ def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: byt
                 raise ConfigError(f"more than {MAX_COVERED_FILES} files to cover", path=os.fspath(hooks_file))
             covered[rel] = _file_digest(path)
     for key, sha in _package_scripts(named, real_root):
+        if key not in covered and len(covered) >= MAX_COVERED_FILES:
+            raise ConfigError(f"more than {MAX_COVERED_FILES} files to cover", path=os.fspath(hooks_file))
         covered.setdefault(key, sha)
     return covered
 
@@ -180,13 +184,16 @@ def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: byt
 def _package_scripts(named: list[list[str]], real_root: str) -> Iterator[tuple[str, str]]:
     """The package scripts the commands run (``npm run guard``: a ``[base, directory,
     name]`` entry), each as its key and the SHA-256 of its text."""
+    reader = None
     for entry in named:
         if len(entry) == 3:
-            from forge_hookd.trust import packages  # only for a project whose hooks run one
+            if reader is None:
+                from forge_hookd.trust import packages  # only for a project whose hooks run one
 
+                reader = packages.Reader(limit=MAX_COVERED_BYTES)
             start = os.path.normpath(os.path.join(real_root, entry[0], entry[1]))
             if _inside(start, real_root):
-                key, text = packages.covered(start, entry[2], real_root, limit=MAX_COVERED_BYTES)
+                key, text = reader.covered(start, entry[2], real_root)
                 yield path_key(key), digest(text)
 
 
@@ -304,24 +311,33 @@ def _entry_words(entry: dict[str, Any], real_root: str) -> tuple[list[tuple[str,
     named: list[tuple[str, ...]] = [(base, word) for word in words.paths]
     unseen = list(words.unresolved)
     todo = [(base, directory, name, 1) for directory, name in words.scripts]
+    seen: set[tuple[str, str]] = set()
+    from forge_hookd.trust import packages  # the parser is loaded already: this costs nothing more
+
+    reader = packages.Reader(limit=MAX_COVERED_BYTES)
     while todo:
         base, directory, name, depth = todo.pop(0)
-        named.append((base, directory, name))
         start = os.path.normpath(os.path.join(real_root, base, directory))
+        if (start, name) in seen:
+            continue
+        if len(seen) >= MAX_SCRIPTS:
+            unseen.append(f"script {name} (more than {MAX_SCRIPTS} package scripts: the rest are not read)")
+            break
+        seen.add((start, name))
+        named.append((base, directory, name))
         if depth > MAX_SCRIPT_DEPTH or not _inside(start, real_root):
             continue
-        from forge_hookd.trust import packages
-
         path = packages.nearest(start, real_root)
         if path is None:  # the runner looks above the project, where trust does not reach
             unseen.append(f"script {name} (no package.json in the project: one outside it is not covered)")
-        texts = packages.scripts(path, name, limit=MAX_COVERED_BYTES) if path is not None else None
+        texts = reader.scripts(path, name) if path is not None else None
         inner = os.path.relpath(os.path.dirname(path), real_root) if path is not None else ""
         for text in texts or ():
             if text is not None:
                 found = _command_words({**entry, "command": text}, real_root)
                 named += [(inner, word) for word in found.paths]
-                unseen += [f"{word} (in {name} of {os.path.relpath(str(path), real_root)})" for word in found.unresolved]
+                where = os.path.relpath(str(path), real_root)
+                unseen += [f"{word} (in {name} of {where})" for word in found.unresolved]
                 todo += [(inner, d, n, depth + 1) for d, n in found.scripts]
     return named, unseen
 
