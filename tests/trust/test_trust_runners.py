@@ -130,3 +130,18 @@ def test_a_loop_over_listed_scripts_covers_them(project: Project, forge_run: For
     second.write_text("exit 0\n")
     run = forge_run(BASH)
     assert run.exit_status == 1 and "b.sh changed since" in run.json["reason"]
+
+
+def test_a_script_that_runs_scripts_is_followed_and_bounded(project: Project) -> None:
+    many = {f"s{i}": " && ".join(f"npm run s{j}" for j in range(100)) for i in range(100)}
+    package(project.root, {"check": "npm run guard", "guard": "sh scripts/guard.sh", **many})
+    _write(project.root / "scripts" / "guard.sh", "exit 1\n")
+    project.write_hooks([{"event": "*", "command": "npm run check"}, {"event": "*", "command": "npm run s0"}],
+                        trusted=False)
+    said = forge_hook(project, "trust")
+    assert said.exit_status == 0, said.stderr
+    for covered in ("package.json#scripts.check", "package.json#scripts.guard", "scripts/guard.sh",
+                    "package.json#scripts.s63"):
+        assert f"  {covered}  " in said.stdout, (covered, said.stdout)
+    assert "hooks[1]: script s64 (more than 64 package scripts: the rest are not read)" in said.stdout
+    assert "package.json#scripts.s64 " not in said.stdout  # bounded: not 100 x 100 x 100 reads
