@@ -207,6 +207,15 @@ def dumps(value: Any) -> bytes:
         return json.dumps(value, default=str, separators=(",", ":")).encode()
 
 
+#: The runner's own control variables (nesting, the data variables, the token, the skip
+#: list): a ``data`` key that names one is left out with a warning, not in silence.
+_CONTROL_VARS: frozenset[str] = frozenset((*RUNNER_VARS, SKIP_VAR))
+
+
+def _whose(name: str) -> str:
+    return "a control variable forge sets itself" if name in _CONTROL_VARS else "which steers forge"
+
+
 def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, str, str]]]:
     """Each ``data`` key that gets a variable, with its name, and the (lost, kept, name)
     triples of keys that collided (``kept`` empty: the name steers forge, see
@@ -218,6 +227,9 @@ def _data_names(data: dict[str, Any]) -> tuple[dict[Any, str], list[tuple[str, s
     conventional = [k for k in data if k in CONVENTIONAL_KEYS]
     for key in [*conventional, *(k for k in data if k not in CONVENTIONAL_KEYS)]:
         name = env_name(str(key))
+        if name in _CONTROL_VARS:
+            lost.append((str(key), "", name))  # said: a key that names forge's control is never silent
+            continue
         if name in RESERVED_ENV or len(name) > _ENV_NAME_LIMIT:
             continue
         if steers_forge(name):
@@ -442,10 +454,11 @@ class HookEvent:
 
     def env_conflicts(self) -> list[str]:
         """One warning per ``data`` key whose variable another key took, or that would
-        set a variable that steers forge (left out of the environment; it is on stdin)."""
+        set a variable that steers forge or one of forge's control variables
+        (``hook_chain``: left out of the environment; it is on stdin)."""
         return [f"data key '{lost}' maps to {name} like '{kept}'; {name} holds '{kept}'" if kept else
-                f"data key '{lost}' would set {name}, which steers forge: left out of the hooks' environment "
-                "(it is on stdin); event data never configures a nested run"
+                f"data key '{lost}' would set {name}, {_whose(name)}: left out of the hooks' environment (it is "
+                "on stdin); event data never configures a nested run"
                 for lost, kept, name in _data_names(self.data)[1]]
 
     # -- parsing -----------------------------------------------------------------

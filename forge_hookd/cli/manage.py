@@ -516,11 +516,14 @@ def trust_command(ctx: click.Context, directory: str | None) -> None:
 
     Trust covers .forge/hooks.json, every file under .forge/ (no exemptions), and every
     file in the project that a hook's command names: as a word, inside quotes, $(...),
-    backticks or sh -c strings, after cd DIR &&, and through the agents' project
-    variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR ...). A change
-    to any of them makes the project "changed": events that can block are denied where a
-    project hook matches, until it is trusted again. Trust cannot see what those files run
-    in turn, nor paths built at run time: the words it could not resolve are listed.
+    backticks or sh -c strings, after cd DIR && or env -C DIR, and through the agents'
+    project variables ($FORGE_PROJECT_DIR, $CLAUDE_PROJECT_DIR, $GEMINI_PROJECT_DIR ...);
+    and what a hook runs through a runner: make's makefile (-f, -C), the package.json
+    script of npm run NAME (pnpm, yarn, bun run), as package.json#scripts.NAME, and the
+    files it names. A change to any of them makes the project "changed": events that can
+    block are denied where a project hook matches, until it is trusted again. Trust cannot
+    see what those files run in turn, nor paths built at run time: the words it could not
+    resolve are listed (a loop over scripts/*.sh as scripts/*.sh).
     """
     path = _root(ctx, directory) / PROJECT_DIR_NAME / CONFIG_NAME
     raw = read_raw(path)
@@ -535,7 +538,7 @@ def trust_command(ctx: click.Context, directory: str | None) -> None:
     unseen = trust.unresolved(doc, path.parent.parent)
     if unseen:
         click.echo(f"{PROG}: trust cannot see what these commands name (a variable it does not know, a glob, "
-                   "a module): review what they run yourself")
+                   "a module, a runner's input): review what they run yourself")
         for index, word in unseen:
             click.echo(visible(f"  hooks[{index}]: {word}"))
 

@@ -150,7 +150,7 @@ def check_file(path: Path, project_root: Path, *,
                                             path=str(path), entry=index))
     if path == scope_path("project", project_root):  # trust covers the project's file only
         problems += [ConfigError(f"trust cannot see what '{word}' names (a variable it does not know, a glob, a "
-                                 "module): a change there is not a change of the trusted project", path=str(path),
+                                 "module, a runner's input): a change there is not a change of the trusted project", path=str(path),
                                  entry=index) for index, word in trust.unresolved(doc, project_root)]
     return problems
 

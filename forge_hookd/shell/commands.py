@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
+from forge_hookd.shell import runners
 from forge_hookd.shell import words as shellwords
 from forge_hookd.shell.words import MAX_DEPTH, RawCommand, Sub, Word
 from forge_hookd.shell.known import Known
@@ -114,20 +115,26 @@ class Parsed(NamedTuple):
     before and after the fault are still listed: a shell refuses the faulty line,
     but lines before it run); ``truncated``: a bound was reached (nesting deeper than
     :data:`MAX_DEPTH` or more than :data:`shellwords.MAX_COMMANDS` commands), so not
-    everything was seen: a guard should not allow what it could not read."""
+    everything was seen: a guard should not allow what it could not read. ``loops``:
+    each ``for NAME in WORDS``, at any level, the name and its words."""
 
     text: str
     commands: tuple[Command, ...]
     error: str | None = None
     truncated: bool = False
+    loops: tuple[tuple[str, tuple[Word, ...]], ...] = ()
 
 
 class TrustWords(NamedTuple):
-    """What a command could run or read as a path (``cd DIR`` applied to relative words,
-    known variables substituted), and the words trust cannot resolve, apart."""
+    """What a command could run or read as a path (``cd DIR`` and ``env -C DIR`` applied
+    to relative words, known variables substituted, a runner's input file named: ``make``'s
+    makefile), the words trust cannot resolve, apart, and the package scripts it runs:
+    ``npm run guard`` as ``(directory, "guard")``, the directory where the runner starts
+    ("" for where the command line starts)."""
 
     paths: tuple[str, ...]
     unresolved: tuple[str, ...]
+    scripts: tuple[tuple[str, str], ...] = ()
 
 
 @functools.lru_cache(maxsize=4)  # the guards of one event share a parse; a bound on what 1 MiB inputs hold
@@ -135,7 +142,7 @@ def parse(text: str) -> Parsed:
     """The commands of ``text``; never raises. Linear in the input per nesting level."""
     walker = _Walker()
     walker.walk(text, depth=0, via="", cwd=(None, False))
-    return Parsed(text, tuple(walker.out), walker.error, walker.truncated)
+    return Parsed(text, tuple(walker.out), walker.error, walker.truncated, tuple(walker.loops))
 
 
 # -- the walk ------------------------------------------------------------------------------
@@ -145,6 +152,7 @@ _Cwd = tuple[str | None, bool]  # (directory as written or None, unknown)
 class _Walker:
     def __init__(self) -> None:
         self.out: list[Command] = []
+        self.loops: list[tuple[str, tuple[Word, ...]]] = []
         self.error: str | None = None
         self.truncated = False
         self.budget = shellwords.new_budget()
@@ -159,6 +167,7 @@ class _Walker:
         if depth == 0 and script.error:
             self.error = script.error
         self.truncated = self.truncated or script.truncated
+        self.loops += script.loops
         made: dict[int, Command] = {}
         for raw in script.commands:
             for sub in raw.subs:
@@ -747,48 +756,135 @@ _READERS = SHELLS | {"source", ".", "exec"}
 def trust_words(command: str, *, variables: Mapping[str, str] | None = None) -> TrustWords:
     """Every word ``command`` could run or read as a path, recursively into ``$(...)``,
     backticks, ``sh -c``/``bash -c`` strings and the rest :func:`parse` sees through;
-    a relative word after ``cd DIR`` is joined to DIR. ``variables`` are substituted
-    (``{"CLAUDE_PROJECT_DIR": root}``); a word holding another variable, a glob, a
-    substitution in command position or ``python -m pkg`` is listed in ``unresolved``
-    when it could name a file, never silently dropped."""
+    a relative word after ``cd DIR`` (or behind ``env -C DIR``) is joined to DIR.
+    ``variables`` are substituted (``{"CLAUDE_PROJECT_DIR": root}``), a ``for`` loop's
+    variable by the loop's words; a word holding another variable, a glob (said as the
+    glob, also through a loop: ``scripts/*.sh``), a substitution in command position or
+    ``python -m pkg`` is listed in ``unresolved`` when it could name a file, never
+    silently dropped. A runner's input is named: ``make``'s makefile (``-C``, ``-f``),
+    the package script of ``npm run X``/``pnpm``/``yarn``/``bun run`` (in ``scripts``)."""
     known = dict(variables or {})
     paths: dict[str, None] = {}
     unresolved: dict[str, None] = {}
+    scripts: dict[tuple[str, str], None] = {}
     parsed = parse(command)
+    loops = _loop_items(parsed.loops)
     for cmd in parsed.commands:
         if cmd.cwd_unknown:
             unresolved["cd to a directory that cannot be resolved"] = None
-        for word, head, reader in _candidate_words(cmd):
+        moved, lost = _wrapper_cwd(cmd, known)
+        if lost is not None:
+            unresolved[lost] = None
+            continue  # where the command runs is not known: its relative words name nothing
+        for word, head, reader, inside in _candidate_words(cmd):
             if not head and ("$(" in word.text or "`" in word.text):
                 continue  # a command's output: that command is walked on its own
-            text, ok = _substitute(word, known)
-            if not ok:
-                if head or reader or "/" in text or "." in text:
-                    unresolved[word.text] = None
-                continue
-            for candidate in (text, *_value_part(text)):
-                paths[_joined(candidate, cmd.cwd)] = None
+            texts, said = _values(word, known, loops)
+            unresolved.update((shown, None) for probe, shown in said if head or reader or "/" in probe or "." in probe)
+            for text in texts:
+                for candidate in (text, *_value_part(text)):
+                    paths[_joined(candidate, moved if inside else cmd.cwd)] = None
+        inputs = runners.inputs(cmd.name, cmd.words[1:], known)
+        paths.update((_joined_path(path, moved), None) for path in inputs.paths)
+        scripts.update(((_joined_path(d, moved), name), None) for d, name in inputs.scripts)
+        unresolved.update((text, None) for text in inputs.unresolved)
         module = _python_module(cmd)
         if module is not None:
             unresolved[f"{cmd.name} -m {module}"] = None
     if parsed.truncated:
         unresolved["(the command is nested too deep or too long to read whole)"] = None
-    return TrustWords(tuple(paths), tuple(unresolved))
+    return TrustWords(tuple(paths), tuple(unresolved), tuple(scripts))
 
 
-def _candidate_words(cmd: Command) -> Iterator[tuple[Word, bool, bool]]:
-    """Each word, whether it is in command position, and whether it is a script its
-    command reads (``bash x``, ``. x``)."""
+def _candidate_words(cmd: Command) -> Iterator[tuple[Word, bool, bool, bool]]:
+    """Each word, whether it is in command position, whether it is a script its
+    command reads (``bash x``, ``. x``), and whether it is read where a wrapper moved
+    the command (``env -C DIR``: the command's own words, not the redirections)."""
     for k, text in enumerate(w for wrapper in cmd.wrappers for w in wrapper):
-        yield Word(text), k == 0, False
+        yield Word(text), k == 0, False, False
     reader = cmd.name in _READERS or _PYTHON.match(cmd.name) is not None or cmd.name in ("node", "perl", "ruby")
     for k, word in enumerate(cmd.words):
-        yield word, k == 0 and not cmd.wrappers, reader and k > 0
+        yield word, k == 0 and not cmd.wrappers, reader and k > 0, True
     for text in cmd.assignments:
-        yield Word(text.partition("=")[2], dynamic="$" in text or "`" in text), False, False
+        yield Word(text.partition("=")[2], dynamic="$" in text or "`" in text), False, False, False
     for redirect in cmd.redirects:
         if redirect.mode in ("read", "readwrite", "write", "append"):
-            yield Word(redirect.target, dynamic=redirect.dynamic), False, redirect.mode in ("read", "readwrite")
+            yield (Word(redirect.target, dynamic=redirect.dynamic), False, redirect.mode in ("read", "readwrite"),
+                   False)
+
+
+_LOOP_ITEMS = 64  # the words of one loop read as values: enough for a list of scripts, bounded
+
+
+def _loop_items(loops: tuple[tuple[str, tuple[Word, ...]], ...]) -> dict[str, list[Word]]:
+    """Each loop variable and every word it takes, over all the loops that set it."""
+    found: dict[str, list[Word]] = {}
+    for name, items in loops:
+        found.setdefault(name, []).extend(items[:_LOOP_ITEMS])
+    return found
+
+
+def _values(word: Word, known: Mapping[str, str], loops: Mapping[str, list[Word]]
+            ) -> tuple[list[str], list[tuple[str, str]]]:
+    """The paths ``word`` names, and what it names that stays unresolved as ``(probe,
+    shown)`` pairs: the word as written, or, for a loop's variable, each of the loop's
+    words that is a glob or holds a variable put in (``"$f"`` over ``scripts/*.sh``)."""
+    text, ok = _substitute(word, known)
+    if ok:
+        return [text], []
+    names = {m.group(1) or m.group(2) for m in _VAR.finditer(text)}
+    if len(names) != 1 or not names <= loops.keys() or "`" in text or "$(" in text:
+        return [], [(text, word.text)]
+    name = names.pop()
+    resolved: list[str] = []
+    said: list[tuple[str, str]] = []
+    for item in loops[name][:_LOOP_ITEMS]:
+        value = _VAR.sub(lambda m: item.text if (m.group(1) or m.group(2)) == name else m.group(0), text)
+        if "$" in value or item.dynamic or item.glob or (word.glob and not word.quoted):
+            said.append((value, value))
+        else:
+            resolved.append(value)
+    if len(loops[name]) > _LOOP_ITEMS:
+        said.append((text, word.text))
+    return resolved, said
+
+
+# Wrappers that run their command in another directory, and their options for it.
+_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "run0": ("-D", "--chdir")}
+
+
+def _wrapper_cwd(cmd: Command, known: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """Where the effective command runs, as written (``env -C scripts sh x.sh`` ->
+    ``scripts``, after any ``cd``), and, when a wrapper's directory cannot be resolved,
+    what to say instead of a directory."""
+    cwd = cmd.cwd
+    for wrapper in cmd.wrappers:
+        options = _CHDIR.get(posixpath.basename(wrapper[0]))
+        for directory in () if options is None else _option_values(wrapper[1:], *options):
+            value = _VAR.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), directory)
+            if "$" in value or "`" in value or not value:
+                return None, f"{' '.join(wrapper)}: a directory that cannot be resolved"
+            cwd = value if cwd is None or value.startswith(("/", "~")) else posixpath.join(cwd, value)
+    return cwd, None
+
+
+def _option_values(words: tuple[str, ...], short: str, long: str) -> Iterator[str]:
+    """The values of ``-X VALUE``, ``-XVALUE``, ``--long VALUE`` and ``--long=VALUE``."""
+    for k, text in enumerate(words):
+        following = words[k + 1] if k + 1 < len(words) else ""
+        if text in (short, long):
+            yield following
+        elif text.startswith(long + "="):
+            yield text[len(long) + 1:]
+        elif text.startswith(short) and not text.startswith("--"):
+            yield text[len(short):]
+
+
+def _joined_path(path: str, cwd: str | None) -> str:
+    """A runner's input (always a path, even without a "/") joined to where it runs."""
+    if cwd is None or path.startswith(("/", "~")):
+        return path
+    return posixpath.normpath(posixpath.join(cwd, path)) if path else posixpath.normpath(cwd)
 
 
 def _substitute(word: Word, known: Mapping[str, str]) -> tuple[str, bool]:
@@ -833,7 +929,8 @@ def _python_module(cmd: Command) -> str | None:
 class Scripts(NamedTuple):
     """What a command runs from a file (issue 20, item 3): ``files`` as ``(runner, path)``
     pairs (``("node", ".claude/hooks/guard.js")``; runner "" for a path run as a program),
-    variables substituted and a relative path joined to a preceding ``cd DIR``; the
+    variables substituted and a relative path joined to a preceding ``cd DIR`` and a
+    wrapper's ``env -C DIR``; the
     modules it runs with ``python -m``; and the words it tests (``[ -f X ] && sh X``: its
     author handles X being absent)."""
 
@@ -874,10 +971,11 @@ def script_words(command: str, *, variables: Mapping[str, str] | None = None) ->
         if cmd.name in _TESTS:
             tested.update(_joined(t, cmd.cwd) for w in cmd.words[1:] for t, ok in [_substitute(w, known)] if ok)
             continue
-        for runner, word in _script_positions(cmd):
+        moved, lost = _wrapper_cwd(cmd, known)  # env -C scripts sh guard.sh: scripts/guard.sh
+        for runner, word in () if lost is not None else _script_positions(cmd):
             text, ok = _substitute(word, known)
             if ok and ("/" in text or (runner not in ("", ".", "source") and "." in text)):
-                files[(runner, _joined(text, cmd.cwd))] = None
+                files[(runner, _joined(text, moved))] = None
         module = _python_module(cmd)
         if module is not None:
             modules[(cmd.name, module)] = None

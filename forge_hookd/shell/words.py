@@ -101,14 +101,17 @@ class RawCommand:
 class Script:
     """The simple commands of a command line, in the order the shell meets them;
     ``error``: why the text is not valid shell (what was read is still here);
-    ``truncated``: a bound was reached, not everything was seen."""
+    ``truncated``: a bound was reached, not everything was seen. ``loops``: each
+    ``for NAME in WORDS`` (and ``select``), the name and its words, so that a reader can
+    say ``"$f"`` as what it iterates over (``scripts/*.sh``)."""
 
-    __slots__ = ("commands", "error", "truncated")
+    __slots__ = ("commands", "error", "truncated", "loops")
 
     def __init__(self) -> None:
         self.commands: list[RawCommand] = []
         self.error: str | None = None
         self.truncated = False
+        self.loops: list[tuple[str, tuple[Word, ...]]] = []
 
 
 class _Budget:
@@ -447,6 +450,7 @@ class _Builder:
         self.skip_until: str | None = None  # "do" after `for x in`, "in" after `case x`, "name"
         self.case_depth = 0
         self.in_pattern = False  # reading a case pattern, up to its ")"
+        self.loop: list[Word] | None = None  # the words of `for NAME in ...` up to its "do"
 
     def next_token(self) -> tuple[str, object] | None:
         token, self.pushed = self.pushed, None
@@ -482,6 +486,8 @@ class _Builder:
         cmd, text = self.cmd, word.text
         if self.skip_until is not None or self.in_pattern:
             self._take_subs()  # `for f in $(find ...)`: the substitution runs
+            if self.loop is not None:
+                self._loop_word(word)
             if self.skip_until == "name" or (text == self.skip_until and not word.quoted):
                 self.skip_until = None
                 self.in_pattern = self.in_pattern or text == "in"
@@ -506,6 +512,7 @@ class _Builder:
             self.end_command()
         elif text in ("for", "select", "case", "function"):
             self.skip_until = {"for": "do", "select": "do", "case": "in", "function": "name"}[text]
+            self.loop = [] if self.skip_until == "do" else None
             self.case_depth += text == "case"
         elif text == "esac":
             self._end_case()
@@ -517,6 +524,16 @@ class _Builder:
         else:
             return True
         return False
+
+    def _loop_word(self, word: Word) -> None:
+        """One word of a ``for`` head; at its ``do``, the loop is recorded."""
+        assert self.loop is not None
+        if word.text != "do" or word.quoted:
+            self.loop.append(word)
+            return
+        head, self.loop = self.loop, None
+        if len(head) >= 2 and head[1].text == "in" and _NAME.fullmatch(head[0].text):
+            self.script.loops.append((head[0].text, tuple(head[2:])))
 
     def _end_case(self) -> None:
         self.end_pipeline()

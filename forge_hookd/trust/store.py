@@ -8,7 +8,10 @@ and every file inside the project that a hook's command names: as a word, inside
 ``$(...)``, backticks, ``sh -c`` strings, after ``cd DIR &&`` (:func:`shell.trust_words`),
 through the project variables of every agent (``$FORGE_PROJECT_DIR``,
 ``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR`` ... as the dialects' hook variables say)
-and through the hook's own ``env`` (``${CLAUDE_PLUGIN_ROOT}``), each by its SHA-256.
+and through the hook's own ``env`` (``${CLAUDE_PLUGIN_ROOT}``), each by its SHA-256; and
+what a hook runs through a runner (issue 31, item 8): ``make``'s makefile and, for
+``npm run X`` (pnpm, yarn, bun run), the text of script X of the nearest ``package.json``
+(:mod:`forge_hookd.trust.packages`, keyed ``package.json#scripts.X``) and the files it names.
 Records are keyed by the real path of the project root that runs the hooks, so a
 ``.forge`` (or a hooks file) that is a symlink out of the project is never covered by
 another project's trust. What trust cannot see: a file that a covered script runs in
@@ -19,12 +22,14 @@ Records live in ``${XDG_DATA_HOME:-~/.local/share}/forge/trust.json``::
 
     {"version": 2, "projects": {"/abs/root": {"files": {".forge/hooks.json": "<sha256>",
                                                         "scripts/guard.sh": "<sha256>"},
-                                              "named": [["", "./scripts/guard.sh"], ...],
-                                              "reader": "shell-1"}}}
+                                              "named": [["", "./scripts/guard.sh"],
+                                                        ["", "", "guard"], ...],
+                                              "reader": "shell-2"}}}
 
 ``named`` holds every word the commands could run or read as a path (and its
-``working_dir``), so that a run whose hooks file is the trusted one looks for those
-files without parsing a command again.
+``working_dir``), and each package script as ``[working_dir, directory, name]``, so that
+a run whose hooks file is the trusted one looks for those files without parsing a
+command again. A record of another reader is read again from the commands.
 
 A path that is not UTF-8 (Linux paths are bytes) is keyed as a NUL followed by the hex
 of its bytes: no path holds a NUL, so such a key never meets a real one (:func:`path_key`).
@@ -59,9 +64,13 @@ MAX_STORE_BYTES = 4 * 1024 * 1024
 MAX_COVERED_BYTES = 16 * 1024 * 1024
 MAX_COVERED_FILES = 1000
 MAX_FORGE_DEPTH = 32
+#: How deep a package script that runs another (``"check": "npm run lint"``) is read.
+MAX_SCRIPT_DEPTH = 3
+#: How many package scripts one hook's command is followed into, all depths together.
+MAX_SCRIPTS = 64
 #: Which reading of commands wrote a record's candidate words: a record of another
 #: reading is read again from the commands (same verdict, the parser's cost).
-READER = "shell-1"
+READER = "shell-2"  # shell-2: runners' inputs (make, npm run, env -C) and loops
 
 
 class TrustState(str, Enum):
@@ -165,7 +174,27 @@ def _coverage(hooks_file: StrPath, real_root: str, hooks_real: str, content: byt
             if len(covered) >= MAX_COVERED_FILES:
                 raise ConfigError(f"more than {MAX_COVERED_FILES} files to cover", path=os.fspath(hooks_file))
             covered[rel] = _file_digest(path)
+    for key, sha in _package_scripts(named, real_root):
+        if key not in covered and len(covered) >= MAX_COVERED_FILES:
+            raise ConfigError(f"more than {MAX_COVERED_FILES} files to cover", path=os.fspath(hooks_file))
+        covered.setdefault(key, sha)
     return covered
+
+
+def _package_scripts(named: list[list[str]], real_root: str) -> Iterator[tuple[str, str]]:
+    """The package scripts the commands run (``npm run guard``: a ``[base, directory,
+    name]`` entry), each as its key and the SHA-256 of its text."""
+    reader = None
+    for entry in named:
+        if len(entry) == 3:
+            if reader is None:
+                from forge_hookd.trust import packages  # only for a project whose hooks run one
+
+                reader = packages.Reader(limit=MAX_COVERED_BYTES)
+            start = os.path.normpath(os.path.join(real_root, entry[0], entry[1]))
+            if _inside(start, real_root):
+                key, text = reader.covered(start, entry[2], real_root)
+                yield path_key(key), digest(text)
 
 
 def _parsed(content: bytes, doc: Any) -> Any:
@@ -261,21 +290,61 @@ def _commands(doc: Any) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def candidates(doc: Any, real_root: str) -> list[list[str]]:
     """Every word the hooks' commands could run or read as a path, with the directory it
-    is relative to (the entry's ``working_dir``, "" for the root): what the check looks
-    for in the project. Kept in the trust record, so that a run whose hooks file is the
-    trusted one never parses a command (bench/README.md, "trust.py")."""
-    found: dict[tuple[str, str], None] = {}  # a file may hold the same command many times
+    is relative to (the entry's ``working_dir``, "" for the root), and each package
+    script they run as ``[base, directory, name]``: what the check looks for in the
+    project. Kept in the trust record, so that a run whose hooks file is the trusted one
+    never parses a command (bench/README.md, "trust.py")."""
+    found: dict[tuple[str, ...], None] = {}  # a file may hold the same command many times
     for _, entry in _commands(doc):
-        working_dir = entry.get("working_dir")
-        base = working_dir if isinstance(working_dir, str) else ""
-        for word in _command_words(entry, real_root).paths:
-            found[base, word] = None
-    return [[base, word] for base, word in found]
+        for named in _entry_words(entry, real_root)[0]:
+            found[named] = None
+    return [list(named) for named in found]
+
+
+def _entry_words(entry: dict[str, Any], real_root: str) -> tuple[list[tuple[str, ...]], list[str]]:
+    """What one hook's command names (``(base, word)`` and ``(base, directory, name)``)
+    and what trust cannot resolve in it; a package script's own text is read in turn
+    (``"guard": "sh scripts/guard.sh"`` names scripts/guard.sh), to a bounded depth."""
+    working_dir = entry.get("working_dir")
+    base = working_dir if isinstance(working_dir, str) else ""
+    words = _command_words(entry, real_root)
+    named: list[tuple[str, ...]] = [(base, word) for word in words.paths]
+    unseen = list(words.unresolved)
+    todo = [(base, directory, name, 1) for directory, name in words.scripts]
+    seen: set[tuple[str, str]] = set()
+    from forge_hookd.trust import packages  # the parser is loaded already: this costs nothing more
+
+    reader = packages.Reader(limit=MAX_COVERED_BYTES)
+    while todo:
+        base, directory, name, depth = todo.pop(0)
+        start = os.path.normpath(os.path.join(real_root, base, directory))
+        if (start, name) in seen:
+            continue
+        if len(seen) >= MAX_SCRIPTS:
+            unseen.append(f"script {name} (more than {MAX_SCRIPTS} package scripts: the rest are not read)")
+            break
+        seen.add((start, name))
+        named.append((base, directory, name))
+        if depth > MAX_SCRIPT_DEPTH or not _inside(start, real_root):
+            continue
+        path = packages.nearest(start, real_root)
+        if path is None:  # the runner looks above the project, where trust does not reach
+            unseen.append(f"script {name} (no package.json in the project: one outside it is not covered)")
+        texts = reader.scripts(path, name) if path is not None else None
+        inner = os.path.relpath(os.path.dirname(path), real_root) if path is not None else ""
+        for text in texts or ():
+            if text is not None:
+                found = _command_words({**entry, "command": text}, real_root)
+                named += [(inner, word) for word in found.paths]
+                where = os.path.relpath(str(path), real_root)
+                unseen += [f"{word} (in {name} of {where})" for word in found.unresolved]
+                todo += [(inner, d, n, depth + 1) for d, n in found.scripts]
+    return named, unseen
 
 
 def _named_files(named: list[list[str]], real_root: str) -> Iterator[str]:
     """The regular files inside the project that the candidate words name, resolved."""
-    for base, word in named:
+    for base, word in (entry for entry in named if len(entry) == 2):
         path = _project_file(word, os.path.join(real_root, base), real_root)
         if path is not None:
             yield path
@@ -286,8 +355,7 @@ def unresolved(doc: Any, root: StrPath) -> list[tuple[int, str]]:
     glob, ``python -m pkg``): each hook's index and the word, so that trust never claims
     more than it sees (``forge-hook trust`` says them, ``forge-hook check`` reports them)."""
     real_root = os.path.realpath(root)
-    return [(index, word) for index, entry in _commands(doc)
-            for word in _command_words(entry, real_root).unresolved]
+    return [(index, word) for index, entry in _commands(doc) for word in _entry_words(entry, real_root)[1]]
 
 
 def _project_file(word: str, base: str, real_root: str) -> str | None:
@@ -332,7 +400,7 @@ def _recorded(doc: dict[str, Any], real_root: str) -> dict[str, str] | None:
 def _recorded_candidates(record: dict[str, Any] | None) -> list[list[str]] | None:
     """The candidate words a record holds, when this forge's reader wrote them."""
     named = record.get("named") if record is not None and record.get("reader") == READER else None
-    if not isinstance(named, list) or not all(isinstance(n, list) and len(n) == 2 and
+    if not isinstance(named, list) or not all(isinstance(n, list) and len(n) in (2, 3) and
                                               all(isinstance(p, str) for p in n) for n in named):
         return None
     return named

