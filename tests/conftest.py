@@ -34,6 +34,7 @@ from helpers import (
     is_zombie,
     kill_and_reap,
     marked_processes,
+    reap_agent_leftovers,
     run_installed,
     short_private_dir,
 )
@@ -145,6 +146,30 @@ def no_process_left_behind(request: pytest.FixtureRequest, monkeypatch: pytest.M
         kill_and_reap(zombie.pid)  # reaped here so that one failure does not spill over
     assert not leaked, f"processes left behind: {[(p.pid, cmdline(p)) for p in leaked]}"
     assert not zombies, f"zombies left behind: {[c.pid for c in zombies]}"
+
+
+#: Where each agent looks for its settings unless told otherwise: forge-hook install must
+#: find the agents at their default homes (under the test's HOME), whatever the caller set.
+AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
+
+
+@pytest.fixture
+def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in AGENT_HOME_VARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def real_agent_test(request: pytest.FixtureRequest, no_process_left_behind: None) -> Iterator[None]:
+    """A test marked ``agents`` (a real agent CLI, tests/realagents) finds the agents at
+    their default homes, and afterwards what the agent's process group left is reaped
+    before the leak check (no_process_left_behind) looks."""
+    if request.node.get_closest_marker("agents") is None:
+        yield
+        return
+    request.getfixturevalue("agents_at_their_default_homes")
+    yield
+    reap_agent_leftovers()
 
 
 @pytest.fixture(autouse=True)

@@ -13,29 +13,17 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from helpers import BIN_DIR, Project, gone, installed, read_pids, reap_agent_leftovers, require_agent, run_installed
+from helpers import BIN_DIR, Project, gone, installed, read_pids, require_agent, run_installed
 from forge_hookd.agents.places import MISSING
 from tests.realagents import harness
 from tests.realagents.harness import Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
-
-
-@pytest.fixture(autouse=True)
-def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME"):
-        monkeypatch.delenv(name, raising=False)
 
 
 #: where the harness writes each agent's pre-tool hook, and its timeout's unit (seconds)

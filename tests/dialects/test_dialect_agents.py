@@ -11,24 +11,17 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent
+from helpers import Project, installed, require_agent
 from tests.realagents import harness
 from tests.realagents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 from helpers import TESTS
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 VALIDATOR = TESTS / "dialects" / "bash_command_validator.py"
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 require = require_agent
