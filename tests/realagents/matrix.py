@@ -152,10 +152,12 @@ ROWS: tuple[Row, ...] = (
         each(FAILCLOSED, "test_a_trailing_comma_in_the_global_config_keeps_the_tool_from_running")),
     Row("agent-limit", "a run longer than the agent's hook limit",
         "forge's deny reached the model before the agent's clock; the hook's tree was gone",
-        each(LIMIT, "test_the_agent_gets_forges_deny_before_its_own_timeout", ("claude", "gemini"))),
+        each(LIMIT, "test_the_agent_gets_forges_deny_before_its_own_timeout")),
     Row("off-path", "forge-hook-run not on the agent's PATH",
         "what `forge-hook install --project` wrote denied in the agent's own form",
-        only("claude", f"{LIMIT}::test_claude_denies_where_forge_hook_run_is_not_on_its_path")),
+        merged(only("claude", f"{LIMIT}::test_claude_denies_where_forge_hook_run_is_not_on_its_path"),
+               each(LIMIT, "test_the_agent_denies_the_tool_where_forge_hook_run_is_not_on_its_path",
+                    ("codex", "gemini", "copilot")))),
     Row("installed", "wired by `forge-hook install`, beside the user's own hook",
         "forge's deny reached the model and the user's hook ran too",
         each(WIRE, "test_after_install_the_agent_runs_forge_and_the_users_own_hook")),
@@ -260,7 +262,7 @@ def render(results: Mapping[str, Any]) -> str:
             category, per_mode = verdict(row, agent, results)
             text = ""
             if agent in row.cannot:
-                text = note(f"{row.cannot[agent].doc}: {row.cannot[agent].ref}")
+                text = note(f"{row.cannot[agent].ref}; docs/dialects.md: {row.cannot[agent].doc}")
             if agent in row.gap:
                 text = note(row.gap[agent])
             cells.append(_cell(category, per_mode, text))
@@ -291,7 +293,7 @@ def render(results: Mapping[str, Any]) -> str:
         "",
     ]
     if notes:
-        out += [*(f"{mark} {text}" for text, mark in notes.items()), ""]
+        out += [*(f"- {mark} {text}" for text, mark in notes.items()), ""]
     out += ["## The tests behind each row", ""]
     for row in ROWS:
         nodes = [node for agent in AGENTS for node in row.tests.get(agent, ())]
