@@ -232,7 +232,8 @@ def verdict(row: Row, agent: str, results: Mapping[str, Any]) -> tuple[str, dict
 
 
 def _cell(category: str, per_mode: Mapping[str, str], note: str) -> str:
-    runs = ", ".join(f"{mode} {outcome}" for mode, outcome in per_mode.items() if outcome != "not run")
+    runs = ", ".join(mode if outcome == "passed" else f"{mode} {outcome}"
+                     for mode, outcome in per_mode.items() if outcome != "not run")
     text = {HONOURED: "honoured", CANNOT: f"the agent cannot {note}", GAP: f"known gap {note}",
             NOT_MEASURED: "not measured yet", FAILED: "**FAILED**"}[category]
     return f"{text} ({runs})" if runs else text
@@ -279,7 +280,8 @@ def render(results: Mapping[str, Any]) -> str:
         "with forge-hook-run as its hook, and the tests named below it as evidence: what forge decided, and what the",
         "agent then did (the files, the model's next request, the exit status). *cold*: forge-hook-run as pip installs it;",
         "*warm*: through the native client and a resident runner (`--warm --native`); \"ran cold\" means no run of the test",
-        "reached the runner, so the warm cell is not measured.",
+        "reached the runner, so the warm cell is not measured. In brackets, the passes whose tests passed",
+        "(\"honoured (cold, warm)\"), or how the others ended.",
         "",
         f"Last run: cold {last['cold']}, warm {last['warm']}. Cells: "
         + ", ".join(f"{n} {c}" for c, n in total.items()) + ".",
