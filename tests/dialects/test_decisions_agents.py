@@ -1,10 +1,12 @@
 """The decisions of the conformance matrix (tests/realagents/matrix.py) that no other
 real-agent test measured: a forge hook that times out or crashes denies the tool call, a
-forge hook refuses the prompt, and forge's context reaches the model on session start,
-prompt and post-tool. Through the pinned CLIs (tests/realagents/harness.py: offline, a
-scripted model on 127.0.0.1); what the agent then did is the evidence: the file the
-command would create, the requests the model received. The crash and the context cells
-are ``matrix_only``: the matrix runs them, CI's ordinary run does not (its time)."""
+forge hook refuses the prompt, forge's context reaches the model on session start,
+prompt and post-tool, and a trusted project's changed hook script stops the tool.
+Through the pinned CLIs (tests/realagents/harness.py: offline, a scripted model on
+127.0.0.1); what the agent then did is the evidence: the file the
+command would create, the requests the model received. The crash, prompt, context and
+changed-project cells are ``matrix_only``: the matrix runs them, CI's ordinary run does
+not (its time)."""
 
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ def test_a_forge_hook_that_crashes_denies(agent: str, project: Project, tmp_path
     assert report["blocked"] is True, report
 
 
+@pytest.mark.matrix_only
 def test_a_forge_hook_refuses_the_prompt(agent: str, project: Project, tmp_path: Path) -> None:
     project.write_hooks([{"event": "user:prompt_submit",
                           "command": "echo 'forge-e2e-prompt-3f9a: not this prompt'; exit 1"}])
@@ -93,3 +96,23 @@ def test_context_reaches_the_model_on_session_start_prompt_and_post_tool(agent: 
     assert "forge-ctx-4b2e-session:start" in first, run.describe()
     assert "forge-ctx-4b2e-user:prompt_submit" in first, run.describe()
     assert "forge-ctx-4b2e-tool:post_execute" in last, run.describe()
+
+
+# Claude's: tests/trust/test_trustrun_agents.py (test_a_changed_projects_guard_still_stops_claude)
+@pytest.mark.matrix_only
+@pytest.mark.parametrize("agent", [a for a in AGENTS if a != "claude"])
+def test_a_changed_projects_guard_still_stops_the_agent(agent: str, project: Project, tmp_path: Path) -> None:
+    require_agent(agent)
+    guard = project.root / "guard.sh"
+    guard.write_text("#!/bin/sh\nexit 1\n")
+    guard.chmod(0o755)
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "./guard.sh"}])
+    guard.write_text("#!/bin/sh\nexit 0\n")  # a pull
+    target = tmp_path / "created"
+    hook = f"{warm_prefix()}{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{PRE_TOOL[agent]}"
+    run = harness.run_agent(agent, Workspace(project=project.root, home=project.home), command=f"touch {target}",
+                            hooks={PRE_TOOL[agent]: hook})
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), run.describe()
+    if agent != "copilot":  # Copilot's model is told only that the hook denied
+        assert "guard.sh changed since the project was trusted" in run.model_requests()[-1].text(), run.describe()
