@@ -102,7 +102,7 @@ def test_a_broken_config_under_strict_fails_closed(agent: str, project: Project,
 
 
 # Gemini CLI reads no additionalContext on BeforeTool: forge reports it as dropped there.
-@pytest.mark.parametrize("agent", ["claude", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "copilot"])
 def test_context_reaches_the_model(agent: str, project: Project, tmp_path: Path) -> None:
     require(agent)
     answer = json.dumps({"context": "forge-e2e-context-77e0: the repo is frozen"})

@@ -93,11 +93,7 @@ NO_ASK_GEMINI = Cannot("`gemini -p` 0.61.0 hangs on `decision: ask` until killed
 NO_PRE_CONTEXT_GEMINI = Cannot("dropped on `BeforeTool`",
                                "Gemini CLI 0.61.0 reads no additionalContext on BeforeTool "
                                "(tests/realagents/README.md, answer rules)")
-NO_PRE_CONTEXT_COPILOT = Cannot("no context: dropped and reported (its reference has none on preToolUse)",
-                                "Copilot CLI 1.0.102's hook reference: a preToolUse answer is permissionDecision, "
-                                "permissionDecisionReason and modifiedArgs (forge_hookd/dialects/copilot.py); not tried with a "
-                                "run, and the same reference was wrong about sessionStart, userPromptSubmitted and "
-                                "postToolUse")
+
 
 ROWS: tuple[Row, ...] = (
     Row("allow", "no objection", "the command ran",
@@ -122,8 +118,8 @@ ROWS: tuple[Row, ...] = (
         "the directory survived; the model read which hook rewrote",
         each(GUARDS, "test_a_hooks_rewrite_to_rm_rf_is_denied_and_the_model_reads_which_hook")),
     Row("context-pre", "context on pre-tool", "forge's context in the model's next request",
-        each(DIALECT, "test_context_reaches_the_model", ("claude", "codex")),
-        cannot={"gemini": NO_PRE_CONTEXT_GEMINI, "copilot": NO_PRE_CONTEXT_COPILOT}),
+        each(DIALECT, "test_context_reaches_the_model", ("claude", "codex", "copilot")),
+        cannot={"gemini": NO_PRE_CONTEXT_GEMINI}),
     Row("context-post", "context on post-tool", "forge's context in the model's next request",
         merged(each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
                     ("claude", "codex", "gemini")),
