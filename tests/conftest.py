@@ -21,6 +21,7 @@ import helpers
 # environment (HOME, XDG_CACHE_HOME, FORGE_AGENT_CACHE: where ~1.1 GB of agent CLIs are
 # cached) before isolated_home points HOME into tmp_path.
 import tests.realagents.harness  # noqa: F401
+from tests.realagents import matrix
 from helpers import (
     LEAK_VAR,
     WARM_VARS,
@@ -34,6 +35,7 @@ from helpers import (
     is_zombie,
     kill_and_reap,
     marked_processes,
+    reap_agent_leftovers,
     run_installed,
     short_private_dir,
 )
@@ -112,6 +114,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if item.get_closest_marker("inprocess") is None]
 
 
+#: The real-agent tests' outcomes of this session, kept when matrix.RESULTS_VAR names a file
+#: (tests/realagents/matrix.py: the conformance matrix); None otherwise.
+_matrix_log: dict[str, dict[str, Any]] | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _matrix_log
+    _matrix_log = {} if os.environ.get(matrix.RESULTS_VAR) else None
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if _matrix_log is not None and "agents" in report.keywords:
+        why = report.longreprtext.strip().splitlines()[-1][:300] if report.longreprtext.strip() else ""
+        matrix.record(_matrix_log, report.nodeid, report.when, report.outcome, report.duration, why)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = os.environ.get(matrix.RESULTS_VAR)
+    if _matrix_log is None or not path or not _matrix_log:
+        return
+    config = session.config
+    warm = config.getoption("--warm") or os.environ.get(WARM_VAR) == "1"
+    native = config.getoption("--native") or os.environ.get(NATIVE_VAR) == "1"
+    matrix.save(Path(path), "warm" if warm and native else "warm-only" if warm else "native" if native else "cold",
+                _matrix_log)
+
+
+@pytest.fixture(autouse=True)
+def matrix_served(request: pytest.FixtureRequest, warm_session: WarmRunner | None) -> Iterator[None]:
+    """Under --warm, when the matrix records: how many runs the resident runner served
+    during a real-agent test (none: the test ran cold, and measured no warm cell)."""
+    if _matrix_log is None or warm_session is None or request.node.get_closest_marker("agents") is None:
+        yield
+        return
+    before = warm_session.served
+    yield
+    served = warm_session.served - before
+    _matrix_log.setdefault(request.node.nodeid, {"outcome": "passed", "seconds": 0.0})["served"] = served
+
+
 @pytest.fixture(autouse=True)
 def inprocess_starts_no_run(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test marked ``inprocess`` that starts forge-hook-run fails (helpers.installed)."""
@@ -145,6 +187,34 @@ def no_process_left_behind(request: pytest.FixtureRequest, monkeypatch: pytest.M
         kill_and_reap(zombie.pid)  # reaped here so that one failure does not spill over
     assert not leaked, f"processes left behind: {[(p.pid, cmdline(p)) for p in leaked]}"
     assert not zombies, f"zombies left behind: {[c.pid for c in zombies]}"
+
+
+#: Where each agent looks for its settings unless told otherwise: forge-hook install must
+#: find the agents at their default homes (under the test's HOME), whatever the caller set.
+AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
+
+
+@pytest.fixture
+def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in AGENT_HOME_VARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def real_agent_test(request: pytest.FixtureRequest, no_process_left_behind: None) -> Iterator[None]:
+    """A test marked ``agents`` (a real agent CLI, tests/realagents) finds the agents at
+    their default homes, and afterwards what the agent's process group left is reaped
+    before the leak check (no_process_left_behind) looks. One also marked ``matrix_only``
+    (a cell no guard depends on, kept out of CI's time) runs only when the conformance
+    matrix records (tests/realagents/matrix.py)."""
+    if request.node.get_closest_marker("agents") is None:
+        yield
+        return
+    if request.node.get_closest_marker("matrix_only") is not None and _matrix_log is None:
+        pytest.skip("a cell of the conformance matrix only: .venv/bin/python -m tests.realagents.matrix")
+    request.getfixturevalue("agents_at_their_default_homes")
+    yield
+    reap_agent_leftovers()
 
 
 @pytest.fixture(autouse=True)

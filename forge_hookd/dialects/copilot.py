@@ -20,8 +20,8 @@ ends the turn after 8 blocks in a row). As Copilot 1.0.102 reads a hook (changel
 denies, whatever the status (its JSON is read only on exit 0 and 2); on
 postToolUseFailure exit 2's stderr is recovery guidance for the model; any other failure
 is logged and skipped; a timeout lets the call through. The output of sessionEnd is
-ignored; a top-level ``additionalContext`` on sessionStart, userPromptSubmitted and
-postToolUse reaches the model (observed on 1.0.102; the reference says otherwise). Copilot fires agentStop inside a subagent too
+ignored; a top-level ``additionalContext`` on sessionStart, userPromptSubmitted,
+preToolUse and postToolUse reaches the model (observed on 1.0.102; the reference says otherwise). Copilot fires agentStop inside a subagent too
 (with ``agentId``), before subagentStop: that one is ``agent:native:agentStop``, so
 that an ``agent:stop`` hook does not run twice per subagent.
 """
@@ -48,9 +48,10 @@ _SUBAGENT_START = frozenset({"subagentStart", "SubagentStart"})
 #: where Copilot reads a top-level additionalContext: postToolUseFailure and subagentStart
 #: as documented; sessionStart, userPromptSubmitted and postToolUse as a control run with
 #: a native hook on 1.0.102 showed it reaching the model (its reference says their output
-#: is not processed; issue 30 item 10)
+#: is not processed; issue 30 item 10); and preToolUse, which the same control run showed
+#: (its reference lists no context there; issue 30 item 13, the conformance matrix)
 _CONTEXT = _FAILURE | _SUBAGENT_START | _PROMPT | frozenset({"sessionStart", "SessionStart", "postToolUse",
-                                                             "PostToolUse"})
+                                                             "PostToolUse", "preToolUse"})
 
 WORDS = Vocabulary(
     "copilot",

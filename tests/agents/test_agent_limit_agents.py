@@ -1,11 +1,13 @@
-"""Fail closed as the real agent sees it (issue 30, items 1 and 2), with the real Claude
-Code (tests/realagents: pinned from npm, offline, a scripted model on 127.0.0.1).
+"""Fail closed as the real agent sees it (issue 30, items 1 and 2), with the real agent
+CLIs (tests/realagents: pinned from npm, offline, a scripted model on 127.0.0.1).
 
-- The agent's clock comes first: Claude (and Gemini) wired with a hook timeout of 6 s and
-  ``--agent-limit 6``, a forge hook that sleeps 100 s: forge's deny reaches the model
-  (Claude would otherwise kill forge at 6 s and run the tool), the hook's tree is gone.
+- The agent's clock comes first: Claude, Codex, Gemini and Copilot wired with a hook
+  timeout of 6 s and ``--agent-limit 6``, a forge hook that sleeps 100 s: forge's deny
+  reaches the model (Claude would otherwise kill forge at 6 s and run the tool), the
+  hook's tree is gone.
 - forge-hook-run not on the agent's PATH: what ``forge-hook install --project`` writes
-  denies in Claude's own form (exit 127 would be "proceed").
+  denies in the agent's own form (exit 127 would be "proceed"), Claude's prompt and
+  each agent's tool call.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from helpers import BIN_DIR, Project, gone, installed, read_pids, reap_agent_leftovers, require_agent, run_installed
+from helpers import BIN_DIR, Project, gone, installed, read_pids, require_agent, run_installed
 from forge_hookd.agents.places import MISSING
 from tests.realagents import harness
 from tests.realagents.harness import Workspace
@@ -26,21 +28,11 @@ from tests.realagents.harness import Workspace
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
 
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
-
-
-@pytest.fixture(autouse=True)
-def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME"):
-        monkeypatch.delenv(name, raising=False)
-
-
 #: where the harness writes each agent's pre-tool hook, and its timeout's unit (seconds)
 SETTINGS = {"claude": (".claude/settings.json", "PreToolUse", 1),
-            "gemini": (".gemini/settings.json", "BeforeTool", 1000)}
+            "codex": (".codex/hooks.json", "PreToolUse", 1),
+            "gemini": (".gemini/settings.json", "BeforeTool", 1000),
+            "copilot": (".github/hooks/forge.json", "preToolUse", 1)}
 
 
 def _with_timeout(agent: str, seconds: int) -> Callable[[Workspace], None]:
@@ -49,7 +41,10 @@ def _with_timeout(agent: str, seconds: int) -> Callable[[Workspace], None]:
     def adjust(ws: Workspace) -> None:
         path = ws.project / relative
         doc = json.loads(path.read_text())
-        for group in doc["hooks"][event]:
+        if agent == "copilot":  # its handlers sit right under the event
+            for hook in doc["hooks"][event]:
+                hook["timeoutSec"] = seconds
+        for group in doc["hooks"][event] if agent != "copilot" else ():
             for hook in group["hooks"]:
                 hook["timeout"] = seconds * unit
         path.write_text(json.dumps(doc, indent=2))
@@ -63,7 +58,8 @@ def test_the_agent_gets_forges_deny_before_its_own_timeout(agent: str, project: 
     pids.mkdir()
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo $$ > slow.pid; sleep 100",
                           "timeout": 75, "working_dir": str(pids)}])
-    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent} --trust-project --agent-limit 6 "
+    hook = (f"{shlex.quote(installed('forge-hook-run'))} --dialect {agent}:{SETTINGS[agent][1]} --trust-project "
+            "--agent-limit 6 "
             f"--report {shlex.quote(str(report))}")
     ws = Workspace(project=project.root, home=project.home)
     run = harness.run_agent(agent, ws, command=f"touch {target}", hooks={SETTINGS[agent][1]: hook},
@@ -105,3 +101,37 @@ def test_claude_denies_where_forge_hook_run_is_not_on_its_path(project: Project,
     assert not run.timed_out, run.describe()
     assert not target.exists(), "Claude ran the tool with forge-hook-run missing\n" + run.describe()
     assert MISSING in run.model_requests()[-1].text(), run.describe()
+
+
+#: the event whose hook would refuse the prompt first, per agent (taken out below)
+PROMPT = {"codex": "UserPromptSubmit", "gemini": "BeforeAgent", "copilot": "userPromptSubmitted"}
+
+
+@pytest.mark.parametrize("agent", sorted(PROMPT))
+def test_the_agent_denies_the_tool_where_forge_hook_run_is_not_on_its_path(agent: str, project: Project,
+                                                                           tmp_path: Path) -> None:
+    """Codex, Gemini and Copilot as Claude above: what ``forge-hook install --project``
+    wrote, without its prompt hook so that the model asks for the tool, denies it in the
+    agent's own form, and the model reads why (Copilot's, only that the hook denied)."""
+    require_agent(agent)
+    target = tmp_path / "created"
+    path = os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep)
+                           if d and not os.path.exists(os.path.join(d, "forge-hook-run")))
+
+    def install_but_the_prompt(ws: Workspace) -> None:
+        done = run_installed(["install", "--agent", agent, "--project"], cwd=ws.project, prog="forge-hook")
+        assert done.exit_status == 0, done.stderr
+        said = next(line for line in done.stdout.splitlines() if " in " in line)
+        settings = Path(said.rsplit(" in ", 1)[1].split(" (")[0].strip())
+        doc = json.loads(settings.read_text())
+        del doc["hooks"][PROMPT[agent]]
+        settings.write_text(json.dumps(doc))
+
+    ws = Workspace(project=project.root, home=project.home, extra_env={"PATH": path})
+    run = harness.run_agent(agent, ws, command=f"touch {target}", hooks={}, adjust=install_but_the_prompt)
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), f"{agent} ran the tool with forge-hook-run missing\n" + run.describe()
+    if agent == "copilot":  # Copilot 1.0.102 tells its model only that the hook denied (exit 2)
+        assert "Denied by preToolUse hook" in run.stdout, run.describe()
+    else:
+        assert MISSING in run.model_requests()[-1].text(), run.describe()

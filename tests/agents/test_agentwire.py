@@ -23,13 +23,8 @@ from forge_hookd.dialects import NAMES, get
 
 #: the agents with a settings file (Cline's hooks are executables: tests/dialects/test_dialect_cline.py)
 FILE_AGENTS = tuple(n for n in NAMES if n != "cline")
-AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
-
-
-@pytest.fixture(autouse=True)
-def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in AGENT_HOME_VARS:
-        monkeypatch.delenv(name, raising=False)
+#: forge-hook install finds each agent where it would without CLAUDE_CONFIG_DIR & co (conftest.py)
+pytestmark = pytest.mark.usefixtures("agents_at_their_default_homes")
 
 
 def forge_hook(project: Project, *args: str, env: dict[str, str] | None = None) -> Run:

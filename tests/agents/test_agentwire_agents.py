@@ -17,13 +17,13 @@ import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers import BIN_DIR, Project, installed, reap_agent_leftovers, require_agent
+from helpers import BIN_DIR, Project, installed, require_agent
 from forge_hookd.agents import codex_trust as codextrust
 from forge_hookd.agents.places import handlers, runs_forge
 from tests.realagents import harness
@@ -31,18 +31,6 @@ from tests.realagents.harness import Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 REASON = "forge-wire-5e0c: installed forge says no"
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
-
-
-@pytest.fixture(autouse=True)
-def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME"):
-        monkeypatch.delenv(name, raising=False)
 
 
 def install(project: Project) -> Callable[[str], None]:

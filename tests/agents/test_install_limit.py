@@ -21,7 +21,8 @@ from forge_hookd.agents import jsonedit
 from forge_hookd.agents.places import PLACES, MISSING, forge_agent_limit, handlers, runs_forge
 from forge_hookd.dialects import get
 
-AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
+#: forge-hook install finds each agent where it would without CLAUDE_CONFIG_DIR & co (conftest.py)
+pytestmark = pytest.mark.usefixtures("agents_at_their_default_homes")
 #: each agent's event that can block, and one that cannot
 PRE = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "cursor": "beforeShellExecution",
        "copilot": "preToolUse"}
@@ -34,12 +35,6 @@ WRITTEN = {"claude": ("timeout", 600), "codex": ("timeout", 600), "gemini": ("ti
 #: have their own install tests (test_dialect_windsurf.py, test_dialect_cline.py,
 #: test_dialect_family.py).
 AGENTS = tuple(WRITTEN)
-
-
-@pytest.fixture(autouse=True)
-def agents_at_their_default_homes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in AGENT_HOME_VARS:
-        monkeypatch.delenv(name, raising=False)
 
 
 def forge_hook(project: Project, *args: str, env: dict[str, str] | None = None) -> Run:

@@ -11,24 +11,17 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent
+from helpers import Project, installed, require_agent
 from tests.realagents import harness
 from tests.realagents.harness import AGENTS, PRE_TOOL, AgentRun, Workspace
 from helpers import TESTS
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 VALIDATOR = TESTS / "dialects" / "bash_command_validator.py"
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 require = require_agent
@@ -109,7 +102,7 @@ def test_a_broken_config_under_strict_fails_closed(agent: str, project: Project,
 
 
 # Gemini CLI reads no additionalContext on BeforeTool: forge reports it as dropped there.
-@pytest.mark.parametrize("agent", ["claude", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "codex", "copilot"])
 def test_context_reaches_the_model(agent: str, project: Project, tmp_path: Path) -> None:
     require(agent)
     answer = json.dumps({"context": "forge-e2e-context-77e0: the repo is frozen"})

@@ -154,6 +154,9 @@ def test_context_where_copilot_reads_it_and_decisions_dropped_where_copilot_igno
         assert (doc, code) == ({"additionalContext": "c"}, 0) and len(dropped) == 1
         assert read_back(event, Verdict(context=["c"])) == {"context": "c"}
     assert answer("sessionEnd", Verdict(context=["c"]))[0] is None
+    # 1.0.102 reads it on preToolUse too (a native hook's control run: the conformance matrix)
+    doc, code, dropped = answer("preToolUse", Verdict(decision="deny", reason="x", context=["c"]))
+    assert doc is not None and doc["additionalContext"] == "c" and doc["permissionDecision"] == "deny" and not dropped
     for event in ("userPromptSubmitted", "UserPromptSubmit"):  # 1.0.102 refuses the prompt (research)
         doc, code, dropped = answer(event, Verdict(decision="deny", reason="x", context=["c"]))
         assert (doc, code) == ({"decision": "block", "reason": "x", "additionalContext": "c"}, 0) and not dropped

@@ -7,22 +7,15 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, build_native_client, installed, reap_agent_leftovers, require_agent
+from helpers import Project, build_native_client, installed, require_agent
 from tests.realagents import harness
 from tests.realagents.harness import AGENTS, PRE_TOOL, Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 def forge(event: str, *options: str) -> str:

@@ -9,22 +9,15 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import BIN_DIR, Project, installed, reap_agent_leftovers, require_agent, run_installed
+from helpers import BIN_DIR, Project, installed, require_agent, run_installed
 from tests.realagents import harness
 from tests.realagents.harness import AgentRun, Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 def qwen(project: Project, command: str, hook: str | None = None) -> AgentRun:

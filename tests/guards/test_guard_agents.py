@@ -12,22 +12,15 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent, warm_prefix
+from helpers import Project, installed, require_agent, warm_prefix
 from tests.realagents import harness
 from tests.realagents.harness import AGENTS, PRE_TOOL, Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 @pytest.fixture(params=AGENTS)

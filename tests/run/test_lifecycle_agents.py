@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent
+from helpers import Project, installed, require_agent
 from tests.realagents import harness
 from tests.realagents.harness import AGENTS, AgentRun, Workspace
 from tests.realagents.model_server import FINAL_TEXT
@@ -26,12 +25,6 @@ pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
 #: each agent's native name for the end of its turn
 STOP = {"claude": "Stop", "codex": "Stop", "gemini": "AfterAgent", "copilot": "agentStop"}
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 @pytest.fixture(params=AGENTS)

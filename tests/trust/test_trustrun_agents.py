@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import Project, installed, reap_agent_leftovers, require_agent
+from helpers import Project, installed, require_agent
 from tests.realagents import harness
 from tests.realagents.harness import Workspace
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def reap_what_the_agent_left_to_us() -> Iterator[None]:
-    yield
-    reap_agent_leftovers()
 
 
 def notices(stdout: str) -> list[str]:
