@@ -105,13 +105,17 @@ def warm_session(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under --warm, leave out the tests marked ``inprocess``: they start no forge-hook-run,
-    so a resident runner cannot change what they see (issue 29 item 5)."""
-    if not (config.getoption("--warm") or os.environ.get(WARM_VAR) == "1"):
-        return
-    left_out = [item for item in items if item.get_closest_marker("inprocess") is not None]
+    so a resident runner cannot change what they see (issue 29 item 5). Unless the
+    conformance matrix records (tests/realagents/matrix.py), leave out its cells marked
+    ``matrix_only``, which no guard depends on: deselected, not skipped, and counted in
+    pytest's summary line."""
+    leave_out = [marker for marker, out in (
+        ("inprocess", config.getoption("--warm") or os.environ.get(WARM_VAR) == "1"),
+        ("matrix_only", not os.environ.get(matrix.RESULTS_VAR))) if out]
+    left_out = [item for item in items if any(item.get_closest_marker(m) is not None for m in leave_out)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if item.get_closest_marker("inprocess") is None]
+        items[:] = [item for item in items if item not in left_out]
 
 
 #: The real-agent tests' outcomes of this session, kept when matrix.RESULTS_VAR names a file
@@ -205,13 +209,11 @@ def real_agent_test(request: pytest.FixtureRequest, no_process_left_behind: None
     """A test marked ``agents`` (a real agent CLI, tests/realagents) finds the agents at
     their default homes, and afterwards what the agent's process group left is reaped
     before the leak check (no_process_left_behind) looks. One also marked ``matrix_only``
-    (a cell no guard depends on, kept out of CI's time) runs only when the conformance
-    matrix records (tests/realagents/matrix.py)."""
+    (a cell no guard depends on, kept out of CI's time) is collected only when the
+    conformance matrix records (pytest_collection_modifyitems)."""
     if request.node.get_closest_marker("agents") is None:
         yield
         return
-    if request.node.get_closest_marker("matrix_only") is not None and _matrix_log is None:
-        pytest.skip("a cell of the conformance matrix only: .venv/bin/python -m tests.realagents.matrix")
     request.getfixturevalue("agents_at_their_default_homes")
     yield
     reap_agent_leftovers()
