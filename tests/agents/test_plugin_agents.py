@@ -2,8 +2,8 @@
 offline, speaking Anthropic's Messages API to the scripted model server on 127.0.0.1),
 with forge wired in by the documented one-line install (forge-hook install --agent X
 --project: a plugin for OpenCode and Kilo, hook executables for Cline): a guard denies
-``rm -rf ~``, a hook's rewrite (and Cline's context) arrives, and a project config broken
-after it was trusted denies (fail closed)."""
+``rm -rf ~``, a hook's deny and rewrite (and Cline's context) arrive, and a project config
+broken after it was trusted denies (fail closed)."""
 
 from __future__ import annotations
 
@@ -97,3 +97,13 @@ def test_cline_runs_a_hooks_rewrite_and_its_context_reaches_the_model(project: P
     done = run("cline", project, f"touch {asked}")
     assert rewritten.exists() and not asked.exists(), done.describe()
     assert "forge-e2e-context-7c2d" in done.model_requests()[-1].text(), done.describe()
+
+
+def test_a_hooks_deny_by_script_cancels_the_cline_call(project: Project, tmp_path: Path) -> None:
+    # OpenCode's and Kilo's plugin throws on any deny alike (exit 1): the guard's test shows it
+    target = tmp_path / "created"
+    answer = json.dumps({"decision": "deny", "reason": "forge-e2e-deny-91b3: not in this repo"})
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
+    done = run("cline", project, f"touch {target}")
+    assert not target.exists(), done.describe()
+    denial_seen("cline", done, project, "forge-e2e-deny-91b3: not in this repo")
