@@ -71,7 +71,9 @@ def test_a_guard_denies_rm_rf_home_through_forge_hook_install(agent: str, projec
     denial_seen(agent, done, project, RM_HOME_REASON)
 
 
-@pytest.mark.parametrize("agent", harness.INSTALLED_ONLY)
+# Not Kilo: its plugin is OpenCode's, byte for byte but its name, and each Kilo run costs
+# 45 to 110 s here (it waits about 45 s for its own server before the first turn).
+@pytest.mark.parametrize("agent", ["opencode", "cline"])
 def test_a_project_config_broken_after_trust_fails_closed(agent: str, project: Project, tmp_path: Path) -> None:
     target = tmp_path / "created"
     project.write_hooks([{"event": "tool:pre_execute:bash", "guard": "force_push"}])
