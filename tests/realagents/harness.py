@@ -3,7 +3,7 @@ Gemini, Copilot, Qwen Code, OpenCode, Kilo and Cline.
 
 Each agent is installed once, at a pinned version, with ``npm install --prefix`` into a
 cache the tests own (``$FORGE_AGENT_CACHE``, else ``$XDG_CACHE_HOME`` or ``$HOME/.cache``, then
-``forge-hook-run-agents``: about 1.1 GB, downloaded once),
+``forge-hook-run-agents``: about 2.3 GB, downloaded once),
 then run headless against the scripted model server (model_server.py) on 127.0.0.1, in a
 fresh home under the test's tmp_path, with the folder trusted, hooks enabled and the
 shell tool allowed, so that nothing waits for a person. tests/realagents/README.md says
@@ -113,7 +113,7 @@ def user_home() -> Path:
 def cache_root() -> Path:
     """Where the agents are installed: ``$FORGE_AGENT_CACHE``, else
     ``$XDG_CACHE_HOME/forge-hook-run-agents``, else ``$HOME/.cache/forge-hook-run-agents``,
-    as the user's environment says (about 1.1 GB for the four agents)."""
+    as the user's environment says (about 2.3 GB for the eight agents)."""
     if configured := USER_ENVIRONMENT.get("FORGE_AGENT_CACHE"):
         return Path(configured).expanduser()
     xdg = USER_ENVIRONMENT.get("XDG_CACHE_HOME")
@@ -439,8 +439,8 @@ def _configure_opencode_like(agent: str, ws: Workspace, base_url: str) -> dict[s
     # At start-up the agent npm-installs its plugin SDK into every config directory it reads
     # (the project's .opencode/ or .kilo/, the user's ~/.config/NAME/): Npm.install skips a
     # directory whose node_modules exists and whose package-lock.json root lists every
-    # dependency of its package.json. forge's plugin imports nothing from the SDK, so this
-    # is said here and no registry is contacted (the install took 100 s on this machine).
+    # dependency of its package.json. forge's plugin imports nothing from the SDK, so the
+    # harness writes those three and no registry is contacted (the install took 100 s here).
     for where in (ws.project / f".{name}", ws.home / ".config" / name):
         (where / "node_modules").mkdir(parents=True, exist_ok=True)
         dependency = {sdk: PACKAGES[agent].version}
@@ -460,6 +460,8 @@ def _configure_opencode(ws: Workspace, base_url: str) -> dict[str, str]:
 
 
 def _configure_kilo(ws: Workspace, base_url: str) -> dict[str, str]:
+    # Kilo's own switches, as its binary names them (not checked one by one: Kilo still
+    # logs "initializing project indexing" and tries its provider's model list, and goes on).
     return {**_configure_opencode_like("kilo", ws, base_url),
             "KILO_TELEMETRY_LEVEL": "off", "KILO_DISABLE_SESSION_INGEST": "1", "KILO_DISABLE_PRESENCE": "1",
             "KILO_DISABLE_CODEBASE_INDEXING": "1"}
