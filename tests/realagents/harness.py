@@ -1,8 +1,9 @@
-"""Run the real Claude Code, Codex, Gemini and Copilot CLIs offline, with a hook of our choosing.
+"""Run the real agent CLIs offline, with a hook of our choosing: Claude Code, Codex,
+Gemini, Copilot, Qwen Code, OpenCode, Kilo and Cline.
 
 Each agent is installed once, at a pinned version, with ``npm install --prefix`` into a
 cache the tests own (``$FORGE_AGENT_CACHE``, else ``$XDG_CACHE_HOME`` or ``$HOME/.cache``, then
-``forge-hook-run-agents``: about 1.1 GB, downloaded once),
+``forge-hook-run-agents``: about 2.3 GB, downloaded once),
 then run headless against the scripted model server (model_server.py) on 127.0.0.1, in a
 fresh home under the test's tmp_path, with the folder trusted, hooks enabled and the
 shell tool allowed, so that nothing waits for a person. tests/realagents/README.md says
@@ -57,10 +58,21 @@ PACKAGES = {
     # Claude-compatible hooks (dialects/family.py); speaks Anthropic's Messages API with
     # --auth-type anthropic and ANTHROPIC_BASE_URL, so the same model server serves it.
     "qwen": AgentPackage("qwen", "@qwen-code/qwen-code", "0.24.4", "qwen"),
+    # forge reaches OpenCode and Kilo through the JS plugin forge-hook install writes
+    # (agents/opencode_plugin.js); both speak Anthropic's Messages API to the model server.
+    "opencode": AgentPackage("opencode", "opencode-ai", "1.18.33", "opencode"),
+    # 7.8.1's postinstall wants a platform package the registry lacks; 7.7.7 installs.
+    "kilo": AgentPackage("kilo", "@kilocode/cli", "7.7.7", "kilo"),
+    "cline": AgentPackage("cline", "cline", "3.0.65", "cline"),
 }
 #: The agents every shared real-agent test runs (the matrix's columns). Qwen Code has tests
 #: of its own (tests/dialects/test_family_agents.py): it is Claude's protocol under other names.
+#: OpenCode, Kilo and Cline too (tests/agents/test_plugin_agents.py): forge reaches them only
+#: through what forge-hook install writes (a plugin, hook executables), not a hooks setting.
 AGENTS = ("claude", "codex", "gemini", "copilot")
+#: The agents the harness runs with no ``hooks=`` of its own: the test installs forge into
+#: them (forge-hook install --agent NAME, in ``adjust``).
+INSTALLED_ONLY = ("opencode", "kilo", "cline")
 
 # The native event names of the hooks the harness can configure, per agent.
 PRE_TOOL = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool", "copilot": "preToolUse",
@@ -101,7 +113,7 @@ def user_home() -> Path:
 def cache_root() -> Path:
     """Where the agents are installed: ``$FORGE_AGENT_CACHE``, else
     ``$XDG_CACHE_HOME/forge-hook-run-agents``, else ``$HOME/.cache/forge-hook-run-agents``,
-    as the user's environment says (about 1.1 GB for the four agents)."""
+    as the user's environment says (about 2.3 GB for the eight agents)."""
     if configured := USER_ENVIRONMENT.get("FORGE_AGENT_CACHE"):
         return Path(configured).expanduser()
     xdg = USER_ENVIRONMENT.get("XDG_CACHE_HOME")
@@ -273,7 +285,7 @@ def _is_turn(agent: str, request: Recorded) -> bool:
         return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
     if agent == "codex":
         return request.path.split("?")[0].endswith("/responses") and bool(request.body.get("tools"))
-    if agent in ("copilot", "qwen"):
+    if agent in ("copilot", "qwen", *INSTALLED_ONLY):
         return request.path.split("?")[0].endswith("/messages") and bool(request.body.get("tools"))
     return "GenerateContent" in request.path and bool(request.body.get("tools"))
 
@@ -309,6 +321,12 @@ def configure(agent: str, ws: Workspace, base_url: str, hooks: Mapping[str, str 
     ws.home.mkdir(parents=True, exist_ok=True)
     if agent == "copilot":
         return _configure_copilot(ws, base_url, hooks)
+    if agent in INSTALLED_ONLY:
+        if hooks:
+            raise ValueError(f"{agent} takes no hooks= here: install forge into it (forge-hook install --agent {agent})"
+                             " in the run's adjust")
+        return {"opencode": _configure_opencode, "kilo": _configure_kilo, "cline": _configure_cline}[agent](
+            ws, base_url)
     return {"claude": _configure_claude, "codex": _configure_codex, "gemini": _configure_gemini,
             "qwen": _configure_qwen}[agent](
         ws, base_url, hook_config(hooks))
@@ -400,6 +418,67 @@ def _configure_qwen(ws: Workspace, base_url: str, hooks: dict[str, Any]) -> dict
     return {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "sk-ant-forge-dummy"}
 
 
+# OpenCode and Kilo (Kilo is OpenCode's runtime under its own names).
+_OPENCODE_LIKE = {
+    # agent: (config file, config directory name, plugin SDK package, environment prefix)
+    "opencode": ("opencode.json", "opencode", "@opencode-ai/plugin", "OPENCODE"),
+    "kilo": ("kilo.json", "kilo", "@kilocode/plugin", "KILO"),
+}
+
+
+def _configure_opencode_like(agent: str, ws: Workspace, base_url: str) -> dict[str, str]:
+    config_file, name, sdk, prefix = _OPENCODE_LIKE[agent]
+    _write_json(ws.project / config_file, {
+        # The Anthropic provider (the AI SDK's) at the model server; a dummy key.
+        "provider": {"anthropic": {"options": {"baseURL": f"{base_url}/v1", "apiKey": "sk-ant-forge-dummy"}}},
+        # Headless `run` rejects whatever would ask a person: the tests' files live in
+        # tmp_path, outside the project (external_directory).
+        "permission": {"bash": "allow", "external_directory": "allow"},
+        "autoupdate": False, "share": "disabled",
+    })
+    # At start-up the agent npm-installs its plugin SDK into every config directory it reads
+    # (the project's .opencode/ or .kilo/, the user's ~/.config/NAME/): Npm.install skips a
+    # directory whose node_modules exists and whose package-lock.json root lists every
+    # dependency of its package.json. forge's plugin imports nothing from the SDK, so the
+    # harness writes those three and no registry is contacted (the install took 100 s here).
+    for where in (ws.project / f".{name}", ws.home / ".config" / name):
+        (where / "node_modules").mkdir(parents=True, exist_ok=True)
+        dependency = {sdk: PACKAGES[agent].version}
+        _write_json(where / "package.json", {"dependencies": dependency})
+        _write_json(where / "package-lock.json", {"lockfileVersion": 3, "packages": {"": {"dependencies": dependency}}})
+    return {
+        # `run` takes its directory from $PWD, not from the process's working directory.
+        "PWD": str(ws.project),
+        f"{prefix}_DISABLE_MODELS_FETCH": "1",  # models.dev: the bundled snapshot serves
+        f"{prefix}_DISABLE_AUTOUPDATE": "1",
+        f"{prefix}_DISABLE_SHARE": "1",
+    }
+
+
+def _configure_opencode(ws: Workspace, base_url: str) -> dict[str, str]:
+    return _configure_opencode_like("opencode", ws, base_url)
+
+
+def _configure_kilo(ws: Workspace, base_url: str) -> dict[str, str]:
+    # Kilo's own switches, as its binary names them (not checked one by one: Kilo still
+    # logs "initializing project indexing" and tries its provider's model list, and goes on).
+    return {**_configure_opencode_like("kilo", ws, base_url),
+            "KILO_TELEMETRY_LEVEL": "off", "KILO_DISABLE_SESSION_INGEST": "1", "KILO_DISABLE_PRESENCE": "1",
+            "KILO_DISABLE_CODEBASE_INDEXING": "1"}
+
+
+def _configure_cline(ws: Workspace, base_url: str) -> dict[str, str]:
+    # What `cline auth -p anthropic -k KEY -m MODEL` writes, plus the base URL, which
+    # `cline auth` takes for OpenAI-compatible providers only ("base URL is only supported
+    # for OpenAI and OpenAI-compatible providers") but the anthropic provider's settings honour.
+    _write_json(ws.home / ".cline" / "data" / "settings" / "providers.json", {
+        "version": 1, "lastUsedProvider": "anthropic", "modes": {},
+        "providers": {"anthropic": {"settings": {"provider": "anthropic", "apiKey": "sk-ant-forge-dummy",
+                                                 "model": "claude-sonnet-4-5", "baseUrl": f"{base_url}/v1"},
+                                    "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}})
+    return {}
+
+
 def _configure_copilot(ws: Workspace, base_url: str, hooks: Mapping[str, str | list[str]]) -> dict[str, str]:
     # Copilot lists handlers directly under each event; "bash" is the Unix command.
     _write_json(ws.project / ".github" / "hooks" / "forge.json", {"version": 1, "hooks": {
@@ -430,6 +509,11 @@ def agent_argv(agent: str, prompt: str = PROMPT, *, stream: bool = False) -> lis
         # headless Copilot denies a path it cannot ask about ("no one to approve").
         return [binary, "-p", prompt, "--allow-all-tools", "--allow-all-paths", "--trust-folder",
                 "--disable-client-telemetry"]
+    if agent in ("opencode", "kilo"):
+        return [binary, "run", "--format", "json", "-m", "anthropic/claude-sonnet-4-5", prompt]
+    if agent == "cline":
+        # act mode, tools auto-approved (the default for a prompt on the command line)
+        return [binary, "--json", "-P", "anthropic", "-m", "claude-sonnet-4-5", prompt]
     if agent == "qwen":
         return [binary, "-p", prompt, "--yolo", "--auth-type", "anthropic", "-m", "claude-sonnet-4",
                 "--output-format", "json"]

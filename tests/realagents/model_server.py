@@ -1,7 +1,8 @@
 """A scripted model server on 127.0.0.1 that speaks just enough of three provider APIs.
 
-Each real agent CLI is pointed at it (Anthropic Messages for Claude Code, OpenAI
-Responses for Codex, Gemini generateContent for Gemini CLI). The script is one turn of
+Each real agent CLI is pointed at it (Anthropic Messages for Claude Code, Copilot, Qwen
+Code, OpenCode, Kilo and Cline; OpenAI Responses for Codex; Gemini generateContent for
+Gemini CLI). The script is one turn of
 tool use: the first request that offers the agent's shell tool is answered with a call
 of that tool running ``command``; any request that already carries a tool result (the
 command's output, or the hook's denial) is answered with a final text. Side requests the
@@ -28,6 +29,8 @@ CLAUDE_SHELL = "Bash"
 COPILOT_SHELL = "bash"  # GitHub Copilot CLI, in its BYOK "anthropic" provider mode
 GEMINI_SHELL = "run_shell_command"
 QWEN_SHELL = "run_shell_command"  # Qwen Code, with --auth-type anthropic
+OPENCODE_SHELL = "bash"  # OpenCode and Kilo: {command, description}, as Copilot's
+CLINE_SHELL = "run_commands"  # the Cline CLI: {commands: [command, ...]}
 CODEX_SHELLS = ("shell_command", "exec_command", "shell", "local_shell")
 
 
@@ -186,14 +189,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         tools = {t.get("name") for t in body.get("tools") or []}
-        shell = next((name for name in (CLAUDE_SHELL, COPILOT_SHELL, QWEN_SHELL) if name in tools), None)
+        shell = next((name for name in (CLAUDE_SHELL, COPILOT_SHELL, QWEN_SHELL, CLINE_SHELL) if name in tools), None)
         content: list[dict[str, Any]]
         if _anthropic_has_tool_result(body):
             content = [{"type": "text", "text": self.script.final_text}]
             stop = "end_turn"
         elif shell is not None:
-            content = [{"type": "tool_use", "id": "toolu_forge_1", "name": shell,
-                        "input": {"command": self.script.command, "description": "Run the scripted command"}}]
+            arguments = ({"commands": [self.script.command]} if shell == CLINE_SHELL else
+                         {"command": self.script.command, "description": "Run the scripted command"})
+            content = [{"type": "tool_use", "id": "toolu_forge_1", "name": shell, "input": arguments}]
             stop = "tool_use"
         else:
             content = [{"type": "text", "text": SIDE_TEXT}]
