@@ -12,7 +12,7 @@ from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling, operands
 from forge_hookd.shell.lazyre import Lazy
 
-_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w|"
+_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w+|"
                   r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s)")
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
