@@ -798,6 +798,9 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       reads a wired file at all is a line ("also read by"), not a finding;
       a managed policy file (/etc/forge) that is refused: forge denies its events.
 
+    Not a finding, a list: the tools the run log has seen that no dialect maps (MCP
+    tools, tools an agent added), which the guards judge by their name and input only.
+
     With --json, the fleet's heartbeat (docs/managed.md, "Fleet health"): forge's
     version, each agent's wiring, CLI version and last call to forge (from the run
     log), the project's trust, and the managed layer's files and digest.
