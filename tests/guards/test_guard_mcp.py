@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from helpers import Project, Run, run_installed
-from guards.test_guard_dialects import fire, payload, told
+from test_guard_dialects import fire, payload, told
 
 PACK = [{"event": "tool:pre_execute", "guard": name}
         for name in ("destructive_rm", "force_push", "secret_files", "infra_destructive", "protected_paths",
@@ -170,3 +170,10 @@ def test_doctor_says_nothing_of_unmapped_tools_when_there_were_none(project: Pro
     assert json.loads(doctor.stdout)["unmapped_tools"] == []
     lines = run_installed(["doctor"], cwd=project.root, prog="forge-hook", env={"PATH": "/usr/bin:/bin"})
     assert "forge does not map" not in lines.stdout
+
+
+def test_the_guards_know_the_canonical_tools_the_dialects_map_to() -> None:
+    from forge_hookd.dialects.base import CANONICAL_TOOLS
+    from forge_hookd.guards.base import CANONICAL_TOOLS as JUDGED
+
+    assert JUDGED == frozenset(CANONICAL_TOOLS)
