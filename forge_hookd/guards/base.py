@@ -136,9 +136,7 @@ class Guard:
         from forge_hookd.guards import shape  # only when a tool forge does not know comes by
 
         worst = ALLOWED
-        for as_tool, as_args in shape.views(tool, tool_args):
-            if as_tool not in self.tools:
-                continue
+        for as_tool, as_args in shape.views(tool, tool_args, self.tools):
             found = self.judge(as_tool, as_args, context)
             if _RANK[found.decision] > _RANK[worst.decision]:
                 shown = "a shell command" if as_tool == "bash" else f"a {as_tool} of a path"

@@ -16,6 +16,7 @@ Loaded only when a guard meets a tool that is not one of forge's canonical ones.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -43,6 +44,7 @@ _PROSE = frozenset({"title", "body", "description", "message", "comment", "text"
 _WORD = Lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
+@functools.lru_cache(maxsize=256)  # the pack's thirteen guards ask of one name in turn
 def is_mcp(tool: str) -> bool:
     """Whether ``tool`` is named as the agents name MCP tools: ``mcp__server__tool``
     (Claude, Codex, Windsurf), ``mcp_server_tool`` (Gemini), ``MCP:tool`` (Cursor),
@@ -73,6 +75,7 @@ def name_words(name: str) -> list[str]:
     return [m.group(0).lower() for m in _WORD.finditer(name)]
 
 
+@functools.lru_cache(maxsize=256)
 def destructive_verb(tool: str) -> str | None:
     """The word of an MCP tool's own name that deletes, drops or destroys, or None (and
     None for a tool not named as MCP tools are)."""
@@ -81,6 +84,7 @@ def destructive_verb(tool: str) -> str | None:
     return next((w for w in name_words(own_name(tool)) if w in DESTRUCTIVE), None)
 
 
+@functools.lru_cache(maxsize=256)
 def writes(tool: str) -> bool:
     """Whether the tool's name says it changes the files it names."""
     return any(w in _WRITES for w in name_words(own_name(tool)))
@@ -91,7 +95,7 @@ def paths(tool_args: Mapping[str, Any]) -> list[str]:
     ``destination``, ``paths: [...]``, a ``file://`` URI), one level deep."""
     found = []
     for key, value in tool_args.items():
-        if not isinstance(key, str) or not _PATH_KEY.search(key.rstrip("s")):
+        if not isinstance(key, str) or not _path_key(key):
             continue
         for item in (value if isinstance(value, list) else [value]):
             if not isinstance(item, str) or not item.strip() or "\n" in item or len(item) > 4096:
@@ -103,6 +107,16 @@ def paths(tool_args: Mapping[str, Any]) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=512)
+def _path_key(key: str) -> bool:
+    return _PATH_KEY.search(key.rstrip("s")) is not None
+
+
+@functools.lru_cache(maxsize=512)
+def _sql_key(key: str) -> bool:
+    return _SQL_KEY.search(key) is not None
+
+
 def command(tool_args: Mapping[str, Any]) -> str | None:
     """The tool's ``command`` (or ``cmd``), when it is a string or an argv list."""
     from forge_hookd.guards.base import command_of
@@ -110,17 +124,18 @@ def command(tool_args: Mapping[str, Any]) -> str | None:
     return command_of(tool_args)
 
 
-def views(tool: str, tool_args: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The call as forge's canonical tools: ``("bash", {"command": ...})`` for a command,
-    ``("write"|"read", {"file_path": p, ...})`` for each path (with what the call would
-    write, for the guards that read content)."""
-    line = command(tool_args)
+def views(tool: str, tool_args: Mapping[str, Any], wanted: frozenset[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The call as those of forge's canonical tools in ``wanted`` (what the guard
+    judges): ``("bash", {"command": ...})`` for a command, ``("write"|"read",
+    {"file_path": p, ...})`` for each path (with what the call would write, for the
+    guards that read content)."""
+    line = command(tool_args) if "bash" in wanted else None
     if line is not None:
         yield "bash", {"command": line}
-    found = paths(tool_args)
+    verb = "write" if writes(tool) else "read"
+    found = paths(tool_args) if verb in wanted else []
     if not found:
         return
-    verb = "write" if writes(tool) else "read"
     content = {k: v for k, v in tool_args.items() if k in ("content", "text", "new_string", "new_str", "contents",
                                                           "edits") and verb == "write"}
     for path in found:
@@ -140,7 +155,7 @@ def sql_texts(tool_args: Mapping[str, Any]) -> list[str]:
     key, and any string that starts as an SQL statement does (one level of nesting)."""
     found = []
     for key, value in _items(tool_args):
-        keyed = isinstance(key, str) and _SQL_KEY.search(key) is not None
+        keyed = isinstance(key, str) and _sql_key(key)
         prose = isinstance(key, str) and key.lower() in _PROSE
         for item in (value if isinstance(value, list) else [value]):
             if isinstance(item, str) and (keyed or not prose and _LOOKS_SQL.match(item[:4096])):
