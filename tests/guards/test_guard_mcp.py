@@ -177,3 +177,12 @@ def test_the_guards_know_the_canonical_tools_the_dialects_map_to() -> None:
     from forge_hookd.guards.base import CANONICAL_TOOLS as JUDGED
 
     assert JUDGED == frozenset(CANONICAL_TOOLS)
+
+
+def test_an_mcp_write_into_the_trust_store_is_denied_with_no_hooks_at_all(project: Project) -> None:
+    """forge-hook-run's own trust protection (no config) reads an MCP tool's path too."""
+    store = project.home / ".local" / "share" / "forge" / "trust.json"
+    decision, said = told(claude_call(project, "mcp__filesystem__write_file", {"path": str(store), "content": "{}"}))
+    assert decision == "deny" and said is not None and "writes forge's trust records" in said, said
+    other = told(claude_call(project, "mcp__filesystem__write_file", {"path": "notes/trust.md", "content": "x"}))
+    assert other == (None, None)
