@@ -9,7 +9,10 @@ pinned by tests/agents/test_health.py; a key is added, never renamed or removed,
   run log's newest record of its dialect: a wiring that silently stopped firing shows);
 - ``project``: the project root, its hooks file and its trust state;
 - ``managed``: the managed layer's directories, files, refusals and digest;
-- ``findings``: how many things are wrong (doctor's exit status is 1 when any is).
+- ``findings``: how many things are wrong (doctor's exit status is 1 when any is);
+- ``unmapped_tools``: the tools the run log has seen that no dialect's alias table maps
+  (MCP tools, tools an agent added): the guards judge them by their shape only (issue
+  31, item 4), so a tool named here may deserve a mapping.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ def report(project_root: str, agents: list[AgentReport], *, probe: bool = True) 
     without ``probe`` (doctor's lines) no agent CLI is run and the run log is not read:
     ``version`` and ``last_call`` are null."""
     layer = managed.load_layer(project_root=project_root)
-    calls = last_calls() if probe else {}
+    calls, unmapped = seen_in_log(calls=probe)
     return {
         "schema": SCHEMA,
         "forge": {"version": forge_version(), "python": platform.python_version(),
@@ -53,6 +56,7 @@ def report(project_root: str, agents: list[AgentReport], *, probe: bool = True) 
         "project": project_state(project_root),
         "managed": layer_state(layer),
         "findings": sum(len(r.findings) for r in agents) + len(layer.refused),
+        "unmapped_tools": unmapped,
     }
 
 
@@ -80,20 +84,42 @@ def project_state(project_root: str) -> dict[str, Any]:
 def last_calls() -> dict[str, dict[str, Any]]:
     """Per dialect, the newest run log record's time, event (the agent's own name) and
     decision; empty when the log is off or missing."""
+    return seen_in_log()[0]
+
+
+def seen_in_log(*, calls: bool = True) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """One pass over the run log: :func:`last_calls` (when ``calls``), and the tool
+    events whose tool no alias table maps: per dialect and tool, how many runs, the
+    newest time, and whether it is named as MCP tools are; both empty when the log is
+    off or missing."""
+    from forge_hookd.guards import base, shape  # doctor only
+
     path = log_path()
     newest: dict[str, dict[str, Any]] = {}
+    unmapped: dict[tuple[str, str], dict[str, Any]] = {}
     if path is None:
-        return newest
+        return newest, []
     for rec in read_log(path):
         dialect, when = rec.get("dialect"), rec.get("time")
-        if not isinstance(dialect, str) or not isinstance(when, str):
+        if not isinstance(when, str):
+            continue
+        event = _mapping(rec.get("event"))
+        agent = _mapping(event.get("agent"))
+        tool, kind = event.get("tool"), event.get("type")
+        if isinstance(tool, str) and tool and isinstance(kind, str) and kind.startswith("tool:") and \
+                tool not in base.CANONICAL_TOOLS:
+            native = str(agent["tool"]) if isinstance(agent.get("tool"), str) else tool
+            seen = unmapped.setdefault((dialect if isinstance(dialect, str) else "", native), {
+                "dialect": dialect if isinstance(dialect, str) else None, "tool": native, "runs": 0,
+                "last_seen": when, "mcp": shape.is_mcp(native)})
+            seen["runs"] += 1
+            seen["last_seen"] = max(seen["last_seen"], when)
+        if not calls or not isinstance(dialect, str):
             continue
         if dialect not in newest or when >= newest[dialect]["time"]:
-            event = _mapping(rec.get("event"))
-            agent = _mapping(event.get("agent"))
             newest[dialect] = {"time": when, "event": agent.get("event") or event.get("type"),
                                "decision": rec.get("decision")}
-    return newest
+    return newest, sorted(unmapped.values(), key=lambda t: (t["dialect"] or "", t["tool"]))
 
 
 def _mapping(value: object) -> dict[str, Any]:

@@ -802,6 +802,9 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
       reads a wired file at all is a line ("also read by"), not a finding;
       a managed policy file (/etc/forge) that is refused: forge denies its events.
 
+    Not a finding, a list: the tools the run log has seen that no dialect maps (MCP
+    tools, tools an agent added), which the guards judge by their name and input only.
+
     With --json, the fleet's heartbeat (docs/managed.md, "Fleet health"): forge's
     version, each agent's wiring, CLI version and last call to forge (from the run
     log), the project's trust, and the managed layer's files and digest.
@@ -812,7 +815,8 @@ def doctor_command(ctx: click.Context, as_json: bool) -> int:
     if as_json:
         print_json(heartbeat)
     else:
-        for line in _doctor_lines(reports, heartbeat["managed"], heartbeat["findings"]):
+        for line in _doctor_lines(reports, heartbeat["managed"], heartbeat["findings"],
+                                  heartbeat["unmapped_tools"]):
             click.echo(visible(line))
     return ManagerStatus.PROBLEMS if heartbeat["findings"] else ManagerStatus.OK
 
@@ -838,8 +842,19 @@ def _also_line(agent: str, also: dict[str, Any]) -> str:
             f"events too, with --dialect {agent}{note}")
 
 
-def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], findings: int) -> list[str]:
-    managed_lines = _managed_lines(layer)
+def _unmapped_lines(unmapped: list[dict[str, Any]]) -> list[str]:
+    """The tools the run log has seen that no alias table maps: said, not a finding."""
+    if not unmapped:
+        return []
+    lines = ["tools the run log has seen that forge does not map (the guards judge them by their name and input):"]
+    lines += [f"  {t['dialect'] or '(no dialect)'}: {t['tool']}{' (MCP)' if t['mcp'] else ''}: {t['runs']} "
+              f"run{'s' if t['runs'] != 1 else ''}, last {t['last_seen']}" for t in unmapped]
+    return lines
+
+
+def _doctor_lines(reports: list[wiredoctor.AgentReport], layer: dict[str, Any], findings: int,
+                  unmapped: list[dict[str, Any]]) -> list[str]:
+    managed_lines = [*_managed_lines(layer), *_unmapped_lines(unmapped)]
     if not reports:
         return [f"no agent found here (none of {', '.join(DIALECTS)}, opencode, kilo on PATH, no settings "
                 "directory)", *managed_lines, *([f"{findings} finding{'s' if findings != 1 else ''}"] if findings else [])]

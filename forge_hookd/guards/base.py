@@ -20,6 +20,8 @@ ALLOW, ASK, DENY = "allow", "ask", "deny"
 _RANK = {ALLOW: 0, ASK: 1, DENY: 2}
 FILE_TOOLS = frozenset({"read", "write", "edit", "glob", "grep"})
 WRITE_TOOLS = frozenset({"write", "edit"})
+#: forge's canonical tool names (dialects.base.CANONICAL_TOOLS): any other is judged by its shape
+CANONICAL_TOOLS = FILE_TOOLS | {"bash", "web_fetch", "web_search"}
 
 
 class Ruling(NamedTuple):
@@ -126,7 +128,25 @@ class Guard:
             return ALLOWED if command is None else self.judge_shell(shell.parse(command), context)
         if tool in self.tools:
             return self.judge_file(tool, tool_args, context)
+        if tool not in CANONICAL_TOOLS:
+            return self.judge_unmapped(tool, tool_args, context)
         return ALLOWED
+
+    def judge_unmapped(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        """A tool no alias table maps (an MCP tool, one an agent added): judged by what
+        its input holds (issue 31, item 4): a ``command`` as a shell command, each path
+        argument as a read or a write of that path, as the tool's name says."""
+        from forge_hookd.guards import shape  # only when a tool forge does not know comes by
+
+        worst = ALLOWED
+        for as_tool, as_args in shape.views(tool, tool_args, self.tools):
+            found = self.judge(as_tool, as_args, context)
+            if _RANK[found.decision] > _RANK[worst.decision]:
+                shown = "a shell command" if as_tool == "bash" else f"a {as_tool} of a path"
+                worst = found._replace(reason=f"{found.reason} (the tool {tool}, judged by its input as {shown})")
+                if found.decision == DENY:
+                    break
+        return worst
 
     def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
         if "TMPDIR=" in parsed.text:  # set somewhere in the line: $TMPDIR is no longer known

@@ -5,12 +5,14 @@ empties tables, wherever the SQL is (``psql -c``, ``mysql -e``, a heredoc, a fil
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling, operands
 from forge_hookd.shell.lazyre import Lazy
 
-_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w|"
+_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w+|"
                   r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s)")
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
@@ -122,16 +124,39 @@ class InfraDestructive(Guard):
         return self.verdict(self.opts["decision"], " ".join(command.argv), why,
                             "A person should confirm this; prefer a plan or dry run first")
 
+    def judge_unmapped(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        """An MCP tool (or one forge does not map): its command as shell, a destructive
+        verb in its name (``mcp__github__delete_repository``), and the SQL of its
+        arguments (``mcp__db__query`` with ``DROP TABLE``), read as ``psql -c`` is."""
+        from forge_hookd.guards import shape
+
+        shell_verdict = super().judge_unmapped(tool, tool_args, context)
+        if shell_verdict.decision != "allow":
+            return shell_verdict
+        safely = "A person should confirm this; prefer a plan or dry run first"
+        verb = shape.destructive_verb(tool)
+        if verb is not None:
+            return self.verdict(self.opts["decision"], tool, f"is an MCP tool whose name says it will {verb}", safely)
+        for text in shape.sql_texts(tool_args):
+            why = _sql_effect(text)
+            if why is not None:
+                return self.verdict(self.opts["decision"], f"{tool} {' '.join(text.split())}", why, safely)
+        return ALLOWED
+
     def _sql(self, command: Command) -> str | None:
         if command.name not in _SQL_CLIENTS:
             return None
         texts = [a for a in command.args] + [command.stdin or ""]
         if command.name == "redis-cli":
             return "empties Redis" if any(_REDIS.match(a) for a in command.args) else None
-        for text in texts:
-            if _MONGO.search(text):
-                return "drops MongoDB data"
-            match = _SQL.search(text)
-            if match is not None:
-                return f"runs {' '.join(match.group(0).split()[:2]).upper()}"
-        return None
+        return next((why for text in texts if (why := _sql_effect(text)) is not None), None)
+
+
+def _sql_effect(text: str) -> str | None:
+    """What SQL (or a MongoDB script) that drops or empties data does, or None."""
+    if _MONGO.search(text):
+        return "drops MongoDB data"
+    match = _SQL.search(text)
+    if match is not None:
+        return f"runs {' '.join(match.group(0).split()[:2]).upper()}"
+    return None

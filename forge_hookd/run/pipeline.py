@@ -111,6 +111,7 @@ def run(request: Request, options: RunOptions, *, catcher: SignalCatcher | None,
     if stops is not None:
         stops.settle(hook_run)
     warnings += _stricter_than_the_agents(hook_run)  # hook_run.warnings is this list
+    warnings += _judged_by_shape(hook_run)
     for warning in warnings[said:]:
         say(f"warning: {warning}")
     return Outcome(request, _skip_reported(hook_run.to_dict(), skipped), run=hook_run), witness
@@ -132,6 +133,24 @@ def _stricter_than_the_agents(run: HookRun) -> list[str]:
                             f"denies because it {'timed out' if result.timed_out else 'broke'} ({result.reason}): "
                             f"forge is stricter than {hook.format} here, which would let the action proceed")
     return warnings
+
+
+def _judged_by_shape(run: HookRun) -> list[str]:
+    """A warning when a guard judged a tool that no alias table maps, and is no MCP tool,
+    by what its input holds (issue 31, item 4): the person learns which tool forge could
+    only guess at, and can map it."""
+    tool = run.event.tool_name
+    if tool is None or not any(r.hook.guard is not None for r in run.results):
+        return []
+    from forge_hookd.guards import base, shape  # only a run whose guards judged a tool
+
+    if tool in base.CANONICAL_TOOLS or shape.is_mcp(tool):
+        return []
+    args = run.event.data.get("tool_args")
+    judged = shape.judged_as(tool, args) if isinstance(args, dict) else None
+    if judged is None:
+        return []
+    return [f"the tool {tool} is not one forge maps: the guards judged it by its input, as {judged}"]
 
 
 def _skip_reported(document: dict[str, Any], skipped: list[Hook] | None) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 
 from helpers import Project, console_script, run_installed
 
-TOP = {"schema", "forge", "agents", "project", "managed", "findings"}
+TOP = {"schema", "forge", "agents", "project", "managed", "findings", "unmapped_tools"}
 FORGE = {"version", "python", "runner"}
 AGENT = {"agent", "found", "events", "files", "findings", "wired", "version", "last_call", "system_file",
          "no_system_file", "also_read_by"}
