@@ -16,8 +16,7 @@ from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
 from forge_hookd.results import HookResult
 from forge_hookd.guards import ALLOW, Context, Guard, make, validate
-
-_CANONICAL = frozenset({"bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"})
+from forge_hookd.guards.base import CANONICAL_TOOLS
 NO_ANSWER = Answer()
 
 
@@ -69,10 +68,10 @@ def _guard(name: str, options: bytes) -> Guard:
 def _canonical(tool_name: str | None) -> str | None:
     if tool_name is None:
         return None
-    if tool_name in _CANONICAL:
+    if tool_name in CANONICAL_TOOLS:
         return tool_name
     lowered = tool_name.lower()  # a library caller's "Bash"; dialects hand canonical names already
-    return lowered if lowered in _CANONICAL else tool_name
+    return lowered if lowered in CANONICAL_TOOLS else tool_name
 
 
 def _context(event: HookEvent, tool_args: dict[str, Any], project_root: str, env: Mapping[str, str]) -> Context:
