@@ -46,6 +46,7 @@ WORDS = Vocabulary(
     },
     tools={
         "Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "MultiEdit": "edit",
+        "NotebookEdit": "edit",  # its notebook_path and new_source are a path and content the guards read
         "Glob": "glob", "Grep": "grep", "WebFetch": "web_fetch", "WebSearch": "web_search",
         # VS Code's agent and the Copilot app read Claude's settings and send their own
         # names (microsoft/vscode-copilot-chat src/extension/tools/common/toolNames.ts;

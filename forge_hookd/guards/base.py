@@ -215,7 +215,8 @@ def _kind_ok(kind: str, value: object) -> bool:
 # -- tool arguments, as each agent names them ----------------------------------------------------
 _PATH_KEYS = ("file_path", "filePath", "path", "absolute_path", "notebook_path", "target_file", "dir_path",
               "directory")
-_CONTENT_KEYS = ("content", "file_text", "new_string", "new_str", "newString", "text", "contents", "insert_text")
+_CONTENT_KEYS = ("content", "file_text", "new_string", "new_str", "newString", "text", "contents", "insert_text",
+                 "new_source")
 _PATCH_FILE = Lazy(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
 
 

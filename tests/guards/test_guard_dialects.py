@@ -143,3 +143,18 @@ def test_the_report_holds_the_guards_result(project: Project, tmp_path: Path) ->
     result = json.loads(report.read_text())["results"][0]
     assert (result["hook"]["guard"], result["exit_code"], result["decision"]) == ("destructive_rm", 0, "deny")
     assert result["reason"].startswith("destructive_rm: `rm -rf /` deletes the filesystem root")
+
+
+def test_claudes_notebook_edit_is_judged_as_an_edit(project: Project) -> None:
+    """NotebookEdit was a tool no dialect mapped: judged by its shape, with a warning on
+    every call. Its notebook_path and new_source are a path and the content written."""
+    project.write_hooks([*PACK, {"event": "tool:pre_execute", "guard": "hardcoded_secrets"}])
+    notebook = {"notebook_path": str(project.root / "a.ipynb"), "new_source": "key = 'AKIAIOSFODNN7EXAMPLQ'"}
+    run = fire("claude", payload("claude/PreToolUse", project, tool_name="NotebookEdit", tool_input=notebook),
+               project)
+    decision, said = told(run)
+    assert decision == "deny" and said is not None and said.startswith("hardcoded_secrets: "), said
+    assert "judged by" not in run.stderr and "NotebookEdit" not in run.stderr
+    clean = fire("claude", payload("claude/PreToolUse", project, tool_name="NotebookEdit",
+                                   tool_input={**notebook, "new_source": "print(1)"}), project)
+    assert told(clean) == (None, None) and clean.stderr == ""
