@@ -386,6 +386,27 @@ def _load_store(store: str) -> dict[str, Any]:
     return doc
 
 
+#: The store as the last check read it, by its file's identity: a run looks twice (the
+#: search for the project root, then the check), and read and parsed it twice.
+_last_read: tuple[str, tuple[int, int, int, int], dict[str, Any]] | None = None
+
+
+def _store_to_check(store: str) -> dict[str, Any]:
+    """:func:`_load_store` for a look that changes nothing: read again only when the file
+    changed (its inode, size, modification or change time), else the last look's."""
+    global _last_read
+    try:
+        st = os.stat(store)
+    except OSError:
+        return _load_store(store)  # none (an empty store), or an error it says
+    identity = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if _last_read is not None and _last_read[:2] == (store, identity):
+        return _last_read[2]
+    doc = _load_store(store)
+    _last_read = (store, identity, doc)
+    return doc
+
+
 def _record(doc: dict[str, Any], real_root: str) -> dict[str, Any] | None:
     record = doc.get("projects", {}).get(path_key(real_root))
     return record if isinstance(record, dict) else None
@@ -411,7 +432,7 @@ def has_record(root: StrPath) -> bool:
     cheap look at the store for the search of the project root. False when the store
     cannot be read."""
     try:
-        return _recorded(_load_store(trust_store_path()), os.path.realpath(root)) is not None
+        return _recorded(_store_to_check(trust_store_path()), os.path.realpath(root)) is not None
     except ConfigError:
         return False
 
@@ -441,7 +462,7 @@ def check(hooks_file: StrPath, content: bytes, doc: Any = None) -> TrustCheck:
     too large) changed, each with the reason in ``detail``."""
     real_root = os.path.realpath(project_root_of(hooks_file))
     try:
-        store = _load_store(trust_store_path())
+        store = _store_to_check(trust_store_path())
     except ConfigError as exc:
         return TrustCheck(TrustState.UNTRUSTED, str(exc), trustable=False)
     recorded = _recorded(store, real_root)

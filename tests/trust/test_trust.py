@@ -204,3 +204,27 @@ def test_a_non_utf8_root_is_keyed_by_its_bytes(tmp_path: Path) -> None:
     assert trust.is_trusted(path, path.read_bytes())
     twin = os.fsencode(tmp_path) + "/caf\ufffd".encode()  # what a lossy key would have confused it with
     assert not trust.is_trusted(hooks_file(Path(os.fsdecode(twin))), path.read_bytes())
+
+
+def test_a_run_reads_the_store_once_and_again_only_when_it_changed(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search for the project root and the check each read and parsed trust.json."""
+    path = hooks_file(tmp_path)
+    trust.trust(path, b"a")
+    store = Path(trust.trust_store_path())
+    reads: list[str] = []
+    from forge_hookd.readfile import read_regular as real_read
+
+    def read_regular(name: str, **options: Any) -> bytes | None:
+        if name == str(store):
+            reads.append(name)
+        return real_read(name, **options)
+
+    monkeypatch.setattr(trust, "read_regular", read_regular)
+    assert trust.has_record(tmp_path) and trust.is_trusted(path, b"a")
+    assert len(reads) == 1
+    doc = json.loads(store.read_text())
+    doc["projects"] = {}
+    store.write_text(json.dumps(doc))  # changed by another process, in place
+    assert not trust.has_record(tmp_path) and trust.state(path, b"a") is trust.TrustState.UNTRUSTED
+    assert len(reads) == 2
