@@ -3,7 +3,10 @@ matching hook, side by side with and without ``"export": {"syslog": ...}`` in th
 file, alternating rounds, medians compared. With export a run also appends its record
 to the spool (one open and one write); nothing is sent.
 
-    python3 bench/export.py [--rounds 41] [--runner PATH]
+    python3 bench/export.py [--rounds 41] [--runner PATH] [--instructions]
+
+``--instructions`` counts instead the instructions of one run each under callgrind (the
+hook's own process not traced): a figure the machine's load does not move.
 
 The runner defaults to the forge-hook-run beside this interpreter. Figures in
 bench/README.md ("export.py").
@@ -43,6 +46,18 @@ def _once(runner: str, env: dict[str, str], cwd: Path) -> float:
     return time.perf_counter() - started
 
 
+def _instructions(runner: str, env: dict[str, str], cwd: Path) -> int:
+    env = {**{k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONHASHSEED": "0"}
+    argv = [runner, "--event", "tool:pre_execute", "--tool", "bash", "--data", '{"tool_args": {}}']
+    subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=False)  # byte code written
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], env=env,
+                          cwd=cwd, capture_output=True, text=True, check=False)
+    collected = [line for line in proc.stderr.splitlines() if "Collected" in line]
+    if proc.returncode != 0 or not collected:
+        sys.exit(f"bench: the run ended otherwise under valgrind (exit {proc.returncode}): {proc.stderr[-2000:]}")
+    return int(collected[-1].split()[-1].replace(",", ""))
+
+
 def _append_cost(root: Path) -> float:
     """The marginal cost itself: one spool append, timed in this process."""
     from forge_hookd.log import spool
@@ -61,10 +76,16 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=41)
     parser.add_argument("--runner", default=str(Path(sys.executable).with_name("forge-hook-run")))
+    parser.add_argument("--instructions", action="store_true", help="count instructions (callgrind) instead")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="forge-bench-export-"))
     try:
         envs = {"without": _home(root, False), "with": _home(root, True)}
+        if args.instructions:
+            counts = {name: _instructions(args.runner, env, root) for name, env in envs.items()}
+            print(f"instructions: without export {counts['without']:,}, with export {counts['with']:,}: "
+                  f"{counts['with'] / counts['without']:.5f} x")
+            return 0
         times: dict[str, list[float]] = {"without": [], "with": []}
         for name in ("without", "with"):
             _once(args.runner, envs[name], root)  # warm the page cache
