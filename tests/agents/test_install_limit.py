@@ -18,7 +18,7 @@ import pytest
 
 from helpers import BIN_DIR, Project, Run, run_installed
 from forge_hookd.agents import jsonedit
-from forge_hookd.agents.places import PLACES, MISSING, forge_agent_limit, handlers, runs_forge
+from forge_hookd.agents.places import PLACES, MISSING, forge_agent_limit, forge_words, handlers, runs_forge
 from forge_hookd.dialects import get
 
 AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
@@ -89,7 +89,7 @@ def test_install_writes_the_agents_timeout_and_the_same_agent_limit(project: Pro
 def test_a_global_file_names_this_installs_forge_hook_run_by_its_path(project: Project, agent: str) -> None:
     _, forge = wired(project, agent, "global")
     for handler in forge:
-        program = handler.command.split()[0]
+        program = (forge_words(handler.command) or [""])[0]
         assert os.path.isabs(program) and os.access(program, os.X_OK), handler.command
         assert os.path.dirname(program) == str(BIN_DIR)
 
