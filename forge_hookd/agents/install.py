@@ -182,6 +182,17 @@ def _upgrade(name: str, path: str, text: str, snippet: dict[str, Any]) -> tuple[
     return text, upgraded
 
 
+def _upgraded_entries(name: str, path: str, text: str, snippet: dict[str, Any],
+                      upgraded: list[tuple[str, str, str]]) -> list[list[Any]]:
+    """The entries of the upgraded events that are now exactly what install writes (not a
+    group the user shares with forge): forge's, for uninstall to take out by value."""
+    hooks = _parsed(name, path, text).value.get("hooks")
+    events = dict.fromkeys(event for event, _, _ in upgraded)
+    return [[["hooks", event], item] for event in events
+            for item in (hooks.get(event) if isinstance(hooks, dict) else None) or []
+            if item in snippet["hooks"][event]]
+
+
 def _strings(node: jsonedit.Node, value: str) -> list[jsonedit.Node]:
     """Every string in ``node`` that is ``value``."""
     if node.members is not None:
@@ -199,6 +210,7 @@ def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> 
         text, upgraded = (old_text, []) if old_text.strip() == "" else _upgrade(name, path, old_text, snippet)
         plan = _plan_new(snippet, text) if text.strip() == "" else _plan(name, path, text, snippet)
         plan.upgraded = upgraded
+        plan.elements += _upgraded_entries(name, path, text, snippet, upgraded) if upgraded else []
         if upgraded:
             plan.notes.append(f"replaced forge-hook-run's command as an older install wrote it on "
                               f"{', '.join(dict.fromkeys(e for e, _, _ in upgraded))}: it now fails closed "
