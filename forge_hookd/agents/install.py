@@ -217,8 +217,9 @@ def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> 
                               "where forge-hook-run is there but cannot start")
         new_text = jsonedit.apply(text, plan.insertions)
         before, after = _forge_events(name, path, old_text), _forge_events(name, path, new_text)
-        events = [e for e in snippet.get("hooks", {}) if e in after and e not in before]
-        kept = [e for e in snippet.get("hooks", {}) if e in before]
+        renewed = {e for e, _, _ in upgraded}  # forge's older command replaced: wired anew
+        events = [e for e in snippet.get("hooks", {}) if e in after and (e not in before or e in renewed)]
+        kept = [e for e in snippet.get("hooks", {}) if e in before and e not in renewed]
         if new_text == old_text:
             return Wiring(name, path, "unchanged", [], kept, plan.notes)
         write_atomically(path, new_text.encode(), shared=True)

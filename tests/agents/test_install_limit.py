@@ -16,6 +16,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ import pytest
 from helpers import BIN_DIR, Project, Run, gone, run_installed
 from forge_hookd.agents import jsonedit
 from forge_hookd.agents.places import (CANNOT_START, FUNCTION, GONE, MISSING, PLACES, forge_agent_limit, forge_words,
-                                       handlers, runs_forge)
+                                       handlers, project_command, runs_forge)
 from forge_hookd.dialects import get
 
 AGENT_HOME_VARS = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME")
@@ -331,3 +332,64 @@ def test_the_agent_ending_the_shell_ends_forge_hook_run(project: Project, tmp_pa
         for stream in (shell.stdout, shell.stderr):
             if stream is not None:
                 stream.close()
+
+
+def old_project_command(agent: str) -> Callable[[str], str]:
+    """The project command an install wrote before this one: exec, after the PATH check."""
+    def command(event: str) -> str:
+        status = 2 if event in get(agent).words.blocking_events else 1
+        return (f"command -v forge-hook-run >/dev/null 2>&1 || {{ echo '{MISSING}' >&2; exit {status}; }}; "
+                f"exec forge-hook-run --dialect {agent}")
+    return command
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_new_install_replaces_an_older_installs_command_in_place(project: Project, agent: str) -> None:
+    settings = get(agent).settings
+    path = project.root / settings.files[0]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = settings.snippet(old_project_command(agent), 600)  # a teammate's older install, committed
+    mine = settings.snippet("echo mine")["hooks"][PRE[agent]]
+    doc["hooks"][PRE[agent]] = mine + doc["hooks"][PRE[agent]]
+    doc["hooks"][POST[agent]] = settings.snippet(f"forge-hook-run --dialect {agent} -j 4")["hooks"][POST[agent]]
+    path.write_text(json.dumps(doc, indent=2))
+    sizes = {event: len(entries) for event, entries in doc["hooks"].items()}
+    run = forge_hook(project, "install", "--agent", agent, "--project")
+    assert run.exit_status == 0 and "replaced forge-hook-run's command as an older install wrote it" in run.stderr, \
+        run.stdout + run.stderr
+    now = json.loads(path.read_text())
+    assert {event: len(entries) for event, entries in now["hooks"].items()} == sizes  # in place, not beside
+    assert now["hooks"][PRE[agent]][:len(mine)] == mine
+    assert now["hooks"][POST[agent]] == doc["hooks"][POST[agent]]  # the user's own forge entry (-j 4) stays
+    new = {h.event: h.command for h in handlers(agent, settings.snippet(project_command(agent), 600))}
+    for handler in handlers(agent, now):
+        if not handler.command.startswith("echo mine") and handler.event != POST[agent]:
+            assert handler.command == new[handler.event], handler
+    text = path.read_text()
+    again = forge_hook(project, "install", "--agent", agent, "--project")
+    assert again.exit_status == 0 and path.read_text() == text and "replaced" not in again.stderr, again.stderr
+    assert forge_hook(project, "install", "--agent", agent, "--project", "--uninstall").exit_status == 0
+    left = json.loads(path.read_text())
+    assert [h.command.partition(":")[0] for h in handlers(agent, left) if h.event != POST[agent]] == ["echo mine"]
+
+
+def test_a_new_global_install_replaces_a_plain_command_by_its_wrapper(project: Project) -> None:
+    settings = get("codex").settings
+    path = project.home / ".codex" / "hooks.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(settings.snippet("'/old place/forge-hook-run' --dialect codex", 600)))
+    run = forge_hook(project, "install", "--agent", "codex", "--global")
+    assert run.exit_status == 0 and "replaced forge-hook-run's command" in run.stderr, run.stderr
+    forge = [h for h in handlers("codex", json.loads(path.read_text())) if runs_forge(h.command, "codex")]
+    assert forge and all((forge_words(h.command) or [""])[0] == str(BIN_DIR / "forge-hook-run") and
+                         h.command.startswith(f"{FUNCTION}() {{") for h in forge), forge
+    assert len(json.loads(path.read_text())["hooks"]["PreToolUse"]) == 1
+
+
+def test_doctor_finds_a_forge_hook_run_that_cannot_start(project: Project, tmp_path: Path) -> None:
+    wired(project, "claude", "project")
+    directory = broken_forge(tmp_path, "a gone interpreter")
+    status, findings = doctor(project, f"{directory}:{stub_path(tmp_path, 'claude')}")
+    [finding] = findings
+    assert status == 1 and (f"runs {directory}/forge-hook-run, which cannot start (its interpreter /gone/python "
+                            "is not there): it denies every claude call that can block") in finding, finding
