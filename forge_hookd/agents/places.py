@@ -25,13 +25,12 @@ import re
 import shlex
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from forge_hookd.dialects import NAMES, get
-from forge_hookd.dialects.base import Command
 from forge_hookd.dialects.windsurf import CANNOT_START as WINDSURF_FALLBACK
 from forge_hookd.registry import MAX_TIMEOUT
 
@@ -346,7 +345,7 @@ def _wrapper(runner: str, status: int) -> str:
             f'echo "{CANNOT_START}" >&2; return {status}; }}')
 
 
-def hook_command(name: str, runner: str = RUNNER) -> Command:
+def hook_command(name: str, runner: str = RUNNER) -> Callable[[str], str]:
     """The hook command of each of agent ``name``'s events: ``runner`` (a bare name: a
     project file's, which a team commits and teammates run from other homes, finds it on
     PATH; a global file's names this install's by its path, :func:`global_command`) run
@@ -363,7 +362,7 @@ def hook_command(name: str, runner: str = RUNNER) -> Command:
     return command
 
 
-def project_command(name: str) -> Command:
+def project_command(name: str) -> Callable[[str], str]:
     """The hook command of a project file: forge-hook-run found on PATH (:func:`hook_command`)."""
     return hook_command(name)
 
