@@ -164,7 +164,14 @@ def _upgrade(name: str, path: str, text: str, snippet: dict[str, Any]) -> tuple[
     """``text`` with each command an older install wrote on an event of the snippet
     (places.installed_form) replaced in place by the snippet's, byte for byte around it
     (Codex's trust of the hooks is by position); what was replaced."""
-    hooks = _parsed(name, path, text).get("hooks")
+    try:
+        return _upgraded(name, _parsed(name, path, text).get("hooks"), text, snippet)
+    except jsonedit.JsonTextError as exc:  # a key given twice
+        raise ConfigError(f"{exc.message}; forge-hook changed nothing", path=path) from None
+
+
+def _upgraded(name: str, hooks: jsonedit.Node | None, text: str, snippet: dict[str, Any]
+              ) -> tuple[str, list[tuple[str, str, str]]]:
     spans: list[tuple[int, int, str]] = []
     upgraded: list[tuple[str, str, str]] = []
     for event, values in snippet.get("hooks", {}).items():
