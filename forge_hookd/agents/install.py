@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,12 +182,20 @@ def _upgraded(name: str, hooks: jsonedit.Node | None, text: str, snippet: dict[s
             continue
         for handler in agentplaces.handlers(name, {"hooks": {event: node.value}}):
             old = handler.command
-            if old != new[0] and agentplaces.runs_forge(old, name) and agentplaces.installed_form(old):
-                spans += [(n.start, n.end, json.dumps(new[0], ensure_ascii=False)) for n in _strings(node, old)]
-                upgraded.append((event, old, new[0]))
+            if not (agentplaces.runs_forge(old, name) and agentplaces.installed_form(old)):
+                continue
+            # the entry's timeout stays as it is, and so the --agent-limit that matches it
+            limit = agentplaces.forge_agent_limit(old)
+            renewed = _AGENT_LIMIT.sub(f" --agent-limit {limit:g}" if limit is not None else "", new[0], count=1)
+            if renewed != old:
+                spans += [(n.start, n.end, json.dumps(renewed, ensure_ascii=False)) for n in _strings(node, old)]
+                upgraded.append((event, old, renewed))
     for start, end, literal in sorted(set(spans), reverse=True):
         text = text[:start] + literal + text[end:]
     return text, upgraded
+
+
+_AGENT_LIMIT = re.compile(r" --agent-limit [0-9.]+")
 
 
 def _upgraded_entries(name: str, path: str, text: str, snippet: dict[str, Any],
