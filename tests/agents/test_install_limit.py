@@ -393,3 +393,15 @@ def test_doctor_finds_a_forge_hook_run_that_cannot_start(project: Project, tmp_p
     [finding] = findings
     assert status == 1 and (f"runs {directory}/forge-hook-run, which cannot start (its interpreter /gone/python "
                             "is not there): it denies every claude call that can block") in finding, finding
+
+
+def test_an_upgraded_entry_keeps_the_agent_limit_that_matches_its_timeout(project: Project) -> None:
+    settings = get("gemini").settings
+    path = project.root / settings.files[0]
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(settings.snippet("forge-hook-run --dialect gemini")))  # no timeout: Gemini's 60 s
+    run = forge_hook(project, "install", "--agent", "gemini", "--project")
+    assert run.exit_status == 0 and "replaced" in run.stderr, run.stderr
+    forge = [h for h in handlers("gemini", json.loads(path.read_text())) if runs_forge(h.command, "gemini")]
+    assert forge and all(h.command.startswith(f"{FUNCTION}() {{") and forge_agent_limit(h.command) is None
+                         and "timeout" not in h.handler for h in forge), forge
