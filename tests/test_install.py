@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from forge_hookd.agents.places import forge_words, hook_command, project_command
+
 ROOT = Path(__file__).resolve().parent.parent
 #: What a checkout holds that install.sh reads.
 CHECKOUT = ("install.sh", "pyproject.toml", "README.md", "forge_hookd", "man")
@@ -221,10 +223,10 @@ def test_install_writes_a_native_client_and_a_launcher_without_site_that_run_col
                 settings = json.loads(written.read_text())
                 wired[f"{scope} {path}"] = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         commands = list(wired.values())
-        assert commands[1] == commands[3] == f"{venv}/bin/forge-hook-run-native --dialect claude --agent-limit 600"
-        assert commands[0] == commands[2]
-        assert commands[0].startswith("command -v forge-hook-run >/dev/null 2>&1 || {")
-        assert commands[0].endswith("; exec forge-hook-run --dialect claude --agent-limit 600")
+        native = f"{venv}/bin/forge-hook-run-native"
+        assert commands[1] == commands[3] == hook_command("claude", native)("PreToolUse") + " --agent-limit 600"
+        assert commands[0] == commands[2] == project_command("claude")("PreToolUse") + " --agent-limit 600"
+        assert forge_words(commands[1]) == [native, "--dialect", "claude", "--agent-limit", "600"]
     finally:
         subprocess.run([str(prefix / "bin/forge-hook"), "warm", "off"], capture_output=True, env=env)
         shutil.rmtree(directory)

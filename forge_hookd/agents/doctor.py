@@ -255,15 +255,41 @@ def _runner_missing(name: str, command: str, scope: str) -> str | None:
     (this environment's PATH: an agent started here inherits it), or None."""
     words = forge_words(command) or shlex.split(command)
     program = words[0]
-    if "/" in program:
-        return None if os.access(program, os.X_OK) else f"names {program}, which is not there: {name} cannot run it"
-    if shutil.which(program):
-        return None
+    found = program if "/" in program else shutil.which(program)
+    if found is not None and os.access(found, os.X_OK):
+        why = _cannot_start(found)
+        if why is None:
+            return None
+        if guarded(command):
+            return (f"runs {found}, which cannot start ({why}): it denies every {name} call that can block "
+                    "until forge is reinstalled (install.sh)")
+        return (f"runs {found}, which cannot start ({why}): an exit 127 lets the call proceed (reinstall forge, "
+                f"then forge-hook install --agent {name} --{scope} writes a command that fails closed)")
     if guarded(command):
+        if "/" in program:
+            return (f"names {program}, which is not there: it denies every {name} call that can block until "
+                    f"forge is reinstalled (install.sh, then forge-hook install --agent {name} --{scope})")
         return (f"finds no {program} on PATH: it denies every {name} call that can block until forge is "
                 "installed here and on PATH")
+    if "/" in program:
+        return f"names {program}, which is not there: {name} cannot run it"
     return (f"names {program} (not on PATH), which is not there: {name} cannot run it, and an exit 127 lets "
             f"the call proceed (forge-hook install --agent {name} --{scope} writes a command that cannot be lost)")
+
+
+def _cannot_start(program: str) -> str | None:
+    """Why the kernel would refuse to start ``program`` (a script whose ``#!``
+    interpreter is gone: the virtualenv's Python upgraded away), or None."""
+    try:
+        with open(program, "rb") as file:
+            first = file.readline(256)
+    except OSError:  # an executable one may not read (a binary, mode 0111) still starts
+        return None
+    interpreter = first[2:].split(maxsplit=1)[0].decode(errors="replace") if first.startswith(b"#!") and \
+        first[2:].split() else None
+    if interpreter is not None and not os.access(interpreter, os.X_OK):
+        return f"its interpreter {interpreter} is not there"
+    return None
 
 
 def _files(read: list[_Read]) -> list[tuple[str, list[Handler]]]:

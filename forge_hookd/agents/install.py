@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,8 +62,10 @@ def install(name: str, scope: str, project_root: str, *, system_root: str = "/")
         outcome.notes += [note] if note and outcome.events else []
         return [outcome]
     path = _target(name, scope, project_root, system_root)
-    # a project's file, committed: found on PATH, or the agent's blocking form
-    command: Command = agentplaces.project_command(name) if scope == "project" else f"{runner} --dialect {name}"
+    # forge-hook-run found on PATH (a project's file, committed) or by this install's path,
+    # else the agent's blocking form, also where it is there but cannot start
+    command: Command = agentplaces.project_command(name) if scope == "project" \
+        else agentplaces.hook_command(name, runner)
     snippet = get(name).settings.snippet(command, agentplaces.agent_limit(name))
     old_umask = os.umask(0o022) if scope == "system" else None
     try:
@@ -154,19 +157,86 @@ class _Plan:
     elements: list[list[Any]] = field(default_factory=list)
     keys: list[list[Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: (event, old command, new command): forge's own entries an older install wrote, replaced
+    upgraded: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _upgrade(name: str, path: str, text: str, snippet: dict[str, Any]) -> tuple[str, list[tuple[str, str, str]]]:
+    """``text`` with each command an older install wrote on an event of the snippet
+    (places.installed_form) replaced in place by the snippet's, byte for byte around it
+    (Codex's trust of the hooks is by position); what was replaced."""
+    try:
+        return _upgraded(name, _parsed(name, path, text).get("hooks"), text, snippet)
+    except jsonedit.JsonTextError as exc:  # a key given twice
+        raise ConfigError(f"{exc.message}; forge-hook changed nothing", path=path) from None
+
+
+def _upgraded(name: str, hooks: jsonedit.Node | None, text: str, snippet: dict[str, Any]
+              ) -> tuple[str, list[tuple[str, str, str]]]:
+    spans: list[tuple[int, int, str]] = []
+    upgraded: list[tuple[str, str, str]] = []
+    for event, values in snippet.get("hooks", {}).items():
+        node = hooks.get(event) if hooks is not None and hooks.members is not None else None
+        new = [h.command for h in agentplaces.handlers(name, {"hooks": {event: values}})]
+        if node is None or len(new) != 1:
+            continue
+        for handler in agentplaces.handlers(name, {"hooks": {event: node.value}}):
+            old = handler.command
+            if not (agentplaces.runs_forge(old, name) and agentplaces.installed_form(old)):
+                continue
+            # the entry's timeout stays as it is, and so the --agent-limit that matches it
+            limit = agentplaces.forge_agent_limit(old)
+            renewed = _AGENT_LIMIT.sub(f" --agent-limit {limit:g}" if limit is not None else "", new[0], count=1)
+            if renewed != old:
+                spans += [(n.start, n.end, json.dumps(renewed, ensure_ascii=False)) for n in _strings(node, old)]
+                upgraded.append((event, old, renewed))
+    for start, end, literal in sorted(set(spans), reverse=True):
+        text = text[:start] + literal + text[end:]
+    return text, upgraded
+
+
+_AGENT_LIMIT = re.compile(r" --agent-limit [0-9.]+")
+
+
+def _upgraded_entries(name: str, path: str, text: str, snippet: dict[str, Any],
+                      upgraded: list[tuple[str, str, str]]) -> list[list[Any]]:
+    """The entries of the upgraded events that are now exactly what install writes (not a
+    group the user shares with forge): forge's, for uninstall to take out by value."""
+    hooks = _parsed(name, path, text).value.get("hooks")
+    events = dict.fromkeys(event for event, _, _ in upgraded)
+    return [[["hooks", event], item] for event in events
+            for item in (hooks.get(event) if isinstance(hooks, dict) else None) or []
+            if item in snippet["hooks"][event]]
+
+
+def _strings(node: jsonedit.Node, value: str) -> list[jsonedit.Node]:
+    """Every string in ``node`` that is ``value``."""
+    if node.members is not None:
+        return [s for _, _, child in node.members for s in _strings(child, value)]
+    if node.items is not None:
+        return [s for child in node.items for s in _strings(child, value)]
+    return [node] if node.value == value else []
 
 
 def _install_file(name: str, scope: str, path: str, snippet: dict[str, Any]) -> Wiring:
     new_dirs = wirerecord.missing_directories(os.path.dirname(os.path.abspath(path)))
     with locked(path):
         raw = read_regular(path)
-        text = _text(raw, path)
+        old_text = _text(raw, path)
+        text, upgraded = (old_text, []) if old_text.strip() == "" else _upgrade(name, path, old_text, snippet)
         plan = _plan_new(snippet, text) if text.strip() == "" else _plan(name, path, text, snippet)
+        plan.upgraded = upgraded
+        plan.elements += _upgraded_entries(name, path, text, snippet, upgraded) if upgraded else []
+        if upgraded:
+            plan.notes.append(f"replaced forge-hook-run's command as an older install wrote it on "
+                              f"{', '.join(dict.fromkeys(e for e, _, _ in upgraded))}: it now fails closed "
+                              "where forge-hook-run is there but cannot start")
         new_text = jsonedit.apply(text, plan.insertions)
-        before, after = _forge_events(name, path, text), _forge_events(name, path, new_text)
-        events = [e for e in snippet.get("hooks", {}) if e in after and e not in before]
-        kept = [e for e in snippet.get("hooks", {}) if e in before]
-        if new_text == text:
+        before, after = _forge_events(name, path, old_text), _forge_events(name, path, new_text)
+        renewed = {e for e, _, _ in upgraded}  # forge's older command replaced: wired anew
+        events = [e for e in snippet.get("hooks", {}) if e in after and (e not in before or e in renewed)]
+        kept = [e for e in snippet.get("hooks", {}) if e in before and e not in renewed]
+        if new_text == old_text:
             return Wiring(name, path, "unchanged", [], kept, plan.notes)
         write_atomically(path, new_text.encode(), shared=True)
         wirerecord.update(lambda records: _record(records, name, scope, path, raw, new_text, plan, new_dirs))
@@ -291,12 +361,25 @@ def _record(records: dict[str, FileRecord], name: str, scope: str, path: str, ra
                             before=None if raw is None else digest(raw))
     elif record.after != digest(raw):
         record.rounds = None  # changed since the last install: its insertions say nothing now
+    if plan.upgraded:  # not insertions: uninstall takes forge's entries out by value
+        record.rounds = None
+        for _, old, new in plan.upgraded:
+            record.elements = [[where, _replaced(value, old, new)] for where, value in record.elements]
     if record.rounds is not None:
         record.rounds.append([[offset, text] for offset, text in plan.insertions])
     record.after = digest(new_text.encode())
     record.elements += [e for e in plan.elements if e not in record.elements]
     record.keys += [k for k in plan.keys if k not in record.keys]
     records[key] = record
+
+
+def _replaced(value: Any, old: str, new: str) -> Any:
+    """``value`` with every string ``old`` in it ``new``."""
+    if isinstance(value, dict):
+        return {k: _replaced(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replaced(v, old, new) for v in value]
+    return new if value == old else value
 
 
 # -- uninstall --------------------------------------------------------------------------------

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import shlex
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from forge_hookd.dialects import NAMES, get
-from forge_hookd.dialects.base import Command
+from forge_hookd.dialects.windsurf import CANNOT_START as WINDSURF_FALLBACK
 from forge_hookd.registry import MAX_TIMEOUT
 
 #: The executable forge puts into an agent's settings.
@@ -183,18 +184,19 @@ def forge_words(command: str) -> list[str] | None:
     """The words of the forge-hook-run invocation in a hook command: the command itself
     when it starts with forge-hook-run (a bare name or a path: what install wrote into
     global files, and before issue 30 everywhere), or the ``exec`` at the end of the
-    guard install writes into project files (:func:`project_command`); None for any
-    other command."""
+    guard install wrote into project files before, or the call of the function install
+    writes now (:func:`hook_command`); None for any other command."""
     try:
         words = shlex.split(command)
     except ValueError:
         return None
     if words and os.path.basename(words[0]) in RUNNER_NAMES:
         return words
-    if words[:3] == ["command", "-v", RUNNER] and "exec" in words:
-        rest = words[len(words) - words[::-1].index("exec"):]
-        if rest and os.path.basename(rest[0]) in RUNNER_NAMES:
-            return rest
+    for first, call in (([f"{FUNCTION}()"], FUNCTION), (["command", "-v", RUNNER], "exec")):
+        if words[:len(first)] == first and call in words:
+            rest = words[len(words) - words[::-1].index(call):]
+            if rest and os.path.basename(rest[0]) in RUNNER_NAMES:
+                return rest
     return None
 
 
@@ -227,9 +229,10 @@ def forge_agent_limit(command: str) -> float | None:
 
 
 def guarded(command: str) -> bool:
-    """Whether ``command`` is the project form: forge-hook-run looked up on PATH first."""
+    """Whether ``command`` fails closed by itself where forge-hook-run is missing: the
+    function install writes, or the project form before it (looked up on PATH first)."""
     words = forge_words(command)
-    return words is not None and shlex.split(command)[0] == "command"
+    return words is not None and shlex.split(command)[0] in ("command", f"{FUNCTION}()")
 
 
 def runs_forge(command: str, name: str) -> bool:
@@ -315,26 +318,81 @@ def agent_limit(name: str) -> int:
 
 #: What a project's hook command says on stderr where forge-hook-run is not installed.
 MISSING = f"{RUNNER} is not on PATH: the agent hooks of this project need forge (install.sh, then ~/.local/bin on PATH)"
+#: What a global file's hook command says where the forge-hook-run it names by its path is gone.
+GONE = f"the {RUNNER} this hook names is not there: reinstall forge (install.sh), then forge-hook install --global"
+#: What every such command says where forge-hook-run is there but cannot start (exit ``$s``,
+#: 126 or 127: its interpreter is gone, say the virtualenv's Python upgraded away, or it is
+#: not executable).
+CANNOT_START = f"{RUNNER} cannot start (exit $s: its interpreter is gone or it is not executable): reinstall forge"
+#: The shell function the hook command defines and calls with forge-hook-run's words.
+FUNCTION = "forge_run"
 
 
-assert "'" not in MISSING, "MISSING goes between single quotes in a shell command"
+assert not any(c in text for text in (MISSING, GONE) for c in "'"), "they go between single quotes"
+assert not any(c in CANNOT_START for c in '"`\\'), "it goes between double quotes"
 
 
-def project_command(name: str) -> Command:
-    """The hook command of each of agent ``name``'s events in a project file, which a
-    team commits and teammates run from other homes: forge-hook-run found on PATH, and
-    where it is not, the agent's own blocking form (exit 2, the reason on stderr) on the
-    events that can block, a non-blocking failure (exit 1, said) on the others. Claude
-    and Codex read the shell's exit 127 as "proceed"; an exit 2 on Claude's Stop would
-    keep the agent working forever."""
+def _wrapper(runner: str, status: int) -> str:
+    """The function that runs ``runner`` (its first argument) with the rest of its
+    arguments and fails closed with ``status`` where it is missing or cannot start; forge's
+    own status and output otherwise. Not ``exec``: a shell whose exec fails exits 126 or
+    127 before any fallback. So forge is a child, stdin handed on (an asynchronous
+    command's is /dev/null), and the agent's SIGTERM, SIGINT or SIGHUP to the shell is
+    relayed to it as SIGTERM (an asynchronous command ignores SIGINT) and waited for."""
+    missing = MISSING if runner == RUNNER else GONE
+    return (f"{FUNCTION}() {{ command -v \"$1\" >/dev/null 2>&1 || {{ echo '{missing}' >&2; return {status}; }}; "
+            '{ "$@" <&3 3<&- & } 3<&0; p=$!; trap \'kill $p 2>/dev/null; wait $p; exit\' TERM INT HUP; '
+            "wait ${p:-0}; s=$?; [ $s -eq 126 ] || [ $s -eq 127 ] || return $s; "
+            f'echo "{CANNOT_START}" >&2; return {status}; }}')
+
+
+def hook_command(name: str, runner: str = RUNNER) -> Callable[[str], str]:
+    """The hook command of each of agent ``name``'s events: ``runner`` (a bare name: a
+    project file's, which a team commits and teammates run from other homes, finds it on
+    PATH; a global file's names this install's by its path, :func:`global_command`) run
+    with ``--dialect name``, its status and output passed through; where it is missing or
+    cannot start (the shell's 127 or 126, which Claude and Codex read as "proceed"), the
+    agent's own blocking form (exit 2, the reason on stderr) on the events that can block,
+    a non-blocking failure (exit 1, said) on the others (an exit 2 on Claude's Stop would
+    keep the agent working forever). forge-hook-run itself never exits 126 or 127."""
     blocking = get(name).words.blocking_events
 
     def command(event: str) -> str:
-        status = 2 if event in blocking else 1
-        return (f"command -v {RUNNER} >/dev/null 2>&1 || {{ echo '{MISSING}' >&2; exit {status}; }}; "
-                f"exec {RUNNER} --dialect {name}")
+        return f"{_wrapper(runner, 2 if event in blocking else 1)}; {FUNCTION} {runner} --dialect {name}"
 
     return command
+
+
+def project_command(name: str) -> Callable[[str], str]:
+    """The hook command of a project file: forge-hook-run found on PATH (:func:`hook_command`)."""
+    return hook_command(name)
+
+
+#: How install wrote a project's command before the wrapper: exec, whose failure to start
+#: forge-hook-run (a broken interpreter) the agent read as "proceed".
+_EXEC_FORM = re.compile(r"command -v forge-hook-run >/dev/null 2>&1 \|\| \{ echo '[^']*' >&2; exit [12]; \}; "
+                        r"exec (?P<tail>.+)", re.DOTALL)
+_TAIL = re.compile(r"(?P<runner>'[^']*'|[^\s'\"\\$`;&|]+) --dialect [A-Za-z0-9_.:-]+(?: --agent-limit [0-9.]+)?"
+                   r"(?P<rest> .*)?", re.DOTALL)
+
+
+def installed_form(command: str) -> bool:
+    """Whether ``command`` is forge-hook-run as some ``forge-hook install`` wrote it: the
+    plain ``forge-hook-run --dialect X [--agent-limit N]`` (a bare name or a path: global
+    files, and before issue 30 every file), the exec form of a project file, or today's
+    :func:`hook_command`, each with nothing of the user's (no other option, no variable),
+    and Windsurf's own fallback after it. Such an entry a new install replaces in place."""
+    tail = command
+    if (match := _EXEC_FORM.fullmatch(command)) is not None:
+        tail = match["tail"]
+    elif command.startswith(f"{FUNCTION}() {{"):
+        bodies = [_wrapper(r, s) + f"; {FUNCTION} " for r in (RUNNER, "/") for s in (1, 2)]
+        tail = next((command[len(b):] for b in bodies if command.startswith(b)), "")
+    match = _TAIL.fullmatch(tail)
+    if match is None or match["rest"] not in (None, f" {WINDSURF_FALLBACK}"):
+        return False
+    words = shlex.split(match["runner"])
+    return len(words) == 1 and os.path.basename(words[0]) in RUNNER_NAMES
 
 
 def global_command() -> tuple[str, str | None]:

@@ -18,7 +18,7 @@ import pytest
 from helpers import Project, Run, run_installed
 from forge_hookd.agents import codex_trust as codextrust
 from forge_hookd.agents import jsonedit
-from forge_hookd.agents.places import PLACES, handlers, runs_forge
+from forge_hookd.agents.places import PLACES, handlers, project_command, runs_forge
 from forge_hookd.dialects import NAMES, get
 
 #: the agents with a settings file (Cline's hooks are executables: tests/dialects/test_dialect_cline.py)
@@ -333,8 +333,10 @@ def test_every_agent_given_is_wired(project: Project, tmp_path: Path) -> None:
 
 
 def test_the_native_client_by_its_path_counts_as_forge(project: Project, tmp_path: Path) -> None:
-    """What install writes when PATH does not find this install (install.sh's native
-    client by its path) is forge-hook-run: doctor sees it wired, install adds nothing."""
+    """What install wrote when PATH did not find this install (install.sh's native
+    client by its path) is forge-hook-run: doctor sees it wired, and install replaces it in
+    place by today's command, which fails closed where it cannot start: no second entry,
+    the entry's timeout and --agent-limit (none here) as they were."""
     native = tmp_path / "venv/bin/forge-hook-run-native"
     native.parent.mkdir(parents=True)
     native.write_text("#!/bin/sh\nexit 0\n")
@@ -344,7 +346,8 @@ def test_the_native_client_by_its_path_counts_as_forge(project: Project, tmp_pat
     status, agents = doctor(project, tmp_path, "claude")
     assert status == 0 and agents["claude"]["wired"] == native_events("claude"), agents
     install(project, "claude")
-    assert path.read_text() == text
+    assert json.loads(path.read_text()) == get("claude").settings.snippet(project_command("claude"))
+    assert forge_hook(project, "install", "--agent", "claude", "--project").stderr.count("replaced") == 0
 
 
 def test_doctor_is_not_well_while_an_agent_install_named_has_no_forge(project: Project, tmp_path: Path) -> None:
