@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.realagents import matrix
-from tests.realagents.harness import AGENTS, PACKAGES
+from tests.realagents.harness import PACKAGES
 
 pytestmark = pytest.mark.inprocess  # starts no forge-hook-run
 
@@ -29,7 +29,7 @@ def test_the_committed_doc_is_what_the_generator_makes_from_the_committed_result
 
 def test_no_cell_of_the_last_run_failed() -> None:
     results = matrix.load()
-    failed = [(row.key, agent, per_mode) for row in matrix.ROWS for agent in AGENTS
+    failed = [(row.key, agent, per_mode) for row in matrix.ROWS for agent in matrix.COLUMNS
               for category, per_mode in [matrix.verdict(row, agent, results)] if category == matrix.FAILED]
     assert failed == []
 
@@ -50,7 +50,7 @@ def test_every_test_the_matrix_names_exists() -> None:
             defined[path] = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
         function, _, param = name.partition("[")
         assert function in defined[path], node
-        assert param in ("",) or param.rstrip("]") in AGENTS, node
+        assert param in ("",) or param.rstrip("]") in matrix.COLUMNS, node
 
 
 def _results(tmp: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -99,4 +99,4 @@ def test_a_pytest_run_records_its_real_agent_tests(tmp_path: Path) -> None:
     doc = json.loads(results.read_text())
     assert doc["runs"]["cold"][node]["outcome"] == "passed"
     assert "kept" in doc["runs"]["cold"]
-    assert doc["versions"] == {agent: PACKAGES[agent].version for agent in AGENTS}
+    assert doc["versions"] == {agent: PACKAGES[agent].version for agent in matrix.COLUMNS}

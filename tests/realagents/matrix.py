@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.realagents.harness import AGENTS, PACKAGES
+from tests.realagents.harness import AGENTS, INSTALLED_ONLY, PACKAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = Path(__file__).resolve().parent / "matrix.results.json"
@@ -47,6 +47,13 @@ LIFECYCLE = "tests/run/test_lifecycle_agents.py"
 LIMIT = "tests/agents/test_agent_limit_agents.py"
 WIRE = "tests/agents/test_agentwire_agents.py"
 TRUST = "tests/trust/test_trustrun_agents.py"
+FAMILY = "tests/dialects/test_family_agents.py"
+PLUGIN = "tests/agents/test_plugin_agents.py"
+#: The matrix's columns: the four agents every shared real-agent test runs, then Qwen Code
+#: (the Claude-compatible family) and the agents forge reaches only through what
+#: `forge-hook install` writes (OpenCode's and Kilo's plugin, Cline's hook scripts), each
+#: with the cells its own tests measure.
+COLUMNS = (*AGENTS, "qwen", *INSTALLED_ONLY)
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,20 @@ NO_ASK_GEMINI = Cannot("`gemini -p` 0.61.0 hangs on `decision: ask` until killed
 NO_PRE_CONTEXT_GEMINI = Cannot("dropped on `BeforeTool`",
                                "Gemini CLI 0.61.0 reads no additionalContext on BeforeTool "
                                "(tests/realagents/README.md, answer rules)")
+NO_CONTEXT_PLUGIN = Cannot("none (observed only)",
+                           "OpenCode's plugin hooks (tool.execute.before/after) can change a tool's arguments or "
+                           "throw, and have no field the model reads (tests/realagents/README.md)")
+NO_PRE_CONTEXT_QWEN = Cannot("**reported** on PreToolUse (0.24.4 reads none)",
+                             "Qwen Code 0.24.4: firePreToolUseHook returns it and no caller reads it "
+                             "(tests/dialects/test_family_agents.py)")
+NO_REWRITE_QWEN = Cannot("0.24.4 applies no PreToolUse `updatedInput`",
+                         "Qwen Code 0.24.4: firePreToolUseHook returns it and no caller applies it "
+                         "(tests/dialects/test_family_agents.py)")
+
+
+def newer(**cells: str) -> dict[str, tuple[str, ...]]:
+    """The cells of the newer columns: agent -> a test of FAMILY (qwen) or PLUGIN (the others)."""
+    return {agent: (f"{FAMILY if agent == 'qwen' else PLUGIN}::{test}",) for agent, test in cells.items()}
 
 
 ROWS: tuple[Row, ...] = (
@@ -100,10 +121,14 @@ ROWS: tuple[Row, ...] = (
         each(DIALECT, "test_no_objection_lets_the_command_run")),
     Row("deny-script", "deny by a hook script (exit 1, its reason)",
         "the file stayed uncreated; forge's reason in the model's next request",
-        each(DIALECT, "test_a_forge_hook_denies_and_the_model_reads_forges_reason")),
+        merged(each(DIALECT, "test_a_forge_hook_denies_and_the_model_reads_forges_reason"),
+               newer(cline="test_a_hooks_deny_by_script_cancels_the_cline_call"))),
     Row("deny-guard", "deny by a built-in guard (destructive_rm)",
         "the directory survived; the guard's reason in the model's next request",
-        each(GUARDS, "test_a_built_in_guard_denies_and_the_model_reads_why")),
+        merged(each(GUARDS, "test_a_built_in_guard_denies_and_the_model_reads_why"),
+               newer(qwen="test_a_guard_denies_rm_rf_home_through_forge_hook_install",
+                     **{agent: f"test_a_guard_denies_rm_rf_home_through_forge_hook_install[{agent}]"
+                        for agent in INSTALLED_ONLY}))),
     Row("deny-format", "deny by Claude's example hook (`format: claude`)",
         "the file stayed uncreated; the hook's reason in the model's next request",
         each(DIALECT, "test_claudes_example_hook_guards_the_agent")),
@@ -113,17 +138,24 @@ ROWS: tuple[Row, ...] = (
         cannot={"codex": NO_ASK_CODEX, "gemini": NO_ASK_GEMINI}),
     Row("rewrite", "rewrite the tool input", "the rewritten command ran, the asked one did not",
         merged(each(DIALECT, "test_a_forge_rewrite_runs_the_rewritten_command"),
-               each(GUARDS, "test_a_harmless_rewrite_is_what_the_agent_runs", ("claude", "codex", "gemini")))),
+               each(GUARDS, "test_a_harmless_rewrite_is_what_the_agent_runs", ("claude", "codex", "gemini")),
+               newer(opencode="test_opencode_runs_a_hooks_rewrite",
+                     cline="test_cline_runs_a_hooks_rewrite_and_its_context_reaches_the_model")),
+        cannot={"qwen": NO_REWRITE_QWEN}),
     Row("rewrite-judged", "a hook's rewrite to `rm -rf` judged by the guards",
         "the directory survived; the model read which hook rewrote",
         each(GUARDS, "test_a_hooks_rewrite_to_rm_rf_is_denied_and_the_model_reads_which_hook")),
     Row("context-pre", "context on pre-tool", "forge's context in the model's next request",
-        each(DIALECT, "test_context_reaches_the_model", ("claude", "codex", "copilot")),
-        cannot={"gemini": NO_PRE_CONTEXT_GEMINI}),
+        merged(each(DIALECT, "test_context_reaches_the_model", ("claude", "codex", "copilot")),
+               newer(cline="test_cline_runs_a_hooks_rewrite_and_its_context_reaches_the_model")),
+        cannot={"gemini": NO_PRE_CONTEXT_GEMINI, "qwen": NO_PRE_CONTEXT_QWEN, "opencode": NO_CONTEXT_PLUGIN,
+                "kilo": NO_CONTEXT_PLUGIN}),
     Row("context-post", "context on post-tool", "forge's context in the model's next request",
         merged(each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
                     ("claude", "codex", "gemini")),
-               only("copilot", f"{FAILCLOSED}::test_context_reaches_the_copilot_model_on_session_start_prompt_and_post_tool_use"))),
+               only("copilot", f"{FAILCLOSED}::test_context_reaches_the_copilot_model_on_session_start_prompt_and_post_tool_use"),
+               newer(qwen="test_post_tool_context_reaches_the_model_and_what_qwen_drops_is_reported")),
+        cannot={"opencode": NO_CONTEXT_PLUGIN, "kilo": NO_CONTEXT_PLUGIN}),
     Row("context-prompt", "context on the prompt", "forge's context in the model's first request",
         merged(each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
                     ("claude", "codex", "gemini")),
@@ -147,9 +179,12 @@ ROWS: tuple[Row, ...] = (
     Row("changed", "a trusted project's hook script changed", "the command was stopped",
         merged(only("claude", f"{TRUST}::test_a_changed_projects_guard_still_stops_claude"),
                each(DECISIONS, "test_a_changed_projects_guard_still_stops_the_agent", ("codex", "gemini", "copilot")))),
-    Row("broken-project", "a broken project config (`--strict`)",
-        "the file stayed uncreated; the model read the config error",
-        each(DIALECT, "test_a_broken_config_under_strict_fails_closed")),
+    Row("broken-project", "a broken project config (`--strict`; the newer columns: broken after trust)",
+        "the file stayed uncreated; the model read the config error (Cline: the task ended)",
+        merged(each(DIALECT, "test_a_broken_config_under_strict_fails_closed"),
+               newer(qwen="test_a_broken_config_under_strict_fails_closed",
+                     opencode="test_a_project_config_broken_after_trust_fails_closed[opencode]",
+                     cline="test_a_project_config_broken_after_trust_fails_closed[cline]"))),
     Row("broken-global", "a broken global config", "the file stayed uncreated; the model read the file's name",
         each(FAILCLOSED, "test_a_trailing_comma_in_the_global_config_keeps_the_tool_from_running")),
     Row("agent-limit", "a run longer than the agent's hook limit",
@@ -170,7 +205,7 @@ def node_ids() -> list[str]:
     """Every test the matrix names, once, in the table's order."""
     seen: dict[str, None] = {}
     for row in ROWS:
-        for agent in AGENTS:
+        for agent in COLUMNS:
             for node in row.tests.get(agent, ()):
                 seen.setdefault(node, None)
     return list(seen)
@@ -190,7 +225,7 @@ def record(log: dict[str, dict[str, Any]], nodeid: str, when: str, outcome: str,
 def save(path: Path, mode: str, log: Mapping[str, Mapping[str, Any]]) -> None:
     """Merge one pytest run's outcomes into the results file, under its mode."""
     doc: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
-    doc["versions"] = {agent: PACKAGES[agent].version for agent in AGENTS}
+    doc["versions"] = {agent: PACKAGES[agent].version for agent in COLUMNS}
     runs = doc.setdefault("runs", {})
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     tests = runs.setdefault(mode, {})
@@ -244,7 +279,7 @@ def _cell(category: str, per_mode: Mapping[str, str], note: str) -> str:
 def counts(results: Mapping[str, Any]) -> dict[str, int]:
     found = {c: 0 for c in (HONOURED, CANNOT, GAP, NOT_MEASURED, FAILED)}
     for row in ROWS:
-        for agent in AGENTS:
+        for agent in COLUMNS:
             found[verdict(row, agent, results)[0]] += 1
     return found
 
@@ -256,12 +291,12 @@ def render(results: Mapping[str, Any]) -> str:
     def note(text: str) -> str:
         return notes.setdefault(text, f"[{len(notes) + 1}]")
 
-    head = [f"{agent} {versions.get(agent, PACKAGES[agent].version)}" for agent in AGENTS]
+    head = [f"{agent} {versions.get(agent, PACKAGES[agent].version)}" for agent in COLUMNS]
     lines = ["| decision | what the agent then did | " + " | ".join(head) + " |",
-             "|---|---|" + "---|" * len(AGENTS)]
+             "|---|---|" + "---|" * len(COLUMNS)]
     for row in ROWS:
         cells = []
-        for agent in AGENTS:
+        for agent in COLUMNS:
             category, per_mode = verdict(row, agent, results)
             text = ""
             if agent in row.cannot:
@@ -300,7 +335,7 @@ def render(results: Mapping[str, Any]) -> str:
         out += [*(f"- {mark} {text}" for text, mark in notes.items()), ""]
     out += ["## The tests behind each row", ""]
     for row in ROWS:
-        nodes = [node for agent in AGENTS for node in row.tests.get(agent, ())]
+        nodes = [node for agent in COLUMNS for node in row.tests.get(agent, ())]
         unique = list(dict.fromkeys(n.split("[")[0] for n in nodes))
         out.append(f"- {row.decision}: " + ", ".join(f"`{n}`" for n in unique))
     out.append("")
