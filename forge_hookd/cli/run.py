@@ -198,7 +198,8 @@ def _hush(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
 @click.option("--report", metavar="FILE", is_eager=True, callback=_speak,
               help="With --dialect: write the forge JSON document to FILE (stdout is the agent's).")
 @click.option("--print-config", is_flag=True,
-              help="With --dialect: print the hooks snippet for the agent's settings and exit.")
+              help="With --dialect: print the hooks snippet for the agent's settings (the command install "
+                   "writes into a project, which fails closed where forge-hook-run cannot start) and exit.")
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and exit.")
 @click.option("-h", "--help", is_flag=True, expose_value=False, is_eager=True, callback=_show_help,
@@ -267,7 +268,11 @@ def _print_config(value: str) -> int:
         say(PROG, "save this as PreToolUse (executable) in .clinerules/hooks/ or ~/Documents/Cline/Hooks/, and one "
                   "like it per event (--dialect cline:EVENT); forge-hook install --agent cline writes them all")
         return 0
-    print_json(dialect.settings.snippet(f"forge-hook-run --dialect {name}"))
+    from forge_hookd.agents.places import project_command  # what install writes into a project's file
+
+    # Not the bare command: where forge-hook-run is missing or cannot start, the shell's
+    # 127 or 126 reads as "proceed" to Claude and Codex; this fails closed in the agent's form.
+    print_json(dialect.settings.snippet(project_command(name)))
     say(PROG, f"merge this into {' or '.join(dialect.settings.files)}")
     return ExitStatus.PROCEED
 

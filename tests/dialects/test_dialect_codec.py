@@ -143,7 +143,10 @@ def test_print_config_prints_the_agents_snippet(name: str, project: Project) -> 
     assert run.exit_status == 0
     snippet = json.loads(run.stdout)
     commands = {h["command"] for groups in snippet["hooks"].values() for g in groups for h in g["hooks"]}
-    assert commands == {f"forge-hook-run --dialect {name}"}
+    # what install writes into a project: it fails closed where forge-hook-run is missing
+    # or cannot start (the bare command's 127 read as "proceed" by Claude and Codex)
+    assert {c.rpartition("; ")[2] for c in commands} == {f"forge_run forge-hook-run --dialect {name}"}
+    assert all(c.startswith("forge_run() {") for c in commands)
     # issue 21: the turn's end and the rest of the lifecycle are events forge handles
     lifecycle = {"claude": {"Stop", "SubagentStart", "SubagentStop", "Notification", "PreCompact", "PostCompact"},
                  "codex": {"Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact"},
@@ -430,10 +433,12 @@ def test_copilots_example_guard_guards_a_claude_session(project: Project) -> Non
 def test_print_config_for_cursor_and_copilot(project: Project) -> None:
     run = run_installed(["--dialect", "cursor", "--print-config"], cwd=project.root)
     assert run.exit_status == 0 and ".cursor/hooks.json" in run.stderr
-    assert json.loads(run.stdout)["hooks"]["beforeShellExecution"] == [{"command": "forge-hook-run --dialect cursor"}]
+    [cursor] = json.loads(run.stdout)["hooks"]["beforeShellExecution"]
+    assert cursor["command"].endswith("; forge_run forge-hook-run --dialect cursor")
     run = run_installed(["--dialect", "copilot", "--print-config"], cwd=project.root)
     assert run.exit_status == 0 and ".github/hooks/" in run.stderr
-    assert json.loads(run.stdout)["hooks"]["preToolUse"][0]["bash"] == "forge-hook-run --dialect copilot:preToolUse"
+    assert json.loads(run.stdout)["hooks"]["preToolUse"][0]["bash"].endswith(
+        "; forge_run forge-hook-run --dialect copilot:preToolUse")
 
 
 # -- issue 20, item 7: the agent's own tool name in a pattern -----------------------------------
