@@ -124,7 +124,7 @@ class Guard:
     def judge(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
         """The verdict on one tool call (``tool`` is forge's canonical name)."""
         if tool == "bash" and "bash" in self.tools:
-            command = command_of(tool_args)
+            command = shell.command_of(tool_args)
             return ALLOWED if command is None else self.judge_shell(shell.parse(command), context)
         if tool in self.tools:
             return self.judge_file(tool, tool_args, context)
@@ -218,19 +218,6 @@ _PATH_KEYS = ("file_path", "filePath", "path", "absolute_path", "notebook_path",
 _CONTENT_KEYS = ("content", "file_text", "new_string", "new_str", "newString", "text", "contents", "insert_text",
                  "new_source")
 _PATCH_FILE = Lazy(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)
-
-
-def command_of(tool_args: Mapping[str, Any]) -> str | None:
-    """The shell command of a shell tool call: ``command`` as a string, or as an argv
-    list (Codex), quoted back into one line."""
-    command = tool_args.get("command", tool_args.get("cmd"))
-    if isinstance(command, str):
-        return command
-    if isinstance(command, list) and all(isinstance(a, str) for a in command):
-        import shlex  # an argv (Codex) is rare: 0.4 ms of import spared on every other call
-
-        return " ".join(shlex.quote(a) for a in command)
-    return None
 
 
 def paths_of(tool_args: Mapping[str, Any]) -> list[str]:

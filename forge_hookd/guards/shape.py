@@ -119,7 +119,7 @@ def _sql_key(key: str) -> bool:
 
 def command(tool_args: Mapping[str, Any]) -> str | None:
     """The tool's ``command`` (or ``cmd``), when it is a string or an argv list."""
-    from forge_hookd.guards.base import command_of
+    from forge_hookd.shell.commands import command_of  # loaded already wherever a guard judges
 
     return command_of(tool_args)
 

@@ -91,7 +91,7 @@ def test_benign_mcp_and_unmapped_calls_pass_with_no_decision_and_no_warning(
 @pytest.mark.parametrize(("tool", "tool_input", "starts", "judged"), [
     ("RunScript", {"command": "git push --force origin main"}, "force_push: `git push --force origin main`",
      "a shell command"),
-    ("NotebookEdit", {"notebook_path": "{home}/.ssh/id_rsa", "new_source": "x"}, "secret_files: `{home}/.ssh/id_rsa`"
+    ("AppendToFile", {"target_path": "{home}/.ssh/id_rsa", "text": "x"}, "secret_files: `{home}/.ssh/id_rsa`"
      " writes a secret file", "a path"),
     ("Frobnicate", {"target_file": ".env.production"}, "secret_files: `.env.production` reads a secret file",
      "a path"),

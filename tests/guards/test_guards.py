@@ -10,7 +10,8 @@ import pytest
 
 from forge_hookd import guards
 from forge_hookd.guards import GUARDS, RECOMMENDED, Context, Guard, GuardError, Ruling, make, validate
-from forge_hookd.guards.base import command_of, content_of, paths_of
+from forge_hookd.guards.base import content_of, paths_of
+from forge_hookd.shell.commands import command_of
 from forge_hookd.guards.secrets import find_secret
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
