@@ -43,7 +43,7 @@ A hook entry can name a built-in guard instead of a command; it is judged inside
 The guards (forge-hook guard list shows what each catches and its options; * marks the recommended set that forge-hook add --guards recommended writes):
 
 * destructive_rm *: deleting /, ~, the project itself or anything outside it, by rm, find -delete, xargs rm or an interpreter one-liner (shutil.rmtree); with allow_outside, outside_project
-* force_push *: git push --force (by any prefix git takes), -f, +ref, --force-with-lease to a protected branch, pushes to or deletions of protected branches (ask), a ref forced through gh api, a push to a remote the same line added; with protected_branches, push_to_protected, force_with_lease
+* force_push *: git push --force (by any prefix git takes), -f, +ref, --force-with-lease to a protected branch, pushes to or deletions of protected branches (ask), a ref forced through gh api, a push to a remote the same line added, gh pr merge (ask; --admin denies); with protected_branches, push_to_protected, force_with_lease
 * destructive_git *: git reset --hard, clean -f, checkout -- ., checkout dir/, restore . and -W -S, read-tree -u --reset, branch -D and -d -f, stash drop and clear, filter-branch, also inside submodule foreach and rebase --exec; with allow
 * secret_files *: .env, ~/.ssh, *.pem, cloud credentials, terraform.tfstate read or written by a file tool or reached by a shell command (cat .env, grep -r KEY .env*); gh auth token, kubectl config view --raw, keychains; dotenv loaders in one-liners; git check-ignore .env passes; with patterns, allow
 * hardcoded_secrets *: tokens, keys and passwords in content a tool writes or edits; with allow

@@ -22,12 +22,12 @@ def _branch_of(refspec: str) -> str:
 
 
 class ForcePush(Guard):
-    heads = ("git",)
+    heads = ("git", "gh")
     name = "force_push"
     summary = "Force-pushing, and pushing to or deleting protected branches"
     catches = ("git push --force", "git push -f origin feature", "git push origin +main",
                "git push --force-with-lease origin main", "git push origin HEAD:main", "git push --delete origin main",
-               "git push --mirror")
+               "git push --mirror", "gh pr merge 12")
     options = (
         Option("protected_branches", "list", PROTECTED, "Branches (globs) no push may rewrite, and pushes to ask about"),
         Option("push_to_protected", "decision", ASK, "What a plain push to a protected branch is"),
@@ -54,6 +54,13 @@ class ForcePush(Guard):
         api = _api_forces_ref(command)
         if api is not None:
             return self.verdict(DENY, " ".join(command.argv), api, "Open a pull request instead")
+        merge = _merges_a_pull_request(command)
+        if merge is not None:
+            decision = DENY if merge == "--admin" else self.opts["push_to_protected"]
+            why = ("merges a pull request past its branch protection (--admin)" if merge == "--admin" else
+                   "merges a pull request into its base branch, a push to the branch it protects")
+            return ALLOWED if decision == "allow" else self.verdict(
+                decision, " ".join(command.argv), why, "Leave the pull request for a person to merge")
         git = git_args(command)
         if git is None or git[0] != "push":
             return ALLOWED
@@ -89,6 +96,18 @@ class ForcePush(Guard):
 
     def _protected(self, branch: str) -> bool:
         return any(fnmatchcase(branch, p) for p in self.opts["protected_branches"])
+
+
+def _merges_a_pull_request(command: Command) -> str | None:
+    """``gh pr merge``: ``"--admin"`` when it bypasses the branch's protection, ``""``
+    for a merge now or when the checks pass (``--auto``), None for anything else
+    (``--disable-auto`` merges nothing)."""
+    if command.name != "gh" or command.args[:2] != ("pr", "merge"):
+        return None
+    args = command.args[2:]
+    if "--disable-auto" in args:
+        return None
+    return "--admin" if "--admin" in args else ""
 
 
 def _api_forces_ref(command: Command) -> str | None:

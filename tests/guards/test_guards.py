@@ -409,3 +409,15 @@ def test_each_effect_is_seen_through_its_common_commands(command: str, guard: st
 ])
 def test_the_everyday_forms_of_those_commands_pass(command: str) -> None:
     assert pack("bash", {"command": command}) == "allow", command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("gh pr merge 12", "ask"), ("gh pr merge --squash --delete-branch 7", "ask"), ("gh pr merge --auto 3", "ask"),
+    ("gh pr merge --admin 3", "deny"), ("gh pr merge --disable-auto 3", "allow"), ("gh pr view 12", "allow"),
+    ("gh pr create --fill", "allow"), ("$GH pr merge 4", "ask"),
+])
+def test_merging_a_pull_request_is_a_push_into_its_protected_base(command: str, decision: str) -> None:
+    """issue 31's held-out miss: a merge lands on the base branch (main, as a rule)."""
+    assert make("force_push").judge("bash", {"command": command}, CTX).decision == decision
+    assert make("force_push", {"push_to_protected": "allow"}).judge(
+        "bash", {"command": command}, CTX).decision == ("deny" if "--admin" in command else "allow")
