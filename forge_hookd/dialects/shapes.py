@@ -14,8 +14,10 @@ A payload is another agent's when the event it names is one the commanded agent 
 not fire but another does; which of those, its fields tell (Codex's ``turn_id``,
 Cursor's ``conversation_id``, Copilot's ``hookName``). A Codex payload (``turn_id``,
 ``model``) reaching ``--dialect claude`` is Codex's too: Codex reads answers more
-strictly. Everything else stays the commanded agent's: an event no agent fires is a new
-one of its own (``agent:native``).
+strictly. A payload of one of the agents that copy Claude's protocol (Qwen, Droid,
+Auggie, Crush, cn) reaching another's command, Claude's included, is told by its tool's
+name. Everything else stays the commanded agent's: an event no agent fires is a new one
+of its own (``agent:native``).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def owner(commanded: str, payload: dict[str, Any]) -> str:
     if commanded == "claude" and _codex(payload) and dialects.get("codex").words.known(event):
         return "codex"
     if dialects.get(commanded).words.known(event):
-        return commanded
+        return _family_member(commanded, payload) or commanded
     knowing = [name for name in dialects.NAMES if name != commanded and dialects.get(name).words.known(event)]
     if not knowing:
         return commanded
@@ -53,6 +55,22 @@ def owner(commanded: str, payload: dict[str, Any]) -> str:
         if name in knowing and fits(payload):
             return name
     return knowing[0]
+
+
+#: The agents that speak Claude's protocol with tool names of their own (dialects/family.py).
+_CLAUDE_SPEAKERS = ("claude", "qwen", "droid", "auggie", "crush", "continue")
+
+
+def _family_member(commanded: str, payload: dict[str, Any]) -> str | None:
+    """Among the agents that speak Claude's protocol, the one whose tool a payload names
+    when the commanded one has no such tool (Qwen's ``run_shell_command`` reaching
+    ``--dialect claude``: else an unmapped tool, judged only by its shape); None to
+    keep the commanded one."""
+    tool = payload.get("tool_name")
+    if commanded not in _CLAUDE_SPEAKERS or not isinstance(tool, str) or tool in dialects.get(commanded).words.tools:
+        return None
+    return next((name for name in _CLAUDE_SPEAKERS if name != commanded and tool in dialects.get(name).words.tools),
+                None)
 
 
 def _codex(payload: dict[str, Any]) -> bool:

@@ -147,3 +147,21 @@ def test_an_event_no_agent_fires_stays_the_commanded_agents(project: Project, tm
     run, report = fire("claude", project, payload, tmp_path)
     assert run.exit_status == 0 and report["dialect"]["name"] == "claude"
     assert report["event"]["type"] == "agent:native"
+
+
+@pytest.mark.parametrize(("commanded", "tool", "sender"), [
+    ("claude", "run_shell_command", "qwen"), ("claude", "Execute", "droid"), ("claude", "launch-process", "auggie"),
+    ("qwen", "Execute", "droid"), ("continue", "run_shell_command", "qwen"),
+])
+def test_a_family_payload_reaching_another_command_is_told_by_its_tool(commanded: str, tool: str, sender: str,
+                                                                       project: Project, tmp_path: Path) -> None:
+    """A Claude-compatible agent's payload is Claude's in all but its tool names: read as
+    the commanded agent's, its shell tool was a tool nobody mapped, so a hook written
+    for bash (a script, not a guard) never matched, and the command ran."""
+    project.write_hooks([{"event": "tool:pre_execute:bash", "command": "echo 'Blocked: not here'; exit 1"}])
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": tool,
+               "tool_input": {"command": "make deploy"}, "cwd": str(project.root)}
+    run, report = fire(commanded, project, payload, tmp_path)
+    assert answer(run)["hookSpecificOutput"]["permissionDecision"] == "deny", run.stderr
+    assert report["event"]["tool_name"] == "bash"
+    assert f"a {sender} payload reached --dialect {commanded}" in run.stderr
