@@ -6,6 +6,7 @@ through the installed forge-hook-run and forge-hook."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -148,3 +149,33 @@ def test_doctor_says_cn_reads_claudes_file_too_and_where_forge_would_run_twice(p
     assert forge_hook(project, "install", "--agent", "continue", "--project").exit_status == 0
     findings = report_of(project, "continue")["findings"]
     assert any("runs 2 times on Continue's cn's PreToolUse" in f for f in findings), findings
+
+
+def _forge_commands(doc: object, event: str, inside: bool = False) -> list[str]:
+    """The forge-hook-run commands a settings document runs on ``event`` (any nesting:
+    Claude's groups, Crush's flat list)."""
+    if isinstance(doc, dict):
+        return [c for key, value in doc.items() for c in _forge_commands(value, event, inside or key == event)]
+    if isinstance(doc, list):
+        return [c for value in doc for c in _forge_commands(value, event, inside)]
+    return [doc] if inside and isinstance(doc, str) and "forge-hook-run" in doc else []
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_the_readmes_one_line_install_denies_rm_rf_home_in_the_agents_own_shell(name: str, project: Project) -> None:
+    """README's `forge-hook add --global --guards recommended && forge-hook install
+    --agent X --global`, then the command it wrote, run by sh as the agent runs it."""
+    from forge_hookd.agents.places import target_file
+
+    assert forge_hook(project, "add", "--global", "--guards", "recommended").exit_status == 0
+    assert forge_hook(project, "install", "--agent", name, "--global").exit_status == 0
+    written = Path(target_file(name, "global", str(project.root)))
+    [command] = _forge_commands(json.loads(written.read_text()), "PreToolUse")
+    data = payload(name, project)
+    data["tool_input"] = {**data["tool_input"], "command": "rm -rf ~"}
+    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(data).encode(), capture_output=True,
+                          cwd=project.root, timeout=60)
+    assert done.returncode == 0, done.stderr
+    specific = json.loads(done.stdout)["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"].startswith("destructive_rm: `rm -rf ~`"), specific
