@@ -71,9 +71,13 @@ def test_a_guard_denies_rm_rf_home_through_forge_hook_install(agent: str, projec
     denial_seen(agent, done, project, RM_HOME_REASON)
 
 
-# Not Kilo: its plugin is OpenCode's, byte for byte but its name, and each Kilo run costs
-# 45 to 110 s here (it waits about 45 s for its own server before the first turn).
-@pytest.mark.parametrize("agent", ["opencode", "cline"])
+# Kilo's plugin is OpenCode's, byte for byte but its name, and each Kilo run costs 45 to
+# 110 s here (it waits about 45 s for its own server before the first turn): its cells
+# other than the guard's are the matrix's only (python -m tests.realagents.matrix).
+KILO_MATRIX_ONLY = pytest.param("kilo", marks=pytest.mark.matrix_only)
+
+
+@pytest.mark.parametrize("agent", ["opencode", "cline", KILO_MATRIX_ONLY])
 def test_a_project_config_broken_after_trust_fails_closed(agent: str, project: Project, tmp_path: Path) -> None:
     target = tmp_path / "created"
     project.write_hooks([{"event": "tool:pre_execute:bash", "guard": "force_push"}])
@@ -83,11 +87,12 @@ def test_a_project_config_broken_after_trust_fails_closed(agent: str, project: P
     denial_seen(agent, done, project, "the project's hooks changed since you trusted them")
 
 
-def test_opencode_runs_a_hooks_rewrite(project: Project, tmp_path: Path) -> None:
+@pytest.mark.parametrize("agent", ["opencode", KILO_MATRIX_ONLY])
+def test_the_plugin_runs_a_hooks_rewrite(agent: str, project: Project, tmp_path: Path) -> None:
     asked, rewritten = tmp_path / "asked", tmp_path / "rewritten"
     answer = json.dumps({"data": {"tool_args": {"command": f"touch {rewritten}"}}})
     project.write_hooks([{"event": "tool:pre_execute:bash", "command": f"echo {shlex.quote(answer)}"}])
-    done = run("opencode", project, f"touch {asked}")
+    done = run(agent, project, f"touch {asked}")
     assert rewritten.exists() and not asked.exists(), done.describe()
 
 
