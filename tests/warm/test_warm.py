@@ -454,6 +454,9 @@ def test_a_killed_runner_is_started_again_while_its_worker_runs(
         wait_for(tmp_path / "pids/hook.pid", proc)
         pids = read_pids(tmp_path / "pids")
         worker = psutil.Process(pids["hook"]).ppid()
+        # Stopped first, so that it forks no spare between the listing and the kill: one
+        # that did was an orphan nobody listed, and pytest's zombie once it exited.
+        os.kill(first.proc.pid, signal.SIGSTOP)
         spares = [p.pid for p in psutil.Process(first.proc.pid).children() if p.pid != worker]
         first.kill()
         second = WarmRunner.start(warm_dir, env)  # before: it found the lock held, and exited 0
