@@ -302,7 +302,9 @@ def test_forge_hook_runs_own_status_and_output_pass_through(project: Project, tm
 def test_the_agent_ending_the_shell_ends_forge_hook_run(project: Project, tmp_path: Path, signal_name: str) -> None:
     command = commands_of(project, "claude", "project")["PreToolUse"]
     pid_file, ended = tmp_path / "forge.pid", tmp_path / "ended"
-    directory = stand_in(tmp_path, f"trap 'echo TERM > {ended}; kill $!; exit 143' TERM\n"
+    # it reaps its sleep before it exits: else the sleep, orphaned, died as pytest's zombie
+    # once an in-process test had made pytest a subreaper
+    directory = stand_in(tmp_path, f"trap 'echo TERM > {ended}; kill $!; wait $!; exit 143' TERM\n"
                                    f"read -r payload; echo \"$payload\" > {ended}.stdin\n"
                                    f"sleep 60 & echo $$ > {pid_file}.new && mv {pid_file}.new {pid_file}; wait\n")
     shell = subprocess.Popen(["/bin/sh", "-c", command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
