@@ -166,6 +166,27 @@ def gone(*pids: int, within: float = 30.0) -> bool:
     return True
 
 
+def reap_when_ours(*pids: int, within: float = 30.0) -> None:
+    """Wait until each of ``pids`` is gone for good, reaping each that dies as our child:
+    an orphan reparents to this process once an in-process test made it a subreaper, and
+    a zombie whose parent is still exiting becomes ours only when that parent is gone."""
+    deadline = time.monotonic() + within
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    left.discard(pid)  # ours, and reaped
+                    continue
+            except ChildProcessError:  # not ours: gone for good, or still another's
+                if not psutil.pid_exists(pid):
+                    left.discard(pid)
+                    continue
+            # alive, or a zombie another process has yet to reap (or pass on to us)
+        if left:
+            time.sleep(0.02)
+
+
 def read_pids(directory: Path) -> dict[str, int]:
     """The pid files hooks wrote (``NAME.pid``): those with content, by name."""
     return {p.stem: int(p.read_text().split()[0]) for p in sorted(directory.glob("*.pid"))

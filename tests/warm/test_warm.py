@@ -35,6 +35,7 @@ from helpers import (
     kill_and_reap,
     pid_alive,
     read_pids,
+    reap_when_ours,
     build_native_client,
     console_script,
     reap_if_ours,
@@ -472,10 +473,10 @@ def test_a_killed_runner_is_started_again_while_its_worker_runs(
         proc.communicate(timeout=60)
     assert proc.returncode == 143
     assert gone(worker, *spares, *pids.values())
-    # The first runner is gone, so the worker's pids and whatever was still its zombie as it
-    # exited reparent to this process once an in-process test made it a subreaper.
-    for pid in (worker, *spares, *pids.values()):
-        reap_if_ours(pid)
+    # The first runner is gone, so the worker, its spares and the hook's processes (a
+    # zombie still the exiting worker's, later) reparent to this process once an
+    # in-process test made it a subreaper.
+    reap_when_ours(worker, *spares, *pids.values())
 
 
 def test_a_report_to_the_clients_own_descriptor_is_written_as_cold(project: Project, runner: WarmRunner,
