@@ -323,7 +323,8 @@ GONE = f"the {RUNNER} this hook names is not there: reinstall forge (install.sh)
 #: What every such command says where forge-hook-run is there but cannot start (exit ``$s``,
 #: 126 or 127: its interpreter is gone, say the virtualenv's Python upgraded away, or it is
 #: not executable).
-CANNOT_START = f"{RUNNER} cannot start (exit $s: its interpreter is gone or it is not executable): reinstall forge"
+CANNOT_START = (f"{RUNNER} cannot start (exit $forge_status: its interpreter is gone or it is not executable): "
+                "reinstall forge")
 #: The shell function the hook command defines and calls with forge-hook-run's words.
 FUNCTION = "forge_run"
 
@@ -337,12 +338,19 @@ def _wrapper(runner: str, status: int) -> str:
     arguments and fails closed with ``status`` where it is missing or cannot start; forge's
     own status and output otherwise. Not ``exec``: a shell whose exec fails exits 126 or
     127 before any fallback. So forge is a child, stdin handed on (an asynchronous
-    command's is /dev/null), and the agent's SIGTERM, SIGINT or SIGHUP to the shell is
-    relayed to it as SIGTERM (an asynchronous command ignores SIGINT) and waited for."""
+    command's is /dev/null), or left closed where the agent closed it (duplicating a
+    closed descriptor failed: "cannot start"), and the agent's SIGTERM, SIGINT or SIGHUP
+    to the shell is relayed to it as SIGTERM (an asynchronous command ignores SIGINT) and
+    waited for."""
     missing = MISSING if runner == RUNNER else GONE
     return (f"{FUNCTION}() {{ command -v \"$1\" >/dev/null 2>&1 || {{ echo '{missing}' >&2; return {status}; }}; "
-            '{ "$@" <&3 3<&- & } 3<&0; p=$!; trap \'kill $p 2>/dev/null; wait $p; exit\' TERM INT HUP; '
-            "wait ${p:-0}; s=$?; [ $s -eq 126 ] || [ $s -eq 127 ] || return $s; "
+            'if { true 3<&0; } 2>/dev/null; then { "$@" <&3 3<&- & } 3<&0; else "$@" <&- & fi; '
+            # no ${...} (Gemini CLI expands it in its settings: ${p:-0} became 0) and no short
+            # names (it puts a variable of its environment in for $NAME where one is set)
+            'forge_pid=$!; [ -n "$forge_pid" ] || forge_pid=0; '
+            'trap \'kill $forge_pid 2>/dev/null; wait $forge_pid; exit\' TERM INT HUP; '
+            "wait $forge_pid; forge_status=$?; [ $forge_status -eq 126 ] || [ $forge_status -eq 127 ] || "
+            "return $forge_status; "
             f'echo "{CANNOT_START}" >&2; return {status}; }}')
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -205,7 +206,7 @@ BROKEN = {"a gone interpreter": ("#!/gone/python\nprint('never')\n", 0o755),  # 
 CAN_BLOCK = {**{a: (PRE[a], POST[a]) for a in AGENTS}, "windsurf": ("pre_run_command", "post_run_command")}
 SHELLS = [shell for shell in ("/bin/sh", shutil.which("bash")) if shell]
 #: the last line on stderr where forge-hook-run is there but cannot start, by the shell's status
-CANNOT = {status: CANNOT_START.replace("$s", str(status)) for status in (126, 127)}
+CANNOT = {status: CANNOT_START.replace("$forge_status", str(status)) for status in (126, 127)}
 
 
 def commands_of(project: Project, agent: str, scope: str) -> dict[str, str]:
@@ -402,3 +403,25 @@ def test_an_upgraded_entry_keeps_the_agent_limit_that_matches_its_timeout(projec
     forge = [h for h in handlers("gemini", json.loads(path.read_text())) if runs_forge(h.command, "gemini")]
     assert forge and all(h.command.startswith(f"{FUNCTION}() {{") and forge_agent_limit(h.command) is None
                          and "timeout" not in h.handler for h in forge), forge
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_a_closed_stdin_stays_closed_and_forge_still_runs(project: Project, tmp_path: Path, shell: str) -> None:
+    """An agent that runs its hook with stdin closed: the command's copy of it failed
+    ("0: Bad file descriptor"), forge never ran, and "cannot start" blocked the event."""
+    command = commands_of(project, "gemini", "project")["SessionStart"]
+    directory = stand_in(tmp_path, "if read -r line; then echo read; else echo closed; fi; exit 0\n")
+    done = subprocess.run([shell, "-c", command + " <&-"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{directory}:/usr/bin:/bin"})
+    assert (done.returncode, done.stdout) == (0, "closed\n"), done.stderr
+    assert "cannot start" not in done.stderr
+
+
+@pytest.mark.parametrize("agent", CAN_BLOCK)
+def test_the_written_command_holds_nothing_an_agent_expands(project: Project, agent: str) -> None:
+    """Gemini CLI 0.61 expands ${NAME:-default} in its settings, and $NAME for a variable
+    of its environment: the command's ${p:-0} became 0, and every Gemini event was
+    "cannot start" (the real Gemini: test_agentwire_agents.py)."""
+    for command in commands_of(project, agent, "project").values():
+        assert "${" not in command
+        assert not set(re.findall(r"\$([A-Za-z_]\w*)", command)) - {"forge_pid", "forge_status"}, command

@@ -217,6 +217,7 @@ def _run_bounded(argv: list[str], *, cwd: Path, env: Mapping[str, str], timeout:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        _end_daemons(env)
     return Finished(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), timed_out)
 
 
@@ -239,6 +240,34 @@ def _kill_group(pgid: int) -> None:
             if _reaped_or_gone(pid):
                 pending.discard(pid)
         if pending:
+            time.sleep(0.01)
+
+
+#: Agents' own daemons that leave the agent's process group and outlive the agent: Cline
+#: 3.0's hub (``--cline-hub-daemon``, one per machine on a fixed port, reused by the next
+#: run while it lives: a test that found one left by anybody measured nothing of its own).
+_DAEMON_FLAGS = ("--cline-hub-daemon",)
+_MARK = "FORGE_TEST_LEAK_MARK"  # helpers.LEAK_VAR: what this test started carries it
+
+
+def _end_daemons(env: Mapping[str, str]) -> None:
+    """End the daemons the agent started (they carry this test's mark), and wait until
+    each is gone."""
+    mark = env.get(_MARK) or os.environ.get(_MARK)
+    if not mark:
+        return
+    daemons = []
+    for proc in psutil.process_iter():
+        try:
+            if any(flag in proc.cmdline() for flag in _DAEMON_FLAGS) and proc.environ().get(_MARK) == mark:
+                proc.kill()
+                daemons.append(proc.pid)
+        except psutil.Error:
+            continue
+    deadline = time.monotonic() + 10
+    while daemons and time.monotonic() < deadline:
+        daemons = [pid for pid in daemons if not _reaped_or_gone(pid)]
+        if daemons:
             time.sleep(0.01)
 
 
