@@ -57,20 +57,20 @@ def owner(commanded: str, payload: dict[str, Any]) -> str:
     return knowing[0]
 
 
-#: The agents that speak Claude's protocol with tool names of their own (dialects/family.py).
-_CLAUDE_SPEAKERS = ("claude", "qwen", "droid", "auggie", "crush", "continue")
-
-
 def _family_member(commanded: str, payload: dict[str, Any]) -> str | None:
-    """Among the agents that speak Claude's protocol, the one whose tool a payload names
-    when the commanded one has no such tool (Qwen's ``run_shell_command`` reaching
-    ``--dialect claude``: else an unmapped tool, judged only by its shape); None to
-    keep the commanded one."""
+    """Among the agents that speak Claude's protocol (claude and its aliases in
+    dialects/family.py), the one whose tool a payload names when the commanded one has no
+    such tool (Qwen's ``run_shell_command`` reaching ``--dialect claude``: else an
+    unmapped tool, judged only by its shape); None to keep the commanded one."""
     tool = payload.get("tool_name")
-    if commanded not in _CLAUDE_SPEAKERS or not isinstance(tool, str) or tool in dialects.get(commanded).words.tools:
+    if not isinstance(tool, str) or tool in dialects.get(commanded).words.tools:
         return None
-    return next((name for name in _CLAUDE_SPEAKERS if name != commanded and tool in dialects.get(name).words.tools),
-                None)
+    from forge_hookd.dialects.family import FAMILY  # only for a tool the commanded agent has not
+
+    speakers = ("claude", *FAMILY)
+    if commanded not in speakers:
+        return None
+    return next((name for name in speakers if name != commanded and tool in dialects.get(name).words.tools), None)
 
 
 def _codex(payload: dict[str, Any]) -> bool:
