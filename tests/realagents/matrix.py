@@ -116,6 +116,13 @@ def newer(**cells: str) -> dict[str, tuple[str, ...]]:
     return {agent: (f"{FAMILY if agent == 'qwen' else PLUGIN}::{test}",) for agent, test in cells.items()}
 
 
+#: One test per agent measures context on session start, the prompt and post-tool at once.
+CONTEXT_ON_LIFECYCLE = merged(
+    each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
+         ("claude", "codex", "gemini")),
+    only("copilot", f"{FAILCLOSED}::test_context_reaches_the_copilot_model_on_session_start_prompt_and_post_tool_use"))
+
+
 ROWS: tuple[Row, ...] = (
     Row("allow", "no objection", "the command ran",
         each(DIALECT, "test_no_objection_lets_the_command_run")),
@@ -152,19 +159,13 @@ ROWS: tuple[Row, ...] = (
         cannot={"gemini": NO_PRE_CONTEXT_GEMINI, "qwen": NO_PRE_CONTEXT_QWEN, "opencode": NO_CONTEXT_PLUGIN,
                 "kilo": NO_CONTEXT_PLUGIN}),
     Row("context-post", "context on post-tool", "forge's context in the model's next request",
-        merged(each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
-                    ("claude", "codex", "gemini")),
-               only("copilot", f"{FAILCLOSED}::test_context_reaches_the_copilot_model_on_session_start_prompt_and_post_tool_use"),
+        merged(CONTEXT_ON_LIFECYCLE,
                newer(qwen="test_post_tool_context_reaches_the_model_and_what_qwen_drops_is_reported")),
         cannot={"opencode": NO_CONTEXT_PLUGIN, "kilo": NO_CONTEXT_PLUGIN}),
     Row("context-prompt", "context on the prompt", "forge's context in the model's first request",
-        merged(each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
-                    ("claude", "codex", "gemini")),
-               only("copilot", f"{FAILCLOSED}::test_context_reaches_the_copilot_model_on_session_start_prompt_and_post_tool_use"))),
+        CONTEXT_ON_LIFECYCLE),
     Row("context-session", "context on session start", "forge's context in the model's first request",
-        merged(each(DECISIONS, "test_context_reaches_the_model_on_session_start_prompt_and_post_tool",
-                    ("claude", "codex", "gemini")),
-               only("copilot", f"{FAILCLOSED}::test_context_reaches_the_copilot_model_on_session_start_prompt_and_post_tool_use"))),
+        CONTEXT_ON_LIFECYCLE),
     Row("prompt-block", "refuse the prompt", "no model request; the command never ran",
         each(DECISIONS, "test_a_forge_hook_refuses_the_prompt")),
     Row("keep-working", "keep working (a refused stop)", "the model's next request carried the reason; then it stopped",
