@@ -138,6 +138,7 @@ class Runner:
         self.unused_deaths = 0  # spares that died unused since one last took a run
         self.spared: set[int] = set()  # what clean workers' detach hooks left: theirs to keep
         self.shipper = 0  # the child shipping the export spool, 0 when none
+        self.shipper_told = False  # whether the stopping runner has told it to end
         self.ending: list[TreeEnd] = []
         self.stopping = ""
         self.idle = _idle_seconds()
@@ -211,7 +212,8 @@ class Runner:
         self.ending = [end for end in self.ending if not end.step()]
         if self.stopping and self.listener is not None:
             self._close_listeners()
-        if self.stopping and self.shipper:  # what it did not send stays spooled: stop now
+        if self.stopping and self.shipper and not self.shipper_told:  # what it did not send stays spooled
+            self.shipper_told = True  # once: the reap that follows its exit clears the shipper
             try:
                 os.kill(self.shipper, signal.SIGTERM)
             except ProcessLookupError:

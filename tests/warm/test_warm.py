@@ -307,7 +307,9 @@ def test_two_installs_each_have_their_own_runner(project: Project, tmp_path: Pat
     Now each install has its own directory and mark, in the default place."""
     parent, copy_run = copied_install(tmp_path, client)
     runtime = short_private_dir("fw-rt-")
-    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
+    # The default place is the point: not the session runner's directory under --warm.
+    env = {**{k: v for k, v in os.environ.items() if k not in ("FORGE_WARM_DIR", "FORGE_WARM_REQUIRED")},
+           "XDG_RUNTIME_DIR": str(runtime)}
     ours_manage, copy_manage = [console_script("forge-hook")], [str(tmp_path / "copy-bin" / "forge-hook")]
     pids: list[int] = []
 
@@ -1227,3 +1229,32 @@ def test_the_runner_ships_the_export_spool_after_a_run(project: Project, runner:
     assert b' forge-hook-run ' in message and b' run [forge@' in message and b'event="session:start"' in message
     spool = isolated_home / ".local/state/forge/export.spool"
     assert not spool.exists() or spool.read_bytes() == b""
+
+
+def test_a_stopping_runner_ends_its_shipper_and_the_records_stay_spooled(
+        project: Project, runner: WarmRunner, isolated_home: Path) -> None:
+    """A collector that takes the connection and never answers holds only the shipping
+    child; the runner told to stop ends it rather than wait out its request, and
+    what it did not send stays spooled for the next run or forge-hook export."""
+    collector = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    collector.bind(("127.0.0.1", 0))
+    collector.listen(1)
+    collector.settimeout(60)
+    with collector:
+        config = isolated_home / ".config/forge/hooks.json"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(json.dumps({"hooks": [{"event": "session:start", "command": "true"}],
+                                      "export": {"otlp": {"endpoint": f"http://127.0.0.1:{collector.getsockname()[1]}"}}}))
+        run = run_installed(["--event", "session:start"], cwd=project.root, env=warm_env(runner.directory))
+        assert run.exit_status == 0, run.stderr
+        held, _ = collector.accept()  # the shipper is connected and waits for an answer
+        with held:
+            runner.stop()
+            assert runner.proc.returncode == 0
+            held.settimeout(60)
+            while held.recv(65536):  # its request, then the end of a shipper that is gone
+                pass
+    log = (isolated_home / ".local/state/forge/warm.log").read_text()
+    assert "stopped: received SIGTERM" in log and "export:" not in log, log  # ended, not timed out
+    state = isolated_home / ".local/state/forge"  # set aside while sending: shipped first next time
+    assert sum(path.read_bytes().count(b"\n") for path in state.glob("export.spool*")) >= 1
