@@ -24,7 +24,7 @@ from typing import Any
 from forge_hookd.agents import places as agentplaces
 
 from forge_hookd.agents import cline_hooks, plugins
-from forge_hookd.agents import codex_trust as codextrust
+from forge_hookd.agents import codex_requirements, codex_trust as codextrust
 
 from forge_hookd.agents import jsonedit
 from forge_hookd.agents import weakened
@@ -68,15 +68,16 @@ def install(name: str, scope: str, project_root: str, *, system_root: str = "/")
         else agentplaces.hook_command(name, runner)
     snippet = get(name).settings.snippet(command, agentplaces.agent_limit(name))
     old_umask = os.umask(0o022) if scope == "system" else None
-    try:
-        outcome = _install_file(name, scope, path, snippet)
+    try:  # Codex's managed hooks are TOML tables, and run without the user's trust (codex_requirements.py)
+        outcome = codex_requirements.install(path, snippet) if (name, scope) == ("codex", "system") \
+            else _install_file(name, scope, path, snippet)
     finally:
         if old_umask is not None:
             os.umask(old_umask)
     if note and outcome.events:
         outcome.notes.append(note)
     outcomes = [outcome]
-    if name == "codex":
+    if name == "codex" and scope != "system":
         outcomes += codextrust.trust(scope, path, _forge_handlers(name, path))
     return outcomes
 
@@ -96,9 +97,12 @@ def uninstall(name: str, scope: str, project_root: str, *, system_root: str = "/
         return [plugins.uninstall(name, scope, project_root)]
     path = _target(name, scope, project_root, system_root)
     outcomes = []
-    if name == "codex":  # the trust first: it names the positions in hooks.json
-        outcomes += codextrust.untrust(scope, path)
-    outcomes = [_uninstall_file(name, path), *outcomes]
+    if (name, scope) == ("codex", "system"):
+        outcomes = [codex_requirements.uninstall(path)]
+    else:
+        if name == "codex":  # the trust first: it names the positions in hooks.json
+            outcomes += codextrust.untrust(scope, path)
+        outcomes = [_uninstall_file(name, path), *outcomes]
     named = _named(name, scope, project_root)
     wirerecord.update_named(lambda listed: listed.remove(named) if named in listed else None)
     return outcomes

@@ -66,7 +66,7 @@ def agent_settings() -> Iterator[str]:
     except ConfigError:
         return
     for record in records.values():
-        if record.kind != "json" or b"forge-hook-run" not in _read(Path(record.path)):
+        if record.kind not in ("json", "requirements") or b"forge-hook-run" not in _read(Path(record.path)):
             continue
         if record.scope == "project":  # perhaps another repository's, and committed: never edited from here
             yield (f"{record.path} ({record.agent}): a project's settings; take its forge-hook-run entries out "

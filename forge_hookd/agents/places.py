@@ -93,13 +93,13 @@ def _homed(name: str, path: str) -> str:
 #: Claude Code: /etc/claude-code/managed-settings.json (its binary's Linux default);
 #: Gemini CLI: its system settings file; Cursor: its enterprise hooks file (from a third
 #: party's research, not Cursor's own docs); Windsurf: /etc/windsurf/hooks.json (its
-#: docs' "System-level" hooks). Codex's requirements.toml holds hooks in a
-#: TOML form forge does not write, and Copilot's policy directory is not documented.
+#: docs' "System-level" hooks); Codex: /etc/codex/requirements.toml, its managed hooks as
+#: ``[[hooks.EVENT]]`` tables (codex_requirements.py, the one file here that is not JSON).
+#: Copilot's policy directory is not documented.
 SYSTEM_FILES = {"claude": "/etc/claude-code/managed-settings.json", "gemini": "/etc/gemini-cli/settings.json",
-                "cursor": "/etc/cursor/hooks.json", "windsurf": "/etc/windsurf/hooks.json"}
-NO_SYSTEM_FILE = {"codex": "Codex's managed hooks live in /etc/codex/requirements.toml, in a TOML form forge "
-                           "does not write",
-                  "copilot": "Copilot CLI documents no managed hooks file forge could write"}
+                "cursor": "/etc/cursor/hooks.json", "windsurf": "/etc/windsurf/hooks.json",
+                "codex": "/etc/codex/requirements.toml"}
+NO_SYSTEM_FILE = {"copilot": "Copilot CLI documents no managed hooks file forge could write"}
 
 
 def system_file(name: str, system_root: str = "/") -> str | None:

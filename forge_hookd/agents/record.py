@@ -48,7 +48,7 @@ class FileRecord:
     agent: str
     scope: str
     path: str  # as the user knows it (a symlink's own path); the store's key is the real one
-    kind: str = "json"  # or "toml" (Codex's config.toml: trust for forge's hooks)
+    kind: str = "json"  # or "toml" (Codex's config.toml: trust for forge's hooks), "requirements" (codex_requirements.py)
     created: bool = False
     dirs: list[str] = field(default_factory=list)  # directories install made, outermost first
     before: str | None = None  # the digest of the bytes the first install started from
@@ -56,7 +56,7 @@ class FileRecord:
     rounds: list[list[list[Any]]] | None = field(default_factory=list)  # [[offset, text], ...] per install
     elements: list[list[Any]] = field(default_factory=list)  # [path, value]: entries appended to a list
     keys: list[list[Any]] = field(default_factory=list)  # [path, value]: members install added
-    blocks: list[str] = field(default_factory=list)  # toml: the text install appended, per block
+    blocks: list[str] = field(default_factory=list)  # toml, requirements: the text install appended, per block
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FileRecord:

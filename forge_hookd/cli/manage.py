@@ -693,7 +693,10 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
       gemini   /etc/gemini-cli/settings.json
       cursor   /etc/cursor/hooks.json
       windsurf /etc/windsurf/hooks.json
-    (codex and copilot have none forge writes; doctor --json says so per agent).
+      codex    /etc/codex/requirements.toml: [[hooks.EVENT]] tables appended after
+               the file's own bytes; refused (exit 2, nothing written) where its
+               hooks are inline (hooks = {...}) or the result would not parse
+    (copilot has none forge writes; doctor --json says so per agent).
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,

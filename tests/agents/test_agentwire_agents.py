@@ -148,3 +148,46 @@ def hooks_list(ws: Workspace, env: dict[str, str]) -> list[dict[str, Any]]:
             pass
         proc.wait()
         proc.stdout.close()
+
+
+#: Codex reads its requirements from /etc/codex only (codex-rs/config/src/loader/mod.rs:
+#: no flag or variable moves it), so the agent runs in a mount namespace of its own whose
+#: /etc is the machine's with the image's etc/ laid over it (overlayfs): the machine's /etc
+#: is never written. "$1" the image's etc, "$2" overlayfs's work directory, then the agent.
+OVER_ETC = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+            'mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1,workdir=$2" /etc && shift 2 && exec "$@"', "sh"]
+
+
+def test_codex_runs_forge_from_its_managed_requirements_and_the_user_cannot_switch_it_off(
+        project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``install --agent codex --system``: the real Codex runs forge-hook-run from
+    /etc/codex/requirements.toml without the user's trust, and the deny holds though the
+    user's config.toml says ``enabled = false`` for it."""
+    require_agent("codex")
+    image, work, target = tmp_path / "image", tmp_path / "overlay-work", tmp_path / "created"
+    (image / "etc").mkdir(parents=True)
+    work.mkdir()
+    wrapper = [*OVER_ETC, str(image / "etc"), str(work)]
+    if subprocess.run([*wrapper, "true"], capture_output=True, timeout=60).returncode != 0:
+        pytest.skip("REAL-AGENT TEST SKIPPED: no mount namespace with overlayfs here (it needs root or "
+                    "unprivileged user namespaces): the managed file cannot be put where Codex reads it")
+    project.write_hooks([{"event": "tool:pre_execute:bash",
+                          "command": f"grep -q created && {{ echo '{REASON}'; exit 1; }} || exit 0"}])
+    done = subprocess.run([installed("forge-hook"), "install", "--agent", "codex", "--system", "--root", str(image)],
+                          cwd=project.root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    argv = harness.agent_argv  # trust not waived: a managed hook needs none
+    monkeypatch.setattr(harness, "agent_argv", lambda name, prompt=harness.PROMPT: [
+        word for word in argv(name, prompt) if word != "--dangerously-bypass-hook-trust"])
+
+    def switch_off(ws: Workspace) -> None:  # what /hooks writes to turn a hook off: ignored for a managed one
+        with (ws.home / ".codex" / "config.toml").open("a") as config:
+            for event in ("pre_tool_use", "permission_request"):
+                config.write(f'[hooks.state."/etc/codex/requirements.toml:{event}:0:0"]\nenabled = false\n')
+
+    run = harness.run_agent("codex", Workspace(project=project.root, home=project.home), command=f"touch {target}",
+                            hooks={}, wrapper=wrapper, adjust=switch_off)
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), run.describe()
+    assert REASON in run.model_requests()[-1].text(), run.describe()
+    assert not Path("/etc/codex/requirements.toml").exists()  # the machine's /etc untouched

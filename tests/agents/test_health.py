@@ -108,16 +108,16 @@ def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
     root = tmp_path / "image"
     path = {"PATH": f"{os.path.dirname(console_script('forge-hook-run'))}:/usr/bin:/bin"}
     written_by = (("claude", "etc/claude-code/managed-settings.json"), ("cursor", "etc/cursor/hooks.json"),
-                  ("windsurf", "etc/windsurf/hooks.json"))
+                  ("windsurf", "etc/windsurf/hooks.json"), ("codex", "etc/codex/requirements.toml"))
     for agent, file in written_by:
         run = run_installed(["install", "--agent", agent, "--system", "--root", str(root)], cwd=project.root,
                             prog="forge-hook", env=path)
         assert run.exit_status == 0, run.stderr
         written = root / file
         assert "--dialect " + agent in written.read_text() and written.stat().st_mode & 0o777 == 0o644
-    codex = run_installed(["install", "--agent", "codex", "--system", "--root", str(root)], cwd=project.root,
-                          prog="forge-hook", env=path)
-    assert codex.exit_status == 2 and "requirements.toml" in codex.stderr
+    copilot = run_installed(["install", "--agent", "copilot", "--system", "--root", str(root)], cwd=project.root,
+                            prog="forge-hook", env=path)
+    assert copilot.exit_status == 2 and "no managed file" in copilot.stderr
     assert run_installed(["install", "--agent", "claude", "--root", str(root), "--project"], cwd=project.root,
                          prog="forge-hook", env=path).exit_status == 2  # --root goes with --system
     _, doc = heartbeat(project, path)
@@ -127,7 +127,7 @@ def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
         undone = run_installed(["install", "--agent", agent, "--system", "--root", str(root), "--uninstall"],
                                cwd=project.root, prog="forge-hook", env=path)
         assert undone.exit_status == 0, undone.stderr
-    assert not list(root.rglob("*.json"))
+    assert not [p for p in root.rglob("*") if p.is_file()]
 
 
 def test_the_heartbeat_knows_the_plugin_agents(project: Project) -> None:
