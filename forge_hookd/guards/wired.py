@@ -42,7 +42,7 @@ from forge_hookd.guards.base import Context, inside
 AGENT_FILES: dict[str, tuple[str, ...]] = {
     "claude": (".claude/settings.json", ".claude/settings.local.json", "~/.claude/settings.json",
                "/etc/claude-code/managed-settings.json"),
-    "codex": (".codex/hooks.json", "~/.codex/hooks.json", "~/.codex/config.toml"),
+    "codex": (".codex/hooks.json", "~/.codex/hooks.json", "~/.codex/config.toml", "/etc/codex/requirements.toml"),
     "gemini": (".gemini/settings.json", "~/.gemini/settings.json", "/etc/gemini-cli/settings.json"),
     "cursor": (".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor/hooks.json"),
     "copilot": (".github/hooks/forge.json", "~/.copilot/hooks/forge.json"),
