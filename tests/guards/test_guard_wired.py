@@ -128,6 +128,20 @@ def test_a_file_no_list_knows_is_forges_once_install_wrote_it(project: Project) 
     assert bash(project, f"echo {{}} > {moved}/notes.json") == (None, "")
 
 
+def test_codexs_managed_requirements_are_forges_once_install_system_wrote_them(project: Project) -> None:
+    """install --system (under --root, as an image build) wrote Codex's managed file: a
+    write to it is denied, whatever else the file holds, and reading it passes."""
+    project.write_hooks(SELF_PROTECTION, where="global")
+    root = project.home / "image"
+    forge_hook(project, "install", "--agent", "codex", "--system", "--root", str(root))
+    managed = root / "etc/codex/requirements.toml"
+    assert b"forge-hook-run" in managed.read_bytes()
+    for command in (f"sed -i '/forge-hook-run/d' {managed}", f"echo > {managed}", f"rm {managed}"):
+        decision, reason = bash(project, command)
+        assert decision == "deny" and "where forge is wired into codex" in reason, (command, reason)
+    assert bash(project, f"cat {managed}") == (None, "")
+
+
 # -- not wired: the agent's own files stay the agent's ------------------------------------------------------
 def test_an_agent_file_forge_never_wired_stays_writable(project: Project) -> None:
     project.write_hooks(SELF_PROTECTION, where="global")
