@@ -25,7 +25,7 @@ from typing import Any
 
 from forge_hookd import managed
 from forge_hookd.agents.doctor import AgentReport
-from forge_hookd.agents.places import NO_SYSTEM_FILE, PLACES, system_file
+from forge_hookd.agents.places import PLACES, no_system_file, system_file
 from forge_hookd.agents.plugins import PLUGIN_PLACES  # OpenCode and Kilo: a plugin, no settings file
 from forge_hookd.config import parse_document, project_file, read_raw
 from forge_hookd.errors import ConfigError
@@ -51,7 +51,7 @@ def report(project_root: str, agents: list[AgentReport], *, probe: bool = True) 
         "forge": {"version": forge_version(), "python": platform.python_version(),
                   "runner": shutil.which("forge-hook-run")},
         "agents": [{**r.to_json(), "version": agent_version(r.agent) if probe else None,
-                    "system_file": system_file(r.agent), "no_system_file": NO_SYSTEM_FILE.get(r.agent), "last_call": calls.get(r.agent)}
+                    "system_file": system_file(r.agent), "no_system_file": no_system_file(r.agent), "last_call": calls.get(r.agent)}
                    for r in agents],
         "project": project_state(project_root),
         "managed": layer_state(layer),

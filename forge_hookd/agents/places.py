@@ -91,15 +91,24 @@ def _homed(name: str, path: str) -> str:
 #: Each agent's own managed (system) file that forge writes with ``install --system``: the
 #: agent reads it above the user's and project settings, and the user cannot drop it.
 #: Claude Code: /etc/claude-code/managed-settings.json (its binary's Linux default);
-#: Gemini CLI: its system settings file; Cursor: its enterprise hooks file (from a third
-#: party's research, not Cursor's own docs); Windsurf: /etc/windsurf/hooks.json (its
-#: docs' "System-level" hooks); Codex: /etc/codex/requirements.toml, its managed hooks as
-#: ``[[hooks.EVENT]]`` tables (codex_requirements.py, the one file here that is not JSON).
-#: Copilot's policy directory is not documented.
+#: Gemini CLI: its system settings file; Qwen Code (a fork of it): its own, which its
+#: bundle names beside QWEN_CODE_SYSTEM_SETTINGS_PATH; Cursor: its enterprise hooks file
+#: (from a third party's research, not Cursor's own docs); Windsurf: /etc/windsurf/hooks.json
+#: (its docs' "System-level" hooks); Codex: requirements.toml, whose [[hooks.EVENT]] tables
+#: codex_requirements.py writes; Copilot CLI: a file of forge's own in its policy
+#: directory (its hooks reference, "Policy hooks": loaded before all others, not disabled
+#: by disableAllHooks, whatever the folder's trust; root's, and writable by root alone).
 SYSTEM_FILES = {"claude": "/etc/claude-code/managed-settings.json", "gemini": "/etc/gemini-cli/settings.json",
-                "cursor": "/etc/cursor/hooks.json", "windsurf": "/etc/windsurf/hooks.json",
-                "codex": "/etc/codex/requirements.toml"}
-NO_SYSTEM_FILE = {"copilot": "Copilot CLI documents no managed hooks file forge could write"}
+                "qwen": "/etc/qwen-code/settings.json", "cursor": "/etc/cursor/hooks.json",
+                "windsurf": "/etc/windsurf/hooks.json", "codex": "/etc/codex/requirements.toml",
+                "copilot": "/etc/github-copilot/policy.d/forge.json"}
+
+
+def no_system_file(name: str) -> str | None:
+    """Why ``install --system`` cannot wire ``name``, None where it can."""
+    if name in SYSTEM_FILES:
+        return None
+    return f"{name} documents no managed settings file (one an administrator writes and the user cannot drop)"
 
 
 def system_file(name: str, system_root: str = "/") -> str | None:
@@ -115,7 +124,7 @@ def target_file(name: str, scope: str, project_root: str, *, system_root: str = 
     if scope == "system":
         path = system_file(name, system_root)
         if path is None:
-            raise ValueError(NO_SYSTEM_FILE[name])
+            raise ValueError(no_system_file(name))
         return path
     project_file, user_file = get(name).settings.files
     return os.path.join(project_root, project_file) if scope == "project" else _homed(name, user_file)

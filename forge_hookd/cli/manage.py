@@ -691,12 +691,16 @@ def install_command(ctx: click.Context, agents: tuple[str, ...], global_: bool, 
     --system writes the agent's own managed file, so the agent itself keeps forge:
       claude   /etc/claude-code/managed-settings.json
       gemini   /etc/gemini-cli/settings.json
+      qwen     /etc/qwen-code/settings.json
       cursor   /etc/cursor/hooks.json
       windsurf /etc/windsurf/hooks.json
       codex    /etc/codex/requirements.toml: [[hooks.EVENT]] tables appended after
                the file's own bytes; refused (exit 2, nothing written) where its
                hooks are inline (hooks = {...}) or the result would not parse
-    (copilot has none forge writes; doctor --json says so per agent).
+      copilot  /etc/github-copilot/policy.d/forge.json (its policy hooks: loaded
+               first, not turned off by disableAllHooks, whatever the folder's trust)
+    (the other agents document none: install refuses, exit 2, and doctor --json
+    says so per agent).
 
     Your own hooks and every other key stay as they are, byte for byte: forge's entry is
     appended after yours, and an event where forge-hook-run already runs is left alone,

@@ -191,3 +191,44 @@ def test_codex_runs_forge_from_its_managed_requirements_and_the_user_cannot_swit
     assert not target.exists(), run.describe()
     assert REASON in run.model_requests()[-1].text(), run.describe()
     assert not Path("/etc/codex/requirements.toml").exists()  # the machine's /etc untouched
+
+
+@pytest.mark.parametrize("agent", ["copilot", "qwen"])
+def test_the_agent_runs_forge_from_its_managed_file(
+        agent: str, project: Project, tmp_path: Path) -> None:
+    """``install --agent copilot|qwen --system``: the real agent runs forge-hook-run from
+    its managed file and the deny holds. Copilot's policy directory is fixed
+    (/etc/github-copilot/policy.d), so it runs with the image's etc/ laid over /etc, and
+    the user's disableAllHooks does not turn a policy hook off; Qwen Code takes its
+    system settings' path from QWEN_CODE_SYSTEM_SETTINGS_PATH."""
+    require_agent(agent)
+    image, work, target = tmp_path / "image", tmp_path / "overlay-work", tmp_path / "created"
+    (image / "etc").mkdir(parents=True)
+    work.mkdir()
+    project.write_hooks([{"event": "tool:pre_execute:bash",
+                          "command": f"grep -q created && {{ echo '{REASON}'; exit 1; }} || exit 0"}])
+    done = subprocess.run([installed("forge-hook"), "install", "--agent", agent, "--system", "--root", str(image)],
+                          cwd=project.root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    wrapper: list[str] = []
+    extra: dict[str, str] = {}
+    if agent == "copilot":
+        wrapper = [*OVER_ETC, str(image / "etc"), str(work)]
+        if subprocess.run([*wrapper, "true"], capture_output=True, timeout=60).returncode != 0:
+            pytest.skip("REAL-AGENT TEST SKIPPED: no mount namespace with overlayfs here (it needs root or "
+                        "unprivileged user namespaces): the policy file cannot be put where Copilot reads it")
+    else:
+        extra = {"QWEN_CODE_SYSTEM_SETTINGS_PATH": str(image / "etc/qwen-code/settings.json")}
+
+    def switch_off(ws: Workspace) -> None:  # the user's switch for every hook: not a policy hook's
+        if agent == "copilot":
+            for settings in (ws.project / ".github/copilot/settings.json", ws.home / ".copilot/settings.json"):
+                settings.parent.mkdir(parents=True, exist_ok=True)
+                settings.write_text('{"disableAllHooks": true}\n')
+
+    run = harness.run_agent(agent, Workspace(project=project.root, home=project.home, extra_env=extra),
+                            command=f"touch {target}", hooks={}, wrapper=wrapper, adjust=switch_off)
+    assert not run.timed_out, run.describe()
+    assert not target.exists(), run.describe()
+    assert REASON in run.model_requests()[-1].text(), run.describe()
+    assert not Path("/etc/github-copilot/policy.d/forge.json").exists()  # the machine's /etc untouched

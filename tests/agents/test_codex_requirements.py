@@ -115,10 +115,10 @@ def test_an_edit_elsewhere_keeps_and_an_edit_in_forges_tables_is_refused(project
     assert run.exit_status == 2 and "by hand" in run.stderr and written.read_text() == edited
 
 
-def test_doctor_names_codexs_managed_file_and_says_copilot_has_none(project: Project, tmp_path: Path) -> None:
+def test_doctor_names_each_agents_managed_file_and_says_where_there_is_none(project: Project, tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for agent in ("codex", "copilot"):
+    for agent in ("codex", "copilot", "droid"):
         (bin_dir / agent).write_text("#!/bin/sh\necho 1.0\n")
         (bin_dir / agent).chmod(0o755)
     path = f"{bin_dir}:{os.path.dirname(console_script('forge-hook-run'))}:/usr/bin:/bin"
@@ -127,7 +127,8 @@ def test_doctor_names_codexs_managed_file_and_says_copilot_has_none(project: Pro
     agents = {a["agent"]: a for a in json.loads(run.stdout)["agents"]}
     assert agents["codex"]["system_file"] == "/etc/codex/requirements.toml"
     assert agents["codex"]["no_system_file"] is None
-    assert agents["copilot"]["system_file"] is None and "Copilot" in agents["copilot"]["no_system_file"]
+    assert agents["copilot"]["system_file"] == "/etc/github-copilot/policy.d/forge.json"
+    assert agents["droid"]["system_file"] is None and "droid documents no" in agents["droid"]["no_system_file"]
 
 
 @settings(max_examples=300, deadline=None)

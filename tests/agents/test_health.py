@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from forge_hookd.agents import plugins
+from forge_hookd.agents.places import SYSTEM_FILES
+from forge_hookd.dialects import NAMES
 from helpers import Project, console_script, run_installed
 
 TOP = {"schema", "forge", "agents", "project", "managed", "findings", "unmapped_tools"}
@@ -108,16 +111,20 @@ def test_install_system_writes_the_agents_managed_file_under_root_and_undoes_it(
     root = tmp_path / "image"
     path = {"PATH": f"{os.path.dirname(console_script('forge-hook-run'))}:/usr/bin:/bin"}
     written_by = (("claude", "etc/claude-code/managed-settings.json"), ("cursor", "etc/cursor/hooks.json"),
-                  ("windsurf", "etc/windsurf/hooks.json"), ("codex", "etc/codex/requirements.toml"))
+                  ("windsurf", "etc/windsurf/hooks.json"), ("codex", "etc/codex/requirements.toml"),
+                  ("qwen", "etc/qwen-code/settings.json"), ("copilot", "etc/github-copilot/policy.d/forge.json"))
     for agent, file in written_by:
         run = run_installed(["install", "--agent", agent, "--system", "--root", str(root)], cwd=project.root,
                             prog="forge-hook", env=path)
         assert run.exit_status == 0, run.stderr
         written = root / file
         assert "--dialect " + agent in written.read_text() and written.stat().st_mode & 0o777 == 0o644
-    copilot = run_installed(["install", "--agent", "copilot", "--system", "--root", str(root)], cwd=project.root,
-                            prog="forge-hook", env=path)
-    assert copilot.exit_status == 2 and "no managed file" in copilot.stderr
+    for agent in sorted({*NAMES, *plugins.NAMES} - set(SYSTEM_FILES)):  # a one-line refusal, nothing written (a KeyError before)
+        refused = run_installed(["install", "--agent", agent, "--system", "--root", str(root)], cwd=project.root,
+                                prog="forge-hook", env=path)
+        assert refused.exit_status == 2 and "no managed file" in refused.stderr, (agent, refused.stderr)
+        assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) == sorted(f for _, f in written_by)
     assert run_installed(["install", "--agent", "claude", "--root", str(root), "--project"], cwd=project.root,
                          prog="forge-hook", env=path).exit_status == 2  # --root goes with --system
     _, doc = heartbeat(project, path)
