@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Concurrent clients: the resident runner (forge-hook warm) against lefthook, side by side.
 
-    python3 bench/concurrency.py [--clients 8,32] [--events 12] [--rounds 3] [--load K] [--json FILE]
+    python3 bench/concurrency.py [--clients 8,32] [--events 8] [--rounds 2] [--load K] [--json FILE]
 
 Sets up as bench/warm.py does (install.sh into a temporary prefix, lefthook into the same
 virtualenv, throwaway projects, ``forge-hook warm on``) and times one scenario: one
@@ -16,8 +16,9 @@ throughout (issue 33, item 7: "on a busy machine too").
 It prints, per N, events/s (median of the rounds) and p50/p99 latency (over all rounds'
 events) for each, forge's ratios to lefthook's (throughput: median of the per-round
 ratios), how many of forge's events the runner served (the others ran cold), and the
-1-minute load average at the start and end of each phase. See bench/README.md,
-"concurrency.py".
+1-minute load average at the start and end of each phase (the clients themselves count in
+it: 32 of them are up to 32 runnable processes).
+See bench/README.md, "concurrency.py".
 """
 
 from __future__ import annotations
@@ -157,8 +158,8 @@ def clients_list(text: str) -> list[int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=clients_list, default=[8, 32], help="numbers of clients, comma-separated")
-    parser.add_argument("--events", type=int, default=12, help="events each client runs in a phase")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--events", type=int, default=8, help="events each client runs in a phase")
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--load", type=int, default=0, metavar="K", help="run K busy loops throughout")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
