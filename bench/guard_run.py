@@ -37,6 +37,10 @@ HERE = Path(__file__).resolve().parent
 EVENT = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",
          "data": {"tool_args": {"command": 'git add -A && git commit -m "fix: parse" && npm test'}}}
 NAMES = ("none", "pack", "awk")
+#: the built-in guard pack, every guard (bench/warm.py times it warm too)
+PACK = ("destructive_rm", "force_push", "destructive_git", "secret_files", "hardcoded_secrets", "remote_code",
+        "infra_destructive", "package_policy", "protected_paths", "privilege_escalation", "no_verify",
+        "self_protection", "machine_wide")
 
 
 def awk_command() -> str:
@@ -46,10 +50,7 @@ def awk_command() -> str:
 
 
 def projects(work: Path, forge_hook: str, env: dict[str, str]) -> dict[str, Path]:
-    from_pack = [{"event": "tool:pre_execute", "guard": name} for name in (
-        "destructive_rm", "force_push", "destructive_git", "secret_files", "hardcoded_secrets", "remote_code",
-        "infra_destructive", "package_policy", "protected_paths", "privilege_escalation", "no_verify",
-        "self_protection", "machine_wide")]
+    from_pack = [{"event": "tool:pre_execute", "guard": name} for name in PACK]
     hooks = {"none": [], "pack": from_pack, "awk": [{"event": "tool:pre_execute:bash", "command": awk_command()}]}
     roots = {}
     for name in NAMES:

@@ -2,21 +2,23 @@
 """The resident runner (forge-hook warm) side by side with cold runs, lefthook and
 plain Python starts.
 
-    python3 bench/warm.py [--rounds 21] [--events 10000] [--json FILE]
+    python3 bench/warm.py [--rounds 21] [--events 10000] [--load K] [--json FILE]
 
 Installs this checkout with install.sh into a temporary prefix (a real install: the
 native client, the Python launcher without ``site`` and pip's console script), lefthook into the same
 virtualenv (its wheel carries the Go binary, timed directly), builds throwaway projects
 (0, 1, 10 and 100 hooks of ``true``, 10 x ``sleep 0.1``, one PreToolUse hook for the
-dialect), starts a resident runner (``forge-hook warm on``) and times every runner on
+dialect, a pre-tool event with no hook and with the built-in guard pack), starts a resident runner (``forge-hook warm on``) and times every runner on
 every scenario, alternating the order round by round. Wall time is from the bench; CPU
 time is the run's own (user + system from ``wait4``) plus, for a warm run, what the
 resident runner and its worker spent on it (the runner's own and its reaped children's
 CPU, which ``forge-hook warm status --json`` reports, read before and after the run).
 
 It prints medians (with the interquartile range), the median of the per-round ratios for
-the goals of issue 24, the marginal cost per hook against a bare spawn, and the resident
-runner's memory idle and after ``--events`` runs. See bench/README.md, "warm.py".
+the goals of issues 24 and 33 (item 7), the marginal cost per hook against a bare spawn and
+lefthook's, and the resident runner's memory idle and after ``--events`` runs. ``--load K``
+keeps K busy loops running throughout ("a busy machine", issue 33 item 7). See
+bench/README.md, "warm.py".
 """
 
 from __future__ import annotations
@@ -29,16 +31,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from guard_run import PACK  # noqa: E402  (bench/guard_run.py: the built-in guard pack)
 from run import iqr, median  # noqa: E402  (bench/run.py: the same statistics)
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUDE_PAYLOAD = ROOT / "tests/realagents/payloads/claude/PreToolUse.json"
 COUNTS = {"0 hooks": 0, "1 hook": 1, "10 hooks": 10, "100 hooks": 100, "10 x sleep 0.1 --jobs 10": 10}
-SCENARIOS = [*COUNTS, "claude, 1 hook"]
+PRE_TOOL = ["claude, 1 hook", "pre-tool, 0 hooks", "guard pack"]  # fed one pre-tool event
+SCENARIOS = [*COUNTS, *PRE_TOOL]
 
 
 @dataclass
@@ -58,6 +64,30 @@ def sh(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -
 
 
 # -- the environment ------------------------------------------------------------------------
+def environment(work: Path) -> dict[str, str]:
+    """The bench's environment: no FORGE_ setting of the caller's, everything under work."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FORGE_")}
+    env.update(HOME=str(work / "home"), XDG_CONFIG_HOME=str(work / "config"), XDG_DATA_HOME=str(work / "data"),
+               XDG_STATE_HOME=str(work / "state"), FORGE_WARM_DIR=str(work / "w"))
+    return env
+
+
+@contextmanager
+def busy(count: int) -> Iterator[None]:
+    """``count`` busy loops (``sh -c 'while :; do :; done'``) while the block runs: "a busy
+    machine" (issue 33, item 7); each killed and waited for at the end."""
+    loops: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(count):
+            loops.append(subprocess.Popen(["sh", "-c", "while :; do :; done"], stdin=subprocess.DEVNULL))
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+        for loop in loops:
+            loop.wait()
+
+
 def install(work: Path, env: dict[str, str]) -> Path:
     """install.sh into work/prefix, lefthook beside it; the prefix."""
     prefix = work / "prefix"
@@ -78,6 +108,9 @@ def forge_projects(work: Path, prefix: Path, env: dict[str, str]) -> dict[str, P
                                   [{"event": "session:start", "command": command}] * count, prefix, env)
     roots["claude, 1 hook"] = project(work / "forge/claude", [{"event": "tool:pre_execute:bash", "command": "true"}],
                                       prefix, env)
+    roots["pre-tool, 0 hooks"] = project(work / "forge/pre-tool", [], prefix, env)
+    roots["guard pack"] = project(work / "forge/pack", [{"event": "tool:pre_execute", "guard": name} for name in PACK],
+                                  prefix, env)
     return roots
 
 
@@ -107,7 +140,7 @@ def forge_runners(prefix: Path, roots: dict[str, Path], work: Path) -> list[Runn
                             ("warm, pip script", pip_script, True), ("cold, pip script", pip_script, False)):
         runner = Runner(name, {}, warm=warm, env={} if warm else {"FORGE_WARM": "0"})
         for scenario, root in roots.items():
-            if scenario == "claude, 1 hook":
+            if scenario in PRE_TOOL:
                 runner.commands[scenario] = [exe]
                 runner.stdin[scenario] = native_event
             else:
@@ -152,9 +185,11 @@ def baselines(prefix: Path) -> list[Runner]:
     for scenario, count in COUNTS.items():
         code, command = (at_once, "sleep 0.1") if "sleep" in scenario else (spawn, "true")
         floor.commands[scenario] = [py, "-S", "-c", code, str(count), command]
-    return [Runner("python -S -c pass", {s: [py, "-S", "-c", "pass"] for s in SCENARIOS}),
-            Runner("python -I -S, _socket", {s: [py, "-I", "-S", "-c", "import _socket"] for s in SCENARIOS}),
-            floor]
+    # issue 33 item 7: the cold run's goal is 1.3 x a Python that imports its two dependencies
+    imports = Runner("python, click + orjson", {s: [py, "-c", "import click, orjson"] for s in ("0 hooks", "1 hook")})
+    return [Runner("python -S -c pass", {s: [py, "-S", "-c", "pass"] for s in SCENARIOS[:6]}),
+            Runner("python -I -S, _socket", {s: [py, "-I", "-S", "-c", "import _socket"] for s in SCENARIOS[:6]}),
+            floor, imports]
 
 
 # -- measuring ---------------------------------------------------------------------------------
@@ -187,11 +222,25 @@ class Resident:
         pages they share (gc.freeze, fork) counted once."""
         return self._summed("Pss:")
 
-    def _summed(self, field: str) -> float:
+    def pids(self) -> list[int]:
+        """The runner's and its children's (the spares, and workers still running)."""
         with open(f"/proc/{self.pid}/task/{self.pid}/children") as fh:
-            pids = [self.pid, *(int(pid) for pid in fh.read().split())]
+            return [self.pid, *(int(pid) for pid in fh.read().split())]
+
+    def settle(self, spares: int = 2) -> int:
+        """Wait (at most 2 s) until no run is in flight and the runner has its spares again
+        (forge_hookd/warm/runner.py's SPARES), so that a memory mark is not taken while a
+        worker or a half-made spare is counted; the number of processes then."""
+        self.cpu_ms()
+        deadline = time.monotonic() + 2
+        while len(self.pids()) != 1 + spares and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.05)  # a spare forked is warmed up by one run of nothing (about 3 ms)
+        return len(self.pids())
+
+    def _summed(self, field: str) -> float:
         kib = 0
-        for pid in pids:
+        for pid in self.pids():
             try:
                 with open(f"/proc/{pid}/smaps_rollup") as fh:
                     kib += next(int(line.split()[1]) for line in fh if line.startswith(field))
@@ -234,12 +283,13 @@ def measure(runners: list[Runner], rounds: int, env: dict[str, str], resident: R
 def memory(resident: Resident, runner: Runner, events: int, env: dict[str, str]) -> dict[str, float]:
     """The resident runner's RSS and PSS (with its spares) idle, then after ``events``
     one-hook runs (in four steps)."""
-    marks = {"idle": resident.rss_mib(), "idle, PSS": resident.pss_mib()}
+    marks = {"idle, processes": float(resident.settle()), "idle": resident.rss_mib(), "idle, PSS": resident.pss_mib()}
     done = 0
     for step in range(1, 5):
         while done < events * step // 4:
             timed(runner, "1 hook", env, None)
             done += 1
+        marks[f"after {done} runs, processes"] = float(resident.settle())
         marks[f"after {done} runs"] = resident.rss_mib()
         marks[f"after {done} runs, PSS"] = resident.pss_mib()
         print(f"\rbench: {done}/{events} runs for the memory figure", end="", file=sys.stderr, flush=True)
@@ -255,11 +305,11 @@ def paired(a: Runner, sa: str, b: Runner, sb: str, kind: str = "wall") -> float:
     return median([x / y for x, y in zip(xs[sa], ys[sb], strict=True)])
 
 
-def report(runners: list[Runner], rounds: int) -> dict[str, object]:
+def report(runners: list[Runner], rounds: int, started: float) -> dict[str, object]:
     by = {r.name: r for r in runners}
     print(f"\nforge-hook warm benchmark, {time.strftime('%Y-%m-%d')}: {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}, {rounds} alternating rounds, load average "
-          f"{os.getloadavg()[0]:.1f} at the end\n")
+          f"{started:.1f} at the start and {os.getloadavg()[0]:.1f} at the end\n")
     print("Median wall ms (interquartile range) / median CPU ms:\n")
     print(f"{'runner':26}" + "".join(f"{s:>27}" for s in SCENARIOS))
     for runner in runners:
@@ -283,6 +333,15 @@ def report(runners: list[Runner], rounds: int) -> dict[str, object]:
     marginal = {r.name: (median(r.wall["100 hooks"]) - median(r.wall["0 hooks"])) / 100
                 for r in runners if "100 hooks" in r.wall and "0 hooks" in r.wall}
     goals["warm marginal per hook / spawn floor's"] = marginal["warm"] / marginal["spawn floor"]
+    goals["warm guard pack / warm pre-tool 0 hooks, wall"] = paired(warm, "guard pack", warm, "pre-tool, 0 hooks")
+    goals["warm guard pack / warm pre-tool 0 hooks, CPU"] = paired(warm, "guard pack", warm, "pre-tool, 0 hooks",
+                                                                   "cpu")
+    if lefthook is not None:  # issue 33 item 7
+        goals["warm 100 hooks / lefthook 100 hooks, wall"] = paired(warm, "100 hooks", lefthook, "100 hooks")
+        goals["warm marginal per hook / lefthook's"] = marginal["warm"] / marginal["lefthook"]
+    for scenario in ("0 hooks", "1 hook"):
+        goals[f"cold {scenario} / python, click + orjson, wall"] = paired(by["cold"], scenario,
+                                                                         by["python, click + orjson"], scenario)
     print("\nPaired ratios (median of per-round ratios):\n")
     for name, value in goals.items():
         print(f"  {name:58}{value:7.3f}")
@@ -290,6 +349,7 @@ def report(runners: list[Runner], rounds: int) -> dict[str, object]:
     for name, value in marginal.items():
         print(f"  {name:26}{value:7.3f}")
     return {"date": time.strftime("%Y-%m-%d"), "rounds": rounds, "goals": goals, "marginal_ms": marginal,
+            "load_average": [started, os.getloadavg()[0]],
             "median_wall_ms": {r.name: {s: median(x) for s, x in r.wall.items()} for r in runners},
             "median_cpu_ms": {r.name: {s: median(x) for s, x in r.cpu.items()} for r in runners}}
 
@@ -300,11 +360,10 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10000, help="runs before the second memory figure")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--load", type=int, default=0, metavar="K", help="run K busy loops throughout")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="fwb-", dir="/tmp"))  # short: the socket path is bounded
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FORGE_")}
-    env.update(HOME=str(work / "home"), XDG_CONFIG_HOME=str(work / "config"), XDG_DATA_HOME=str(work / "data"),
-               XDG_STATE_HOME=str(work / "state"), FORGE_WARM_DIR=str(work / "w"))
+    env = environment(work)
     prefix = work / "prefix"
     try:
         print(f"bench: installing into {work}", file=sys.stderr)
@@ -314,10 +373,12 @@ def main() -> None:
         sh(str(prefix / "bin/forge-hook"), "warm", "on", env=env)
         resident = Resident(prefix, env)
         mem_idle = resident.rss_mib()
-        measure(runners, args.rounds, env, resident)
-        figures = report(runners, args.rounds)  # before the memory runs, which take minutes
-        sys.stdout.flush()
-        mem = {"idle, just started": mem_idle, **memory(resident, runners[0], args.events, env)}
+        with busy(args.load):
+            started = os.getloadavg()[0]
+            measure(runners, args.rounds, env, resident)
+            figures = report(runners, args.rounds, started)  # before the memory runs, which take minutes
+            sys.stdout.flush()
+            mem = {"idle, just started": mem_idle, **memory(resident, runners[0], args.events, env)}
         print("\nThe resident runner's memory with its spares, summed RSS and PSS (MiB):\n")
         for name, value in mem.items():
             print(f"  {name:26}{value:7.1f}")
