@@ -422,11 +422,19 @@ class Runner:
 
     # -- control -------------------------------------------------------------------
     def _accept_control(self) -> None:
+        """Every connection waiting on the control socket, answered in this turn (up to
+        :data:`_CONTROL_BATCH`): clients whose runs queue ping, and one answer a turn (a
+        turn may fork a spare) left pings waiting past ALIVE_WAIT_MS, each sending its
+        client cold (bench/README.md, "concurrency.py")."""
         assert self.control is not None
-        try:
-            conn, _ = self.control.accept()
-        except (BlockingIOError, InterruptedError):
-            return
+        for _ in range(_CONTROL_BATCH):
+            try:
+                conn, _ = self.control.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            self._answer_control(conn)
+
+    def _answer_control(self, conn: socket.socket) -> None:
         with conn:
             peer = peer_of(conn)
             if peer is None or peer[1] != os.getuid():
@@ -485,6 +493,11 @@ def ship_spool() -> int:
         RunnerLog().write(f"export: {shipped.error}; {shipped.left} records stay spooled")
         return 1
     return 0
+
+
+#: The most control connections answered in one turn of the runner's loop: all that wait,
+#: short of a flood that would keep it from its workers (the listen backlog is 128).
+_CONTROL_BATCH = 64
 
 
 def _bound(path: str) -> socket.socket:
