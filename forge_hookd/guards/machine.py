@@ -61,6 +61,9 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return DENY, "shuts the machine down", "Ask the user"
     if name in ("systemctl", "launchctl") and operands(args)[:1] in (["disable"], ["mask"], ["unload"], ["bootout"]):
         return ASK, f"switches a service off for good ({name} {operands(args)[0]})", "Ask the user"
+    firewall = _drops_firewall(name, args)
+    if firewall is not None:
+        return DENY, f"drops the machine's firewall ({firewall})", "Ask the user"
     if name == "crontab" and any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in args):
         return DENY, "removes the user's crontab", "Edit one entry with crontab -e, or ask the user"
     if any(a.startswith("/etc/sudoers") for a in _written(command)) and (
@@ -88,7 +91,23 @@ def _kills_everything(name: str, args: list[str]) -> bool:
     if name == "pkill":
         return any(a in (".", ".*", "-u") for a in args) and not any(re.fullmatch(r"[\w.-]{2,}", a) and a != "-u"
                                                                        for a in operands(args))
+    if name == "killall" and not operands(args) and "-1" in args[1:] and args[0].startswith("-"):
+        return True  # `killall -9 -1`: a signal, then -1, and no name: every process
     return name == "killall" and any(a in ("-u",) for a in args) and len(operands(args)) <= 1
+
+
+def _drops_firewall(name: str, args: list[str]) -> str | None:
+    """Flushing the rules or opening the default policy of iptables, nft or ufw."""
+    if name in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft"):
+        if any(a in ("-F", "--flush", "-X", "--delete-chain") for a in args):
+            return f"{name} flush"
+        if any(a in ("-P", "--policy") for a in args) and "ACCEPT" in args:
+            return f"{name} policy ACCEPT"
+    if name == "nft" and operands(args)[:1] in (["flush"], ["delete"]):
+        return "nft " + operands(args)[0]
+    if name == "ufw" and operands(args)[:1] in (["disable"], ["reset"]):
+        return "ufw " + operands(args)[0]
+    return None
 
 
 def _owns_host(args: list[str]) -> str | None:

@@ -30,7 +30,9 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
                 "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
-                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*"]
+                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
+                "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
+                "/etc/security/opasswd"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*"]
@@ -82,10 +84,19 @@ _ENV_DUMP = Lazy(r"print\(\s*(?:dict\()?os\.environ\s*\)?\s*\)|console\.(?:log|d
                  r"Deno\.env\.toObject\(\)|getenv\(\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ")
 
 
+# pass(1) subcommands that neither show nor copy a password; any other first word is a
+# name that `pass NAME` (and `pass -c NAME`, to the clipboard) shows.
+_PASS_QUIET = frozenset({"ls", "list", "find", "search", "init", "insert", "add", "generate", "edit", "rm", "remove",
+                         "delete", "mv", "rename", "cp", "copy", "git", "help", "version", "--help", "--version"})
+
+
 def _prints_secret(command: Command) -> str | None:
     """Secret material printed by a command that has it (``gh auth token``), or loaded
     or dumped by a one-liner (``load_dotenv()``, ``print(os.environ)``)."""
     head = command.name
+    if head == "pass" and command.args and command.args[0] not in _PASS_QUIET and \
+            any(not a.startswith("-") or a in ("-c", "--clip") for a in command.args):
+        return "reads the password store"
     if head in _PRINTER_NAMES:
         args = command.args
         for name, prefix, why in _PRINTERS:
