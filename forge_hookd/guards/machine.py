@@ -26,7 +26,7 @@ _SUDOERS = Lazy(r"NOPASSWD|!authenticate")
 class MachineWide(Guard):
     name = "machine_wide"
     summary = "Acting on the whole machine: fork bombs, kill -1, shutdown, crontab -r, services, LD_PRELOAD, " \
-              "sudoers, containers that own the host"
+              "sudoers, the firewall, containers that own the host"
     catches = (":(){ :|:& };:", "kill -9 -1", "shutdown -h now", "crontab -r", "systemctl disable sshd",
                "LD_PRELOAD=./x.so ls", "echo 'me ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
                "docker run --privileged x", "docker run -v /:/host x", "mount --bind / /mnt/x")

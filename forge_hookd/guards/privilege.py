@@ -23,7 +23,8 @@ _ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "g
 
 class PrivilegeEscalation(Guard):
     name = "privilege_escalation"
-    summary = "Raising privileges (sudo, doas, pkexec, su), world-writable or setuid files, chown of the system"
+    summary = "Raising privileges (sudo, doas, pkexec, su), world-writable or setuid files, chown of the system, " \
+              "user accounts"
     catches = ("sudo ls", "make && doas make install", "FOO=1 /usr/bin/sudo -i", "echo $(pkexec id)",
                "sh -c 'sudo ls'", "su -", "chmod -R 777 .", "chmod u+s x", "chown -R me /")
     options = (
