@@ -66,6 +66,9 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return DENY, f"drops the machine's firewall ({firewall})", "Ask the user"
     if name == "crontab" and any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in args):
         return DENY, "removes the user's crontab", "Edit one entry with crontab -e, or ask the user"
+    if name == "crontab" and ("-" in args or [a for k, a in enumerate(args) if not a.startswith("-") and
+                                              not (k and args[k - 1] == "-u")]):
+        return DENY, "replaces every entry of the user's crontab", "Edit one entry with crontab -e, or ask the user"
     if any(a.startswith("/etc/sudoers") for a in _written(command)) and (
             command.stdin is not None and _SUDOERS.search(command.stdin) or
             any(_SUDOERS.search(a) for f in command.feeders for a in f.args) or any(_SUDOERS.search(a) for a in args)):
@@ -78,6 +81,14 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name == "mount" and any(a in ("--bind", "--rbind", "-B", "--make-rshared") or a.startswith("-o") and "bind" in a
                                for a in args):
         return DENY, "bind-mounts part of the host", "Ask the user"
+    if name == "nsenter":
+        target = next((v for k, a in enumerate(args) for v in (
+            [args[k + 1]] if a in ("-t", "--target") and k + 1 < len(args) else
+            [a.partition("=")[2]] if a.startswith("--target=") else [a[2:]] if a.startswith("-t") and len(a) > 2
+            else []) if v), None)
+        if target == "1":
+            return DENY, "enters the namespaces of pid 1, the host's", "Ask the user"
+        return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
     return None
@@ -85,7 +96,12 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
 
 def _kills_everything(name: str, args: list[str]) -> bool:
     if name == "kill":
-        return "-1" in operands([a for a in args if not re.fullmatch(r"-(?:\d+|[A-Z]+|SIG[A-Z]+|s|n)", a)]) or \
+        kept = operands([a for a in args if not re.fullmatch(r"-(?:\d+|[A-Z]+|SIG[A-Z]+|s|n)", a)])
+        signal = [a for k, a in enumerate(args[1:]) if args[k] in ("-s", "-n")][:1]  # `kill -n 1 PID`: a signal
+        pids = list(kept)
+        if signal and signal[0] in pids:
+            pids.remove(signal[0])
+        return "-1" in kept or "1" in pids or \
             any(a == "--" for a in args) and "-1" in args[args.index("--") + 1:] or \
             args[-1:] == ["-1"] and len(args) > 1
     if name == "pkill":

@@ -61,6 +61,10 @@ class DestructiveRm(Guard):
                 or name == "sgdisk" and any(a in ("-Z", "--zap-all", "-z", "--zap", "-o", "--clear") for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
                                 "Ask the user to do this by hand")
+        if name == "diskutil" and operands(list(command.args))[:1] and operands(list(command.args))[0].lower() in (
+                "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk", "reformat"):
+            return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
+                                "Ask the user to do this by hand")
         if name == "dd" and any(a.startswith("of=/dev/") and not a.startswith(("of=/dev/null", "of=/dev/std"))
                                 for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "overwrites a device",
