@@ -52,16 +52,19 @@ PICKLES = {"repository": "technicalpickles/dotfiles",
 
 def tldr(page: str) -> dict[str, str]:
     return {"repository": "tldr-pages/tldr", "path": f"pages/common/{page}.md",
-            "commit": "12b7c9e9eea51b359987d2bc5571bca78ac160ff", "licence": "CC-BY-4.0"}
+            "commit": "12b7c9e9eea51b359987d2bc5571bca78ac160ff", "licence": "CC-BY-4.0",
+            "how": "the page's commands, in the manner of its examples (not each one verbatim)"}
 
 
 def adapted(source: dict[str, str]) -> dict[str, str]:
     """A case whose shape comes from the source's tests, written against forge's own files."""
-    return {**source, "adapted": "the source's self-protection tests, pointed at forge's files"}
+    return {**source, "adapted": "written for forge's own files after the idea of the source's self-protection "
+                                 "tests; the source's cases themselves were not read"}
 
 
 def gtfo(binary: str) -> dict[str, str]:
-    return {"page": f"https://gtfobins.github.io/gtfobins/{binary}/", "licence": "GPL-3.0 (GTFOBins)"}
+    return {"page": f"https://gtfobins.github.io/gtfobins/{binary}/", "licence": "GPL-3.0 (GTFOBins)",
+            "how": "the technique the page lists, written against this corpus's files"}
 
 
 # (category, tool, tool_input, expected, source, note)
