@@ -67,6 +67,8 @@ class ForcePush(Guard):
         args = git[1]
         shown = " ".join(command.argv)
         longs, shorts = long_flags(args), short_flags(args)
+        if "--dry-run" in longs or "n" in shorts:
+            return ALLOWED  # git push -n / --dry-run: says what it would push, pushes nothing
         refs = [r for r in operands(args)[1:]]  # the first operand is the remote
         branches = [_branch_of(r) for r in refs]
         protected = [b for b in branches if self._protected(b)]

@@ -38,9 +38,8 @@ _PLATFORMS = {
 
 def _cloud(name: str, args: list[str]) -> str | None:
     ops = operands(args)
-    if name in ("terraform", "tofu", "terragrunt") and (ops[:1] == ["destroy"] or "-destroy" in args or
-                                                       ops[:2] == ["state", "rm"] or ops[:1] == ["apply"] and
-                                                       "-auto-approve" in args and "-destroy" in args):
+    if name in ("terraform", "tofu", "terragrunt") and ops[:1] != ["plan"] and (  # a plan changes nothing
+            ops[:1] == ["destroy"] or "-destroy" in args or ops[:2] == ["state", "rm"]):
         return "destroys infrastructure"
     if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
         return "destroys infrastructure"
@@ -60,7 +59,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "deletes cloud resources"
     if name in ("docker", "podman"):
         if ops[:2] in (["system", "prune"], ["volume", "prune"], ["volume", "rm"], ["image", "prune"]) and \
-                ("-a" in args or "--all" in args or ops[:2] in (["volume", "prune"], ["volume", "rm"])):
+                ("-a" in args or "--all" in args or "--volumes" in args or
+                 ops[:2] in (["volume", "prune"], ["volume", "rm"])):
             return "deletes containers' data"
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
         if "down" in ops and ("-v" in args or "--volumes" in args):

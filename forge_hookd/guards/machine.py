@@ -26,7 +26,7 @@ _SUDOERS = Lazy(r"NOPASSWD|!authenticate")
 class MachineWide(Guard):
     name = "machine_wide"
     summary = "Acting on the whole machine: fork bombs, kill -1, shutdown, crontab -r, services, LD_PRELOAD, " \
-              "sudoers, containers that own the host"
+              "sudoers, the firewall, containers that own the host"
     catches = (":(){ :|:& };:", "kill -9 -1", "shutdown -h now", "crontab -r", "systemctl disable sshd",
                "LD_PRELOAD=./x.so ls", "echo 'me ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
                "docker run --privileged x", "docker run -v /:/host x", "mount --bind / /mnt/x")
@@ -61,8 +61,14 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return DENY, "shuts the machine down", "Ask the user"
     if name in ("systemctl", "launchctl") and operands(args)[:1] in (["disable"], ["mask"], ["unload"], ["bootout"]):
         return ASK, f"switches a service off for good ({name} {operands(args)[0]})", "Ask the user"
+    firewall = _drops_firewall(name, args)
+    if firewall is not None:
+        return DENY, f"drops the machine's firewall ({firewall})", "Ask the user"
     if name == "crontab" and any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in args):
         return DENY, "removes the user's crontab", "Edit one entry with crontab -e, or ask the user"
+    if name == "crontab" and ("-" in args or [a for k, a in enumerate(args) if not a.startswith("-") and
+                                              not (k and args[k - 1] == "-u")]):
+        return DENY, "replaces every entry of the user's crontab", "Edit one entry with crontab -e, or ask the user"
     if any(a.startswith("/etc/sudoers") for a in _written(command)) and (
             command.stdin is not None and _SUDOERS.search(command.stdin) or
             any(_SUDOERS.search(a) for f in command.feeders for a in f.args) or any(_SUDOERS.search(a) for a in args)):
@@ -75,6 +81,14 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name == "mount" and any(a in ("--bind", "--rbind", "-B", "--make-rshared") or a.startswith("-o") and "bind" in a
                                for a in args):
         return DENY, "bind-mounts part of the host", "Ask the user"
+    if name == "nsenter":
+        target = next((v for k, a in enumerate(args) for v in (
+            [args[k + 1]] if a in ("-t", "--target") and k + 1 < len(args) else
+            [a.partition("=")[2]] if a.startswith("--target=") else [a[2:]] if a.startswith("-t") and len(a) > 2
+            else []) if v), None)
+        if target == "1":
+            return DENY, "enters the namespaces of pid 1, the host's", "Ask the user"
+        return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
     return None
@@ -82,13 +96,34 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
 
 def _kills_everything(name: str, args: list[str]) -> bool:
     if name == "kill":
-        return "-1" in operands([a for a in args if not re.fullmatch(r"-(?:\d+|[A-Z]+|SIG[A-Z]+|s|n)", a)]) or \
+        kept = operands([a for a in args if not re.fullmatch(r"-(?:\d+|[A-Z]+|SIG[A-Z]+|s|n)", a)])
+        signal = [a for k, a in enumerate(args[1:]) if args[k] in ("-s", "-n")][:1]  # `kill -n 1 PID`: a signal
+        pids = list(kept)
+        if signal and signal[0] in pids:
+            pids.remove(signal[0])
+        return "-1" in kept or "1" in pids or \
             any(a == "--" for a in args) and "-1" in args[args.index("--") + 1:] or \
             args[-1:] == ["-1"] and len(args) > 1
     if name == "pkill":
         return any(a in (".", ".*", "-u") for a in args) and not any(re.fullmatch(r"[\w.-]{2,}", a) and a != "-u"
                                                                        for a in operands(args))
+    if name == "killall" and not operands(args) and "-1" in args[1:] and args[0].startswith("-"):
+        return True  # `killall -9 -1`: a signal, then -1, and no name: every process
     return name == "killall" and any(a in ("-u",) for a in args) and len(operands(args)) <= 1
+
+
+def _drops_firewall(name: str, args: list[str]) -> str | None:
+    """Flushing the rules or opening the default policy of iptables, nft or ufw."""
+    if name in ("iptables", "ip6tables", "iptables-legacy", "iptables-nft"):
+        if any(a in ("-F", "--flush", "-X", "--delete-chain") for a in args):
+            return f"{name} flush"
+        if any(a in ("-P", "--policy") for a in args) and "ACCEPT" in args:
+            return f"{name} policy ACCEPT"
+    if name == "nft" and operands(args)[:1] in (["flush"], ["delete"]):
+        return "nft " + operands(args)[0]
+    if name == "ufw" and operands(args)[:1] in (["disable"], ["reset"]):
+        return "ufw " + operands(args)[0]
+    return None
 
 
 def _owns_host(args: list[str]) -> str | None:

@@ -287,6 +287,8 @@ def _added(manager: str, args: list[str]) -> list[str]:
             continue
         if manager == "go" and arg in ("./...", "."):
             continue
+        if manager == "pip" and _bare(arg).lower() in ("pip", "setuptools", "wheel"):
+            continue  # `pip install -U pip`: the installer's own tools, no dependency of the project
         packages.append(arg)
     if git is not None:  # cargo install --git URL [crate]: code from a repository, not the registry
         return [f"{p} (from {git})" for p in packages] or [git]

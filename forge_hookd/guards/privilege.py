@@ -15,9 +15,16 @@ _WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rw
 _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 
 
+# Commands that create, change or remove users, groups and their passwords.
+_ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
+                       "groupdel", "delgroup", "gpasswd", "chpasswd", "chage", "newusers", "vipw", "vigr", "visudo",
+                       "dscl", "sysadminctl"})
+
+
 class PrivilegeEscalation(Guard):
     name = "privilege_escalation"
-    summary = "Raising privileges (sudo, doas, pkexec, su), world-writable or setuid files, chown of the system"
+    summary = "Raising privileges (sudo, doas, pkexec, su), world-writable or setuid files, chown of the system, " \
+              "user accounts"
     catches = ("sudo ls", "make && doas make install", "FOO=1 /usr/bin/sudo -i", "echo $(pkexec id)",
                "sh -c 'sudo ls'", "su -", "chmod -R 777 .", "chmod u+s x", "chown -R me /")
     options = (
@@ -33,6 +40,9 @@ class PrivilegeEscalation(Guard):
                                    " ".join(command.argv))
         if command.name in PRIVILEGE:
             return self._raise(command.name, " ".join(command.argv))
+        if command.name in _ACCOUNTS:
+            return self.verdict(DENY, " ".join(command.argv), "changes the machine's user accounts or passwords",
+                                "Ask the user to manage accounts")
         if self.opts["permissions"]:
             return self._permissions(command, context)
         return ALLOWED

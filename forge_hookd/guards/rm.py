@@ -57,8 +57,13 @@ class DestructiveRm(Guard):
             return self._find(command, context)
         if command.via == "find -exec" and name in _RM_NAMES:
             return ALLOWED  # judged with its find: what {} names depends on where find starts
-        if name.startswith("mkfs") or name in ("wipefs", "fdisk", "sfdisk", "parted") and command.args:
-            return self.verdict(DENY, " ".join(command.argv), "formats or repartitions a disk",
+        if name.startswith("mkfs") or name in ("wipefs", "fdisk", "sfdisk", "parted", "blkdiscard") and command.args \
+                or name == "sgdisk" and any(a in ("-Z", "--zap-all", "-z", "--zap", "-o", "--clear") for a in command.args):
+            return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
+                                "Ask the user to do this by hand")
+        if name == "diskutil" and operands(list(command.args))[:1] and operands(list(command.args))[0].lower() in (
+                "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk", "reformat"):
+            return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
                                 "Ask the user to do this by hand")
         if name == "dd" and any(a.startswith("of=/dev/") and not a.startswith(("of=/dev/null", "of=/dev/std"))
                                 for a in command.args):
@@ -117,6 +122,9 @@ class DestructiveRm(Guard):
             return (DENY, "deletes the whole project") if recursive else None
         if inside(path, context.project_root):
             return None
+        if inside(path, "/dev") and not inside(path, "/dev/shm") and path != "/dev":
+            # allow_outside's /dev/null is a place to write to, never a file to delete
+            return DENY, f"deletes the device node {path}"
         if any(inside(path, posixpath.normpath(a)) for a in self.opts["allow_outside"]):
             return None
         if base in _SYSTEM_DIRS or posixpath.dirname(base) == "/" or (recursive and inside(context.home, base)):

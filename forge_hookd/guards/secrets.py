@@ -18,7 +18,7 @@ from typing import Any
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
-    PathPatterns, git_args, paths_of, resolve
+    PathPatterns, git_args, operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -30,12 +30,15 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
                 "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
-                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*"]
+                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
+                "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
+                "/etc/security/opasswd"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
               "example.env", "sample.env", "template.env", "*.example.env",
-              "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*"]
+              "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
 _SECRET_VAR = Lazy(r"\$\{?([A-Za-z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|"
                          r"CREDENTIAL)[A-Za-z0-9_]*)", re.I)
+_SECRET_NAME = Lazy(r"SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL", re.I)
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
@@ -82,10 +85,34 @@ _ENV_DUMP = Lazy(r"print\(\s*(?:dict\()?os\.environ\s*\)?\s*\)|console\.(?:log|d
                  r"Deno\.env\.toObject\(\)|getenv\(\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ")
 
 
+# pass(1) subcommands that neither show nor copy a password; any other first word is a
+# name that `pass NAME` (and `pass -c NAME`, to the clipboard) shows.
+_PASS_QUIET = frozenset({"ls", "list", "find", "search", "init", "insert", "add", "generate", "edit", "rm", "remove",
+                         "delete", "mv", "rename", "cp", "copy", "git", "help", "version", "--help", "--version"})
+
+
+def _prints_kube_secret(args: list[str]) -> bool:
+    """``kubectl get secret X -o yaml`` (json, jsonpath, go-template ...): the data, in
+    base64, which is no protection; ``kubectl get secret X`` lists names only."""
+    ops = operands([a for k, a in enumerate(args) if not (k and args[k - 1] in ("-n", "--namespace", "-o",
+                                                                                 "--output", "-l", "--selector"))])
+    if ops[:1] != ["get"] or not ops[1:2] or not ops[1].split("/")[0].split(",")[0] in ("secret", "secrets"):
+        return False
+    outputs = [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-o", "--output")] + \
+        [a.partition("=")[2] for a in args if a.startswith("--output=")] + [a[2:] for a in args if a.startswith("-o")
+                                                                            and len(a) > 2]
+    return any(not o.startswith(("name", "wide")) for o in outputs)
+
+
 def _prints_secret(command: Command) -> str | None:
     """Secret material printed by a command that has it (``gh auth token``), or loaded
     or dumped by a one-liner (``load_dotenv()``, ``print(os.environ)``)."""
     head = command.name
+    if head == "kubectl" and _prints_kube_secret(list(command.args)):
+        return "prints a Kubernetes secret's data"
+    if head == "pass" and command.args and command.args[0] not in _PASS_QUIET and \
+            any(not a.startswith("-") or a in ("-c", "--clip") for a in command.args):
+        return "reads the password store"
     if head in _PRINTER_NAMES:
         args = command.args
         for name, prefix, why in _PRINTERS:
@@ -100,6 +127,26 @@ def _prints_secret(command: Command) -> str | None:
         if _ENV_DUMP.search(text):
             return "prints every environment variable, secrets with them"
     return None
+
+
+# Commands whose first operand is a pattern or a script, unless an option gives it (-e, -f).
+_PATTERN_FIRST = {"grep": ("-e", "-f", "--regexp", "--file"), "egrep": ("-e", "-f", "--regexp", "--file"),
+                  "fgrep": ("-e", "-f", "--regexp", "--file"), "rg": ("-e", "-f", "--regexp", "--file"),
+                  "ag": ("-f",), "ack": ("--match",), "sed": ("-e", "-f", "--expression", "--file"),
+                  "awk": ("-f", "--file"), "gawk": ("-f", "--file")}
+
+
+def _pattern_operand(name: str, args: list[str]) -> str | None:
+    """The pattern of ``grep PATTERN FILE...`` (or sed's script, awk's program), when no
+    option gives it: it names no file."""
+    given = _PATTERN_FIRST.get(name)
+    if given is None or any(a in given or a.startswith(tuple(g + "=" for g in given if g.startswith("--"))) or
+                            re.fullmatch(r"-[A-Za-z]*[ef][A-Za-z]*", a) and name != "awk" and name != "gawk"
+                            or name in ("awk", "gawk") and a.startswith("-f")
+                            for a in args if a != "--"):
+        return None
+    first = operands(args)[:1]
+    return first[0] if first else None
 
 
 class SecretFiles(Guard):
@@ -145,6 +192,9 @@ class SecretFiles(Guard):
                 command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)):
             return self.verdict(DENY, shown or command.name, "prints every environment variable, secrets with them",
                                 "Print the one variable you need by name (echo \"$NODE_ENV\")")
+        if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):
+            return self.verdict(DENY, shown, "prints a secret variable by name",
+                                "Check that it is set without printing it: test -n \"$VAR\"")
         if command.name in ("echo", "printf"):
             secret = next((m.group(1) for w in command.words[1:] for m in _SECRET_VAR.finditer(w.text)
                            if w.dynamic), None)
@@ -165,6 +215,10 @@ class SecretFiles(Guard):
             return ALLOWED
         words = [w.text for w in command.words[1:]] + [r.target for r in command.redirects if r.mode != "dup" and
                                                       r.mode != "stdin"]
+        pattern = _pattern_operand("grep", git[1]) if git is not None and git[0] == "grep" else \
+            _pattern_operand(command.name, list(command.args))
+        if pattern is not None and pattern in words:
+            words.remove(pattern)  # `grep -rn process.env src/`: a pattern, not the file process.env
         words += [w.partition("=")[2] for w in words if "=" in w]
         words += [w.lstrip("@") for w in words if w.startswith("@")]
         code = command.inline_code
