@@ -18,7 +18,7 @@ from typing import Any
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
-    PathPatterns, git_args, operands, paths_of, resolve
+    PathPatterns, git_args, long_flags, operands, paths_of, resolve, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -149,6 +149,25 @@ def _pattern_operand(name: str, args: list[str]) -> str | None:
     return first[0] if first else None
 
 
+def _dumps_environment(command: Command) -> bool:
+    """``env``, ``printenv``, ``export``/``set``/``declare`` alone, ``export -p``: every variable."""
+    return (not command.argv and command.wrapper_names[-1:] == ("env",)
+            or command.name in ("env", "printenv", "export", "set", "declare") and not command.args
+            or command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)))
+
+
+_COUNTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_COUNTING = frozenset({"--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match"})
+
+
+def _only_counts(command: Command) -> bool:
+    """Whether ``command`` prints no line it reads: ``wc``, ``grep -c`` / ``-q`` / ``-l``."""
+    if command.name == "wc":
+        return True
+    args = list(command.args)
+    return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
+
+
 class SecretFiles(Guard):
     name = "secret_files"
     summary = "Reading or writing credential files (.env, ~/.ssh, *.pem, cloud credentials)"
@@ -185,11 +204,19 @@ class SecretFiles(Guard):
         return any(fnmatchcase(sample, name) and self._secret(f"{context.project_root}/{sample}", context)
                    for sample in _SAMPLES)
 
+    def judge_shell(self, parsed: shell.Parsed, context: Context) -> Ruling:
+        # `env | grep -c PATH`, `printenv | wc -l`: a dump whose next command only counts
+        # or tests its lines prints no value; every other consumer (grep PATTERN, sort,
+        # tee) passes values on, and the dump is judged as it is.
+        counted = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _only_counts(c)}
+        if counted:
+            parsed = parsed._replace(commands=tuple(c for c in parsed.commands
+                                                    if id(c) not in counted or not _dumps_environment(c)))
+        return super().judge_shell(parsed, context)
+
     def judge_command(self, command: Command, context: Context) -> Ruling:
         shown = " ".join(command.argv)
-        if not command.argv and command.wrapper_names[-1:] == ("env",) or \
-                command.name in ("env", "printenv", "export", "set", "declare") and not command.args or \
-                command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)):
+        if _dumps_environment(command):
             return self.verdict(DENY, shown or command.name, "prints every environment variable, secrets with them",
                                 "Print the one variable you need by name (echo \"$NODE_ENV\")")
         if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):

@@ -99,7 +99,11 @@ sh("destructive_rm", "deny", PICKLES, "rm -rf ~/*", "rm -rf /*", "rm -rf ..")
 sh("destructive_rm", "allow", SCH_DANGER,
    "rm file.txt", "rm -i dangerous.file", "rm -rf node_modules", 'echo "rm -rf /"',
    'echo "Would delete: rm -rf /"', "cat << EOF\nrm -rf /\nEOF", 'cat README.md | grep "rm -rf"',
-   'echo "# Use rm -rf / to delete everything"', "r\\m -rf /")
+   'echo "# Use rm -rf / to delete everything"')
+# schlock lists it as allowed; the shell removes the backslash and runs rm -rf / (the label
+# was corrected after the held-out look, which had refused it rightly)
+sh("destructive_rm", "deny", SCH_DANGER, "r\\m -rf /",
+   note="schlock's tests allow it, but the shell removes the backslash: this is rm -rf /")
 sh("destructive_rm", "allow", SAH, "rm -rf target", "rm -rf dist", "rm -rf .cache")
 sh("destructive_rm", "allow", PICKLES,
    "rm -rf build", "rm -rf .next", "rm -rf out", "rm -rf coverage", "rm -rf .pytest_cache", "rm -rf tmp",

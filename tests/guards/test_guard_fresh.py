@@ -153,3 +153,19 @@ def test_git_grep_templates_and_kubernetes_secrets(command: str, decision: str) 
 ])
 def test_a_destroy_plan_and_a_prune_of_volumes(command: str, decision: str) -> None:
     assert decide("infra_destructive", command) == decision
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("env | grep -c PATH", "allow"),        # a count: no value reaches the output
+    ("printenv | wc -l", "allow"),
+    ("env | grep -q '^CI='", "allow"),
+    ("env | rg --count NODE", "allow"),
+    ("env | grep PATH", "deny"),            # the matching lines, values and all
+    ("env | grep -v PATH", "deny"),
+    ("env | sort | wc -l", "deny"),         # judged at env's own consumer, which prints
+    ("env | tee env.txt | wc -l", "deny"),
+    ("env | grep -c PATH; env", "deny"),    # the second dump is printed
+    ("cat .env | wc -l", "deny"),           # reading the file is the refusal, counted or not
+])
+def test_an_environment_dump_that_is_only_counted_prints_no_secret(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision
