@@ -10,7 +10,7 @@ import re
 
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Ruling, operands
 from forge_hookd.guards.paths import written_paths
-from forge_hookd.shell.commands import Command, Parsed
+from forge_hookd.shell.commands import Command, Parsed, option_values
 from forge_hookd.shell.lazyre import Lazy
 
 _FORK_BOMB = Lazy(r"([A-Za-z_:][\w:]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&")
@@ -82,10 +82,7 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
                                for a in args):
         return DENY, "bind-mounts part of the host", "Ask the user"
     if name == "nsenter":
-        target = next((v for k, a in enumerate(args) for v in (
-            [args[k + 1]] if a in ("-t", "--target") and k + 1 < len(args) else
-            [a.partition("=")[2]] if a.startswith("--target=") else [a[2:]] if a.startswith("-t") and len(a) > 2
-            else []) if v), None)
+        target = next((v for v in option_values(args, "-t", "--target") if v), None)
         if target == "1":
             return DENY, "enters the namespaces of pid 1, the host's", "Ask the user"
         return ASK, "enters another process's namespaces (nsenter)", "Ask the user"

@@ -36,9 +36,9 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
-_SECRET_VAR = Lazy(r"\$\{?([A-Za-z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|"
-                         r"CREDENTIAL)[A-Za-z0-9_]*)", re.I)
-_SECRET_NAME = Lazy(r"SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL", re.I)
+_SECRET_WORDS = "SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL"  # in a variable's name
+_SECRET_VAR = Lazy(rf"\$\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)", re.I)
+_SECRET_NAME = Lazy(_SECRET_WORDS, re.I)
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
@@ -98,10 +98,7 @@ def _prints_kube_secret(args: list[str]) -> bool:
                                                                                  "--output", "-l", "--selector"))])
     if ops[:1] != ["get"] or not ops[1:2] or not ops[1].split("/")[0].split(",")[0] in ("secret", "secrets"):
         return False
-    outputs = [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-o", "--output")] + \
-        [a.partition("=")[2] for a in args if a.startswith("--output=")] + [a[2:] for a in args if a.startswith("-o")
-                                                                            and len(a) > 2]
-    return any(not o.startswith(("name", "wide")) for o in outputs)
+    return any(o and not o.startswith(("name", "wide")) for o in shell.option_values(args, "-o", "--output"))
 
 
 def _prints_secret(command: Command) -> str | None:

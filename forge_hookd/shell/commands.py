@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from forge_hookd.shell import runners
@@ -860,7 +860,7 @@ def _wrapper_cwd(cmd: Command, known: Mapping[str, str]) -> tuple[str | None, st
     cwd = cmd.cwd
     for wrapper in cmd.wrappers:
         options = _CHDIR.get(posixpath.basename(wrapper[0]))
-        for directory in () if options is None else _option_values(wrapper[1:], *options):
+        for directory in () if options is None else option_values(wrapper[1:], *options):
             value = _VAR.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), directory)
             if "$" in value or "`" in value or not value:
                 return None, f"{' '.join(wrapper)}: a directory that cannot be resolved"
@@ -868,8 +868,9 @@ def _wrapper_cwd(cmd: Command, known: Mapping[str, str]) -> tuple[str | None, st
     return cwd, None
 
 
-def _option_values(words: tuple[str, ...], short: str, long: str) -> Iterator[str]:
-    """The values of ``-X VALUE``, ``-XVALUE``, ``--long VALUE`` and ``--long=VALUE``."""
+def option_values(words: Sequence[str], short: str, long: str) -> Iterator[str]:
+    """The values of ``-X VALUE``, ``-XVALUE``, ``--long VALUE`` and ``--long=VALUE``
+    (``""`` for a flag that ends the words)."""
     for k, text in enumerate(words):
         following = words[k + 1] if k + 1 < len(words) else ""
         if text in (short, long):
