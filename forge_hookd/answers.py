@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import itertools
 import json  # loaded by orjson anyway: the stdlib parser sees what orjson cannot say
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from forge_hookd.text import did_you_mean, near_miss
+from forge_hookd.tuples import NamedTuple
 
 if TYPE_CHECKING:  # Protocols are for the type checker: one costs 0.3 M instructions at import
     from collections.abc import Callable

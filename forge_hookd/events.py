@@ -9,12 +9,13 @@ import re
 import time
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
 from forge_hookd.errors import EventError, json_type, optional_str
 from forge_hookd.text import did_you_mean
+from forge_hookd.tuples import NamedTuple
 
 
 class EventType(str, Enum):

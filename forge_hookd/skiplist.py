@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from forge_hookd.events import SKIP_VAR
 from forge_hookd.registry import Hook, hook_name, is_managed
 from forge_hookd.text import did_you_mean
+from forge_hookd.tuples import NamedTuple
 
 
 class Skipping(NamedTuple):

@@ -8,13 +8,14 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.statedir import state_path
 from forge_hookd.text import did_you_mean
+from forge_hookd.tuples import NamedTuple
 
 ALLOW, ASK, DENY = "allow", "ask", "deny"
 _RANK = {ALLOW: 0, ASK: 1, DENY: 2}

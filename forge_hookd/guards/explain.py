@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from forge_hookd.answers import merge_patch
 from forge_hookd.shell import commands as shell
 from forge_hookd.guards import ALIASES, GUARDS, RECOMMENDED, Context, GuardError, Ruling, make
 from forge_hookd.guards.base import FILE_TOOLS, WRITE_TOOLS
+from forge_hookd.tuples import NamedTuple
 
 #: the tools `guard test --tool` takes: forge's canonical names that some guard judges
 TEST_TOOLS = ("bash", *sorted(FILE_TOOLS))

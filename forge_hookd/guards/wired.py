@@ -27,13 +27,13 @@ import functools
 import os
 import posixpath
 import sys
-from typing import NamedTuple
 
 import orjson
 
 from forge_hookd.errors import ConfigError
 from forge_hookd.readfile import read_regular
 from forge_hookd.guards.base import Context, inside
+from forge_hookd.tuples import NamedTuple
 
 #: Each agent's files forge-hook install may wire, as the dialects name them (their
 #: ``settings.files`` and ``local_files``; tests/guards/test_wired.py ties the two), plus

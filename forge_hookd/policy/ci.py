@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
@@ -37,6 +37,7 @@ from forge_hookd.registry import Hook
 from forge_hookd.run.pipeline import RunOptions, run
 from forge_hookd.readfile import read_regular
 from forge_hookd.text import one_line
+from forge_hookd.tuples import NamedTuple
 
 _DECISIONS = ("allow", "deny", "ask")
 _CASE_KEYS = frozenset({"name", "command", "event", "payload", "dialect", "native_event", "expect", "reason"})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from forge_hookd.run.codec import Request
 from forge_hookd.errors import EventError, UsageError
@@ -26,6 +26,7 @@ from forge_hookd.run.pipeline import RunOptions, run
 from forge_hookd.log.redact import MASK
 from forge_hookd.log.view import readable
 from forge_hookd.results import HookRun
+from forge_hookd.tuples import NamedTuple
 
 _CUT = "...[cut]"
 

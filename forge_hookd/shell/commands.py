@@ -24,13 +24,13 @@ import functools
 import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 from forge_hookd.shell import runners
 from forge_hookd.shell import words as shellwords
 from forge_hookd.shell.words import MAX_DEPTH, RawCommand, Sub, Word
 from forge_hookd.shell.known import Known
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.tuples import NamedTuple
 
 __all__ = ["Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse", "script_words",
            "trust_words"]

@@ -12,7 +12,8 @@ the input, as the shell's reader would take it, and :attr:`Script.error` says so
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+from forge_hookd.tuples import NamedTuple
 
 MAX_DEPTH = 16  # nested $(...), `...`, sh -c, eval: deeper is not judged (Script.truncated)
 MAX_COMMANDS = 4096  # simple commands in one parse, nested ones included
