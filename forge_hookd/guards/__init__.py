@@ -2,7 +2,7 @@
 interface (:class:`base.Guard`), a registry by name, and the ``recommended`` set.
 
 A hook entry ``{"event": "tool:pre_execute", "guard": "NAME", "with": {...}}`` names one;
-:func:`hook.guard_result` is what the executor calls for it (DESIGN.md, "Built-in
+:class:`run.guardhook.EventJudge` is what the executor calls for it (DESIGN.md, "Built-in
 guards"), :mod:`explain` and :mod:`entries` what ``forge-hook guard`` and ``add --guard``
 use."""
 

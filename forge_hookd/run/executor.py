@@ -24,6 +24,7 @@ from forge_hookd.run.signals import Interrupted
 
 if TYPE_CHECKING:
     from forge_hookd.run.deadline import Deadline
+    from forge_hookd.run.guardhook import EventJudge
     from forge_hookd.run.missing import MissingScripts
     from forge_hookd.run.rewrite import RewriteJudged
     from forge_hookd.run.process import Spec
@@ -156,6 +157,7 @@ class HookExecutor:
         formatted = {name: self._formatted(name, run.event) for name in {h.format for h in hooks} if name}
         stopped = False  # a hook said stop and the chain stops on failure
         missing = MissingScripts(run.event, self.project_dir)
+        judge: EventJudge | None = None  # made at the first guard entry
 
         def reader_for(hook: Hook) -> answers.ResultReader:
             return _reader_for(hook, run.event, missing, self._cwd(hook))
@@ -181,7 +183,8 @@ class HookExecutor:
                         if self.on_start is not None:
                             self.on_start(index, hook)
                         if hook.guard is not None:  # judged here and now, holding no job slot
-                            results[index] = self._ended(self._guard_result(index, hook, run.event))
+                            judge = judge or self._event_judge(run.event)
+                            results[index] = self._ended(judge.result(hook, index=index))
                             stopped = stop_on_failure and results[index].blocks
                             continue
                         failed = processes.start(index, self._spec(hook, base_env, stdin, event_vars, formatted))
@@ -209,6 +212,7 @@ class HookExecutor:
         process module, no subreaper, no spawn (bench/README.md, "Built-in guards").
         The guards the deadline kept from being judged are returned."""
         signalled = catcher.received if catcher is not None else []
+        judge = self._event_judge(run.event)
         for index, hook in enumerate(hooks):
             if signalled:
                 break
@@ -217,7 +221,7 @@ class HookExecutor:
                 return run.skipped
             if self.on_start is not None:
                 self.on_start(index, hook)
-            run.results.append(self._ended(self._guard_result(index, hook, run.event)))
+            run.results.append(self._ended(judge.result(hook, index=index)))
             if stop_on_failure and run.results[-1].blocks:
                 break
         run.skipped = list(range(len(run.results), len(hooks)))
@@ -225,12 +229,12 @@ class HookExecutor:
             run.interrupted = signalled[0]
         return []
 
-    def _guard_result(self, index: int, hook: Hook, event: HookEvent) -> HookResult:
+    def _event_judge(self, event: HookEvent) -> EventJudge:
         # The parser and the twelve guards: 7.2 ms, paid only by a run with a guard entry
         # (bench/README.md, "Built-in guards: a whole run").
-        from forge_hookd.run.guardhook import guard_result
+        from forge_hookd.run.guardhook import EventJudge
 
-        return guard_result(hook, event, index=index, project_root=self.project_dir, env=os.environ)
+        return EventJudge(event, project_root=self.project_dir, env=os.environ)
 
     def _judge_rewrite(self, run: HookRun) -> RewriteJudged | None:
         """The run's guards on the tool input its hooks rewrote (run/rewrite.py): asked

@@ -6,7 +6,7 @@ imported rewriter, a project hook with a bug, a pull trusted unread) could turn 
 into ``rm -rf ~`` after the guards had judged ``ls``. So when a run that does not deny
 changes ``tool_args`` on an event that can block, the run's blocking guard entries (each
 that matched the event, from every source) judge the rewritten input too, in this
-process, as :func:`~forge_hookd.run.guardhook.guard_result` judges any event; their deny
+process, as :class:`~forge_hookd.run.guardhook.EventJudge` judges any event; their deny
 or ask becomes the run's (:meth:`~forge_hookd.results.HookRun.conclude`), with a reason
 naming the hook that rewrote. Script hooks are not run again: a rewrite is not a new
 event. The executor loads this module only for a run whose hooks rewrote its data and
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from forge_hookd.answers import ALLOW, ASK, DENY, merge_patch
 from forge_hookd.events import BLOCKING_TYPES
 from forge_hookd.results import describe_hook
-from forge_hookd.run.guardhook import guard_result
+from forge_hookd.run.guardhook import EventJudge
 
 if TYPE_CHECKING:
     from forge_hookd.results import HookResult, HookRun
@@ -73,8 +73,8 @@ def judge_rewrite(run: HookRun, *, project_root: str, env: Mapping[str, str]) ->
         return None
     by = _rewriters(run.results, event.data.get("tool_args"))
     rewritten = replace(event, data=run.data)
-    return RewriteJudged(by, [_said(guard_result(g.hook, rewritten, index=g.index, project_root=project_root,
-                                                 env=env), by) for g in guards])
+    judge = EventJudge(rewritten, project_root=project_root, env=env)
+    return RewriteJudged(by, [_said(judge.result(g.hook, index=g.index), by) for g in guards])
 
 
 def _rewriters(results: list[HookResult], tool_args: Any) -> list[HookResult]:
