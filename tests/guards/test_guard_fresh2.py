@@ -1,0 +1,91 @@
+"""What the second fresh corpus (tests/guards/corpus/fresh2.jsonl, issue 31 item 11) showed
+the pack refusing or missing, each fixed as a rule and pinned here by commands other than
+the corpus's own: the everyday upkeep a careful engineer allows (a lockfile deleted to be
+regenerated, a git hook installed, the owner or mode of one's own files in the home) and
+the dangerous commands the pack did not know."""
+
+from __future__ import annotations
+
+import pytest
+
+from forge_hookd.guards import GUARDS, Context, make, worst
+
+# Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
+pytestmark = pytest.mark.inprocess
+
+CTX = Context.from_env("/home/user/project", {"HOME": "/home/user"})
+
+
+def decide(guard: str, command: str) -> str:
+    return make(guard).judge("bash", {"command": command}, CTX).decision
+
+
+def pack(command: str) -> str:
+    return worst(make(name).judge("bash", {"command": command}, CTX) for name in GUARDS).decision
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("rm -f Gemfile.lock", "allow"),                 # the package manager writes a new one
+    ("unlink uv.lock && uv lock", "allow"),
+    ("cd web && rm -f pnpm-lock.yaml", "allow"),
+    ("echo '{}' > composer.lock", "deny"),           # an edit by hand is still refused
+    ("mv old.lock Gemfile.lock", "deny"),
+    ("rm -f .git/index", "deny"),                    # .git/ is not a lockfile
+    ("rm .github/workflows/ci.yml", "deny"),
+])
+def test_a_lockfile_deleted_is_regenerated_not_edited(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("cp tools/commit-msg .git/hooks/", "allow"),     # a hook added
+    ("install -m 0755 hooks/pre-push .git/hooks/pre-push", "allow"),
+    ("ln -sf ../../bin/pre-commit .git/hooks/pre-commit", "allow"),
+    ("chmod u+x .git/hooks/commit-msg", "allow"),
+    ("chmod 755 .git/hooks/pre-push", "allow"),
+    ("cp /dev/null .git/hooks/pre-commit", "deny"),  # emptied: switched off
+    ("chmod -x .git/hooks/pre-push", "deny"),        # no longer executable: git skips it
+    ("chmod a-x .git/hooks/commit-msg", "deny"),
+    ("chmod 644 .git/hooks/pre-commit", "deny"),
+    ("cat /dev/null > .git/hooks/commit-msg", "deny"),
+    ("mv .git/hooks/pre-push /tmp/", "deny"),
+])
+def test_a_hook_added_is_not_a_hook_switched_off(command: str, decision: str) -> None:
+    assert decide("no_verify", command) == decision, command
+    assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("cp scripts/post-merge .git/hooks/", "allow"),
+    ("chmod +x .git/hooks/post-merge", "allow"),
+    ("cp scripts/config .git/config", "deny"),       # the rest of .git/ stays git's
+    ("cp x .git/hooks/../HEAD", "deny"),
+    ("chmod 600 .git/config", "deny"),
+])
+def test_protected_paths_lets_a_hook_into_git_hooks(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("chown -R $USER ~/.cache/pip", "allow"),       # one's own files, back to oneself
+    ("chown -R \"$(id -un)\":staff ~/Library/Caches/x", "allow"),
+    ("chgrp -R $(id -gn) ~/.local/share/app", "allow"),
+    ("chmod 600 ~/.netrc", "allow"),                 # tightening one's own secret file
+    ("chmod -R u+w ~/.cache/go-build", "allow"),
+    ("chown -R $USER /opt/tool", "deny"),            # outside the home: not the agent's
+    ("chmod 644 /etc/hosts", "deny"),
+    ("echo x > ~/.npm/_cacache/x", "deny"),          # content outside the project is still refused
+])
+def test_owner_and_mode_of_ones_own_files(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("chown -R nobody ~/.gnupg", "deny"),            # handed to another owner
+    ("chown root:wheel ~/bin/tool", "deny"),
+    ("chown -R $USER ~/.npm", "allow"),
+    ("chown -R me ./build", "allow"),                # inside the project
+    ("chmod -w ~/.bashrc", "allow"),
+])
+def test_handing_files_outside_the_project_to_another_owner(command: str, decision: str) -> None:
+    assert decide("privilege_escalation", command) == decision, command
