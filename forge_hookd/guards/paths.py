@@ -43,6 +43,17 @@ def chmod_operands(args: list[str] | tuple[str, ...]) -> list[str]:
     return out
 
 
+# The user's own name, however a command line spells it: chown -R $USER, "$(whoami)", $(id -un).
+_ONESELF = Lazy(r'^"?(?:\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -u|id -un)\)|`(?:whoami|id -un?)`)"?$')
+
+
+def gives_to_oneself(owner: str, context: Context) -> bool:
+    """Whether chown's ``OWNER[:GROUP]`` gives the files to the user running the agent
+    (the home's own name counts: /home/alice is alice's); the group is free."""
+    user = owner.split(":", 1)[0]
+    return user == "" or _ONESELF.search(user) is not None or user == posixpath.basename(context.home.rstrip("/"))
+
+
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
     destination, dd of=, truncate, and rm/mv/chmod's operands (they change the file)."""
@@ -361,6 +372,10 @@ class SelfProtection(Guard):
             return self.verdict(DENY, shown, copied, _PERSON_TRUSTS)
         if _only_reads(command):
             return ALLOWED
+        if command.name in ("chown", "chgrp") and operands(command.args)[:1] and \
+                (command.name == "chgrp" or gives_to_oneself(operands(command.args)[0], context)) and \
+                not any(r.mode in ("write", "append", "readwrite") for r in command.redirects):
+            return ALLOWED  # files given back to oneself (chown -R $USER ~/.config): nothing of forge's changes
         cwd = command_cwd(command, context)
         for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),
                      *_code_writes(command), *_found_and_changed(command)]:

@@ -5,12 +5,11 @@ another owner (``chown -R x /``)."""
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from forge_hookd.shell.commands import PRIVILEGE, Command
 from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, inside, operands, resolve
-from forge_hookd.guards.paths import chmod_operands
+from forge_hookd.guards.paths import chmod_operands, gives_to_oneself
 from forge_hookd.shell.lazyre import Lazy
 
 _WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rwxXst]*w")
@@ -21,17 +20,6 @@ _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 _ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
                        "groupdel", "delgroup", "gpasswd", "chpasswd", "chage", "newusers", "vipw", "vigr", "visudo",
                        "dscl", "sysadminctl"})
-
-
-# The user's own name, however a command line spells it: chown -R $USER, "$(whoami)", $(id -un).
-_ONESELF = Lazy(r'^"?(?:\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -u|id -un)\)|`(?:whoami|id -un?)`)"?$')
-
-
-def _oneself(owner: str, context: Context) -> bool:
-    """Whether chown's ``OWNER[:GROUP]`` gives the files to the user running the agent
-    (the home's own name counts: /home/alice is alice's); the group is free."""
-    user = owner.split(":", 1)[0]
-    return user == "" or _ONESELF.search(user) is not None or user == posixpath.basename(context.home.rstrip("/"))
 
 
 class PrivilegeEscalation(Guard):
@@ -87,7 +75,7 @@ class PrivilegeEscalation(Guard):
                     return self.verdict(DENY, shown, f"changes the owner of {path}",
                                         "Change owners only inside the project")
                 if name == "chown" and path is not None and not inside(path, context.project_root) and \
-                        not _oneself(ops[0], context):
+                        not gives_to_oneself(ops[0], context):
                     return self.verdict(DENY, shown, f"hands {path}, outside the project, to another owner ({ops[0]})",
                                         "Give files outside the project back to yourself ($USER) only, or ask the user")
         if name == "setcap":

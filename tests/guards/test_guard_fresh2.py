@@ -89,3 +89,26 @@ def test_owner_and_mode_of_ones_own_files(command: str, decision: str) -> None:
 ])
 def test_handing_files_outside_the_project_to_another_owner(command: str, decision: str) -> None:
     assert decide("privilege_escalation", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("chown -R $USER ~/.config", "allow"),           # forge's config is in it, but given back to oneself
+    ("chown -R nobody ~/.config", "deny"),
+    ("chmod -R 000 ~/.config", "deny"),
+])
+def test_self_protection_lets_files_go_back_to_oneself(command: str, decision: str) -> None:
+    assert decide("self_protection", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("parted -s /dev/nvme0n1 print free", "allow"),  # shows the table
+    ("fdisk -l /dev/sdb", "allow"),
+    ("parted -s /dev/sdb print mklabel gpt", "deny"),   # script mode runs every command given
+    ("gdisk /dev/nvme1n1", "deny"),                  # interactive: repartitions
+    ("cfdisk /dev/sdc", "deny"),
+    ("diskutil apfs deleteVolume disk3s2", "deny"),
+    ("diskutil apfs list", "allow"),
+    ("dd if=build/app.bin of=/dev/zero bs=1M", "allow"),  # a sink, as /dev/null is
+])
+def test_disks_shown_or_written(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
