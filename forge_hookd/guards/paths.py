@@ -34,7 +34,8 @@ _CHMOD_MINUS = Lazy(r"^-[rwxXst]+$")
 def chmod_operands(args: list[str] | tuple[str, ...]) -> list[str]:
     """chmod's operands, its mode first: ``chmod -x f`` takes the mode ``-x`` (no option of
     chmod is made of r, w, x, X, s and t), which operands() would drop as an option."""
-    out, rest = [], False
+    out: list[str] = []
+    rest = False
     for arg in args:
         if rest or not arg.startswith("-") or arg == "-" or not out and _CHMOD_MINUS.search(arg):
             out.append(arg)
