@@ -81,6 +81,10 @@ class ForcePush(Guard):
             return self.verdict(DENY, shown, "force-pushes with a +refspec",
                                 "Push without '+', or use --force-with-lease on your own branch")
         deleting = "--delete" in longs or "d" in shorts or any(r.startswith(":") for r in refs)
+        tag = next((r for r in refs if (r.startswith(":") or deleting) and r.lstrip(":").startswith("refs/tags/")), None)
+        if tag is not None:
+            return self.verdict(DENY, shown, f"deletes the published tag {tag.lstrip(':')[len('refs/tags/'):]}",
+                                "Ask the user; a release tag others may have fetched is removed by hand")
         if protected and deleting:
             return self.verdict(DENY, shown, f"deletes the protected branch {protected[0]}",
                                 "Ask the user; protected branches are deleted by hand")

@@ -19,7 +19,7 @@ _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 # Commands that create, change or remove users, groups and their passwords.
 _ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
                        "groupdel", "delgroup", "gpasswd", "chpasswd", "chage", "newusers", "vipw", "vigr", "visudo",
-                       "dscl", "sysadminctl"})
+                       "dscl", "sysadminctl", "passwd"})
 
 
 class PrivilegeEscalation(Guard):

@@ -167,8 +167,9 @@ class DestructiveRm(Guard):
             if feeder.name == "find":
                 narrowed = _find_expression(list(feeder.args))[1]
                 for start in _find_starts(feeder) or ["."]:
+                    # find lists every file under its start: rm without -r deletes them all, as find -exec rm does
                     verdict = self._target(start, command_cwd(feeder, context), context, shown,
-                                           recursive=recursive and not narrowed)
+                                           recursive=not narrowed)
                     if verdict.decision != "allow":
                         return verdict
                 return ALLOWED

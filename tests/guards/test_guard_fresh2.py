@@ -112,3 +112,62 @@ def test_self_protection_lets_files_go_back_to_oneself(command: str, decision: s
 ])
 def test_disks_shown_or_written(command: str, decision: str) -> None:
     assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("bin/rails db:truncate_all", "ask"),            # a framework's task that empties the database
+    ("bundle exec rake db:migrate:reset", "ask"),
+    ("php artisan migrate:refresh --seed", "ask"),
+    ("php bin/console doctrine:database:drop --force", "ask"),
+    ("php bin/console doctrine:fixtures:load --append", "allow"),  # appends: purges nothing
+    ("wp db drop --yes", "ask"),
+    ("drush sql:drop", "ask"),
+    ("bundle exec rails db:migrate", "allow"),
+    ("php artisan migrate", "allow"),
+    ("wp db export backup.sql", "allow"),
+    ("kubectl -n prod scale statefulset db --replicas=0", "ask"),  # takes it down
+    ("kubectl scale deploy api --replicas=2", "allow"),
+    ("gh api -X PATCH repos/o/r/branches/release/protection/required_status_checks", "ask"),
+    ("gh api --method DELETE repos/o/r/rulesets/12", "ask"),
+    ("gh api repos/o/r/branches/main/protection", "allow"),  # reads it
+    ("gcloud redis instances destroy cache-1", "ask"),
+])
+def test_infrastructure_the_pack_did_not_know(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "guard", "decision"), [
+    ("git push upstream :refs/tags/v2.0.0", "force_push", "deny"),   # a published tag deleted
+    ("git push --delete origin refs/tags/v0.1", "force_push", "deny"),
+    ("git push origin refs/tags/v2.0.0", "force_push", "allow"),
+    ("git push origin :old-feature", "force_push", "allow"),         # a branch of one's own
+    ("passwd alice", "privilege_escalation", "deny"),
+    ("tail -50 ~/.bash_history", "secret_files", "deny"),            # every secret typed on a command line
+    ("grep token ~/.psql_history", "secret_files", "deny"),
+    ("cat ./.credentials", "secret_files", "deny"),
+    ("history | tail", "secret_files", "allow"),
+    ("LD_LIBRARY_PATH=/dev/shm/x ./app", "machine_wide", "deny"),   # libraries from a world-writable place
+    ("LD_LIBRARY_PATH=./build/lib ./app", "machine_wide", "allow"),
+    ("DYLD_LIBRARY_PATH=/usr/local/lib:/tmp/libs make test", "machine_wide", "deny"),
+    ("launchctl load -w ~/Library/LaunchAgents/com.x.plist", "machine_wide", "ask"),
+    ("launchctl list", "machine_wide", "allow"),
+    ("yarn global add serve", "package_policy", "ask"),             # for the whole machine, as npm i -g
+    ("pnpm global add http-server", "package_policy", "ask"),
+    ("yarn global list", "package_policy", "allow"),
+])
+def test_the_rest_the_pack_did_not_know(command: str, guard: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "guard", "decision"), [
+    ("find . | xargs rm -f", "destructive_rm", "deny"),  # every file of the project, .git too, as find . -exec rm
+    ("find src | xargs rm", "destructive_rm", "allow"),  # everything under src: rm -rf src is allowed too
+    ("find src -name '*.orig' | xargs rm", "destructive_rm", "allow"),
+    ("find . -type f -print0 | xargs -0 rm -f", "destructive_rm", "allow"),  # narrowed to files: kept as before
+    ("cat big.iso > /dev/zero", "protected_paths", "allow"),     # a sink, as /dev/null is
+    ("security delete-internet-password -s example.com", "secret_files", "deny"),
+    ("security add-generic-password -a me -s svc -w hunter2", "secret_files", "deny"),
+    ("security list-keychains", "secret_files", "allow"),
+])
+def test_xargs_from_find_devices_and_the_keychain(command: str, guard: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
