@@ -6,8 +6,9 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import Command, Parsed
-from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, git_args, long_flags, operands, short_flags
-from forge_hookd.guards.paths import written_paths
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, long_flags, \
+    operands, resolve, short_flags
+from forge_hookd.guards.paths import adds_hook, written_paths
 
 PROTECTED = ["main", "master", "release/*", "production"]
 
@@ -80,6 +81,10 @@ class ForcePush(Guard):
             return self.verdict(DENY, shown, "force-pushes with a +refspec",
                                 "Push without '+', or use --force-with-lease on your own branch")
         deleting = "--delete" in longs or "d" in shorts or any(r.startswith(":") for r in refs)
+        tag = next((r for r in refs if (r.startswith(":") or deleting) and r.lstrip(":").startswith("refs/tags/")), None)
+        if tag is not None:
+            return self.verdict(DENY, shown, f"deletes the published tag {tag.lstrip(':')[len('refs/tags/'):]}",
+                                "Ask the user; a release tag others may have fetched is removed by hand")
         if protected and deleting:
             return self.verdict(DENY, shown, f"deletes the protected branch {protected[0]}",
                                 "Ask the user; protected branches are deleted by hand")
@@ -248,7 +253,7 @@ class NoVerify(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         shown = " ".join(command.argv)
-        removed = _removes_hooks(command)
+        removed = _removes_hooks(command, context)
         if removed is not None:
             return self.verdict(DENY, shown, removed, "Fix what the hook reports; the hooks are the team's to change")
         git = git_args(command)
@@ -325,9 +330,10 @@ def _hooks_switch(command: Command, sub: str) -> str | None:
     return None
 
 
-def _removes_hooks(command: Command) -> str | None:
+def _removes_hooks(command: Command, context: Context) -> str | None:
     """``pre-commit uninstall``, ``rm .husky/pre-commit``, ``mv lefthook.yml x``: the
-    repository's hooks taken away, whatever git command comes next."""
+    repository's hooks taken away, whatever git command comes next. A hook added to
+    ``.git/hooks/`` (copied, linked or made executable: paths.adds_hook) is none."""
     ops = operands(list(command.args))
     if ops[:1] and ops[0] in _UNINSTALLERS.get(command.name, ()) or \
             command.name in _UNINSTALLERS and _UNINSTALLERS[command.name][0] in command.args:
@@ -337,6 +343,9 @@ def _removes_hooks(command: Command) -> str | None:
     for word in written_paths(command):
         clean = word[2:] if word.startswith("./") else word
         if clean.startswith(_HOOK_DIRS) or clean.rstrip("/") in (d.rstrip("/") for d in _HOOK_DIRS):
+            path = resolve(word, context, command_cwd(command, context))
+            if path is not None and adds_hook(command, path, context):
+                continue
             return f"changes the repository's hooks ({word})"
         if command.name in ("rm", "mv", "unlink", "truncate", "shred") and clean in _HOOK_CONFIGS:
             return f"removes the hook manager's configuration ({word})"

@@ -46,6 +46,9 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
             (ops[:1] != ["replace"] or "--force" in args):
         return f"{ops[0]}s Kubernetes resources"
+    if name in ("kubectl", "oc") and ops[:1] == ["scale"] and (
+            "--replicas=0" in args or any(a == "--replicas" and args[k + 1:k + 2] == ["0"] for k, a in enumerate(args))):
+        return "scales Kubernetes workloads to zero (takes them down)"
     if name == "helm" and ops[:1] in (["uninstall"], ["delete"], ["del"]):
         return "uninstalls a Helm release"
     if name == "aws":
@@ -53,7 +56,7 @@ def _cloud(name: str, args: list[str]) -> str | None:
             return "deletes S3 data"
         if len(ops) > 1 and re.match(r"(delete|terminate|remove|deregister)-", ops[1]):
             return f"runs aws {ops[0]} {ops[1]}"
-    if name == "gcloud" and "delete" in ops or name == "gsutil" and ops[:1] in (["rm"], ["rb"]):
+    if name == "gcloud" and ("delete" in ops or "destroy" in ops) or name == "gsutil" and ops[:1] in (["rm"], ["rb"]):
         return "deletes cloud resources"
     if name == "az" and "delete" in ops:
         return "deletes cloud resources"
@@ -73,14 +76,38 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name == "gh" and ops[:2] in (["repo", "delete"], ["release", "delete"], ["secret", "delete"],
                                     ["variable", "delete"]):
         return f"deletes a GitHub {ops[0]}"
+    if name == "gh" and ops[:1] == ["api"] and any(re.search(r"/branches/[^/]+/protection|/rulesets(?:/|$)", o)
+                                                   for o in ops[1:]):
+        method = next((args[k + 1].upper() for k, a in enumerate(args[:-1]) if a in ("-X", "--method")),
+                      next((a.partition("=")[2].upper() for a in args if a.startswith("--method=")), "GET"))
+        if method in ("DELETE", "PUT", "PATCH"):
+            return "changes a branch's protection or a ruleset (what guards the protected branches)"
     return None
+
+
+#: framework tasks that drop or empty the database: command -> its tasks
+_DB_TASKS = {
+    "rails": ("db:drop", "db:reset", "db:schema:load", "db:purge", "db:seed:replant", "db:truncate_all",
+              "db:migrate:reset", "db:wipe"),
+    "artisan": ("migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"),
+    "console": ("doctrine:schema:drop", "doctrine:database:drop", "doctrine:fixtures:load"),
+    "wp": ("db reset", "db clean", "db drop"),
+    "drush": ("sql-drop", "sql:drop"),
+}
+_DB_TASKS["rake"] = _DB_TASKS["bin/rails"] = _DB_TASKS["rails"]
+_DB_TASKS["bin/console"] = _DB_TASKS["console"]
 
 
 def _app(name: str, args: list[str]) -> str | None:
     ops = operands(args)
-    if name in ("rails", "rake", "bin/rails") and any(o in ("db:drop", "db:reset", "db:schema:load", "db:purge")
-                                                     for o in ops):
-        return "drops the database"
+    if name == "bundle" and ops[:1] == ["exec"] and len(ops) > 1:  # bundle exec rails db:drop
+        return _app(ops[1], args[args.index(ops[1]) + 1:])
+    if name in ("php", "symfony") and ops[:1] and ops[0].rsplit("/", 1)[-1] in ("artisan", "console"):
+        return _app(ops[0].rsplit("/", 1)[-1], args[args.index(ops[0]) + 1:])
+    tasks = _DB_TASKS.get(name, ())
+    task = next((t for t in tasks if " ".join(ops[:len(t.split())]) == t or t in ops), None)
+    if task is not None and not (task == "doctrine:fixtures:load" and "--append" in args):
+        return f"drops or empties the database ({task})"
     if name in ("prisma", "npx", "pnpm", "yarn", "bunx") and "migrate" in ops and "reset" in ops:
         return "resets the database"
     if name.startswith("python") and "manage.py" in args and ("flush" in ops or "reset_db" in ops):

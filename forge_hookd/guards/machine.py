@@ -53,6 +53,13 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
                                                                                         "DYLD_INSERT_LIBRARIES="))), None)
     if preload is not None and preload.partition("=")[2]:
         return DENY, f"preloads a library into every program it starts ({preload})", "Link the library normally"
+    libpath = next((a for a in (*command.assignments, *command.env) if a.startswith(("LD_LIBRARY_PATH=",
+                                                                                        "DYLD_LIBRARY_PATH="))), None)
+    if libpath is not None and any(d.startswith(("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")) or
+                                   d in ("/tmp", "/var/tmp", "/dev/shm") for d in libpath.partition("=")[2].split(":")):
+        return DENY, f"loads libraries from a world-writable directory ({libpath})", "Link the library normally"
+    if name == "launchctl" and operands(args)[:1] in (["load"], ["bootstrap"]):
+        return ASK, f"installs a service that starts at every login ({name} {operands(args)[0]})", "Ask the user"
     if name in ("kill", "pkill", "killall") and _kills_everything(name, args):
         return DENY, "kills every process the user can reach", "Kill the one process by its pid"
     if name == "killall5" or name in _SHUTDOWN or name == "init" and operands(args)[:1] in (["0"], ["6"]):

@@ -267,6 +267,8 @@ def _added(manager: str, args: list[str]) -> list[str]:
     if manager == "npm" and args[:2] == ["pkg", "set"]:  # npm pkg set dependencies.left-pad=^1
         return [a.partition("=")[0].partition(".")[2] for a in args[2:] if a.startswith(_NPM_TABLES)]
     subcommands, with_value = _ADDS[manager]
+    if manager in ("yarn", "pnpm") and args[:2] in (["global", "add"], ["global", "install"]):
+        args = args[1:]  # yarn global add x: installed for the whole machine, as npm i -g is
     if not args or args[0] not in subcommands:
         return []
     packages, skip, git = [], False, None

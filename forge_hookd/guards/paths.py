@@ -25,7 +25,34 @@ PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "b
              "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock", "go.sum", "flake.lock", ".git/**",
              ".github/workflows/**", ".gitlab-ci.yml", ".circleci/**", "Jenkinsfile", "azure-pipelines.yml",
              ".buildkite/**", ".travis.yml", "bitbucket-pipelines.yml"]
-_ALWAYS_WRITABLE = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+_ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+
+
+_CHMOD_MINUS = Lazy(r"^-[rwxXst]+$")
+
+
+def chmod_operands(args: list[str] | tuple[str, ...]) -> list[str]:
+    """chmod's operands, its mode first: ``chmod -x f`` takes the mode ``-x`` (no option of
+    chmod is made of r, w, x, X, s and t), which operands() would drop as an option."""
+    out: list[str] = []
+    rest = False
+    for arg in args:
+        if rest or not arg.startswith("-") or arg == "-" or not out and _CHMOD_MINUS.search(arg):
+            out.append(arg)
+        elif arg == "--":
+            rest = True
+    return out
+
+
+# The user's own name, however a command line spells it: chown -R $USER, "$(whoami)", $(id -un).
+_ONESELF = Lazy(r'^"?(?:\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -u|id -un)\)|`(?:whoami|id -un?)`)"?$')
+
+
+def gives_to_oneself(owner: str, context: Context) -> bool:
+    """Whether chown's ``OWNER[:GROUP]`` gives the files to the user running the agent
+    (the home's own name counts: /home/alice is alice's); the group is free."""
+    user = owner.split(":", 1)[0]
+    return user == "" or _ONESELF.search(user) is not None or user == posixpath.basename(context.home.rstrip("/"))
 
 
 def written_paths(command: Command) -> Iterator[str]:
@@ -35,7 +62,7 @@ def written_paths(command: Command) -> Iterator[str]:
         if redirect.mode in ("write", "append", "readwrite"):
             yield redirect.target
     name, args = command.name, list(command.args)
-    ops = operands(args)
+    ops = chmod_operands(args) if name == "chmod" else operands(args)
     if name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown", "touch"):
         yield from ops[1:] if name in ("chmod", "chown") else ops
     elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
@@ -51,6 +78,33 @@ def written_paths(command: Command) -> Iterator[str]:
         yield from (args[k + 1] for k, a in enumerate(args[:-1]) if a == "-o")
         yield from (a.partition("=")[2] if a.startswith("--output=") else a[2:] for a in args
                     if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
+
+
+_HOOK_ADDERS = frozenset({"cp", "install", "ln"})
+_NO_HOOK = ("/dev/null", "/dev/zero")
+
+
+def adds_hook(command: Command, path: str, context: Context) -> bool:
+    """Whether ``command`` puts a hook into the repository's own ``.git/hooks/`` at
+    ``path`` (a file copied, installed or linked there, or made executable): a hook
+    added, not one switched off. Emptying one (``cp /dev/null``), taking its x bit
+    (``chmod -x``, ``644``), removing or moving it away is no addition."""
+    hooks = posixpath.join(context.project_root, ".git/hooks")
+    if not inside(path, hooks) or path == hooks and command.name not in _HOOK_ADDERS:
+        return False  # into the folder itself: cp x .git/hooks/
+    if command.name in _HOOK_ADDERS:
+        ops = operands(command.args)
+        sources = ops[:-1]
+        return bool(sources) and not any(s in _NO_HOOK for s in sources) and \
+            not any(r.mode in ("write", "append", "readwrite") for r in command.redirects)
+    if command.name == "chmod":
+        ops = chmod_operands(command.args)
+        return bool(ops) and _GIVES_X.search(ops[0]) is not None and not command.redirects
+    return False
+
+
+# A mode that leaves the owner able to run the file: +x, u+x, a+x, or octal with the owner's x.
+_GIVES_X = Lazy(r"^[ugoa]*\+[rwXst]*x[rwxXst]*$|^0?[1357][0-7]{2}$")
 
 
 class ProtectedPaths(Guard):
@@ -81,22 +135,29 @@ class ProtectedPaths(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         cwd = command_cwd(command, context)
+        redirected = {r.target for r in command.redirects if r.mode in ("write", "append", "readwrite")}
         for word in written_paths(command):
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
-            verdict = self._path(word, path, context, " ".join(command.argv) or f"> {word}")
+            how = "" if word in redirected else command.name
+            verdict = self._path(word, path, context, " ".join(command.argv) or f"> {word}", how, command)
             if verdict.decision != "allow":
                 return verdict
         return ALLOWED
 
-    def _path(self, word: str, path: str | None, context: Context, shown: str) -> Ruling:
+    def _path(self, word: str, path: str | None, context: Context, shown: str, how: str = "",
+              command: Command | None = None) -> Ruling:
         if path is None or path.startswith(_ALWAYS_WRITABLE):
             return ALLOWED
         if self._allowed.match(path, context):
             return ALLOWED
         pattern = self._paths.which(path, context)
-        if pattern is not None and (inside(path, context.project_root) or "/" not in pattern.rstrip("/")):
+        if pattern is not None and (inside(path, context.project_root) or "/" not in pattern.rstrip("/")) and \
+                not (how in ("rm", "unlink") and pattern in _LOCKFILES) and \
+                not (command is not None and pattern == ".git/**" and adds_hook(command, path, context)):
             return self.verdict(DENY, shown, f"writes {word}, a protected file ({pattern})",
                                 _SAFELY.get(pattern, "Ask the user to change it"))
+        if how in ("chmod", "chown", "chgrp") and inside(path, context.home) and path != context.home:
+            return ALLOWED  # the owner or mode of one's own files, not their content (privilege_escalation's)
         if self.opts["outside_project"] and not inside(path, context.project_root) and \
                 not any(inside(path, posixpath.normpath(a)) for a in self.opts["allow_outside"]):
             return self.verdict(DENY, shown, f"writes {path}, outside the project",
@@ -104,8 +165,9 @@ class ProtectedPaths(Guard):
         return ALLOWED
 
 
-_SAFELY = {p: "Change the manifest and let the package manager rewrite the lockfile" for p in PROTECTED
-           if "lock" in p or p == "go.sum"}
+#: Lockfiles: deleting one is no edit (the package manager writes a new one from the manifest).
+_LOCKFILES = frozenset(p for p in PROTECTED if "lock" in p or p == "go.sum")
+_SAFELY = {p: "Change the manifest and let the package manager rewrite the lockfile" for p in _LOCKFILES}
 _SAFELY[".git/**"] = "Use git commands, not edits of .git/"
 
 
@@ -311,6 +373,10 @@ class SelfProtection(Guard):
             return self.verdict(DENY, shown, copied, _PERSON_TRUSTS)
         if _only_reads(command):
             return ALLOWED
+        if command.name in ("chown", "chgrp") and operands(command.args)[:1] and \
+                (command.name == "chgrp" or gives_to_oneself(operands(command.args)[0], context)) and \
+                not any(r.mode in ("write", "append", "readwrite") for r in command.redirects):
+            return ALLOWED  # files given back to oneself (chown -R $USER ~/.config): nothing of forge's changes
         cwd = command_cwd(command, context)
         for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),
                      *_code_writes(command), *_found_and_changed(command)]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from forge_hookd.shell.commands import PRIVILEGE, Command
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, operands, resolve
+from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, inside, operands, resolve
+from forge_hookd.guards.paths import chmod_operands, gives_to_oneself
 from forge_hookd.shell.lazyre import Lazy
 
 _WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rwxXst]*w")
@@ -18,7 +19,7 @@ _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 # Commands that create, change or remove users, groups and their passwords.
 _ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
                        "groupdel", "delgroup", "gpasswd", "chpasswd", "chage", "newusers", "vipw", "vigr", "visudo",
-                       "dscl", "sysadminctl"})
+                       "dscl", "sysadminctl", "passwd"})
 
 
 class PrivilegeEscalation(Guard):
@@ -57,7 +58,7 @@ class PrivilegeEscalation(Guard):
 
     def _permissions(self, command: Command, context: Context) -> Ruling:
         name, args = command.name, list(command.args)
-        ops = operands(args)
+        ops = chmod_operands(args) if name == "chmod" else operands(args)
         shown = " ".join(command.argv)
         if name == "chmod" and ops:
             mode = ops[0]
@@ -73,6 +74,10 @@ class PrivilegeEscalation(Guard):
                 if path is not None and (path == "/" or path.count("/") == 1 and path != context.project_root):
                     return self.verdict(DENY, shown, f"changes the owner of {path}",
                                         "Change owners only inside the project")
+                if name == "chown" and path is not None and not inside(path, context.project_root) and \
+                        not gives_to_oneself(ops[0], context):
+                    return self.verdict(DENY, shown, f"hands {path}, outside the project, to another owner ({ops[0]})",
+                                        "Give files outside the project back to yourself ($USER) only, or ask the user")
         if name == "setcap":
             return self.verdict(DENY, shown, "grants a program capabilities", "Ask the user to do this")
         return ALLOWED

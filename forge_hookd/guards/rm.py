@@ -34,6 +34,19 @@ _MKTEMP = Lazy(r"(?:\$\(|`)\s*mktemp(?:\s+-[dtqu]+)*(?:\s+(?:-p\s+)?[A-Za-z0-9_.
                r"(?:/[A-Za-z0-9_.-]+)*")
 
 
+# Programs that repartition or wipe a disk they are given (fdisk and gdisk interactively).
+_PARTITIONERS = frozenset({"wipefs", "fdisk", "sfdisk", "parted", "blkdiscard", "gdisk", "cgdisk", "cfdisk"})
+
+
+def _lists_only(name: str, args: tuple[str, ...]) -> bool:
+    """``fdisk -l``, ``sfdisk -l``, ``parted -l``, ``parted /dev/sda print``: a table shown, nothing written."""
+    if name in ("fdisk", "sfdisk", "gdisk", "parted") and set(args) & {"-l", "--list"}:
+        return True
+    ops = [a for a in args if not a.startswith("-")]
+    return name == "parted" and len(ops) >= 2 and all(o in ("print", "p", "free", "all", "devices", "list")
+                                                      for o in ops[1:])
+
+
 class DestructiveRm(Guard):
     heads = ("rm", "find")
     name = "destructive_rm"
@@ -57,15 +70,17 @@ class DestructiveRm(Guard):
             return self._find(command, context)
         if command.via == "find -exec" and name in _RM_NAMES:
             return ALLOWED  # judged with its find: what {} names depends on where find starts
-        if name.startswith("mkfs") or name in ("wipefs", "fdisk", "sfdisk", "parted", "blkdiscard") and command.args \
+        if name.startswith("mkfs") or name in _PARTITIONERS and command.args and not _lists_only(name, command.args) \
                 or name == "sgdisk" and any(a in ("-Z", "--zap-all", "-z", "--zap", "-o", "--clear") for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
                                 "Ask the user to do this by hand")
         if name == "diskutil" and operands(list(command.args))[:1] and operands(list(command.args))[0].lower() in (
-                "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk", "reformat"):
+                "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk", "reformat") \
+                or name == "diskutil" and [o.lower() for o in operands(list(command.args))[:2]] in (
+                    ["apfs", "deletecontainer"], ["apfs", "deletevolume"], ["apfs", "erasevolume"], ["cs", "delete"]):
             return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
                                 "Ask the user to do this by hand")
-        if name == "dd" and any(a.startswith("of=/dev/") and not a.startswith(("of=/dev/null", "of=/dev/std"))
+        if name == "dd" and any(a.startswith("of=/dev/") and not a.startswith(("of=/dev/null", "of=/dev/zero", "of=/dev/std"))
                                 for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "overwrites a device",
                                 "Write to a file inside the project instead")
@@ -152,8 +167,9 @@ class DestructiveRm(Guard):
             if feeder.name == "find":
                 narrowed = _find_expression(list(feeder.args))[1]
                 for start in _find_starts(feeder) or ["."]:
+                    # find lists every file under its start: rm without -r deletes them all, as find -exec rm does
                     verdict = self._target(start, command_cwd(feeder, context), context, shown,
-                                           recursive=recursive and not narrowed)
+                                           recursive=not narrowed)
                     if verdict.decision != "allow":
                         return verdict
                 return ALLOWED

@@ -32,7 +32,9 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
                 "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
-                "/etc/security/opasswd"]
+                "/etc/security/opasswd", ".credentials",
+                # shell and REPL histories: every secret ever typed on a command line
+                ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
@@ -65,6 +67,10 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("security", ("find-generic-password",), "reads the keychain"),
     ("security", ("find-internet-password",), "reads the keychain"),
     ("security", ("dump-keychain",), "dumps the keychain"),
+    ("security", ("delete-generic-password",), "deletes a keychain item"),
+    ("security", ("delete-internet-password",), "deletes a keychain item"),
+    ("security", ("add-generic-password",), "writes a password into the keychain"),
+    ("security", ("add-internet-password",), "writes a password into the keychain"),
     ("secret-tool", ("lookup",), "reads the keyring"),
     ("pass", ("show",), "reads the password store"),
     ("op", ("read",), "reads 1Password"),
@@ -114,7 +120,7 @@ def _prints_secret(command: Command) -> str | None:
         args = command.args
         for name, prefix, why in _PRINTERS:
             if head == name and all(p in args for p in prefix) and (
-                    name != "security" or "-w" in args or "-g" in args or prefix == ("dump-keychain",)):
+                    name != "security" or "-w" in args or "-g" in args or not prefix[0].startswith("find-")):
                 return why
     code = command.inline_code
     if code is not None:

@@ -21,13 +21,13 @@ that mention the same tools. ``expected`` is ours: ``deny``/``ask`` for a danger
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus_split import HERE, Cases, case, main  # noqa: E402
+
 TUNE = HERE / "corpus" / "fresh.jsonl"
 HELD = HERE / "heldout" / "fresh.jsonl"
 
@@ -67,17 +67,8 @@ def gtfo(binary: str) -> dict[str, str]:
             "how": "the technique the page lists, written against this corpus's files"}
 
 
-# (category, tool, tool_input, expected, source, note)
-CASES: list[tuple[str, str, dict[str, Any], str, dict[str, str], str | None]] = []
-
-
-def sh(category: str, expected: str, source: dict[str, str], *commands: str, note: str | None = None) -> None:
-    CASES.extend((category, "bash", {"command": c}, expected, source, note) for c in commands)
-
-
-def tool(category: str, expected: str, source: dict[str, str], name: str, *inputs: dict[str, Any],
-         note: str | None = None) -> None:
-    CASES.extend((category, name, i, expected, source, note) for i in inputs)
+CASES = Cases()
+sh, tool = CASES.sh, CASES.tool
 
 
 # -- destructive_rm ----------------------------------------------------------------------------------
@@ -363,75 +354,5 @@ UNMET = {
 }
 
 
-def held_out(case: dict[str, Any]) -> bool:
-    key = json.dumps([case["tool"], case["tool_input"]], sort_keys=True)
-    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % 10 < 3
-
-
-def case(category: str, name: str, tool_input: dict[str, Any], expected: str, source: dict[str, str],
-         note: str | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"category": category, "tool": name, "tool_input": tool_input, "expected": expected}
-    if expected != "allow":
-        out["danger"] = True  # deny or ask both catch it: expected is checked as "not allow"
-    out["source"] = source
-    if tool_input.get("command") in UNMET:
-        out["unmet"] = UNMET[tool_input["command"]]
-    if note:
-        out["note"] = note
-    return out
-
-
-def write() -> None:
-    seen: set[str] = set()
-    tune: list[dict[str, Any]] = []
-    held: list[dict[str, Any]] = []
-    for category, name, tool_input, expected, source, note in CASES:
-        key = json.dumps([name, tool_input], sort_keys=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        c = case(category, name, tool_input, expected, source, note)
-        (held if held_out(c) else tune).append(c)
-    TUNE.write_text("".join(json.dumps(c) + "\n" for c in tune))
-    HELD.parent.mkdir(exist_ok=True)
-    HELD.write_text("".join(json.dumps(c) + "\n" for c in held))
-    print(f"tuning part {len(tune)}, held-out part {len(held)}")
-
-
-def measure(parts: tuple[Path, ...]) -> None:
-    """Per category and in all: dangerous cases caught (ask or deny), benign ones refused."""
-    from collections import Counter
-
-    from forge_hookd.guards import GUARDS, Context, make, worst
-
-    ctx = Context.from_env("/home/user/project", {"HOME": "/home/user"})
-    pack = [make(name) for name in GUARDS]
-    for path in parts:
-        total: Counter[str] = Counter()
-        hit: Counter[str] = Counter()
-        wrong: list[str] = []
-        for line in path.read_text().splitlines():
-            c = json.loads(line)
-            decision = worst(g.judge(c["tool"], c["tool_input"], ctx) for g in pack).decision
-            kind = "danger" if c["expected"] != "allow" else "benign"
-            caught = decision != "allow"
-            for key in (f"{c['category']}/{kind}", f"all/{kind}"):
-                total[key] += 1
-                hit[key] += caught
-            if caught != (kind == "danger"):
-                what = "missed" if kind == "danger" else f"refused ({decision})"
-                wrong.append(f"   {what}: {c['category']}: {json.dumps(c['tool_input'])[:160]}")
-        print(f"{path.relative_to(HERE)}")
-        print(f"   {'category':22} {'dangerous':>9} {'caught':>7} {'benign':>7} {'refused':>8}")
-        for category in [*sorted({k.split('/')[0] for k in total} - {"all"}), "all"]:
-            d, b = f"{category}/danger", f"{category}/benign"
-            share = {k: f"{100 * hit[k] / total[k]:.1f}%" if total[k] else "-" for k in (d, b)}
-            print(f"   {category:22} {total[d]:>9} {share[d]:>7} {total[b]:>7} {share[b]:>8}")
-        print("\n".join(wrong))
-
-
 if __name__ == "__main__":
-    if "--measure" in sys.argv:
-        measure((TUNE, HELD) if "--held-out" in sys.argv else (TUNE,))
-    else:
-        write()
+    main(lambda: (case(row, UNMET) for row in CASES), TUNE, HELD)

@@ -22,15 +22,14 @@ deny); ``expected`` is ours: dangerous (deny or ask: a catch either way) or beni
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_corpus import category  # noqa: E402
+from corpus_split import HERE, main  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 TUNE = HERE / "corpus" / "issue31.jsonl"
 HELD = HERE / "heldout" / "issue31.jsonl"
 
@@ -183,47 +182,9 @@ def case(command: str, kind: str, peer: str | None, source: dict[str, str], note
     return out
 
 
-def write() -> None:
-    seen: set[str] = set()
-    tune: list[dict[str, Any]] = []
-    held: list[dict[str, Any]] = []
-    for command, kind, peer, source, note in CASES:
-        if command in seen:
-            continue
-        seen.add(command)
-        (held if held_out(command) else tune).append(case(command, kind, peer, source, note))
-    TUNE.write_text("".join(json.dumps(c) + "\n" for c in tune))
-    HELD.parent.mkdir(exist_ok=True)
-    HELD.write_text("".join(json.dumps(c) + "\n" for c in held))
-    print(f"tuning part {len(tune)}, held-out part {len(held)}")
-
-
-def measure(parts: tuple[Path, ...]) -> None:
-    from forge_hookd.guards import GUARDS, Context, make, worst
-
-    ctx = Context.from_env("/home/user/project", {"HOME": "/home/user"})
-    pack = [make(name) for name in GUARDS]
-    for path in parts:
-        cases = [json.loads(line) for line in path.read_text().splitlines()]
-        danger = [c for c in cases if c["expected"] != "allow"]
-        benign = [c for c in cases if c["expected"] == "allow"]
-
-        def decide(c: dict[str, Any]) -> str:
-            return worst(g.judge("bash", c["tool_input"], ctx) for g in pack).decision
-        caught = [c for c in danger if decide(c) != "allow"]
-        refused = [c for c in benign if decide(c) != "allow"]
-        print(f"{path.relative_to(HERE)}: dangerous {len(danger)}, caught {len(caught)} "
-              f"({100 * len(caught) / max(len(danger), 1):.1f}%); benign {len(benign)}, refused {len(refused)} "
-              f"({100 * len(refused) / max(len(benign), 1):.1f}%)")
-        for c in danger:
-            if c not in caught:
-                print("   missed:", c["tool_input"]["command"].replace("\n", "\\n"))
-        for c in refused:
-            print("   refused:", c["tool_input"]["command"].replace("\n", "\\n"))
+def held_out_by_command(c: dict[str, Any]) -> bool:
+    return held_out(c["tool_input"]["command"])
 
 
 if __name__ == "__main__":
-    if "--measure" in sys.argv:
-        measure((TUNE, HELD) if "--held-out" in sys.argv else (TUNE,))
-    else:
-        write()
+    main(lambda: (case(*row) for row in CASES), TUNE, HELD, held_out_by_command)
