@@ -97,17 +97,17 @@ _signal.signal = _all_but_valgrinds
 """
 
 
-def instructions(argv: list[str], cwd: Path, env: dict[str, str]) -> int:
-    """Instructions the runner executes for one run (callgrind; hooks not traced). With
-    one hash seed, the count of one revision moves by a few hundred instructions from run
-    to run (by about 250,000 with a random seed each)."""
+def instructions(argv: list[str], cwd: Path, env: dict[str, str], stdin: bytes = b"") -> int:
+    """Instructions the runner executes for one run (callgrind; hooks not traced), ``stdin``
+    its input. With one hash seed, the count of one revision moves by a few hundred
+    instructions from run to run (by about 250,000 with a random seed each)."""
     env = {**{k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONHASHSEED": "0"}
-    plain = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True)  # byte code written
+    plain = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True)  # byte code written
     site = cwd / ".valgrind-site"
     site.mkdir(exist_ok=True)
     (site / "sitecustomize.py").write_text(SITECUSTOMIZE)
     proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], cwd=cwd,
-                          env={**env, "PYTHONPATH": str(site)}, stdin=subprocess.DEVNULL, capture_output=True,
+                          env={**env, "PYTHONPATH": str(site)}, input=stdin.decode(), capture_output=True,
                           text=True)
     if proc.returncode != plain.returncode or not proc.stdout.startswith('{"version":1,"event"'):
         sys.exit(f"bench: {' '.join(argv)} ended otherwise under valgrind (exit {proc.returncode}, "

@@ -15,6 +15,10 @@ CPU time (user + system of the run and everything it started, from ``wait4``). I
 prints medians and the median of the per-round ratios: pack/none (issue 22: within
 1.05), pack/awk and awk/none. Without ``--forge-hook-run`` it builds a virtualenv with
 forge-hook-run from this checkout, a real install, as bench/run.py does.
+
+``--instructions`` counts instead the instructions of one run of each (callgrind, as
+bench/ab.py counts them: byte code written first, one hash seed), the figure of issue 31
+item 13 (the pack within 1.05 x a run with no hook): the same count whatever the load.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=41)
     parser.add_argument("--forge-hook-run", help="an installed forge-hook-run (forge-hook beside it)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (callgrind) instead")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="forge-guard-run-"))
     env = {**os.environ, "XDG_DATA_HOME": str(work / "data"), "XDG_CONFIG_HOME": str(work / "config"),
@@ -90,6 +95,13 @@ def main() -> None:
         stdin.write_text(json.dumps(EVENT))
         for name in NAMES:  # warm the caches (bytecode, page cache); each must allow
             assert timed([runner], roots[name], env, stdin)[2] == 0, name
+        if args.instructions:
+            import ab  # bench/ab.py: callgrind's count of one run
+
+            counts = {name: ab.instructions([runner], roots[name], env, stdin.read_bytes()) for name in NAMES}
+            for name in NAMES:
+                print(f"{name:5} {counts[name]:>13,} instructions   / none {counts[name] / counts['none']:.3f}")
+            return
         samples: dict[str, list[tuple[float, float]]] = {n: [] for n in NAMES}
         for i in range(args.rounds):
             order = NAMES[i % 3:] + NAMES[:i % 3]
