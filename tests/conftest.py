@@ -229,6 +229,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warm_session:
     for name in list(os.environ):
         if name.startswith("FORGE_") and name != LEAK_VAR and name not in kept:
             monkeypatch.delenv(name)
+    for name in ("COLUMNS", "LINES"):  # xdist's workers set them: tables are measured at the default width
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))

@@ -353,7 +353,9 @@ def run(modes: Sequence[str], extra: Sequence[str]) -> int:
     """Each mode's pytest pass over the matrix's tests, recording into RESULTS; then the doc."""
     status = 0
     for mode in modes:
-        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *MODES[mode], *extra, *node_ids()]
+        # -n 0: one process, the one whose hooks record the outcomes and the runner's counts
+        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", *MODES[mode], *extra,
+                *node_ids()]
         print(f"matrix: {mode}: {len(node_ids())} tests", flush=True)
         done = subprocess.run(argv, cwd=ROOT, env={**os.environ, RESULTS_VAR: str(RESULTS)})
         status = status or done.returncode
