@@ -20,20 +20,35 @@ _REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
 _MONGO = Lazy(r"dropDatabase\(|\.drop\(\)|deleteMany\(\s*\{\s*\}\s*\)")
 
 
-#: platform CLIs: command -> its subcommands that destroy
-_PLATFORMS = {
-    "fly": ("apps destroy", "destroy", "volumes destroy", "postgres destroy", "machine destroy", "apps rm"),
-    "flyctl": ("apps destroy", "destroy", "volumes destroy", "postgres destroy", "machine destroy"),
-    "heroku": ("apps:destroy", "pg:reset", "addons:destroy", "pg:killall", "destroy"),
-    "supabase": ("db reset", "projects delete", "branches delete", "stop --no-backup"),
-    "vercel": ("remove", "rm", "project rm", "project remove"), "netlify": ("sites:delete",),
-    "railway": ("down", "delete"), "firebase": ("projects:delete", "hosting:disable", "database:remove",
-                                                 "firestore:delete", "functions:delete"),
-    "neonctl": ("projects delete", "branches delete", "databases delete"), "planetscale": ("database delete",),
-    "pscale": ("database delete", "branch delete"), "doctl": ("compute droplet delete", "databases delete"),
-    "render": ("services delete",), "wrangler": ("delete", "d1 delete", "r2 bucket delete", "kv namespace delete"),
-    "turso": ("db destroy", "group destroy"), "gh": ("repo archive",),
-}
+#: CLIs whose subcommands act on remote resources the user rents or hosts (clouds,
+#: hosting platforms, managed databases, object stores, secret and key-value stores):
+#: among their first three subcommand words, a teardown verb (:data:`_TEARDOWN`) asks,
+#: whatever the resource (``doctl databases destroy``, ``hcloud server delete``,
+#: ``heroku apps:destroy``, ``rclone purge remote:``). The effect is the CLI's verb, not a
+#: list of its commands.
+_PLATFORMS = frozenset({
+    "fly", "flyctl", "heroku", "supabase", "vercel", "netlify", "railway", "firebase", "neonctl", "planetscale",
+    "pscale", "doctl", "render", "wrangler", "turso", "hcloud", "linode-cli", "vultr-cli", "scw", "oci", "ibmcloud",
+    "civo", "exo", "upctl", "aliyun", "yc", "openstack", "nomad", "consul", "vault", "rclone", "mc", "s3cmd",
+    "serverless", "sls", "sam", "copilot", "eb", "kamal", "dokku", "okteto", "atlas", "mongocli", "upstash",
+    "xata", "convex", "appwrite", "koyeb", "northflank", "porter", "qovery", "zeabur", "deta", "doppler", "infisical"})
+_TEARDOWN = frozenset({"destroy", "delete", "purge", "terminate", "teardown", "nuke", "wipe", "drop", "reset", "rm",
+                       "remove", "rb", "down", "killall", "deletecontainer", "unpublish"})
+_SUBCOMMAND = Lazy(r"[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*$")
+
+
+def _tears_down(name: str, ops: list[str]) -> str | None:
+    """A platform CLI's teardown verb among its leading subcommand words (``apps:destroy``
+    read as ``apps destroy``); None when there is none."""
+    if name not in _PLATFORMS:
+        return None
+    for op in ops[:3]:
+        if not _SUBCOMMAND.match(op):
+            return None  # past the subcommands: a name, a path, an id
+        verb = next((w for w in op.split(":") if w.lower() in _TEARDOWN), None)
+        if verb is not None:
+            return " ".join(ops[:ops.index(op) + 1])
+    return None
 
 
 def _cloud(name: str, args: list[str]) -> str | None:
@@ -68,12 +83,14 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
         if "down" in ops and ("-v" in args or "--volumes" in args):
             return "deletes the compose volumes"
-    platform = _PLATFORMS.get(name)
-    if platform is not None and any(" ".join(ops[:len(p.split())]) == p for p in platform):
-        return f"destroys a {name} app, database or site"
+    torn = _tears_down(name, ops)
+    if torn is not None:
+        return f"tears down a {name} resource ({name} {torn})"
     if name in ("dropdb", "dropuser"):
         return "drops a database"
-    if name == "gh" and ops[:2] in (["repo", "delete"], ["release", "delete"], ["secret", "delete"],
+    if name == "supabase" and ops[:1] == ["stop"] and "--no-backup" in args:
+        return "stops the local Supabase and deletes its data (--no-backup)"
+    if name == "gh" and ops[:2] in (["repo", "delete"], ["repo", "archive"], ["release", "delete"], ["secret", "delete"],
                                     ["variable", "delete"]):
         return f"deletes a GitHub {ops[0]}"
     if name == "gh" and ops[:1] == ["api"] and any(re.search(r"/branches/[^/]+/protection|/rulesets(?:/|$)", o)

@@ -61,7 +61,8 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name == "launchctl" and operands(args)[:1] in (["load"], ["bootstrap"]):
         return ASK, f"installs a service that starts at every login ({name} {operands(args)[0]})", "Ask the user"
     if name in ("kill", "pkill", "killall") and _kills_everything(name, args):
-        return DENY, "kills every process the user can reach", "Kill the one process by its pid"
+        return DENY, "kills every process the user can reach (-1) or its own process group (0)", \
+            "Kill the one process by its pid"
     if name == "killall5" or name in _SHUTDOWN or name == "init" and operands(args)[:1] in (["0"], ["6"]):
         return DENY, "shuts the machine down or kills everything", "Ask the user"
     if name == "systemctl" and operands(args)[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"]):
@@ -105,7 +106,7 @@ def _kills_everything(name: str, args: list[str]) -> bool:
         pids = list(kept)
         if signal and signal[0] in pids:
             pids.remove(signal[0])
-        return "-1" in kept or "1" in pids or \
+        return "-1" in kept or "1" in pids or "0" in pids or \
             any(a == "--" for a in args) and "-1" in args[args.index("--") + 1:] or \
             args[-1:] == ["-1"] and len(args) > 1
     if name == "pkill":

@@ -412,6 +412,29 @@ def test_the_everyday_forms_of_those_commands_pass(command: str) -> None:
 
 
 @pytest.mark.parametrize(("command", "decision"), [
+    ("doctl databases destroy db-1", "ask"), ("hcloud server delete web-1", "ask"), ("heroku apps:destroy -a x", "ask"),
+    ("rclone purge remote:bucket", "ask"), ("vault kv delete secret/app", "ask"), ("linode-cli linodes delete 7", "ask"),
+    ("supabase stop --no-backup", "ask"), ("gh repo archive o/r", "ask"),
+    ("doctl databases list", "allow"), ("hcloud server create --name web", "allow"), ("heroku logs --tail", "allow"),
+    ("rclone copy ./dist remote:site", "allow"), ("fly deploy", "allow"), ("vercel --prod", "allow"),
+    ("echo doctl databases destroy db-1", "allow"), ("fly deploy --image registry/delete:1", "allow"),
+])
+def test_a_platform_clis_teardown_verb_asks_whatever_the_resource(command: str, decision: str) -> None:
+    """fresh2's held-out miss (doctl databases destroy): the effect is the platform CLI's
+    verb among its leading subcommand words, not a list of each CLI's commands."""
+    assert judge("infra_destructive", command).decision == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("kill -9 0", "deny"), ("kill 0", "deny"), ("kill -s TERM 0", "deny"), ("kill -9 1234", "allow"),
+    ("kill %1", "allow"), ("kill -0 1234", "allow"),
+])
+def test_killing_the_whole_process_group_is_killing_everything_it_reaches(command: str, decision: str) -> None:
+    """fresh2's held-out miss: pid 0 is every process of the caller's group, the agent's own."""
+    assert judge("machine_wide", command).decision == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
     ("gh pr merge 12", "ask"), ("gh pr merge --squash --delete-branch 7", "ask"), ("gh pr merge --auto 3", "ask"),
     ("gh pr merge --admin 3", "deny"), ("gh pr merge --disable-auto 3", "allow"), ("gh pr view 12", "allow"),
     ("gh pr create --fill", "allow"), ("$GH pr merge 4", "ask"),
