@@ -237,6 +237,34 @@ class Run:
         return json.loads(self.stdout)
 
 
+#: A fresh small process that runs argv[3:] and writes its peak RSS (KiB) to argv[1], under
+#: an address-space limit of argv[2] bytes (0: none). Measured from the test process
+#: itself, a child's peak counts the image it was forked from: Linux keeps a process's
+#: RSS from before exec in its maxrss, so a child of a 500 MiB pytest worker (xdist's)
+#: "peaks" at 500 MiB whatever it does after exec.
+_PEAK_WRAPPER = """import resource, subprocess, sys
+limit = int(sys.argv[2])
+def cap():
+    if limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+proc = subprocess.run(sys.argv[3:], stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, preexec_fn=cap, timeout=60)
+with open(sys.argv[1], "w") as out:
+    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(proc.returncode)
+"""
+
+
+def peak_rss_run(args: list[str], *, cwd: Path, stdin: Path | None, stdout: Path, stderr: Path,
+                 env: dict[str, str] | None = None, address_space: int = 0) -> tuple[int, int]:
+    """Run ``args`` through :data:`_PEAK_WRAPPER`: its exit status and its peak RSS in KiB.
+    A hang is killed after 60 s, and the wrapper's traceback fails the test."""
+    figure = stdout.with_name(stdout.name + ".rss")
+    with open(stdin or os.devnull, "rb") as given, open(stdout, "wb") as out, open(stderr, "wb") as err:
+        proc = subprocess.run([sys.executable, "-c", _PEAK_WRAPPER, str(figure), str(address_space), *args],
+                              cwd=cwd, stdin=given, stdout=out, stderr=err, env=env, timeout=120)
+    return proc.returncode, int(figure.read_text())
+
+
 def run_installed(args: list[str], *, cwd: Path, stdin: bytes | str | None = None,
                   env: dict[str, str] | None = None, timeout: float = 60,
                   prog: str = "forge-hook-run") -> Run:

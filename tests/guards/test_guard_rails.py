@@ -7,16 +7,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
-import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers import SUDO, Project, Run, installed, run_installed
+from helpers import SUDO, Project, Run, installed, peak_rss_run, run_installed
 
 BLOCK = {"event": "tool:pre_execute:bash", "command": "echo 'Blocked: no'; exit 1"}
 BIN_PATH = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
@@ -138,24 +135,12 @@ def test_trust_refuses_a_file_that_does_not_parse(project: Project) -> None:
 # -- hostile files are bounded ------------------------------------------------------------------
 def bounded_run(project: Project, tmp_path: Path) -> tuple[Run, int]:
     """forge-hook-run under a 1 GiB address-space limit (so that a regression fails here
-    rather than taking the shared machine's memory), with its own peak RSS in KiB (from
-    wait4, which reaps it: Popen's wait would lose the figure)."""
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-
+    rather than taking the shared machine's memory), with its own peak RSS in KiB
+    (helpers.peak_rss_run: measured from a fresh small process, not from this one)."""
     (tmp_path / "in").write_text(json.dumps(SUDO))
-    with open(tmp_path / "in", "rb") as stdin, open(tmp_path / "out", "wb") as out, \
-            open(tmp_path / "err", "wb") as err:
-        proc = subprocess.Popen([installed("forge-hook-run")], cwd=project.root, stdin=stdin, stdout=out,
-                                stderr=err, preexec_fn=limit)
-    watchdog = threading.Timer(60, proc.kill)  # a hang is killed and fails below, never waits forever
-    watchdog.start()
-    try:
-        _, status, usage = os.wait4(proc.pid, 0)
-    finally:
-        watchdog.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return Run(proc.returncode, (tmp_path / "out").read_text(), (tmp_path / "err").read_text()), usage.ru_maxrss
+    status, rss = peak_rss_run([installed("forge-hook-run")], cwd=project.root, stdin=tmp_path / "in",
+                               stdout=tmp_path / "out", stderr=tmp_path / "err", address_space=1 << 30)
+    return Run(status, (tmp_path / "out").read_text(), (tmp_path / "err").read_text()), rss
 
 
 @pytest.mark.parametrize("kind", ["/dev/zero", "/dev/urandom", "fifo", "1 GB"])

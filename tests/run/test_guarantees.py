@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import struct
 import termios
 import time
@@ -18,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from forge_hookd.run.signals import RUNNER_SIGNALS, name_of
-from helpers import LEAK_VAR, ForgeRun, Project, gone, installed, kill_and_reap, marked_processes, pid_alive, read_pids
+from helpers import (LEAK_VAR, ForgeRun, Project, gone, installed, kill_and_reap, marked_processes, peak_rss_run,
+                     pid_alive, read_pids)
 
 EVENT = {"type": "session:start", "session_id": "s1"}
 
@@ -219,24 +219,20 @@ def test_a_sigpipe_sent_to_the_runner_is_ignored(project: Project, tmp_path: Pat
 
 
 # -- 4. memory is bounded whatever hooks print --------------------------------------------
-def peak_rss_kib(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[bytes]]:
-    """Run ``args`` under a fresh wrapper; the peak RSS of its largest child, in KiB."""
-    wrapper = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True); "
-               "sys.stdout.buffer.write(p.stdout); sys.stderr.write(str(resource.getrusage("
-               "resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(p.returncode)")
+def peak_rss_kib(args: list[str], cwd: Path, scratch: Path) -> tuple[int, bytes]:
+    """The peak RSS of ``args`` in KiB (helpers.peak_rss_run), and what it printed."""
     # Without coverage's tracer (pyproject: patch = subprocess), whose data grows with the
     # code a run executes: CI measured 61.4 MiB with it where the runner itself peaks at 52.
     env = {k: v for k, v in os.environ.items() if k != "COVERAGE_PROCESS_CONFIG"}
-    proc = subprocess.run([sys.executable, "-c", wrapper, *args], cwd=cwd, capture_output=True, timeout=120,
-                          env=env)
-    return int(proc.stderr.decode().strip().splitlines()[-1]), proc
+    _, rss = peak_rss_run(args, cwd=cwd, stdin=None, stdout=scratch / "out", stderr=scratch / "err", env=env)
+    return rss, (scratch / "out").read_bytes()
 
 
 @pytest.mark.slow
-def test_300_mb_of_output_keeps_the_runner_small(project: Project) -> None:
+def test_300_mb_of_output_keeps_the_runner_small(project: Project, tmp_path: Path) -> None:
     project.write_hooks([{"event": "*", "command": "head -c 300000000 /dev/zero; head -c 300000000 /dev/zero >&2"}])
-    rss, proc = peak_rss_kib([installed("forge-hook-run"), "--event", "session:start"], project.root)
-    result = json.loads(proc.stdout)["results"][0]
+    rss, stdout = peak_rss_kib([installed("forge-hook-run"), "--event", "session:start"], project.root, tmp_path)
+    result = json.loads(stdout)["results"][0]
     assert result["stdout_truncated"] and result["stderr_truncated"]
     assert len(result["stdout"]) == 1024 * 1024
     assert rss < 60 * 1024, f"peak RSS {rss} KiB"
