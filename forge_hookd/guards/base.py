@@ -429,12 +429,34 @@ def long_flags(args: list[str] | tuple[str, ...]) -> set[str]:
     return out
 
 
-def operands(args: list[str] | tuple[str, ...]) -> list[str]:
-    """Arguments that are not options (everything after ``--`` counts)."""
-    out, rest = [], False
+_DASH_MODE = Lazy(r"^-[rwxXst]+$")
+
+
+def operands(args: list[str] | tuple[str, ...], *, mode_first: bool = False) -> list[str]:
+    """Arguments that are not options (everything after ``--`` counts). ``mode_first``:
+    chmod's, whose first operand may start with a dash (``chmod -x f`` takes the mode
+    ``-x``: no option of chmod is made of r, w, x, X, s and t)."""
+    out: list[str] = []
+    rest = False
     for arg in args:
-        if rest or not arg.startswith("-") or arg == "-":
+        if rest or not arg.startswith("-") or arg == "-" or mode_first and not out and _DASH_MODE.search(arg):
             out.append(arg)
         elif arg == "--":
             rest = True
     return out
+
+
+def written_redirects(command: Command) -> list[str]:
+    """The targets of ``command``'s redirections that write (``>``, ``>>``, ``<>``)."""
+    return [r.target for r in command.redirects if r.mode in ("write", "append", "readwrite")]
+
+
+# The user's own name, however a command line spells it: chown -R $USER, "$(whoami)", $(id -un).
+_ONESELF = Lazy(r'^"?(?:\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -u|id -un)\)|`(?:whoami|id -un?)`)"?$')
+
+
+def gives_to_oneself(owner: str, context: Context) -> bool:
+    """Whether chown's ``OWNER[:GROUP]`` gives the files to the user running the agent
+    (the home's own name counts: /home/alice is alice's); the group is free."""
+    user = owner.split(":", 1)[0]
+    return user == "" or _ONESELF.search(user) is not None or user == posixpath.basename(context.home.rstrip("/"))

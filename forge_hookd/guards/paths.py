@@ -15,7 +15,7 @@ from typing import Any
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, inside, PathPatterns, \
-    git_args, operands, paths_of, resolve
+    gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
@@ -28,41 +28,12 @@ PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "b
 _ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
 
 
-_CHMOD_MINUS = Lazy(r"^-[rwxXst]+$")
-
-
-def chmod_operands(args: list[str] | tuple[str, ...]) -> list[str]:
-    """chmod's operands, its mode first: ``chmod -x f`` takes the mode ``-x`` (no option of
-    chmod is made of r, w, x, X, s and t), which operands() would drop as an option."""
-    out: list[str] = []
-    rest = False
-    for arg in args:
-        if rest or not arg.startswith("-") or arg == "-" or not out and _CHMOD_MINUS.search(arg):
-            out.append(arg)
-        elif arg == "--":
-            rest = True
-    return out
-
-
-# The user's own name, however a command line spells it: chown -R $USER, "$(whoami)", $(id -un).
-_ONESELF = Lazy(r'^"?(?:\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -u|id -un)\)|`(?:whoami|id -un?)`)"?$')
-
-
-def gives_to_oneself(owner: str, context: Context) -> bool:
-    """Whether chown's ``OWNER[:GROUP]`` gives the files to the user running the agent
-    (the home's own name counts: /home/alice is alice's); the group is free."""
-    user = owner.split(":", 1)[0]
-    return user == "" or _ONESELF.search(user) is not None or user == posixpath.basename(context.home.rstrip("/"))
-
-
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
     destination, dd of=, truncate, and rm/mv/chmod's operands (they change the file)."""
-    for redirect in command.redirects:
-        if redirect.mode in ("write", "append", "readwrite"):
-            yield redirect.target
+    yield from written_redirects(command)
     name, args = command.name, list(command.args)
-    ops = chmod_operands(args) if name == "chmod" else operands(args)
+    ops = operands(args, mode_first=name == "chmod")
     if name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown", "touch"):
         yield from ops[1:] if name in ("chmod", "chown") else ops
     elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
@@ -95,10 +66,9 @@ def adds_hook(command: Command, path: str, context: Context) -> bool:
     if command.name in _HOOK_ADDERS:
         ops = operands(command.args)
         sources = ops[:-1]
-        return bool(sources) and not any(s in _NO_HOOK for s in sources) and \
-            not any(r.mode in ("write", "append", "readwrite") for r in command.redirects)
+        return bool(sources) and not any(s in _NO_HOOK for s in sources) and not written_redirects(command)
     if command.name == "chmod":
-        ops = chmod_operands(command.args)
+        ops = operands(command.args, mode_first=True)
         return bool(ops) and _GIVES_X.search(ops[0]) is not None and not command.redirects
     return False
 
@@ -135,7 +105,7 @@ class ProtectedPaths(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         cwd = command_cwd(command, context)
-        redirected = {r.target for r in command.redirects if r.mode in ("write", "append", "readwrite")}
+        redirected = set(written_redirects(command))
         for word in written_paths(command):
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             how = "" if word in redirected else command.name
@@ -280,7 +250,7 @@ _PLAIN_READERS = frozenset({"sort", "uniq", "cut", "nl", "od", "xxd", "hexdump",
 def _only_reads(command: Command) -> bool:
     """Whether ``command`` reads what it names and writes nothing: ``cat``, ``git diff``,
     ``sed -n 1p`` (not ``sed -i``), ``jq .`` (not ``yq -i``), with no redirection that writes."""
-    if any(r.mode in ("write", "append", "readwrite") for r in command.redirects):
+    if written_redirects(command):
         return False
     name, args = command.name, command.args
     if name in _READERS or name in _PLAIN_READERS:
@@ -375,7 +345,7 @@ class SelfProtection(Guard):
             return ALLOWED
         if command.name in ("chown", "chgrp") and operands(command.args)[:1] and \
                 (command.name == "chgrp" or gives_to_oneself(operands(command.args)[0], context)) and \
-                not any(r.mode in ("write", "append", "readwrite") for r in command.redirects):
+                not written_redirects(command):
             return ALLOWED  # files given back to oneself (chown -R $USER ~/.config): nothing of forge's changes
         cwd = command_cwd(command, context)
         for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),

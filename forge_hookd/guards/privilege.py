@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from forge_hookd.shell.commands import PRIVILEGE, Command
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, inside, operands, resolve
-from forge_hookd.guards.paths import chmod_operands, gives_to_oneself
+from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, gives_to_oneself, inside, \
+    operands, resolve
 from forge_hookd.shell.lazyre import Lazy
 
 _WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rwxXst]*w")
@@ -58,7 +58,7 @@ class PrivilegeEscalation(Guard):
 
     def _permissions(self, command: Command, context: Context) -> Ruling:
         name, args = command.name, list(command.args)
-        ops = chmod_operands(args) if name == "chmod" else operands(args)
+        ops = operands(args, mode_first=name == "chmod")
         shown = " ".join(command.argv)
         if name == "chmod" and ops:
             mode = ops[0]
