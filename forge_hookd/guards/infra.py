@@ -42,12 +42,11 @@ def _tears_down(name: str, ops: list[str]) -> str | None:
     read as ``apps destroy``); None when there is none."""
     if name not in _PLATFORMS:
         return None
-    for op in ops[:3]:
+    for k, op in enumerate(ops[:3]):
         if not _SUBCOMMAND.match(op):
             return None  # past the subcommands: a name, a path, an id
-        verb = next((w for w in op.split(":") if w.lower() in _TEARDOWN), None)
-        if verb is not None:
-            return " ".join(ops[:ops.index(op) + 1])
+        if any(word in _TEARDOWN for word in op.split(":")):  # lower case: _SUBCOMMAND matched
+            return " ".join(ops[:k + 1])
     return None
 
 
