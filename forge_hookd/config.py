@@ -296,8 +296,8 @@ def _guard_problems(hook: Hook) -> list[str]:
     # entry nothing (bench/README.md, "Built-in guards: cost").
     from forge_hookd import guards
 
-    return [f"{problem}; the guard denies until this is fixed" for problem in guards.validate(hook.guard or "",
-                                                                                             hook.with_)]
+    return [f"{problem}; the guard denies until this is fixed"
+            for problem in guards.problems(hook.guard or "", guards.options_key(hook.with_))]
 
 
 def _working_dir_problems(working_dir: str, project_root: StrPath) -> list[str]:

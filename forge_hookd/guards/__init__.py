@@ -8,8 +8,11 @@ use."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+import orjson
 
 from forge_hookd.text import did_you_mean
 from forge_hookd.guards.base import ALLOW, ASK, DENY, Context, Guard, GuardError, Option, Ruling
@@ -24,7 +27,7 @@ from forge_hookd.guards.rm import DestructiveRm
 from forge_hookd.guards.secrets import HardcodedSecrets, SecretFiles
 
 __all__ = ["ALLOW", "ALIASES", "ASK", "DENY", "GUARDS", "RECOMMENDED", "Context", "Guard", "GuardError", "Option",
-           "Ruling", "lookup", "make", "validate", "worst"]
+           "Ruling", "lookup", "make", "options_key", "problems", "validate", "worst"]
 
 GUARDS: dict[str, type[Guard]] = {g.name: g for g in (
     DestructiveRm, ForcePush, DestructiveGit, SecretFiles, HardcodedSecrets, RemoteCode, InfraDestructive,
@@ -63,6 +66,19 @@ def validate(name: str, options: object) -> list[str]:
     if guard is None:
         return [unknown_guard_message(name)]
     return guard.validate(options if options is not None else {})
+
+
+def options_key(options: object) -> bytes:
+    """An entry's ``with`` as the key :func:`problems` (and guardhook's instances) are
+    cached by: its JSON, keys sorted."""
+    return orjson.dumps(options, option=orjson.OPT_SORT_KEYS)
+
+
+@functools.lru_cache(maxsize=64)  # one check an entry a run, for the config's warning and the judge's deny
+def problems(name: str, options: bytes) -> tuple[str, ...]:
+    """:func:`validate` of an entry whose ``with`` is ``options`` (:func:`options_key`).
+    The resident runner fills it for entries without options, for every worker."""
+    return tuple(validate(name, orjson.loads(options)))
 
 
 def worst(rulings: Iterable[Ruling]) -> Ruling:

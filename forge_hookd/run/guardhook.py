@@ -16,7 +16,7 @@ from forge_hookd.answers import Answer
 from forge_hookd.events import HookEvent
 from forge_hookd.registry import Hook
 from forge_hookd.results import HookResult
-from forge_hookd.guards import ALLOW, Context, Guard, make, validate
+from forge_hookd.guards import ALLOW, Context, Guard, make, options_key, problems
 from forge_hookd.guards.base import CANONICAL_TOOLS
 NO_ANSWER = Answer()
 
@@ -48,10 +48,10 @@ class EventJudge:
         """What :func:`judge_hook` says."""
         if hook.guard is None:
             raise ValueError("judge_hook takes a guard hook")
-        options = orjson.dumps(hook.with_, option=orjson.OPT_SORT_KEYS)
-        problems = _problems(hook.guard, options)
-        if problems:
-            return Answer("deny", f"forge-hook-run: the guard entry '{hook.guard}' cannot judge: {problems[0]}; "
+        options = options_key(hook.with_)
+        found = problems(hook.guard, options)
+        if found:
+            return Answer("deny", f"forge-hook-run: the guard entry '{hook.guard}' cannot judge: {found[0]}; "
                                   "fix the hooks file (forge-hook check)")
         tool = _canonical(self.event.tool_name)
         tool_args = self.event.data.get("tool_args")
@@ -79,11 +79,6 @@ class EventJudge:
                                     "way or ask the user")
         return HookResult(hook, 0, index=index, duration=round(time.monotonic() - started, 6),
                           answer=None if answer == NO_ANSWER else answer)
-
-
-@functools.lru_cache(maxsize=64)  # an entry's options are checked once a run, not once an event
-def _problems(name: str, options: bytes) -> tuple[str, ...]:
-    return tuple(validate(name, orjson.loads(options)))
 
 
 @functools.lru_cache(maxsize=64)  # one instance per entry: a run judges every event with the same few

@@ -103,18 +103,25 @@ _GUARD_SAMPLES = (("bash", {"command": 'git add -A && git commit -m "fix: parse"
 
 
 def warm_guards() -> None:
-    """Judge the samples with every guard, so that what the first judgement builds (the
-    patterns compiled on first use, the shell parser's tables) is built here, once, for
-    every worker: the whole pack judged the samples in 1.34 ms the first time in a
-    process and 0.70 ms the second (other directories, new guard instances). The caches
-    this fills hold compiled patterns and the samples' parse, nothing of a project."""
-    from forge_hookd.guards import GUARDS, Context
+    """Judge the samples with every guard, as a run judges them (run/guardhook.py), so
+    that what the first judgement builds is built here, once, for every worker: the
+    guard instances and the option checks of entries without options (guardhook's and
+    guards.problems' caches: a worker's pack event 20.9 -> 19.2 ms of CPU, bench/README.md,
+    "Built-in guards"), the patterns compiled on first use and the shell parser's tables. The whole pack judged
+    the samples in 1.34 ms the first time in a process and 0.70 ms the second (other
+    directories, new guard instances). The caches this fills hold guards, compiled
+    patterns and the samples' parse, nothing of a project."""
+    from forge_hookd.events import EventType, HookEvent
+    from forge_hookd.guards import GUARDS
+    from forge_hookd.registry import Hook
+    from forge_hookd.run.guardhook import EventJudge
 
-    context = Context("/nonexistent/forge-warm", "/nonexistent/forge-warm-home")
-    for guard in GUARDS.values():
-        judge = guard().judge
-        for tool, args in _GUARD_SAMPLES:
-            judge(tool, args, context)
+    env = {"HOME": "/nonexistent/forge-warm-home"}
+    for tool, args in _GUARD_SAMPLES:
+        judge = EventJudge(HookEvent(EventType.TOOL_PRE_EXECUTE, tool_name=tool, data={"tool_args": args}),
+                           project_root="/nonexistent/forge-warm", env=env)
+        for name in GUARDS:
+            judge.answer(Hook("tool:pre_execute", guard=name))
 
 
 class Runner:

@@ -986,6 +986,24 @@ def test_the_runner_compiles_what_the_guards_compile_on_first_use() -> None:
                                   timeout=60).stdout.strip() for how in ("cold", "warm")}
     assert int(counts["cold"]) > 0 and counts["warm"] == "0", counts
 
+def test_the_runner_leaves_a_worker_no_guard_to_build_or_check() -> None:
+    """warmd.warm_guards judges through the run's own caches: a worker's entries without
+    options find their guard built and checked (a fresh process builds thirteen; the
+    count before is checked, so the test can fail)."""
+    probe = ("import sys\n"
+             "from forge_hookd.warm import runner as warmd\n"
+             "from forge_hookd import guards\n"
+             "from forge_hookd.run import guardhook\n"
+             "if sys.argv[1] == 'warm':\n    warmd.warm_guards()\n"
+             "built, checked = guardhook._guard.cache_info().misses, guards.problems.cache_info().misses\n"
+             "for name in guards.GUARDS:\n"
+             "    guardhook._guard(name, guards.options_key({})); guards.problems(name, guards.options_key({}))\n"
+             "print(guardhook._guard.cache_info().misses - built, guards.problems.cache_info().misses - checked)\n")
+    counts = {how: subprocess.run([sys.executable, "-c", probe, how], capture_output=True, text=True, check=True,
+                                  timeout=60).stdout.split() for how in ("cold", "warm")}
+    assert counts == {"cold": ["13", "13"], "warm": ["0", "0"]}, counts
+
+
 
 # -- the client's budget ---------------------------------------------------------------------------
 def test_the_warm_client_imports_next_to_nothing(project: Project, runner: WarmRunner) -> None:
