@@ -10,6 +10,7 @@ secret-named assignment of a literal, a placeholder is not a secret)."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
 from fnmatch import fnmatchcase
@@ -220,7 +221,8 @@ class SecretFiles(Guard):
     def judge_command(self, command: Command, context: Context) -> Ruling:
         shown = " ".join(command.argv)
         if _dumps_environment(command):
-            return self.verdict(DENY, shown or command.name, "prints every environment variable, secrets with them",
+            bare = " ".join(w for wrapper in command.wrappers for w in wrapper)  # `env` alone is a wrapper of nothing
+            return self.verdict(DENY, shown or bare, "prints every environment variable, secrets with them",
                                 "Print the one variable you need by name (echo \"$NODE_ENV\")")
         if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):
             return self.verdict(DENY, shown, "prints a secret variable by name",
@@ -255,6 +257,14 @@ class SecretFiles(Guard):
         if code is not None:
             words += [m.group(1) for m in _LITERAL.finditer(code[1][: 1 << 16])]
         scripts = shell.scripts_of(command)  # `bash -c 'cat .env'`: judged as `cat .env`, its own command
+        created = self._created_from_template(command, context, cwd)
+        if created is not None and created in words:
+            keeps = "n" in short_flags(command.args) or "--no-clobber" in long_flags(command.args) or \
+                any(a.startswith("--update=none") for a in command.args)
+            if not keeps and posixpath.lexists(resolve(created, context, cwd) or "/"):
+                return self.verdict(DENY, shown, f"overwrites the secret file {created}",
+                                    "Copy the template with cp -n (it never overwrites), or ask the user")
+            words.remove(created)
         for word in words:
             if not word or word.startswith("-") and "=" not in word or word in scripts:
                 continue
@@ -266,6 +276,21 @@ class SecretFiles(Guard):
                 return self.verdict(DENY, " ".join(command.argv) or word, f"reaches the secret file {word}",
                                     "Ask the user for the one value you need, or read the .env.example file")
         return ALLOWED
+
+    def _created_from_template(self, command: Command, context: Context, cwd: str) -> str | None:
+        """The secret file ``cp .env.example .env`` makes from a file that is not one (the
+        setup step of every project with a dotenv): no secret is read, and none is lost
+        where the file does not exist yet (the caller looks) or ``cp -n`` keeps it."""
+        if command.name != "cp" or any(a in ("-t", "--target-directory") or a.startswith("--target-directory=")
+                                       for a in command.args):
+            return None
+        files = operands(list(command.args))
+        if len(files) != 2:
+            return None
+        source, target = (resolve(f, context, cwd) for f in files)
+        if source is None or target is None or self._secret(source, context) or not self._secret(target, context):
+            return None
+        return files[1]
 
     def _secret(self, path: str, context: Context) -> bool:
         if not path:

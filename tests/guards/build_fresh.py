@@ -346,9 +346,6 @@ tool("hardcoded_secrets", "allow", tldr("tee"), "write",
 
 # Cases labelled before the pack ran that the pack does not meet, and why they stay so.
 UNMET = {
-    "cp .env.example .env": "it overwrites .env, which docs/guards.md's policy refuses as any write of a secret file "
-                            "does (`> .env` denies in peers.jsonl); the label was the everyday view. "
-                            "`cp -n .env.example .env` is no safer to the guard, which cannot see whether .env exists",
     "npx husky init": "package_policy asks before npx runs a package the project does not declare, by design "
                       "(issue 31 item 5): the corpus's project has no package.json naming husky",
 }
