@@ -57,6 +57,12 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "destroys infrastructure"
     if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
         return "destroys infrastructure"
+    # An apply nobody reviews: whatever the plan replaces or destroys happens (a plain
+    # `terraform apply` waits for a typed "yes" the agent's shell cannot give).
+    if name in ("terraform", "tofu", "terragrunt") and ops[:1] == ["apply"] and \
+            any(a.lstrip("-").partition("=")[0] == "auto-approve" for a in args) or \
+            name == "pulumi" and ops[:1] == ["up"] and ("--yes" in args or "-y" in args):
+        return "applies an infrastructure change nobody reviewed (it may replace or destroy resources)"
     if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
             (ops[:1] != ["replace"] or "--force" in args):
         return f"{ops[0]}s Kubernetes resources"
@@ -92,12 +98,14 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name == "gh" and ops[:2] in (["repo", "delete"], ["repo", "archive"], ["release", "delete"], ["secret", "delete"],
                                     ["variable", "delete"]):
         return f"deletes a GitHub {ops[0]}"
-    if name == "gh" and ops[:1] == ["api"] and any(re.search(r"/branches/[^/]+/protection|/rulesets(?:/|$)", o)
-                                                   for o in ops[1:]):
+    if name == "gh" and ops[:1] == ["api"]:
         method = next((args[k + 1].upper() for k, a in enumerate(args[:-1]) if a in ("-X", "--method")),
                       next((a.partition("=")[2].upper() for a in args if a.startswith("--method=")), "GET"))
-        if method in ("DELETE", "PUT", "PATCH"):
+        if method in ("DELETE", "PUT", "PATCH") and any(re.search(r"/branches/[^/]+/protection|/rulesets(?:/|$)", o)
+                                                         for o in ops[1:]):
             return "changes a branch's protection or a ruleset (what guards the protected branches)"
+        if method == "DELETE":  # gh repo delete by its endpoint (repos/OWNER/REPO), a release, a secret...
+            return "deletes a GitHub resource through the API"
     return None
 
 
@@ -154,7 +162,7 @@ class InfraDestructive(Guard):
     summary = "Destroying infrastructure or dropping data (asks)"
     catches = ("terraform destroy", "kubectl delete ns prod", "aws s3 rm s3://b --recursive", "helm uninstall x",
                "docker system prune -a", "psql -c 'DROP TABLE users'", "mysql -e 'TRUNCATE orders'",
-               "redis-cli FLUSHALL", "rails db:drop")
+               "redis-cli FLUSHALL", "rails db:drop", "terraform apply -auto-approve")
     options = (Option("decision", "decision", ASK, "What these commands are: ask (default) or deny"),)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:

@@ -74,7 +74,7 @@ class PackagePolicy(Guard):
     summary = "Adding dependencies through a package manager or a manifest edit (asks, with an allowlist)"
     catches = ("npm install left-pad", "pip install requests", "uv add httpx", "cargo add serde", "go get x/y",
                "yarn add react", "python -m pip install x", "gem install rails", "npx some-tool",
-               "pipx install x", "cargo install --git URL", "Edit package.json adding a dependency")
+               "pipx install x", "cargo install --git URL", "Edit package.json adding a dependency", "npm publish")
     options = (
         Option("allow", "list", [], "Packages (globs, without versions) that need no asking"),
         Option("decision", "decision", ASK, "What adding a package is: ask (default) or deny"),
@@ -87,6 +87,11 @@ class PackagePolicy(Guard):
         written = self._shell_write(command, context)
         if written.decision != ALLOW:
             return written
+        registry = _publishes(command)
+        if registry is not None:
+            return self.verdict(self.opts["decision"], " ".join(command.argv), f"publishes to {registry}",
+                                "A person should publish: a version once published cannot be taken back "
+                                "(--dry-run shows what would go)")
         manager, args = _manager(command)
         if manager is None:
             return ALLOWED
@@ -244,6 +249,31 @@ def _shell_text(command: Command) -> str | None:
 def _patches(tool_args: Mapping[str, Any]) -> list[str]:
     return [v for k in ("command", "input", "patch") if isinstance(v := tool_args.get(k), str)
             and "*** Begin Patch" in v]
+
+
+#: (command, its subcommand words) -> the registry they publish to; the package leaves
+#: the machine for everyone, and its version cannot be reused (npm, PyPI, crates.io)
+_PUBLISH = {("npm", "publish"): "the npm registry", ("npm", "unpublish"): "the npm registry",
+            ("pnpm", "publish"): "the npm registry", ("bun", "publish"): "the npm registry",
+            ("yarn", "publish"): "the npm registry", ("yarn", "npm publish"): "the npm registry",
+            ("cargo", "publish"): "crates.io", ("twine", "upload"): "PyPI", ("poetry", "publish"): "PyPI",
+            ("uv", "publish"): "PyPI", ("flit", "publish"): "PyPI", ("hatch", "publish"): "PyPI",
+            ("pdm", "publish"): "PyPI", ("gem", "push"): "RubyGems", ("dotnet", "nuget push"): "NuGet",
+            ("nuget", "push"): "NuGet", ("vsce", "publish"): "the VS Code Marketplace",
+            ("ovsx", "publish"): "Open VSX", ("deno", "publish"): "JSR", ("jsr", "publish"): "JSR"}
+
+
+def _publishes(command: Command) -> str | None:
+    """The registry ``command`` publishes a package to (``npm publish``, ``twine upload
+    dist/*``, ``npx jsr publish``), None for none or a dry run."""
+    name, args = command.name, list(command.args)
+    if name in _NODE_RUNNERS and args[:1] == ["jsr"]:
+        name, args = "jsr", args[1:]
+    ops = operands(args)
+    registry = _PUBLISH.get((name, " ".join(ops[:2]))) or _PUBLISH.get((name, " ".join(ops[:1])))
+    if registry is None or "--dry-run" in args or name == "cargo" and "-n" in args:
+        return None
+    return registry
 
 
 def _manager(command: Command) -> tuple[str | None, list[str]]:
