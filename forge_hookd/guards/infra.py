@@ -1,6 +1,7 @@
 """infra_destructive (ask): tearing down infrastructure or data: ``terraform destroy``,
-``kubectl delete``, cloud deletes, ``docker system prune``, and SQL that drops or
-empties tables, wherever the SQL is (``psql -c``, ``mysql -e``, a heredoc, a file)."""
+``kubectl delete``, cloud deletes, ``docker system prune``, an apply nobody reviews
+(``terraform apply -auto-approve``), and SQL that drops or empties tables, wherever the
+SQL is (``psql -c``, ``mysql -e``, a heredoc, a file)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ manifest (issue 31 item 5: the project is read, not the spelling judged). Instal
 the project already declares (``npm ci``, ``pip install -r requirements.txt``) passes, so
 does running a package it already depends on (``npx tsc`` with typescript in its
 package.json or node_modules/.bin), a manifest edit that adds no dependency (a script, a
-version bump), and a package on the allowlist."""
+version bump), and a package on the allowlist. Publishing a package (``npm publish``,
+``twine upload``) asks too: what leaves for the registry cannot be taken back."""
 
 from __future__ import annotations
 
