@@ -50,6 +50,9 @@ _GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
                        "dirname", "echo", "printf", "mkdir", "which", "type"})
+#: openssl's certificate commands: what they print of a ``.pem`` is a certificate, a
+#: request or a list, all public; given a private key they fail rather than show it
+_CERTIFICATE_READERS = frozenset({"x509", "req", "crl", "verify"})
 
 
 #: commands that print secret material that is no file: command -> argument prefixes
@@ -153,6 +156,14 @@ def _pattern_operand(name: str, args: list[str]) -> str | None:
     return first[0] if first else None
 
 
+def _reads_certificates(command: Command) -> bool:
+    """``openssl x509 -in cert.pem -text``: a certificate command (:data:`_CERTIFICATE_READERS`)."""
+    if command.name != "openssl":
+        return False
+    ops = operands(list(command.args))
+    return bool(ops) and ops[0] in _CERTIFICATE_READERS
+
+
 def _dumps_environment(command: Command) -> bool:
     """``env``, ``printenv``, ``export``/``set``/``declare`` alone, ``export -p``: every variable."""
     return (not command.argv and command.wrapper_names[-1:] == ("env",)
@@ -237,7 +248,7 @@ class SecretFiles(Guard):
         if printed is not None:
             return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
         if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
-                not command.argv and not command.redirects:
+                not command.argv and not command.redirects or _reads_certificates(command):
             return ALLOWED
         git = git_args(command)
         if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):

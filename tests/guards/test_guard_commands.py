@@ -106,6 +106,8 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
     (["package_policy", "--", "npx jsr publish"], 4, "publishes to JSR"),
     (["package_policy", "--", "npm publish --dry-run"], 0, ""),
     (["package_policy", "--", "npm run publish"], 0, ""),
+    (["secret_files", "--", "openssl x509 -in cert.pem -text -noout"], 0, ""),
+    (["secret_files", "--", "openssl rsa -in key.pem -text"], 1, "reaches the secret file key.pem"),
 ])
 def test_guard_test_sees_what_the_line_runs_and_says_what_it_cannot(project: Project, args: list[str], status: int,
                                                                     said: str) -> None:
