@@ -347,8 +347,15 @@ _TRIGGERS = ("AKIA", "ASIA", "ABIA", "ACCA", "gh", "glpat-", "sk-", "xox", "k_li
              "SK", "hf_", "-----BEGIN", "AccountKey=")
 
 
-def find_secret(text: str) -> tuple[str, str] | None:
-    """``(what, the match)`` for the first secret in ``text``, or None."""
+#: a test's own file: its fixtures are credentials by name only (``token = "eyJ..."``)
+_TEST_FILE = Lazy(r"(?:^|/)(?:tests?|__tests__|spec|specs|fixtures?|testdata|__mocks__)/|(?:^|/)test_[^/]*$|"
+                  r"[._-](?:test|spec)\.[^/.]+$")
+
+
+def find_secret(text: str, *, by_shape_only: bool = False) -> tuple[str, str] | None:
+    """``(what, the match)`` for the first secret in ``text``, or None. ``by_shape_only``:
+    only a token of a known shape (``AKIA...``, ``ghp_...``), not a literal assigned to a
+    secret's name (what a test's fixture is)."""
     text = text[: 1 << 20]
     hits = _PREFIXES.finditer(text) if any(t in text for t in _TRIGGERS) else iter(())
     for hit in hits:
@@ -358,7 +365,7 @@ def find_secret(text: str) -> tuple[str, str] | None:
             if match is not None and match.start() == hit.start() and not _STAND_IN.search(match.group(0)):
                 return what, match.group(0)
     lowered = text.lower()
-    if not any(name in lowered for name in _NAMES):
+    if by_shape_only or not any(name in lowered for name in _NAMES):
         return None
     for match in _ASSIGNED.finditer(text):
         value = match.group(2)
@@ -381,8 +388,10 @@ class HardcodedSecrets(Guard):
     tools = frozenset({"bash", "write", "edit"})
 
     def judge_file(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        paths = paths_of(tool_args)
+        tests = bool(paths) and all(_TEST_FILE.search(p) for p in paths)
         for text in content_of(tool_args):
-            verdict = self._judge_text(text, ", ".join(paths_of(tool_args)) or tool)
+            verdict = self._judge_text(text, ", ".join(paths) or tool, by_shape_only=tests)
             if verdict.decision != "allow":
                 return verdict
         return ALLOWED
@@ -398,8 +407,8 @@ class HardcodedSecrets(Guard):
                 return verdict
         return ALLOWED
 
-    def _judge_text(self, text: str, where: str) -> Ruling:
-        found = find_secret(text)
+    def _judge_text(self, text: str, where: str, *, by_shape_only: bool = False) -> Ruling:
+        found = find_secret(text, by_shape_only=by_shape_only)
         if found is None or any(a in found[1] for a in self.opts["allow"]):
             return ALLOWED
         what, match = found

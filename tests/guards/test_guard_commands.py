@@ -23,6 +23,10 @@ def fire(project: Project, event: dict[str, Any] | str, *args: str) -> Run:
     return run_installed(list(args), cwd=project.root, stdin=event if isinstance(event, str) else json.dumps(event))
 
 
+#: a test's fixture: a credential by name only (hardcoded_secrets judges it by shape in a test's file)
+FIXTURE = "const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc';"
+
+
 def bash(command: str) -> dict[str, Any]:
     return {"type": "tool:pre_execute", "tool_name": "bash", "data": {"tool_args": {"command": command}}}
 
@@ -108,6 +112,11 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
     (["package_policy", "--", "npm run publish"], 0, ""),
     (["secret_files", "--", "openssl x509 -in cert.pem -text -noout"], 0, ""),
     (["secret_files", "--", "openssl rsa -in key.pem -text"], 1, "reaches the secret file key.pem"),
+    (["hardcoded_secrets", "--tool", "write", "--content", FIXTURE, "--", "src/jwt.test.ts"], 0, ""),
+    (["hardcoded_secrets", "--tool", "write", "--content", FIXTURE, "--", "tests/auth/fixtures.ts"], 0, ""),
+    (["hardcoded_secrets", "--tool", "write", "--content", FIXTURE, "--", "src/jwt.ts"], 1, "a literal token"),
+    (["hardcoded_secrets", "--tool", "write", "--content", "t = 'ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'", "--",
+      "tests/test_api.py"], 1, "a GitHub token"),
 ])
 def test_guard_test_sees_what_the_line_runs_and_says_what_it_cannot(project: Project, args: list[str], status: int,
                                                                     said: str) -> None:
