@@ -9,7 +9,7 @@ import re
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling
+from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
@@ -164,8 +164,10 @@ def _downloads(command: Command) -> list[str]:
         elif arg.startswith("--output=") or arg.startswith("--output-document="):
             saved.append(arg.partition("=")[2])
     saved += [r.target for r in command.redirects if r.mode in ("write", "append") and (r.fd in (None, "1"))]
-    urls = [m.group(0) for a in args for m in [re.match(r"https?://\S+", a)] if m]
-    if not saved and (command.name == "wget" or "-O" in args or "--remote-name" in args):
+    # curl takes a URL without its scheme (`curl -sO host/a.sh`); -O may share a cluster (-fsSLO)
+    urls = [a for a in operands(args) if "/" in a]
+    if not saved and (command.name == "wget" or command.name == "curl" and (
+            "O" in short_flags(args) or "--remote-name" in args or "--remote-name-all" in args)):
         saved += [u.rstrip("/").rsplit("/", 1)[-1].split("?")[0] for u in urls]
     return [s for s in saved if s and s != "-"]
 

@@ -156,6 +156,31 @@ def _pattern_operand(name: str, args: list[str]) -> str | None:
     return first[0] if first else None
 
 
+#: ssh and its kin: a key given with -i (or IdentityFile) authenticates, it is never printed
+_SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "ssh-copy-id", "autossh", "mosh", "sshfs"})
+
+
+def _settings_and_keys(command: Command) -> list[str]:
+    """Words of ``command`` that name a key it uses or a setting it takes, not a file it
+    shows: ``ssh -i ~/.ssh/deploy_key host``, ``ssh-add KEY``, ``ssh-keygen -y -f KEY``
+    (the public half, or -l its fingerprint), git's ``-c KEY=VALUE`` and rsync's ``-e 'ssh -i KEY'`` (the shell
+    text they run is judged as its own command)."""
+    name, args = command.name, list(command.args)
+    if name == "ssh-add":
+        return operands(args)
+    if name == "ssh-keygen":  # -y, -l, -e show the public half or a fingerprint; not -p: it rewrites the key
+        shows = bool(short_flags(args) & {"y", "l", "e"})
+        return [args[k + 1] for k, a in enumerate(args[:-1]) if shows and re.fullmatch(r"-[a-zA-Z]*f", a)]
+    valued = {"git": ("-c",), "rsync": ("-e", "--rsh")}.get(name, ("-i",) if name in _SSH_CLIENTS else ())
+    used = [args[k + 1] for k, a in enumerate(args[:-1]) if a in valued]
+    if name in _SSH_CLIENTS:
+        used += [a for a in args if a.startswith("-i") and len(a) > 2]
+        used += [a for k, a in enumerate(args) if k and args[k - 1] == "-o" and a.lower().startswith("identityfile")]
+    if name == "rsync":
+        used += [a for a in args if a.startswith("--rsh=")]
+    return used
+
+
 def _reads_certificates(command: Command) -> bool:
     """``openssl x509 -in cert.pem -text``: a certificate command (:data:`_CERTIFICATE_READERS`)."""
     if command.name != "openssl":
@@ -262,6 +287,9 @@ class SecretFiles(Guard):
             _pattern_operand(command.name, list(command.args))
         if pattern is not None and pattern in words:
             words.remove(pattern)  # `grep -rn process.env src/`: a pattern, not the file process.env
+        for used in _settings_and_keys(command):  # what authenticates or configures is not read out
+            if used in words:
+                words.remove(used)  # the first only: `ssh -i K host cat K` still shows K
         words += [w.partition("=")[2] for w in words if "=" in w]
         words += [w.lstrip("@") for w in words if w.startswith("@")]
         code = command.inline_code

@@ -201,10 +201,11 @@ class _Walker:
 
     def _nested(self, command: Command) -> None:
         """What a command runs in turn: a -c string, eval, a heredoc or a literal pipe fed
-        to a shell, find -exec, script -c, a git alias, a one-liner's system()."""
+        to a shell, find -exec, script -c, a git alias or setting, a one-liner's system()."""
         down = command.depth + 1
         cwd = (command.cwd, command.cwd_unknown)
-        for via, text in (*_shell_strings(command), *_fed_commands(command), *self.known.alias_scripts(command)):
+        for via, text in (*_shell_strings(command), *_fed_commands(command), *self.known.alias_scripts(command),
+                          *self.known.config_scripts(command)):
             self.walk(text, depth=down, via=via, cwd=cwd)
         code = command.inline_code
         if code is not None:
@@ -384,6 +385,12 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield from _find_exec(words)
     elif name == "git":
         yield from _git_strings([w.text for w in words])
+    elif name == "rsync":
+        for k, word in enumerate(words[:-1]):  # rsync -e 'ssh -i key': the remote shell it starts
+            if word.text in ("-e", "--rsh"):
+                yield "rsync -e", words[k + 1].text
+            elif word.text.startswith("--rsh="):
+                yield "rsync -e", word.text.partition("=")[2]
     for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:

@@ -71,6 +71,7 @@ class Known:
         self.values: dict[str, str] = {}  # NAME -> value as written (may hold $(...) still)
         self.positional: list[str] | None = None
         self.aliases: dict[str, str] = {}  # git alias -> its value
+        self.git_settings: dict[str, str] = {}  # `git config KEY VALUE` earlier in the line: key -> value
 
     # -- what later commands see -------------------------------------------------------
     def env(self) -> tuple[str, ...]:
@@ -149,6 +150,8 @@ class Known:
         rest = [a for a in args[1:] if not a.startswith("-")]
         if len(rest) >= 2 and rest[0].lower().startswith("alias."):
             self.aliases[rest[0][6:]] = rest[1]
+        elif len(rest) >= 2 and len(self.git_settings) < MAX_VARIABLES:
+            self.git_settings[rest[0]] = rest[1]
 
     # -- git aliases -------------------------------------------------------------------------
     def git_aliases(self, words: list[Word], assignments: list[str]) -> list[Word]:
@@ -181,6 +184,31 @@ class Known:
         if value is not None and value.startswith("!"):
             yield "git alias", " ".join([value[1:], *(w.text for w in words[index + 1:])])
 
+    def config_scripts(self, command: Command) -> Iterator[tuple[str, str]]:
+        """The shell text git runs from a setting this line makes (git-config(1):
+        ``core.sshCommand``, ``core.pager``, ``pager.<cmd>``, ``core.editor``,
+        ``diff.external``, ``credential.helper`` as ``!...``; the environment's
+        ``GIT_SSH_COMMAND``, ``GIT_PAGER``, ...): ``git -c core.sshCommand='rm -rf ~'
+        fetch`` runs ``rm -rf ~``."""
+        if command.name != "git":
+            return
+        assignments = [*self.env(), *command.env, *command.assignments]
+        settings = {**self.git_settings, **_env_config(assignments), **_option_config(list(command.words))}
+        for key, value in settings.items():
+            key = key.lower()
+            if key == "credential.helper":
+                value = value[1:] if value.startswith("!") else ""  # else a helper's name: git credential-NAME
+            elif key == "core.fsmonitor" and value.lower() in ("", "true", "false", "yes", "no", "on", "off", "1", "0"):
+                value = ""  # the built-in monitor
+            elif key not in _SHELL_SETTINGS and not key.startswith("pager."):
+                value = ""
+            if value.strip():
+                yield "git configuration", value
+        environment = dict(a.partition("=")[::2] for a in assignments)
+        for name in _SHELL_ENVIRONMENT:
+            if environment.get(name, "").strip():
+                yield "git's environment", environment[name]
+
     def git_unresolved(self, command: Command) -> bool:
         """Whether a git command runs a subcommand that is not git's own while its
         configuration comes from the command line or ``GIT_CONFIG_*`` (an alias the
@@ -212,33 +240,48 @@ def _git_subcommand_index(words: list[Word]) -> int | None:
     return k if k < len(words) else None
 
 
-def _option_aliases(words: list[Word]) -> dict[str, str]:
+#: settings whose value git runs as a shell command (git-config(1)); ``pager.<cmd>`` too
+_SHELL_SETTINGS = frozenset({"core.sshcommand", "core.pager", "core.editor", "core.askpass", "core.fsmonitor",
+                             "diff.external", "sequence.editor", "gpg.program", "credential.helper"})
+#: the environment's equivalents (git(1), "Environment Variables")
+_SHELL_ENVIRONMENT = ("GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+                      "GIT_EXTERNAL_DIFF", "GIT_ASKPASS")
+
+
+def _option_config(words: list[Word]) -> dict[str, str]:
+    """The settings of a git command's ``-c KEY=VALUE`` options, keys as written."""
     found: dict[str, str] = {}
     for k, word in enumerate(words[:-1]):
         if word.text == "-c":
             key, _, value = words[k + 1].text.partition("=")
-            if key.lower().startswith("alias."):
-                found[key[6:]] = value
+            found[key] = value
     return found
+
+
+def _option_aliases(words: list[Word]) -> dict[str, str]:
+    return {key[6:]: value for key, value in _option_config(words).items() if key.lower().startswith("alias.")}
 
 
 _PARAMETER = Lazy(r"'([^'=]+)'='([^']*)'|'([^'=]+)=([^']*)'")
 
 
-def _env_aliases(assignments: list[str]) -> dict[str, str]:
-    """Aliases from ``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n`` and ``GIT_CONFIG_PARAMETERS``."""
+def _env_config(assignments: list[str]) -> dict[str, str]:
+    """Settings from ``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n`` and ``GIT_CONFIG_PARAMETERS``."""
     values = dict(a.partition("=")[::2] for a in assignments)
     found: dict[str, str] = {}
     for name, key in values.items():
-        if name.startswith("GIT_CONFIG_KEY_") and key.lower().startswith("alias."):
+        if name.startswith("GIT_CONFIG_KEY_"):
             value = values.get("GIT_CONFIG_VALUE_" + name[len("GIT_CONFIG_KEY_"):])
             if value is not None:
-                found[key[6:]] = value
+                found[key] = value
     for match in _PARAMETER.finditer(values.get("GIT_CONFIG_PARAMETERS", "")):
         key, value = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
-        if key.lower().startswith("alias."):
-            found[key[6:]] = value
+        found[key] = value
     return found
+
+
+def _env_aliases(assignments: list[str]) -> dict[str, str]:
+    return {key[6:]: value for key, value in _env_config(assignments).items() if key.lower().startswith("alias.")}
 
 
 def _braces(word: Word) -> list[Word]:
