@@ -9,7 +9,7 @@ import re
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling
+from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, operands
 from forge_hookd.shell.lazyre import Lazy
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
@@ -57,7 +57,8 @@ class RemoteCode(Guard):
         if name in RUNNERS and any(_substituted_fetch(w) for w in command.argv[1:]):
             return self.verdict(DENY, shown, "runs downloaded code unread",
                                 "Download it to a file, read it, then run the file")
-        upload = _upload(command) or _bucket_upload(command) or _sent_output(command)
+        upload = _upload(command) or _bucket_upload(command) or _sent_output(command) or \
+            _copies_everything(command, context)
         if upload is not None and not self._allowed_host(command):
             return self.verdict(DENY, shown, f"uploads {upload}", "Ask the user before sending project files anywhere")
         why = _socket_or_tunnel(command)
@@ -206,9 +207,34 @@ def _bucket_upload(command: Command) -> str | None:
         pair = ops[1:3]
     elif name == "az" and ops[:3] == ["storage", "blob", "upload"]:
         return "a local file to Azure storage"
+    if any(a in _DRY_RUNS for a in command.args) or name == "gsutil" and "-n" in command.args[:3]:
+        return None  # a dry run sends nothing (as git push -n pushes nothing)
     if len(pair) == 2 and not re.match(r"^(?:s3|gs|az)://", pair[0]) and _BUCKETS.match(pair[1]):
         return f"{pair[0]} to {pair[1]}"
     return None
+
+
+_DRY_RUNS = frozenset({"--dryrun", "--dry-run", "--dry_run"})
+#: a remote destination of scp, rsync or sftp: [user@]host:path (not a local path with a colon)
+_REMOTE_PATH = Lazy(r"^(?:[\w.-]+@)?(?:\[[0-9a-fA-F:]+\]|[\w.-]+):(?!//)")
+#: the whole project or the whole home, however the line names it
+_EVERYTHING = frozenset({".", "./", "*", "./*", "$PWD", "$PWD/", "${PWD}", "${PWD}/", "~", "~/", "$HOME", "$HOME/",
+                         "${HOME}", "${HOME}/", "..", "../"})
+
+
+def _copies_everything(command: Command, context: object) -> str | None:
+    """``scp -r . host:``, ``rsync -a ~/ host:/x``: the whole project (its ``.env``,
+    ``.git`` and every key in it) or the whole home copied to another machine. A named
+    file or directory sent to a server (``scp build/app.tar.gz host:/srv``) is a
+    deploy, left alone."""
+    if command.name not in ("scp", "rsync", "sftp"):
+        return None
+    ops = operands(command.args)
+    if len(ops) < 2 or not _REMOTE_PATH.match(ops[-1]) or "::" in ops[-1]:
+        return None
+    root = getattr(context, "project_root", None)
+    everything = [o for o in ops[:-1] if o in _EVERYTHING or o.rstrip("/") == root]
+    return f"{everything[0]} (everything in it) to {ops[-1]}" if everything else None
 
 
 _DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "--json", "-H",

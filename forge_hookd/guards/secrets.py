@@ -33,6 +33,8 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
+                # Cloudflare Wrangler's local secrets (its .env)
+                ".dev.vars", ".dev.vars.*",
                 # shell and REPL histories: every secret ever typed on a command line
                 ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",

@@ -475,6 +475,10 @@ _NPX = ("package_policy asks before npx runs a package the project does not decl
 UNMET: dict[str, str] = {
     "npx tsc --noEmit": _NPX,
     "npx husky install": _NPX,
+    "rm Lib/test/bad_coding.py Lib/test/bad_coding2.py Lib/test/badcert.pem Lib/test/badkey.pem":
+        "secret_files refuses any change to a secret file (*.pem), a delete too: peers.jsonl and written.jsonl expect "
+        "`rm .env` and `mv .env .env.old` denied (a .env deleted has no copy in git); telling a tracked test "
+        "fixture from the only copy of a key would need the index, so the existing expectation stays",
 }
 
 
