@@ -57,6 +57,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "destroys infrastructure"
     if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
         return "destroys infrastructure"
+    if name in ("kubectl", "oc", "helm") and _dry_run(args):
+        return None  # --dry-run=client|server (helm --dry-run): shows what would go, changes nothing
     if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
             (ops[:1] != ["replace"] or "--force" in args):
         return f"{ops[0]}s Kubernetes resources"
@@ -99,6 +101,11 @@ def _cloud(name: str, args: list[str]) -> str | None:
         if method in ("DELETE", "PUT", "PATCH"):
             return "changes a branch's protection or a ruleset (what guards the protected branches)"
     return None
+
+
+def _dry_run(args: list[str]) -> bool:
+    """kubectl's ``--dry-run``/``--dry-run=client``/``=server`` (``=none`` runs for real), helm's ``--dry-run``."""
+    return any(a == "--dry-run" or a.startswith("--dry-run=") and a != "--dry-run=none" for a in args)
 
 
 #: framework tasks that drop or empty the database: command -> its tasks

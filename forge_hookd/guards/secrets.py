@@ -50,7 +50,8 @@ _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
 _GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"})
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
-                       "dirname", "echo", "printf", "mkdir", "which", "type"})
+                       "dirname", "echo", "printf", "mkdir", "which", "type",
+                       "wc"})  # wc prints counts, never a line: `wc -l .env` shows no value
 
 
 #: commands that print secret material that is no file: command -> argument prefixes
@@ -173,6 +174,13 @@ def _only_counts(command: Command) -> bool:
     return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
 
 
+def _logs_in_from_stdin(command: Command) -> bool:
+    """``docker login --password-stdin`` (podman, helm registry, oras, skopeo ...),
+    ``gh auth login --with-token``: reads a credential on its input and prints none."""
+    args = command.args
+    return "--password-stdin" in args or command.name == "gh" and "--with-token" in args and "login" in args
+
+
 class SecretFiles(Guard):
     name = "secret_files"
     summary = "Reading or writing credential files (.env, ~/.ssh, *.pem, cloud credentials)"
@@ -214,9 +222,14 @@ class SecretFiles(Guard):
         # or tests its lines prints no value; every other consumer (grep PATTERN, sort,
         # tee) passes values on, and the dump is judged as it is.
         counted = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _only_counts(c)}
-        if counted:
-            parsed = parsed._replace(commands=tuple(c for c in parsed.commands
-                                                    if id(c) not in counted or not _dumps_environment(c)))
+        # `aws ecr get-login-password | docker login --password-stdin`: a credential printed
+        # straight into the one command that logs in with it never reaches the transcript.
+        logged_in = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _logs_in_from_stdin(c)}
+        if counted or logged_in:
+            parsed = parsed._replace(commands=tuple(
+                c for c in parsed.commands
+                if not (id(c) in counted and _dumps_environment(c)) and
+                not (id(c) in logged_in and c.inline_code is None and _prints_secret(c) is not None)))
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -239,6 +252,8 @@ class SecretFiles(Guard):
         if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
                 not command.argv and not command.redirects:
             return ALLOWED
+        if command.name == "ssh-keygen" and _makes_a_key(command):
+            return ALLOWED  # ssh-keygen -t ed25519 -f ~/.ssh/id_work: a new key, written, never shown
         git = git_args(command)
         if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):
             return ALLOWED  # git check-ignore .env, git rm --cached .env: the name, never the content
@@ -273,6 +288,18 @@ class SecretFiles(Guard):
         if not path:
             return False
         return self._patterns.match(path, context) and not self._allowed.match(path, context)
+
+
+#: ssh-keygen's options that read a key it is given (a passphrase changed, the public half
+#: printed, an export, an import, a comment changed): the rest make a new key or read no secret
+_KEYGEN_READS = Lazy(r"^-[A-Za-z]*[pyeicB]")
+
+
+def _makes_a_key(command: Command) -> bool:
+    """``ssh-keygen [-t T] [-b N] [-C c] [-N pass] -f PATH``: a key made at PATH, not one
+    read; fed nothing (``yes | ssh-keygen -f key`` answers its question to overwrite one)."""
+    return not command.feeders and command.stdin is None and \
+        not any(_KEYGEN_READS.match(a) for a in command.args if a.startswith("-") and not a.startswith("--"))
 
 
 # -- hard-coded secrets ------------------------------------------------------------------------------

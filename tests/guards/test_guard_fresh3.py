@@ -169,3 +169,43 @@ def test_a_manifest_edited_by_sed_is_judged_as_the_edit_it_is(tmp_path: Path, co
     context = Context.from_env(str(tmp_path), {"HOME": "/home/user"})
     assert decide("package_policy", command, context) == decision, command
     assert pack(command, context) == decision, command
+
+
+# Variants of the corpus's everyday shapes, written by hand after the tuning part passed
+# (never part of fresh3.jsonl): two more things a careful engineer lets through.
+@pytest.mark.parametrize(("command", "decision"), [
+    ("ssh-keygen -t ed25519 -C ci@example.com -f ~/.ssh/id_ed25519_ci", "allow"),  # a new key, never shown
+    ("ssh-keygen -q -t rsa -b 4096 -N '' -f ./keys/deploy", "allow"),
+    ("ssh-keygen -y -f ~/.ssh/id_ed25519", "deny"),        # reads the private key given
+    ("ssh-keygen -p -N new -f ~/.ssh/id_rsa", "deny"),
+    ("ssh-keygen -e -f ~/.ssh/id_rsa", "deny"),
+    ("yes | ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519", "deny"),  # answers its question to overwrite one
+])
+def test_a_key_made_is_not_a_key_read(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("kubectl delete -f k8s/ --dry-run=client", "allow"),  # shows what would go
+    ("kubectl -n prod delete deploy api --dry-run=server -o name", "allow"),
+    ("helm uninstall api --dry-run", "allow"),
+    ("kubectl delete -f k8s/ --dry-run=none", "ask"),      # none: for real
+    ("kubectl delete -f k8s/", "ask"),
+])
+def test_a_dry_run_of_a_teardown_tears_nothing_down(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("aws ecr get-login-password --region eu-west-1 | docker login -u AWS --password-stdin 1.dkr.ecr.eu-west-1.amazonaws.com",
+     "allow"),                                                       # AWS's own documented login
+    ("gh auth token | podman login ghcr.io -u me --password-stdin", "allow"),
+    ("aws ecr get-login-password --region eu-west-1", "deny"),      # printed into the transcript
+    ("aws ecr get-login-password | tee /tmp/pw | docker login --password-stdin x", "deny"),  # and kept in a file
+    ("cat ~/.docker/config.json | docker login --password-stdin x", "deny"),  # a secret file read: judged as it is
+    ("wc -l .env", "allow"),                                         # counts, never a line
+    ("wc -c ~/.ssh/id_ed25519", "allow"),
+    ("head -c 20 .env", "deny"),
+])
+def test_a_credential_piped_into_a_login_and_a_secret_only_counted(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
