@@ -55,6 +55,9 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("terraform", "tofu", "terragrunt") and ops[:1] != ["plan"] and (  # a plan changes nothing
             ops[:1] == ["destroy"] or "-destroy" in args or ops[:2] == ["state", "rm"]):
         return "destroys infrastructure"
+    if name in ("terraform", "tofu", "terragrunt") and ops[:1] == ["apply"] and \
+            any(a.startswith(("-replace=", "--replace=")) or a in ("-replace", "--replace") for a in args):
+        return "destroys and recreates a resource (apply -replace): its data goes with it"
     if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
         return "destroys infrastructure"
     if name in ("kubectl", "oc", "helm") and _dry_run(args):
@@ -84,6 +87,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
         if "down" in ops and ("-v" in args or "--volumes" in args):
             return "deletes the compose volumes"
+    if name in ("npm", "pnpm", "yarn") and ops[:1] == ["unpublish"]:
+        return "removes a published package from the registry (npm unpublish)"
     torn = _tears_down(name, ops)
     if torn is not None:
         return f"tears down a {name} resource ({name} {torn})"

@@ -162,6 +162,18 @@ def _dumps_environment(command: Command) -> bool:
             or command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)))
 
 
+def _dumps_container_environment(command: Command) -> bool:
+    """``docker exec app env``, ``kubectl exec pod -- printenv``: every variable of a
+    container (its database password, its API keys) printed."""
+    if command.name not in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc"):
+        return False
+    from forge_hookd.guards.infra import inner_command  # the command a container runner runs inside
+
+    inner = inner_command(command.name, list(command.args))
+    return inner is not None and (inner[0] in ("env", "printenv") and not inner[1] or
+                                  inner[0] in ("export", "declare") and inner[1] in ([], ["-p"]))
+
+
 _COUNTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 _COUNTING = frozenset({"--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match"})
 
@@ -228,7 +240,7 @@ class SecretFiles(Guard):
         if counted or logged_in:
             parsed = parsed._replace(commands=tuple(
                 c for c in parsed.commands
-                if not (id(c) in counted and _dumps_environment(c)) and
+                if not (id(c) in counted and (_dumps_environment(c) or _dumps_container_environment(c))) and
                 not (id(c) in logged_in and c.inline_code is None and _prints_secret(c) is not None)))
         return super().judge_shell(parsed, context)
 
@@ -237,6 +249,9 @@ class SecretFiles(Guard):
         if _dumps_environment(command):
             return self.verdict(DENY, shown or command.name, "prints every environment variable, secrets with them",
                                 "Print the one variable you need by name (echo \"$NODE_ENV\")")
+        if _dumps_container_environment(command):
+            return self.verdict(DENY, shown, "prints every environment variable of the container, secrets with them",
+                                "Print the one variable you need by name (docker exec app printenv NODE_ENV)")
         if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):
             return self.verdict(DENY, shown, "prints a secret variable by name",
                                 "Check that it is set without printing it: test -n \"$VAR\"")
