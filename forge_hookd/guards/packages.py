@@ -98,6 +98,8 @@ class PackagePolicy(Guard):
             packages = _run_target(args)
             if manager == "uvx" and packages and self._python_declared(_bare(packages[0]), command, context):
                 return ALLOWED
+        elif "--dry-run" in args or "--dryrun" in args:
+            return ALLOWED  # pip install --dry-run flask, npm install --dry-run x: nothing installed or written
         else:
             packages = _added(manager, args)
         new = [p for p in packages if not self._allowed(p)]

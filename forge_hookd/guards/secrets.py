@@ -107,7 +107,25 @@ def _prints_kube_secret(args: list[str]) -> bool:
                                                                                  "--output", "-l", "--selector"))])
     if ops[:1] != ["get"] or not ops[1:2] or not ops[1].split("/")[0].split(",")[0] in ("secret", "secrets"):
         return False
-    return any(o and not o.startswith(("name", "wide")) for o in shell.option_values(args, "-o", "--output"))
+    return any(o and not o.startswith(("name", "wide")) and not _metadata_only(o)
+               for o in shell.option_values(args, "-o", "--output"))
+
+
+def _metadata_only(output: str) -> bool:
+    """``-o jsonpath='{.metadata.name}'``, ``custom-columns=NAME:.metadata.name``: a
+    template that names only the secret's metadata or type, never ``.data``."""
+    kind, _, template = output.partition("=")
+    if kind not in ("jsonpath", "custom-columns", "go-template") or not template:
+        return False
+    template = re.sub(r"\brange\s+\.items\[[^\]]*\]", "", template)  # {range .items[*]}: the loop, not a value
+    paths = re.findall(r"\.[A-Za-z_][\w.\[\]'\"*-]*", template)
+    return bool(paths) and all(re.sub(r"^\.items\[[^\]]*\]", "", p).startswith(_SECRET_METADATA) for p in paths)
+
+
+# What a secret's template may name without its data: annotations are left out, since
+# kubectl's last-applied-configuration annotation holds the whole secret.
+_SECRET_METADATA = (".metadata.name", ".metadata.namespace", ".metadata.labels", ".metadata.creationTimestamp",
+                    ".metadata.uid", ".metadata.resourceVersion", ".type", ".kind", ".apiVersion", ".immutable")
 
 
 def _prints_secret(command: Command) -> str | None:

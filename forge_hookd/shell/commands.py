@@ -492,11 +492,14 @@ def _reads_code_on_stdin(command: Command) -> bool:
 
 
 def _piped_text(command: Command) -> str | None:
-    """The text a literal ``echo``/``printf`` pipes into ``command`` (``printf 'rm -rf /'
-    | sh``), None when what comes down the pipe is not written in the line."""
+    """The text a literal ``echo``/``printf`` (or ``cat`` of a here-document) pipes into
+    ``command`` (``printf 'rm -rf /' | sh``), None when what comes down the pipe is not
+    written in the line."""
     if not command.feeders or command.stdin is not None:
         return None
     feeder = command.feeders[-1]
+    if feeder.name == "cat" and not feeder.args and feeder.stdin is not None and not feeder.wrappers:
+        return feeder.stdin  # cat <<'EOF' | python3: the here-document, as `python3 - <<'EOF'` reads it
     if feeder.name not in ("echo", "printf") or any(w.dynamic for w in feeder.words) or feeder.wrappers:
         return None
     args = list(feeder.args)

@@ -246,3 +246,29 @@ def test_remote_code_the_pack_did_not_know(command: str, decision: str) -> None:
 ])
 def test_teardowns_and_container_secrets_the_pack_did_not_know(command: str, guard: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+# Everyday variants written by hand after the tuning part passed (never part of fresh3.jsonl).
+@pytest.mark.parametrize(("command", "decision"), [
+    ("cat <<'EOF' | python3\nprint(sum(range(10)))\nEOF", "allow"),  # the here-document is the code
+    ("cat <<'EOF' | python3\nimport shutil; shutil.rmtree('/home/user')\nEOF", "deny"),
+    ("cat <<'EOF' | bash\nrm -rf ~\nEOF", "deny"),
+    ("cat notes.txt | python3", "ask"),                                      # a file's text: not seen
+])
+def test_a_here_document_catted_into_an_interpreter_is_read(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "guard", "decision"), [
+    ("kubectl get secret api-tls -o jsonpath='{.type}'", "secret_files", "allow"),           # no data named
+    ("kubectl -n prod get secrets -o custom-columns=NAME:.metadata.name,AGE:.metadata.creationTimestamp",
+     "secret_files", "allow"),
+    ("kubectl get secret api-tls -o jsonpath='{.data.tls\\.key}'", "secret_files", "deny"),
+    ("kubectl get secret api-tls -o jsonpath='{.metadata.annotations}'", "secret_files", "deny"),  # last-applied holds it
+    ("kubectl get secret api-tls -o go-template='{{.data}}'", "secret_files", "deny"),
+    ("pip install --dry-run 'django>=5'", "package_policy", "allow"),                         # resolves, installs nothing
+    ("npm install --dry-run left-pad", "package_policy", "allow"),
+    ("pip install 'django>=5'", "package_policy", "ask"),
+])
+def test_what_names_no_secret_and_installs_nothing(command: str, guard: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
