@@ -232,7 +232,7 @@ class InfraDestructive(Guard):
         name, args = command.name, list(command.args)
         if name in ("kubectl", "oc"):
             args = _without_values(args)
-        why = _cloud(name, args) or _app(name, args) or self._sql(command)
+        why = _cloud(name, args) or _app(name, args) or self._sql(command) or _fed_flush(command)
         inner = inner_command(name, list(command.args)) if why is None else None
         if inner is not None:
             why = _cloud(*inner) or _app(*inner) or _sql_of(inner[0], inner[1], None)
@@ -275,6 +275,15 @@ def _sql_of(name: str, args: list[str], stdin: str | None) -> str | None:
     if name == "redis-cli":
         return "empties Redis" if any(_REDIS.match(a) for a in args) else None
     return next((why for text in [*args, stdin or ""] if (why := _sql_effect(text)) is not None), None)
+
+
+def _fed_flush(command: Command) -> str | None:
+    """``python manage.py sqlflush | python manage.py dbshell``: the SQL that empties every
+    table, written by one command and run by the database shell it is piped into."""
+    shell = command.name in _SQL_CLIENTS or "dbshell" in command.args or "dbconsole" in command.args
+    if shell and any("sqlflush" in f.args for f in command.feeders):
+        return "empties the database (manage.py sqlflush piped into its shell)"
+    return None
 
 
 def _sql_effect(text: str) -> str | None:

@@ -272,3 +272,36 @@ def test_a_here_document_catted_into_an_interpreter_is_read(command: str, decisi
 ])
 def test_what_names_no_secret_and_installs_nothing(command: str, guard: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+# After the one look at the held-out part (so no longer unseen for these): its three misses,
+# each a rule, pinned by variants (the held-out lines themselves are not repeated here).
+@pytest.mark.parametrize(("command", "decision"), [
+    ("find src -delete -name '*.orig'", "allow"),           # inside src: as rm -rf src
+    ("find . -delete -type f", "deny"),                      # -delete first: every file, .git too
+    ("find . -exec rm -f {} + -name '*.log'", "deny"),
+    ("find . -name '*.log' -o -delete", "deny"),             # the delete takes what the test did not match
+    ("find . -name '*.log' -delete", "allow"),               # narrowed first: kept as before
+    ("find . -type d -name __pycache__ -exec rm -rf {} +", "allow"),
+])
+def test_a_find_deletes_before_it_narrows(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("node -e \"const fs=require('fs'); fs.rmSync(require('os').homedir() + '/', {recursive: true})\"", "deny"),
+    ("python3 -c \"import shutil, os; shutil.rmtree(os.environ['HOME'], ignore_errors=True)\"", "deny"),
+    ("node -e \"require('fs').rmSync(require('path').join(process.cwd(), 'dist'), {recursive: true})\"", "allow"),
+])
+def test_a_one_liner_that_deletes_the_home_however_it_names_it(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("./manage.py sqlflush --database replica | ./manage.py dbshell --database replica", "ask"),
+    ("python3 manage.py sqlflush | psql \"$DATABASE_URL\"", "ask"),
+    ("python manage.py sqlmigrate app 0001 | python manage.py dbshell", "allow"),
+    ("python manage.py sqlflush > /tmp/flush.sql", "allow"),  # written to a file, run by nobody
+])
+def test_djangos_flush_sql_piped_into_its_shell(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
