@@ -247,7 +247,7 @@ _EVERYTHING = frozenset({".", "./", "*", "./*", "$PWD", "$PWD/", "${PWD}", "${PW
                          "${HOME}", "${HOME}/", "..", "../"})
 
 
-def _copies_everything(command: Command, context: object) -> str | None:
+def _copies_everything(command: Command, context: Context) -> str | None:
     """``scp -r . host:``, ``rsync -a ~/ host:/x``: the whole project (its ``.env``,
     ``.git`` and every key in it) or the whole home copied to another machine. A named
     file or directory sent to a server (``scp build/app.tar.gz host:/srv``) is a
@@ -257,8 +257,7 @@ def _copies_everything(command: Command, context: object) -> str | None:
     ops = operands(command.args)
     if len(ops) < 2 or not _REMOTE_PATH.match(ops[-1]) or "::" in ops[-1]:
         return None
-    root = getattr(context, "project_root", None)
-    everything = [o for o in ops[:-1] if o in _EVERYTHING or o.rstrip("/") == root]
+    everything = [o for o in ops[:-1] if o in _EVERYTHING or o.rstrip("/") == context.project_root]
     return f"{everything[0]} (everything in it) to {ops[-1]}" if everything else None
 
 
