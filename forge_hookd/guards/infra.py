@@ -18,7 +18,7 @@ _SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|tr
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
 _REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
-_MONGO = Lazy(r"dropDatabase\(|\.drop\(\)|deleteMany\(\s*\{\s*\}\s*\)")
+_MONGO = Lazy(r"dropDatabase\(|drop_database\(|drop_collection\(|\.drop\(\)|(?:deleteMany|delete_many)\(\s*\{\s*\}\s*\)")
 
 
 #: CLIs whose subcommands act on remote resources the user rents or hosts (clouds,
@@ -56,6 +56,9 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("terraform", "tofu", "terragrunt") and ops[:1] != ["plan"] and (  # a plan changes nothing
             ops[:1] == ["destroy"] or "-destroy" in args or ops[:2] == ["state", "rm"]):
         return "destroys infrastructure"
+    if name in ("terraform", "tofu", "terragrunt") and ops[:1] == ["apply"] and \
+            any(a.startswith(("-replace=", "--replace=")) or a in ("-replace", "--replace") for a in args):
+        return "destroys and recreates a resource (apply -replace): its data goes with it"
     if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
         return "destroys infrastructure"
     # An apply nobody reviews: whatever the plan replaces or destroys happens (a plain
@@ -64,6 +67,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
             any(a.lstrip("-").partition("=")[0] == "auto-approve" for a in args) or \
             name == "pulumi" and ops[:1] == ["up"] and ("--yes" in args or "-y" in args):
         return "applies an infrastructure change nobody reviewed (it may replace or destroy resources)"
+    if name in ("kubectl", "oc", "helm") and _dry_run(args):
+        return None  # --dry-run=client|server (helm --dry-run): shows what would go, changes nothing
     if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
             (ops[:1] != ["replace"] or "--force" in args):
         return f"{ops[0]}s Kubernetes resources"
@@ -89,6 +94,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
         if "down" in ops and ("-v" in args or "--volumes" in args):
             return "deletes the compose volumes"
+    if name in ("npm", "pnpm", "yarn") and ops[:1] == ["unpublish"]:
+        return "removes a published package from the registry (npm unpublish)"
     torn = _tears_down(name, ops)
     if torn is not None:
         return f"tears down a {name} resource ({name} {torn})"
@@ -110,6 +117,11 @@ def _cloud(name: str, args: list[str]) -> str | None:
     return None
 
 
+def _dry_run(args: list[str]) -> bool:
+    """kubectl's ``--dry-run``/``--dry-run=client``/``=server`` (``=none`` runs for real), helm's ``--dry-run``."""
+    return any(a == "--dry-run" or a.startswith("--dry-run=") and a != "--dry-run=none" for a in args)
+
+
 #: framework tasks that drop or empty the database: command -> its tasks
 _DB_TASKS = {
     "rails": ("db:drop", "db:reset", "db:schema:load", "db:purge", "db:seed:replant", "db:truncate_all",
@@ -123,10 +135,69 @@ _DB_TASKS["rake"] = _DB_TASKS["bin/rails"] = _DB_TASKS["rails"]
 _DB_TASKS["bin/console"] = _DB_TASKS["console"]
 
 
+#: ORM tools whose schema push or task drops data: tool -> (words that must all be there)
+_ORM = {
+    "drizzle-kit": (("push", "--force"),),  # --force: "auto-approve all data loss statements"
+    "prisma": (("db", "push", "--force-reset"), ("db", "push", "--accept-data-loss"), ("migrate", "reset")),
+    "typeorm": (("schema:drop",),),
+    "sequelize": (("db:drop",),),
+    "sequelize-cli": (("db:drop",),),
+}
+#: package runners that run a package's binary: npx X, pnpm dlx X, yarn X, bunx X
+_PACKAGE_RUN = frozenset({"npx", "pnpx", "bunx", "pnpm", "yarn", "bun"})
+#: options of container runners that take a value (docker exec -e X, compose run -w DIR)
+_CONTAINER_VALUED = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--index", "-p",
+                               "--publish", "-v", "--volume", "--name", "--entrypoint", "-l", "--label", "-c",
+                               "--container", "-n", "--namespace", "--context"})
+
+
+def inner_command(name: str, args: list[str]) -> tuple[str, list[str]] | None:
+    """The command a container runner runs inside (``docker compose exec php bin/console
+    X``, ``docker exec -it db psql``, ``kubectl exec pod -- X``, Laravel's ``sail artisan
+    X``): a database in a container is still the project's data."""
+    if name.rsplit("/", 1)[-1] == "sail" and args and not args[0].startswith("-"):
+        return ("php", args) if args[0] == "artisan" else (args[0], args[1:])
+    if name in ("kubectl", "oc") and "exec" in args and "--" in args:
+        rest = args[args.index("--") + 1:]
+        return (rest[0], rest[1:]) if rest else None
+    words = list(args)
+    if name in ("docker", "podman") and words[:1] == ["compose"] or name in ("docker-compose", "podman-compose"):
+        words = words[1:] if words[:1] == ["compose"] else words
+        service_first = True
+    elif name in ("docker", "podman", "nerdctl"):
+        words = words[1:] if words[:1] == ["container"] else words
+        service_first = True
+    else:
+        return None
+    verb = next((k for k, w in enumerate(words) if not w.startswith("-")), None)
+    if verb is None or words[verb] not in ("exec", "run"):
+        return None
+    k, target = verb + 1, None
+    while k < len(words):
+        word = words[k]
+        if word.startswith("-"):
+            k += 2 if word in _CONTAINER_VALUED else 1
+            continue
+        if target is None and service_first:
+            target = word
+            k += 1
+            continue
+        return word, words[k + 1:]
+    return None
+
+
 def _app(name: str, args: list[str]) -> str | None:
     ops = operands(args)
     if name == "bundle" and ops[:1] == ["exec"] and len(ops) > 1:  # bundle exec rails db:drop
         return _app(ops[1], args[args.index(ops[1]) + 1:])
+    if name in _PACKAGE_RUN and ops and (name in ("npx", "pnpx", "bunx") or ops[0] in ("dlx", "exec", "x")
+                                         or ops[0] in _ORM):
+        rest = ops[1:] if ops[0] in ("dlx", "exec", "x") and name not in ("npx", "pnpx", "bunx") else ops
+        if rest and rest[0].split("@")[0] in _ORM and rest[0] != name:
+            return _app(rest[0].split("@")[0], args[args.index(rest[0]) + 1:])
+    orm = _ORM.get(name, ())
+    if any(all(w in args for w in words) for words in orm):
+        return "drops data or the schema (an ORM push or task that accepts data loss)"
     if name in ("php", "symfony") and ops[:1] and ops[0].rsplit("/", 1)[-1] in ("artisan", "console"):
         return _app(ops[0].rsplit("/", 1)[-1], args[args.index(ops[0]) + 1:])
     tasks = _DB_TASKS.get(name, ())
@@ -170,7 +241,10 @@ class InfraDestructive(Guard):
         name, args = command.name, list(command.args)
         if name in ("kubectl", "oc"):
             args = _without_values(args)
-        why = _cloud(name, args) or _app(name, args) or self._sql(command)
+        why = _cloud(name, args) or _app(name, args) or self._sql(command) or _fed_flush(command)
+        inner = inner_command(name, list(command.args)) if why is None else None
+        if inner is not None:
+            why = _cloud(*inner) or _app(*inner) or _sql_of(inner[0], inner[1], None)
         if why is None:
             return ALLOWED
         return self.verdict(self.opts["decision"], " ".join(command.argv), why,
@@ -196,12 +270,29 @@ class InfraDestructive(Guard):
         return ALLOWED
 
     def _sql(self, command: Command) -> str | None:
-        if command.name not in _SQL_CLIENTS:
-            return None
-        texts = [a for a in command.args] + [command.stdin or ""]
-        if command.name == "redis-cli":
-            return "empties Redis" if any(_REDIS.match(a) for a in command.args) else None
-        return next((why for text in texts if (why := _sql_effect(text)) is not None), None)
+        code = command.inline_code
+        if code is not None and command.name not in _SQL_CLIENTS:  # a one-liner that drops (a driver's call)
+            why = _sql_effect(code[1][: 1 << 16])
+            return f"{why} (a {code[0]} one-liner)" if why is not None else None
+        return _sql_of(command.name, list(command.args), command.stdin)
+
+
+def _sql_of(name: str, args: list[str], stdin: str | None) -> str | None:
+    """What a database client's SQL (in its arguments or its input) does, or None."""
+    if name not in _SQL_CLIENTS:
+        return None
+    if name == "redis-cli":
+        return "empties Redis" if any(_REDIS.match(a) for a in args) else None
+    return next((why for text in [*args, stdin or ""] if (why := _sql_effect(text)) is not None), None)
+
+
+def _fed_flush(command: Command) -> str | None:
+    """``python manage.py sqlflush | python manage.py dbshell``: the SQL that empties every
+    table, written by one command and run by the database shell it is piped into."""
+    shell = command.name in _SQL_CLIENTS or "dbshell" in command.args or "dbconsole" in command.args
+    if shell and any("sqlflush" in f.args for f in command.feeders):
+        return "empties the database (manage.py sqlflush piped into its shell)"
+    return None
 
 
 def _sql_effect(text: str) -> str | None:

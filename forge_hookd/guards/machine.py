@@ -69,6 +69,18 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return DENY, "shuts the machine down", "Ask the user"
     if name in ("systemctl", "launchctl") and operands(args)[:1] in (["disable"], ["mask"], ["unload"], ["bootout"]):
         return ASK, f"switches a service off for good ({name} {operands(args)[0]})", "Ask the user"
+    if name == "systemctl" and operands(args)[:1] in (["stop"], ["kill"]) and "--user" not in args:
+        services = [o.removesuffix(".service") for o in operands(args)[1:]]
+        if any(s in _FIREWALLS for s in services):
+            return DENY, f"drops the machine's firewall (systemctl {operands(args)[0]} {' '.join(services)})", \
+                "Ask the user"
+        if any(s in _REMOTE_ACCESS for s in services):
+            return ASK, f"cuts remote access to the machine (systemctl {operands(args)[0]} {' '.join(services)})", \
+                "Ask the user"
+    if name == "systemctl" and operands(args)[:1] == ["isolate"]:
+        return ASK, "switches the whole machine to another target (systemctl isolate)", "Ask the user"
+    if name == "sysctl" and _sets_kernel(args):
+        return ASK, "changes a kernel setting for the whole machine (sysctl)", "Ask the user"
     firewall = _drops_firewall(name, args)
     if firewall is not None:
         return DENY, f"drops the machine's firewall ({firewall})", "Ask the user"
@@ -115,6 +127,18 @@ def _kills_everything(name: str, args: list[str]) -> bool:
     if name == "killall" and not operands(args) and "-1" in args[1:] and args[0].startswith("-"):
         return True  # `killall -9 -1`: a signal, then -1, and no name: every process
     return name == "killall" and any(a in ("-u",) for a in args) and len(operands(args)) <= 1
+
+
+_FIREWALLS = frozenset({"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "pf"})
+_REMOTE_ACCESS = frozenset({"sshd", "ssh", "openssh-server", "tailscaled", "wg-quick@wg0"})
+
+
+def _sets_kernel(args: list[str]) -> bool:
+    """``sysctl -w k=v``, ``sysctl k=v``, ``sysctl -p [FILE]``, ``--system``: a write;
+    ``sysctl -a``, ``sysctl k``, ``sysctl -n k`` only read."""
+    if any(a in ("-w", "--write", "-p", "--load", "--system") or a.startswith(("--load=", "-p")) for a in args):
+        return True
+    return any("=" in a for a in operands(args))
 
 
 def _drops_firewall(name: str, args: list[str]) -> str | None:

@@ -104,6 +104,8 @@ class PackagePolicy(Guard):
             packages = _run_target(args)
             if manager == "uvx" and packages and self._python_declared(_bare(packages[0]), command, context):
                 return ALLOWED
+        elif "--dry-run" in args or "--dryrun" in args:
+            return ALLOWED  # pip install --dry-run flask, npm install --dry-run x: nothing installed or written
         else:
             packages = _added(manager, args)
         new = [p for p in packages if not self._allowed(p)]
@@ -209,6 +211,21 @@ class PackagePolicy(Guard):
                 continue
             text = _shell_text(command)
             current, why = manifests.read_inside(path, context.project_root) if path else (None, "unknown")
+            if path is not None and why is None and _in_place(command, word):
+                if current is None:
+                    continue  # sed -i of a file that is not there changes nothing
+                from forge_hookd.shell import sed  # see _node_run
+
+                after = sed.edited(list(command.args), current) if command.name == "sed" else None
+                kind = manifests.kind_of(path)
+                if after is not None and kind is not None and manifests.declared(kind, current) and \
+                        not manifests.declared(kind, after):
+                    after = None  # the edit leaves a manifest that no longer parses: what it adds is unseen
+                if after is not None:  # a script simple enough to follow: judged as the edit it is
+                    verdict = self._added_to(shown, path, current, after)
+                    if verdict.decision != ALLOW:
+                        return verdict
+                    continue
             if path is None or mode not in ("write", "append") or text is None or why is not None:
                 return self.verdict(ASK, shown, f"writes the manifest {word}, and what it adds cannot be seen",
                                     "Make the change with the agent's edit tool, where it can be judged, or ask "
@@ -235,6 +252,12 @@ def _shell_targets(command: Command) -> list[tuple[str, str]]:
     elif name == "dd":
         targets += [(a[3:], "unknown") for a in args if a.startswith("of=")]
     return targets
+
+
+def _in_place(command: Command, word: str) -> bool:
+    """Whether ``word`` is a file ``sed -i``/``perl -i`` edits in place (not a redirection)."""
+    return command.name in ("sed", "perl") and word in operands(command.args) and \
+        word not in (r.target for r in command.redirects)
 
 
 def _shell_text(command: Command) -> str | None:

@@ -30,7 +30,8 @@ _ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/de
 
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
-    destination, dd of=, truncate, and rm/mv/chmod's operands (they change the file)."""
+    destination, dd of=, truncate, find -fprint/-fls, and rm/mv/chmod's operands (they
+    change the file)."""
     yield from written_redirects(command)
     name, args = command.name, list(command.args)
     ops = operands(args, mode_first=name == "chmod")
@@ -45,12 +46,16 @@ def written_paths(command: Command) -> Iterator[str]:
             yield from ops[:-1]
     elif name == "dd":
         yield from (a[3:] for a in args if a.startswith("of="))
+    elif name == "find":  # -fprint FILE and the like write the list of names there
+        yield from (args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_WRITES)
     elif name == "sort":
         yield from (args[k + 1] for k, a in enumerate(args[:-1]) if a == "-o")
         yield from (a.partition("=")[2] if a.startswith("--output=") else a[2:] for a in args
                     if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
 
 
+#: find's actions that write the names found into a file (GNU find)
+_FIND_WRITES = frozenset({"-fls", "-fprint", "-fprint0", "-fprintf"})
 _HOOK_ADDERS = frozenset({"cp", "install", "ln"})
 _NO_HOOK = ("/dev/null", "/dev/zero")
 

@@ -54,10 +54,14 @@ class RemoteCode(Guard):
         if code is not None and _FETCH.search(code[1][: 1 << 16]) and _RUN_CODE.search(code[1][: 1 << 16]):
             return self.verdict(DENY, shown, f"runs downloaded code unread (a {code[0]} one-liner)",
                                 "Download it to a file, read it, then run the file")
+        if code is not None and _reverse_shell(code[1][: 1 << 16]):
+            return self.verdict(DENY, shown, f"hands a shell to a network socket (a {code[0]} one-liner)",
+                                "Ask the user; opening the machine to the network is theirs to do")
         if name in RUNNERS and any(_substituted_fetch(w) for w in command.argv[1:]):
             return self.verdict(DENY, shown, "runs downloaded code unread",
                                 "Download it to a file, read it, then run the file")
-        upload = _upload(command) or _bucket_upload(command) or _sent_output(command)
+        upload = _upload(command) or _bucket_upload(command) or _sent_output(command) or \
+            _copies_everything(command, context)
         if upload is not None and not self._allowed_host(command):
             return self.verdict(DENY, shown, f"uploads {upload}", "Ask the user before sending project files anywhere")
         why = _socket_or_tunnel(command)
@@ -69,15 +73,24 @@ class RemoteCode(Guard):
         """Besides each command: a file downloaded and then run in the same line
         (``curl -o x.sh URL && chmod +x x.sh && ./x.sh``, ``wget URL; bash i.sh``)."""
         fetched: dict[str, str] = {}
+        unpacked: str | None = None  # `curl URL | tar xz`: what it holds is unknown, so any ./path run after
         for command in parsed.commands:
             ran = _runs_file(command)
             if ran is not None and posixpath.basename(ran) in fetched:
                 return self.verdict(DENY, f"{fetched[posixpath.basename(ran)]} ... {' '.join(command.argv)}",
                                     "runs downloaded code unread", "Download it, read it, then run it in a "
                                     "separate step the user can see")
+            if unpacked is not None and ran is not None and "/" in ran and not command.feeders and \
+                    not ran.startswith(("/usr/", "/bin/", "/sbin/", "/etc/")):
+                return self.verdict(DENY, f"{unpacked} ... {' '.join(command.argv)}", "runs downloaded code unread "
+                                    "(a program from an archive the line downloaded and unpacked)",
+                                    "Download it, read it, then run it in a separate step the user can see")
             if command.name in ("curl", "wget") and not self._allowed_host(command):
                 for saved in _downloads(command):
                     fetched[posixpath.basename(saved)] = " ".join(command.argv)
+            if command.name in _UNPACKERS and any(f.name in ("curl", "wget") and not self._allowed_host(f)
+                                                  for f in command.feeders):
+                unpacked = " | ".join([*(" ".join(f.argv) for f in command.feeders), " ".join(command.argv)])
         return super().judge_shell(parsed, context)
 
     def _allowed_host(self, command: Command) -> bool:
@@ -85,6 +98,18 @@ class RemoteCode(Guard):
         hosts += [a.split("/")[0].split(":")[0] for a in command.args if re.match(r"(?:localhost|127\.|\[::1\])", a)]
         return bool(hosts) and all(h in _LOCAL or any(fnmatchcase(h, p) for p in self.opts["allow_hosts"])
                                    for h in hosts)
+
+
+_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|TCPSocket|IO::Socket|fsockopen|net\.connect\(|net\.Socket\(")
+_SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn")
+_WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|subprocess|system\(")
+
+
+def _reverse_shell(code: str) -> bool:
+    """A one-liner that opens a socket and wires a shell to it (python's socket + dup2 +
+    /bin/sh, perl's IO::Socket + exec, node's net.connect + spawn('sh'))."""
+    return _SOCKET.search(code) is not None and _SHELL_RUN.search(code) is not None and \
+        _WIRES.search(code) is not None
 
 
 def _fetches(command: Command) -> bool:
@@ -208,9 +233,34 @@ def _bucket_upload(command: Command) -> str | None:
         pair = ops[1:3]
     elif name == "az" and ops[:3] == ["storage", "blob", "upload"]:
         return "a local file to Azure storage"
+    if any(a in _DRY_RUNS for a in command.args) or name == "gsutil" and "-n" in command.args[:3]:
+        return None  # a dry run sends nothing (as git push -n pushes nothing)
     if len(pair) == 2 and not re.match(r"^(?:s3|gs|az)://", pair[0]) and _BUCKETS.match(pair[1]):
         return f"{pair[0]} to {pair[1]}"
     return None
+
+
+_DRY_RUNS = frozenset({"--dryrun", "--dry-run", "--dry_run"})
+_UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "funzip", "cpio", "7z"})
+#: a remote destination of scp, rsync or sftp: [user@]host:path (not a local path with a colon)
+_REMOTE_PATH = Lazy(r"^(?:[\w.-]+@)?(?:\[[0-9a-fA-F:]+\]|[\w.-]+):(?!//)")
+#: the whole project or the whole home, however the line names it
+_EVERYTHING = frozenset({".", "./", "*", "./*", "$PWD", "$PWD/", "${PWD}", "${PWD}/", "~", "~/", "$HOME", "$HOME/",
+                         "${HOME}", "${HOME}/", "..", "../"})
+
+
+def _copies_everything(command: Command, context: Context) -> str | None:
+    """``scp -r . host:``, ``rsync -a ~/ host:/x``: the whole project (its ``.env``,
+    ``.git`` and every key in it) or the whole home copied to another machine. A named
+    file or directory sent to a server (``scp build/app.tar.gz host:/srv``) is a
+    deploy, left alone."""
+    if command.name not in ("scp", "rsync", "sftp"):
+        return None
+    ops = operands(command.args)
+    if len(ops) < 2 or not _REMOTE_PATH.match(ops[-1]) or "::" in ops[-1]:
+        return None
+    everything = [o for o in ops[:-1] if o in _EVERYTHING or o.rstrip("/") == context.project_root]
+    return f"{everything[0]} (everything in it) to {ops[-1]}" if everything else None
 
 
 _DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "--json", "-H",
@@ -231,11 +281,19 @@ def _sent_output(command: Command) -> str | None:
                 command.feeders and any(command.args[k] in _DATA_FLAGS and command.args[k + 1] in ("@-", "-")
                                         for k in range(len(command.args) - 1)):
             return f"the output of {command.feeders[-1].name}"
+    if command.name == "ssh" and command.feeders and any(_archives_everything(f) for f in command.feeders):
+        return f"the output of {command.feeders[-1].name} (the whole project or home) over ssh"
     if command.name in ("nc", "ncat", "netcat", "socat", "telnet") and command.feeders and \
             not any(a in ("-l", "--listen", "-z") or a.startswith("-l") for a in command.args) and \
             not all(f.name in ("echo", "printf") for f in command.feeders):
         return f"the output of {command.feeders[-1].name} to a raw socket"
     return None
+
+
+def _archives_everything(command: Command) -> bool:
+    """``tar cz .``, ``zip -r - ~``: an archive of the whole project or home on the output."""
+    return command.name in ("tar", "zip", "cpio", "7z", "bsdtar", "gtar") and \
+        any(o in _EVERYTHING for o in operands(command.args))
 
 
 def _socket_or_tunnel(command: Command) -> str | None:

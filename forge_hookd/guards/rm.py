@@ -200,7 +200,9 @@ class DestructiveRm(Guard):
             literal = match.group(1)
             shown = f"{interpreter}: {match.group(0)}"
             if literal is None:
-                expression = match.group(2) or ""
+                # the argument up to its comma: require('os').homedir(), os.path.expanduser('~'), Path.home()
+                start = match.start(2) if match.group(2) is not None else match.end(0)
+                expression = re.split(r"[,;\n]", code[start:start + 160], maxsplit=1)[0]
                 if any(k in expression for k in ("home", "expanduser", "HOME", "homedir", "Dir.home")):
                     return self.verdict(DENY, shown, "deletes the home directory",
                                         "Delete only paths inside the project")
@@ -218,8 +220,11 @@ def _find_expression(args: list[str]) -> tuple[bool, bool]:
     i = 0
     while i < len(args):
         arg = args[i]
+        # find evaluates left to right: a test after the delete narrows nothing it deleted
+        if arg in ("-o", "-or", ",") and not deletes:
+            narrowed = False  # `-name a -o -delete`: the delete takes what the test did not match
         if arg in _FIND_VALUE:
-            narrowed = narrowed or arg in _FIND_FILTERS
+            narrowed = narrowed or arg in _FIND_FILTERS and not deletes
             i += 2
             continue
         if arg in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -231,7 +236,7 @@ def _find_expression(args: list[str]) -> tuple[bool, bool]:
             i = j + 1
             continue
         deletes = deletes or arg == "-delete"
-        narrowed = narrowed or arg == "-empty"
+        narrowed = narrowed or arg == "-empty" and not deletes
         i += 1
     return deletes, narrowed
 

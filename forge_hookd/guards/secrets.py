@@ -34,6 +34,8 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
+                # Cloudflare Wrangler's local secrets (its .env)
+                ".dev.vars", ".dev.vars.*",
                 # shell and REPL histories: every secret ever typed on a command line
                 ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
@@ -49,7 +51,8 @@ _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
 _GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"})
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
-                       "dirname", "echo", "printf", "mkdir", "which", "type"})
+                       "dirname", "echo", "printf", "mkdir", "which", "type",
+                       "wc"})  # wc prints counts, never a line: `wc -l .env` shows no value
 #: openssl's certificate commands: what they print of a ``.pem`` is a certificate, a
 #: request or a list, all public; given a private key they fail rather than show it
 _CERTIFICATE_READERS = frozenset({"x509", "req", "crl", "verify"})
@@ -108,7 +111,25 @@ def _prints_kube_secret(args: list[str]) -> bool:
                                                                                  "--output", "-l", "--selector"))])
     if ops[:1] != ["get"] or not ops[1:2] or not ops[1].split("/")[0].split(",")[0] in ("secret", "secrets"):
         return False
-    return any(o and not o.startswith(("name", "wide")) for o in shell.option_values(args, "-o", "--output"))
+    return any(o and not o.startswith(("name", "wide")) and not _metadata_only(o)
+               for o in shell.option_values(args, "-o", "--output"))
+
+
+def _metadata_only(output: str) -> bool:
+    """``-o jsonpath='{.metadata.name}'``, ``custom-columns=NAME:.metadata.name``: a
+    template that names only the secret's metadata or type, never ``.data``."""
+    kind, _, template = output.partition("=")
+    if kind not in ("jsonpath", "custom-columns", "go-template") or not template:
+        return False
+    template = re.sub(r"\brange\s+\.items\[[^\]]*\]", "", template)  # {range .items[*]}: the loop, not a value
+    paths = re.findall(r"\.[A-Za-z_][\w.\[\]'\"*-]*", template)
+    return bool(paths) and all(re.sub(r"^\.items\[[^\]]*\]", "", p).startswith(_SECRET_METADATA) for p in paths)
+
+
+# What a secret's template may name without its data: annotations are left out, since
+# kubectl's last-applied-configuration annotation holds the whole secret.
+_SECRET_METADATA = (".metadata.name", ".metadata.namespace", ".metadata.labels", ".metadata.creationTimestamp",
+                    ".metadata.uid", ".metadata.resourceVersion", ".type", ".kind", ".apiVersion", ".immutable")
 
 
 def _prints_secret(command: Command) -> str | None:
@@ -196,6 +217,18 @@ def _dumps_environment(command: Command) -> bool:
             or command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)))
 
 
+def _dumps_container_environment(command: Command) -> bool:
+    """``docker exec app env``, ``kubectl exec pod -- printenv``: every variable of a
+    container (its database password, its API keys) printed."""
+    if command.name not in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc"):
+        return False
+    from forge_hookd.guards.infra import inner_command  # the command a container runner runs inside
+
+    inner = inner_command(command.name, list(command.args))
+    return inner is not None and (inner[0] in ("env", "printenv") and not inner[1] or
+                                  inner[0] in ("export", "declare") and inner[1] in ([], ["-p"]))
+
+
 _COUNTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 _COUNTING = frozenset({"--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match"})
 
@@ -206,6 +239,13 @@ def _only_counts(command: Command) -> bool:
         return True
     args = list(command.args)
     return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
+
+
+def _logs_in_from_stdin(command: Command) -> bool:
+    """``docker login --password-stdin`` (podman, helm registry, oras, skopeo ...),
+    ``gh auth login --with-token``: reads a credential on its input and prints none."""
+    args = command.args
+    return "--password-stdin" in args or command.name == "gh" and "--with-token" in args and "login" in args
 
 
 class SecretFiles(Guard):
@@ -249,9 +289,14 @@ class SecretFiles(Guard):
         # or tests its lines prints no value; every other consumer (grep PATTERN, sort,
         # tee) passes values on, and the dump is judged as it is.
         counted = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _only_counts(c)}
-        if counted:
-            parsed = parsed._replace(commands=tuple(c for c in parsed.commands
-                                                    if id(c) not in counted or not _dumps_environment(c)))
+        # `aws ecr get-login-password | docker login --password-stdin`: a credential printed
+        # straight into the one command that logs in with it never reaches the transcript.
+        logged_in = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _logs_in_from_stdin(c)}
+        if counted or logged_in:
+            parsed = parsed._replace(commands=tuple(
+                c for c in parsed.commands
+                if not (id(c) in counted and (_dumps_environment(c) or _dumps_container_environment(c))) and
+                not (id(c) in logged_in and c.inline_code is None and _prints_secret(c) is not None)))
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -260,6 +305,9 @@ class SecretFiles(Guard):
             bare = " ".join(w for wrapper in command.wrappers for w in wrapper)  # `env` alone is a wrapper of nothing
             return self.verdict(DENY, shown or bare, "prints every environment variable, secrets with them",
                                 "Print the one variable you need by name (echo \"$NODE_ENV\")")
+        if _dumps_container_environment(command):
+            return self.verdict(DENY, shown, "prints every environment variable of the container, secrets with them",
+                                "Print the one variable you need by name (docker exec app printenv NODE_ENV)")
         if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):
             return self.verdict(DENY, shown, "prints a secret variable by name",
                                 "Check that it is set without printing it: test -n \"$VAR\"")
@@ -275,6 +323,8 @@ class SecretFiles(Guard):
         if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
                 not command.argv and not command.redirects or _reads_certificates(command):
             return ALLOWED
+        if command.name == "ssh-keygen" and _makes_a_key(command):
+            return ALLOWED  # ssh-keygen -t ed25519 -f ~/.ssh/id_work: a new key, written, never shown
         git = git_args(command)
         if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):
             return ALLOWED  # git check-ignore .env, git rm --cached .env: the name, never the content
@@ -335,6 +385,18 @@ class SecretFiles(Guard):
         if not path:
             return False
         return self._patterns.match(path, context) and not self._allowed.match(path, context)
+
+
+#: ssh-keygen's options that read a key it is given (a passphrase changed, the public half
+#: printed, an export, an import, a comment changed): the rest make a new key or read no secret
+_KEYGEN_READS = Lazy(r"^-[A-Za-z]*[pyeicB]")
+
+
+def _makes_a_key(command: Command) -> bool:
+    """``ssh-keygen [-t T] [-b N] [-C c] [-N pass] -f PATH``: a key made at PATH, not one
+    read; fed nothing (``yes | ssh-keygen -f key`` answers its question to overwrite one)."""
+    return not command.feeders and command.stdin is None and \
+        not any(_KEYGEN_READS.match(a) for a in command.args if a.startswith("-") and not a.startswith("--"))
 
 
 # -- hard-coded secrets ------------------------------------------------------------------------------

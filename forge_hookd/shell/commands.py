@@ -391,6 +391,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
                 yield "rsync -e", words[k + 1].text
             elif word.text.startswith("--rsh="):
                 yield "rsync -e", word.text.partition("=")[2]
+    elif name == "hyperfine":
+        yield from _hyperfine_strings([w.text for w in words[1:]])
     for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
@@ -411,6 +413,35 @@ def _git_strings(args: list[str]) -> Iterator[tuple[str, str]]:
         rest = args[args.index("run", args.index("bisect")) + 1:]
         if rest:
             yield "git bisect run", " ".join(_requote(a) for a in rest)
+
+
+#: hyperfine's options: the ones whose value is shell code, and how many values the others take
+_HYPERFINE_CODE = frozenset({"-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "-C", "--conclude"})
+_HYPERFINE_VALUES = {"-w": 1, "--warmup": 1, "-m": 1, "--min-runs": 1, "-M": 1, "--max-runs": 1, "-r": 1, "--runs": 1,
+                     "-S": 1, "--shell": 1, "--style": 1, "--sort": 1, "-u": 1, "--time-unit": 1, "--export-asciidoc": 1,
+                     "--export-csv": 1, "--export-json": 1, "--export-markdown": 1, "--export-orgmode": 1,
+                     "--output": 1, "--input": 1, "-n": 1, "--command-name": 1, "-P": 3, "--parameter-scan": 3,
+                     "-D": 1, "--parameter-step-size": 1, "-L": 2, "--parameter-list": 2, "--min-benchmarking-time": 1}
+
+
+def _hyperfine_strings(args: list[str]) -> Iterator[tuple[str, str]]:
+    """The commands hyperfine runs through its shell: each command it benchmarks, and
+    its ``--prepare``/``--setup``/``--cleanup``/``--conclude`` commands."""
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        key, eq, value = arg.partition("=")
+        if key in _HYPERFINE_CODE:
+            if eq:
+                yield f"hyperfine {key}", value
+            elif k + 1 < len(args):
+                yield f"hyperfine {key}", args[k + 1]
+                k += 1
+        elif arg.startswith("-") and arg != "-":
+            k += 0 if eq else _HYPERFINE_VALUES.get(arg, 0)
+        else:
+            yield "hyperfine", arg
+        k += 1
 
 
 def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
@@ -468,11 +499,14 @@ def _reads_code_on_stdin(command: Command) -> bool:
 
 
 def _piped_text(command: Command) -> str | None:
-    """The text a literal ``echo``/``printf`` pipes into ``command`` (``printf 'rm -rf /'
-    | sh``), None when what comes down the pipe is not written in the line."""
+    """The text a literal ``echo``/``printf`` (or ``cat`` of a here-document) pipes into
+    ``command`` (``printf 'rm -rf /' | sh``), None when what comes down the pipe is not
+    written in the line."""
     if not command.feeders or command.stdin is not None:
         return None
     feeder = command.feeders[-1]
+    if feeder.name == "cat" and not feeder.args and feeder.stdin is not None and not feeder.wrappers:
+        return feeder.stdin  # cat <<'EOF' | python3: the here-document, as `python3 - <<'EOF'` reads it
     if feeder.name not in ("echo", "printf") or any(w.dynamic for w in feeder.words) or feeder.wrappers:
         return None
     args = list(feeder.args)

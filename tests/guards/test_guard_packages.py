@@ -247,8 +247,9 @@ def test_a_codex_patch_that_adds_a_dependency_is_refused_naming_it(project: Proj
     ("cat > go.mod <<'EOF'\nmodule x\n\nrequire github.com/evil/mod v1.0.0\nEOF", "adds github.com/evil/mod to go.mod"),
     ('cd "$APP_DIR" && echo flask >> requirements.txt', "writes the manifest requirements.txt, and what it adds "
      "cannot be seen"),
-    ("sed -i 's/\"jest\"/\"left-pad\": \"1\", \"jest\"/' package.json", "writes the manifest package.json, and what "
-     "it adds cannot be seen"),
+    ("sed -i 's/\"jest\"/\"left-pad\": \"1\", \"jest\"/' package.json", "adds left-pad to package.json"),  # followed
+    ("sed -i -f edit.sed package.json", "writes the manifest package.json, and what it adds cannot be seen"),
+    ("perl -pi -e 's/jest/left-pad/' package.json", "writes the manifest package.json, and what it adds cannot be seen"),
 ])
 def test_a_shell_write_of_a_manifest_is_judged_or_asks(project: Project, command: str, says: str) -> None:
     (project.root / "requirements.txt").write_text("requests==2.31\n")
