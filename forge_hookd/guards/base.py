@@ -312,6 +312,17 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/") or root == "/"
 
 
+#: caches under the home that their programs rebuild (XDG's "non-essential data", macOS's
+#: Caches, Xcode's build products)
+_HOME_CACHES = (".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData")
+
+
+def in_home_cache(path: str, context: Context) -> bool:
+    """Whether ``path`` (absolute, normalised) is in a cache of the home: writing or
+    deleting there loses nothing (`rm -rf ~/.cache/pip`), whatever the project."""
+    return any(inside(path, f"{context.home.rstrip('/')}/{cache}") for cache in _HOME_CACHES)
+
+
 class PathPatterns:
     """Globs of paths compiled into two regular expressions, for speed: one for the globs
     with a slash, matched against the whole path (``/etc/*``, ``*/.ssh/*``) and against

@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, inside, PathPatterns, \
-    gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
+from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, in_home_cache, inside, \
+    PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
@@ -134,7 +134,8 @@ class ProtectedPaths(Guard):
         if how in ("chmod", "chown", "chgrp") and inside(path, context.home) and path != context.home:
             return ALLOWED  # the owner or mode of one's own files, not their content (privilege_escalation's)
         if self.opts["outside_project"] and not inside(path, context.project_root) and \
-                not any(inside(path, posixpath.normpath(a)) for a in self.opts["allow_outside"]):
+                not any(inside(path, posixpath.normpath(a)) for a in self.opts["allow_outside"]) and \
+                not in_home_cache(path, context):
             return self.verdict(DENY, shown, f"writes {path}, outside the project",
                                 "Write inside the project, or ask the user")
         return ALLOWED

@@ -8,8 +8,8 @@ import posixpath
 import re
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, inside, operands, \
-    resolve, short_flags
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, in_home_cache, inside, \
+    operands, resolve, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
 _SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
@@ -141,6 +141,8 @@ class DestructiveRm(Guard):
             # allow_outside's /dev/null is a place to write to, never a file to delete
             return DENY, f"deletes the device node {path}"
         if any(inside(path, posixpath.normpath(a)) for a in self.opts["allow_outside"]):
+            return None
+        if in_home_cache(path, context):
             return None
         if base in _SYSTEM_DIRS or posixpath.dirname(base) == "/" or (recursive and inside(context.home, base)):
             return DENY, f"deletes the system directory {base}"

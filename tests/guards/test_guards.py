@@ -128,6 +128,18 @@ def test_protected_branches_are_an_option() -> None:
     assert judge("force_push", "git push --force-with-lease origin topic").decision == "allow"
 
 
+@pytest.mark.parametrize("command", ["rm -rf ~/.cache/pip", "rm -rf ~/.cache", "rm -rf ~/Library/Caches/com.x",
+                                     "rm -rf ~/Library/Developer/Xcode/DerivedData", "echo x > ~/.cache/tool/last"])
+def test_a_cache_of_the_home_is_no_loss(command: str) -> None:
+    assert pack("bash", {"command": command}) == "allow", command
+
+
+@pytest.mark.parametrize("command", ["rm -rf ~/.cache/../.ssh", "rm -rf ~/.cachex", "rm -rf ~/Library",
+                                     "rm -rf ~/.npm"])
+def test_what_only_looks_like_a_cache_is_not_one(command: str) -> None:
+    assert pack("bash", {"command": command}) == "deny", command
+
+
 def test_allowed_paths_outside_the_project() -> None:
     assert judge("destructive_rm", "rm -rf /srv/cache").decision == "deny"
     assert judge("destructive_rm", "rm -rf /srv/cache", options={"allow_outside": ["/srv/cache"]}).decision == "allow"
