@@ -471,3 +471,44 @@ def gives_to_oneself(owner: str, context: Context) -> bool:
     (the home's own name counts: /home/alice is alice's); the group is free."""
     user = owner.split(":", 1)[0]
     return user == "" or _ONESELF.search(user) is not None or user == posixpath.basename(context.home.rstrip("/"))
+
+
+#: options of container runners that take a value (docker exec -e X, compose run -w DIR)
+_CONTAINER_VALUED = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--index", "-p",
+                               "--publish", "-v", "--volume", "--name", "--entrypoint", "-l", "--label", "-c",
+                               "--container", "-n", "--namespace", "--context"})
+
+
+def inner_command(name: str, args: list[str]) -> tuple[str, list[str]] | None:
+    """The command a container runner runs inside (``docker compose exec php bin/console
+    X``, ``docker exec -it db psql``, ``kubectl exec pod -- X``, Laravel's ``sail artisan
+    X``): a database in a container is still the project's data."""
+    if name.rsplit("/", 1)[-1] == "sail" and args and not args[0].startswith("-"):
+        return ("php", args) if args[0] == "artisan" else (args[0], args[1:])
+    if name in ("kubectl", "oc") and "exec" in args and "--" in args:
+        rest = args[args.index("--") + 1:]
+        return (rest[0], rest[1:]) if rest else None
+    words = list(args)
+    if name in ("docker", "podman") and words[:1] == ["compose"] or name in ("docker-compose", "podman-compose"):
+        words = words[1:] if words[:1] == ["compose"] else words
+        service_first = True
+    elif name in ("docker", "podman", "nerdctl"):
+        words = words[1:] if words[:1] == ["container"] else words
+        service_first = True
+    else:
+        return None
+    verb = next((k for k, w in enumerate(words) if not w.startswith("-")), None)
+    if verb is None or words[verb] not in ("exec", "run"):
+        return None
+    k, target = verb + 1, None
+    while k < len(words):
+        word = words[k]
+        if word.startswith("-"):
+            k += 2 if word in _CONTAINER_VALUED else 1
+            continue
+        if target is None and service_first:
+            target = word
+            k += 1
+            continue
+        return word, words[k + 1:]
+    return None

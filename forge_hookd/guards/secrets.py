@@ -19,7 +19,7 @@ from typing import Any
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
-    PathPatterns, git_args, long_flags, operands, paths_of, resolve, short_flags
+    PathPatterns, git_args, inner_command, long_flags, operands, paths_of, resolve, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -184,8 +184,8 @@ _SSH_CLIENTS = frozenset({"ssh", "scp", "sftp", "ssh-copy-id", "autossh", "mosh"
 def _settings_and_keys(command: Command) -> list[str]:
     """Words of ``command`` that name a key it uses or a setting it takes, not a file it
     shows: ``ssh -i ~/.ssh/deploy_key host``, ``ssh-add KEY``, ``ssh-keygen -y -f KEY``
-    (the public half, or -l its fingerprint), git's ``-c KEY=VALUE`` and rsync's ``-e 'ssh -i KEY'`` (the shell
-    text they run is judged as its own command)."""
+    (the public half, or -l its fingerprint), git's ``-c KEY=VALUE`` and rsync's ``-e
+    'ssh -i KEY'`` (the shell text they run is judged as its own command)."""
     name, args = command.name, list(command.args)
     if name == "ssh-add":
         return operands(args)
@@ -222,8 +222,6 @@ def _dumps_container_environment(command: Command) -> bool:
     container (its database password, its API keys) printed."""
     if command.name not in ("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc"):
         return False
-    from forge_hookd.guards.infra import inner_command  # the command a container runner runs inside
-
     inner = inner_command(command.name, list(command.args))
     return inner is not None and (inner[0] in ("env", "printenv") and not inner[1] or
                                   inner[0] in ("export", "declare") and inner[1] in ([], ["-p"]))
