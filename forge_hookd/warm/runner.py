@@ -106,9 +106,10 @@ def warm_guards() -> None:
     """Judge the samples with every guard, as a run judges them (run/guardhook.py), so
     that what the first judgement builds is built here, once, for every worker: the
     guard instances and the option checks of entries without options (guardhook's and
-    guards.problems' caches: a worker's run of a pack event 13.2 -> 12.5 ms of CPU with
-    the redaction's shortcut, bench/README.md, "Built-in guards in a resident runner's
-    worker"), the patterns compiled on first use and the shell parser's tables. The whole pack judged
+    guards.problems' caches: with the redaction's shortcut, a worker's run of a pack
+    event took 13.2 -> 12.5 ms of CPU, bench/README.md,
+    "Built-in guards in a resident runner's worker"), the patterns compiled on first use
+    and the shell parser's tables. The whole pack judged
     the samples in 1.34 ms the first time in a process and 0.70 ms the second (other
     directories, new guard instances). The caches this fills hold guards, compiled
     patterns and the samples' parse, nothing of a project."""
