@@ -277,8 +277,7 @@ def _patches(tool_args: Mapping[str, Any]) -> list[str]:
 
 #: (command, its subcommand words) -> the registry they publish to; the package leaves
 #: the machine for everyone, and its version cannot be reused (npm, PyPI, crates.io)
-_PUBLISH = {("npm", "publish"): "the npm registry", ("npm", "unpublish"): "the npm registry",
-            ("pnpm", "publish"): "the npm registry", ("bun", "publish"): "the npm registry",
+_PUBLISH = {("npm", "publish"): "the npm registry", ("pnpm", "publish"): "the npm registry", ("bun", "publish"): "the npm registry",
             ("yarn", "publish"): "the npm registry", ("yarn", "npm publish"): "the npm registry",
             ("cargo", "publish"): "crates.io", ("twine", "upload"): "PyPI", ("poetry", "publish"): "PyPI",
             ("uv", "publish"): "PyPI", ("flit", "publish"): "PyPI", ("hatch", "publish"): "PyPI",
