@@ -97,8 +97,11 @@ def preload() -> None:
 
 
 #: What every guard judges once in the runner: a command and a file edit that each lets
-#: through (so every one judges it whole), under directories that do not exist.
-_GUARD_SAMPLES = (("bash", {"command": 'git add -A && git commit -m "fix: parse" && npm test'}),
+#: through (so every one judges it whole), under directories that do not exist. Not the
+#: benches' events: the parse of the last few commands stays cached, and a worker must
+#: not find the bench's own parse done for it.
+_GUARD_SAMPLES = (("bash", {"command": "cd src && ls -la && git diff --stat && git log -1 && npm run lint "
+                                       "&& python -m pytest -q"}),
                   ("write", {"file_path": "/nonexistent/forge-warm/src/a.py", "content": "x = 1\n"}))
 
 
