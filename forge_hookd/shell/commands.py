@@ -375,6 +375,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield from _shell_invocation(command)
     elif name == "eval" and len(words) > 1:
         yield "eval", " ".join(w.text for w in words[1:])
+    elif name == "eval" and command.stdin is not None:  # `echo 'rm -rf /' | eval`: eval reads no input, the
+        yield "eval", command.stdin  # line means it as code; judged as such
     elif name in ("su", "runuser", "flock", "script"):
         for k, word in enumerate(words[:-1]):
             if word.text in ("-c", "--command") or name == "script" and re.fullmatch(r"-[a-zA-Z]*c", word.text):
@@ -481,8 +483,11 @@ _ENV_VERBS = frozenset({"completion", "completions", "shellenv", "env", "hook", 
 
 
 def _reads_code_on_stdin(command: Command) -> bool:
-    """A shell or an interpreter given no script, no ``-c`` code: it runs its stdin."""
+    """A shell or an interpreter given no script, no ``-c`` code: it runs its stdin (and
+    ``eval`` given nothing, which a line feeds as if it read it: ``cat x.sh | eval``)."""
     name = command.name
+    if name == "eval":
+        return len(command.words) == 1
     if name in SHELLS:
         words = [w.text for w in command.words[1:]]
         flags = [w for w in words if w.startswith(("-", "+")) and len(w) > 1]
@@ -662,8 +667,18 @@ def _fed_commands(command: Command) -> Iterator[tuple[str, str]]:
         if items is None:
             continue
         template = list(command.argv) or (["echo"] if head == "xargs" else [])
+        if token is None and _code_from_input(template):  # `echo 'rm -rf /' | xargs bash -c`
+            yield f"{head} {command.name} -c", " ".join(items)  # with -0 or -d, the input whole is the code
         for text in _fill(template, items, token, per_item=head == "parallel" or token is not None):
             yield head, text
+
+
+def _code_from_input(template: list[str]) -> bool:
+    """``bash -c`` with no code of its own: the code is what xargs appends to it."""
+    if not template or posixpath.basename(template[0]) not in SHELLS:
+        return False
+    last = template[-1]
+    return last.startswith("-") and not last.startswith("--") and "c" in last[1:]
 
 
 def _fed_items(head: str, wrapper: tuple[str, ...], feeders: tuple[Command, ...]) -> tuple[list[str] | None, str | None]:

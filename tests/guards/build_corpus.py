@@ -142,7 +142,8 @@ REVIEW: list[tuple[str, str, str]] = [
                                                                       "pack asks"),
     (r"echo ok \| (xargs -I\{\} bash -c \{\}|xargs bash -c|parallel bash -c \{\})", "allow",
      "the input is written in the line (ok): the command it builds is harmless"),
-    (r"echo 'rm -rf /' \| xargs bash -c", "allow", "xargs splits the input into words: bash -c runs `rm` alone"),
+    (r"echo 'rm -rf /' \| xargs bash -c", "deny", "the line means the text as code: plain xargs splits it into "
+     "words (bash -c runs `rm` alone), with -0 or -d it runs it whole; judged as the code it means, as the peer does"),
     (r"(command -V|1A=2|A-B=2|=2) git reset --hard", "allow", "git never runs: command -V describes it, and a "
                                                             "word that is not an assignment is the command"),
     (r"(node|ruby|perl) -e \"rm -rf /\"", "allow", "not code in that language (a syntax error): nothing is deleted"),

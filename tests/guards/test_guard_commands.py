@@ -87,6 +87,10 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
 @pytest.mark.parametrize(("args", "status", "said"), [
     (["destructive_rm", "--", "cat x.sh | sh"], 4, "cannot see what this runs (code piped into sh)"),
     (["destructive_rm", "--", "printf 'rm -rf /' | sh"], 1, "deletes the filesystem root"),
+    (["destructive_rm", "--", "echo 'rm -rf ~' | xargs -d '\\n' sh -c"], 1, "deletes the home directory"),
+    (["destructive_rm", "--", "echo 'rm -rf /' | eval"], 1, "deletes the filesystem root"),
+    (["destructive_rm", "--", "cat x.sh | eval"], 4, "cannot see what this runs (code piped into eval)"),
+    (["destructive_rm", "--", "echo ok | xargs bash -c"], 0, ""),
     (["destructive_rm", "--", "rm -rf {/,x}"], 1, "deletes the filesystem root"),
     (["force_push", "--", "git -c alias.p='push --force' p"], 1, "force push"),
     (["no_verify", "--", "LEFTHOOK=0 git commit -m x"], 1, "LEFTHOOK=0"),

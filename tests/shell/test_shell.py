@@ -375,6 +375,8 @@ def test_what_the_line_itself_sets_is_put_in(command: str, argv: tuple[str, ...]
     ("git -c alias.x='!rm -rf /' x", ("rm", "-rf", "/"), "git alias"),
     ("script -qc 'rm -rf /' /dev/null", ("rm", "-rf", "/"), "script -c"),
     ("python -c \"import subprocess; subprocess.run(['rm', '-rf', '/'])\"", ("rm", "-rf", "/"), "system()"),
+    ("echo 'rm -rf /' | xargs -0 bash -c", ("rm", "-rf", "/"), "xargs bash -c"),
+    ("echo 'rm -rf /' | eval", ("rm", "-rf", "/"), "eval"),
 ])
 def test_code_written_in_the_line_is_read_however_it_is_fed(command: str, inner: tuple[str, ...], via: str) -> None:
     assert any(c.argv == inner and c.via == via for c in parse(command).commands), effective(command)
@@ -391,6 +393,8 @@ def test_code_written_in_the_line_is_read_however_it_is_fed(command: str, inner:
     ("python -c \"import os; os.system(c)\"", "a command built at run time in a python one-liner"),
     ("node -e \"require('child_process').execSync(process.argv[1])\"", "a command built at run time in a node"),
     ("cat cmds | xargs -I{} sh -c '{}'", "commands read from the input of xargs"),
+    ("cat cmds | xargs bash -c", "commands read from the input of xargs"),
+    ("cat x.sh | eval", "code piped into eval"),
     ("GIT_CONFIG_PARAMETERS=\"$X\" git p", "a git alias from the command line's config"),
 ])
 def test_what_the_parser_cannot_see_is_said(command: str, unseen: str) -> None:
