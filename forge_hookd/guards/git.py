@@ -148,10 +148,12 @@ class DestructiveGit(Guard):
         if git is None:
             return ALLOWED
         sub, args = git
-        why = _destroys(sub, args)
+        why, decision = _destroys(sub, args), DENY
+        if why is None:
+            why, decision = _moves_branch(sub, args), ASK
         if why is None or any(_allowed(sub, args, a) for a in self.opts["allow"]):
             return ALLOWED
-        return self.verdict(DENY, " ".join(command.argv), why[0], why[1])
+        return self.verdict(decision, " ".join(command.argv), why[0], why[1])
 
 
 def _allowed(sub: str, args: list[str], allowed: str) -> bool:
@@ -227,6 +229,45 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
     if sub == "worktree" and ops[:1] == ["remove"] and ("f" in shorts or "--force" in longs):
         return "removes a worktree with its changes", "Commit in the worktree first; remove it without --force"
     return None
+
+
+#: branches whose move is never a topic's own business
+_MAIN_BRANCHES = frozenset({"main", "master", "trunk", "develop", "development", "production", "prod", "stable"})
+_NO_COMMIT = "0" * 40
+
+
+def _moves_branch(sub: str, args: list[str]) -> tuple[str, str] | None:
+    """``git branch -f B START``, ``checkout -B``/``switch -C B START``, ``update-ref
+    refs/heads/B NEW``: a branch set to another commit leaves its own commits behind
+    (only the reflog still knows them). Asked when the branch is a main one or START
+    walks back (``HEAD~3``, ``B^``, ``B@{2}``); set to its own upstream (``branch -f
+    topic origin/topic``) or to a new name it loses nothing."""
+    ops = operands(args)
+    if sub == "branch" and ("--force" in args or "f" in short_flags(args)) and not _branch_listing(args) and ops:
+        branch, start = ops[0], ops[1] if len(ops) > 1 else "HEAD"
+    elif sub in ("checkout", "switch") and len(args) > 1:
+        flag = next((k for k, a in enumerate(args) if a in ("-B", "-C", "--force-create")), None)
+        if flag is None or flag + 1 >= len(args):
+            return None
+        branch, start = args[flag + 1], next(iter(operands(args[flag + 2:])), "HEAD")
+    elif sub == "update-ref" and "--stdin" not in args and len(ops) >= 2 and ops[0].startswith("refs/heads/"):
+        if ops[2:3] == [_NO_COMMIT] or ops[2:3] == ["0" * 64]:
+            return None  # an old value of zeros: update-ref only creates, and fails on a branch that exists
+        branch, start = ops[0][len("refs/heads/"):], ops[1]
+    else:
+        return None
+    if start.rpartition("/")[2] == branch and "/" in start and not any(c in start for c in "~^@"):
+        return None  # its own upstream (origin/topic): the published commits
+    walks_back = any(c in start for c in "~^") or "@{" in start
+    if branch in _MAIN_BRANCHES or branch.startswith("release/") or walks_back:
+        return (f"moves the branch {branch} to {start}, leaving the commits only it had behind",
+                f"Create a new branch at {start} (git branch NEW {start}), or ask the user")
+    return None
+
+
+def _branch_listing(args: list[str]) -> bool:
+    """``git branch -f --list``, ``--contains``: lists, sets nothing."""
+    return any(a in ("--list", "-l", "--contains", "--merged", "--no-merged", "--show-current") for a in args)
 
 
 def _checkout_discards(args: list[str], shorts: set[str], longs: set[str], ops: list[str]) -> bool:

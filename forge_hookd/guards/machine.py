@@ -27,8 +27,8 @@ class MachineWide(Guard):
     name = "machine_wide"
     summary = "Acting on the whole machine: fork bombs, kill -1, shutdown, crontab -r, services, LD_PRELOAD, " \
               "sudoers, the firewall, containers that own the host"
-    catches = (":(){ :|:& };:", "kill -9 -1", "shutdown -h now", "crontab -r", "systemctl disable sshd",
-               "LD_PRELOAD=./x.so ls", "echo 'me ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
+    catches = (":(){ :|:& };:", "kill -9 -1", "killall -9 node", "shutdown -h now", "crontab -r",
+               "systemctl disable sshd", "systemctl enable x", "LD_PRELOAD=./x.so ls", "export LD_PRELOAD=/tmp/x.so", "echo 'me ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
                "docker run --privileged x", "docker run -v /:/host x", "mount --bind / /mnt/x")
     heads = ("kill", "systemctl")
 
@@ -49,12 +49,10 @@ class MachineWide(Guard):
 
 def _machine(command: Command) -> tuple[str, str, str] | None:
     name, args = command.name, list(command.args)
-    preload = next((a for a in (*command.assignments, *command.env) if a.startswith(("LD_PRELOAD=",
-                                                                                        "DYLD_INSERT_LIBRARIES="))), None)
+    preload = next((a for a in _settings(command) if a.startswith(("LD_PRELOAD=", "DYLD_INSERT_LIBRARIES="))), None)
     if preload is not None and preload.partition("=")[2]:
         return DENY, f"preloads a library into every program it starts ({preload})", "Link the library normally"
-    libpath = next((a for a in (*command.assignments, *command.env) if a.startswith(("LD_LIBRARY_PATH=",
-                                                                                        "DYLD_LIBRARY_PATH="))), None)
+    libpath = next((a for a in _settings(command) if a.startswith(("LD_LIBRARY_PATH=", "DYLD_LIBRARY_PATH="))), None)
     if libpath is not None and any(d.startswith(("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")) or
                                    d in ("/tmp", "/var/tmp", "/dev/shm") for d in libpath.partition("=")[2].split(":")):
         return DENY, f"loads libraries from a world-writable directory ({libpath})", "Link the library normally"
@@ -63,10 +61,17 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name in ("kill", "pkill", "killall") and _kills_everything(name, args):
         return DENY, "kills every process the user can reach (-1) or its own process group (0)", \
             "Kill the one process by its pid"
+    broad = _broad_name(name, args) if name in ("pkill", "killall") else None
+    if broad is not None:
+        return ASK, f"kills every process matching {broad}: the agent's own and the user's other work may be among them", \
+            "Kill the one process by its pid, or by a pattern that names its script (pkill -f 'node server.js')"
     if name == "killall5" or name in _SHUTDOWN or name == "init" and operands(args)[:1] in (["0"], ["6"]):
         return DENY, "shuts the machine down or kills everything", "Ask the user"
     if name == "systemctl" and operands(args)[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"]):
         return DENY, "shuts the machine down", "Ask the user"
+    if name == "systemctl" and operands(args)[:1] in (["enable"], ["reenable"], ["link"]):
+        return ASK, f"installs a service that starts at every boot or login (systemctl {operands(args)[0]})", \
+            "Start it for this session only (systemctl start), or ask the user"
     if name in ("systemctl", "launchctl") and operands(args)[:1] in (["disable"], ["mask"], ["unload"], ["bootout"]):
         return ASK, f"switches a service off for good ({name} {operands(args)[0]})", "Ask the user"
     if name == "systemctl" and operands(args)[:1] in (["stop"], ["kill"]) and "--user" not in args:
@@ -108,6 +113,53 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
+    return None
+
+
+#: the shell builtins that set a variable (``export``, ``declare -x``): ``export
+#: LD_PRELOAD=x`` preloads into every later program as ``LD_PRELOAD=x cmd`` does into one
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+def _settings(command: Command) -> tuple[str, ...]:
+    """The ``NAME=value`` a command sets: its own prefix, the line's earlier ones, ``env
+    NAME=value`` in front of it, and the operands of ``export``/``declare``/``typeset``."""
+    found = (*command.assignments, *command.env, *(a for w in command.wrappers if w[0].rpartition("/")[2] == "env"
+                                                  for a in w[1:] if "=" in a and not a.startswith("-")))
+    return (*found, *command.args) if command.name in _DECLARERS else found
+
+
+#: programs whose every process is not one task: runtimes, shells, editors, browsers, the
+#: agents themselves (`killall node` stops the agent's own CLI, `pkill -f python` every tool)
+_BROAD = frozenset({"node", "nodejs", "python", "python2", "python3", "ruby", "perl", "php", "java", "deno", "bun",
+                    "npm", "npx", "yarn", "pnpm", "go", "dotnet", "bash", "sh", "zsh", "fish", "dash", "ksh", "tmux",
+                    "screen", "ssh", "sshd", "code", "electron", "chrome", "chromium", "firefox", "safari", "docker",
+                    "dockerd", "containerd", "claude", "codex", "gemini", "cursor", "copilot", "aider", "git",
+                    "vim", "nvim", "emacs", "login", "systemd", "launchd", "Xorg", "gnome-shell", "Finder", "Dock"})
+#: the options of pkill and of killall that take a value (the next word is no name)
+_KILL_VALUED = {"pkill": frozenset({"-g", "-G", "-P", "-s", "-t", "-u", "-U", "-F", "--signal", "--euid", "--uid",
+                                    "--group", "--pgroup", "--parent", "--session", "--terminal", "--pidfile", "--ns",
+                                    "--nslist"}),
+                "killall": frozenset({"-s", "-u", "-o", "-y", "-n", "-Z", "--signal", "--user", "--older-than",
+                                      "--younger-than", "--ns", "--context"})}
+_VERSIONED = Lazy(r"[\d.]+$")
+
+
+def _broad_name(name: str, args: list[str]) -> str | None:
+    """The runtime, shell or agent ``pkill``/``killall`` match by a bare name (``pkill -9
+    node``, ``pkill -f python``, ``killall -r '^node$'``), or None: a pattern that names a
+    script (``pkill -f 'node server.js'``) or another program is one task."""
+    valued, skip = _KILL_VALUED[name], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in valued:
+            skip = True
+        elif not arg.startswith("-") or arg == "-":
+            bare = arg.strip("^$")
+            bare = bare.rpartition("/")[2] if bare.startswith("/") and " " not in bare else bare
+            if bare in _BROAD or _VERSIONED.sub("", bare) in _BROAD:
+                return arg
     return None
 
 

@@ -53,7 +53,7 @@ class DestructiveRm(Guard):
     summary = "Deleting /, ~, the project itself, or files outside the project"
     catches = ("rm -rf /", "rm -rf ~", "rm -rf ..", "sudo rm -rf /usr", "find / -delete", "find ~ | xargs rm -rf",
                "python -c 'import shutil; shutil.rmtree(\"/\")'", "sh -c 'rm -rf $HOME'", "mkfs.ext4 /dev/sda",
-               "dd of=/dev/sda")
+               "dd of=/dev/sda", "rsync -a --delete /tmp/empty/ ./")
     options = (
         Option("allow_outside", "list", ["/tmp", "/var/tmp", "/private/tmp", "/dev/null"],
                "Directories outside the project where deleting is fine"),
@@ -84,10 +84,36 @@ class DestructiveRm(Guard):
                                 for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "overwrites a device",
                                 "Write to a file inside the project instead")
+        if name == "rsync" and _rsync_deletes(command.args):
+            return self._mirror(command, context)
         code = command.inline_code
         if code is not None:
             return self._code(code[0], code[1], command, context)
         return ALLOWED
+
+    # -- rsync --delete --------------------------------------------------------------------
+    def _mirror(self, command: Command, context: Context) -> Ruling:
+        """``rsync --delete SRC DEST``: DEST made a copy of SRC, everything SRC lacks deleted
+        (an empty SRC empties it). Judged as ``rm -r DEST``'s extras: denied where that
+        would be (the root, the home, the project itself, a system directory), asked
+        elsewhere outside the project, where a mirror may be what the user wants."""
+        ops = operands(list(command.args))
+        cwd = command_cwd(command, context)
+        if len(ops) < 2 or _REMOTE.match(ops[-1]):
+            return ALLOWED  # a remote destination: remote_code judges what leaves the machine
+        dest = ops[-1]
+        path = resolve(dest, context, cwd) if cwd is not None or dest.startswith(("/", "~", "$")) else None
+        shown = " ".join(command.argv)
+        if path is None:
+            return self.verdict(ASK, shown, f"deletes from '{dest}' every file its source lacks (--delete), and "
+                                f"'{dest}' cannot be resolved before it runs", "Name the destination inside the project")
+        why = self._danger(path, context, recursive=True)
+        if why is None:
+            return ALLOWED
+        decision = why[0] if not why[1].endswith("outside the project") else ASK
+        return self.verdict(decision, shown, f"makes {path} a copy of {' '.join(ops[:-1])}: it deletes every file "
+                            "there that the source lacks (--delete)", "Sync into a directory of its own "
+                            "(rsync -a --delete src/ build/), or ask the user")
 
     # -- rm -------------------------------------------------------------------------------
     def _rm(self, command: Command, context: Context) -> Ruling:
@@ -206,6 +232,7 @@ class DestructiveRm(Guard):
                 start = match.start(2) if match.group(2) is not None else match.end(0)
                 expression = re.split(r"[,;\n]", code[start:start + 160], maxsplit=1)[0]
                 if any(k in expression for k in ("home", "expanduser", "HOME", "homedir", "Dir.home")):
+                    shown = f"{interpreter}: {code[match.start():start + len(expression)]}"  # rmtree($ENV{HOME})
                     return self.verdict(DENY, shown, "deletes the home directory",
                                         "Delete only paths inside the project")
                 continue
@@ -213,6 +240,17 @@ class DestructiveRm(Guard):
             if verdict.decision != "allow":
                 return verdict
         return ALLOWED
+
+
+#: rsync's options that delete in the destination what the source lacks
+_RSYNC_DELETES = frozenset({"--delete", "--del", "--delete-before", "--delete-during", "--delete-delay",
+                            "--delete-after", "--delete-excluded"})
+#: a remote side of rsync: [user@]host:path or rsync://
+_REMOTE = Lazy(r"^(?:[\w.-]+@)?(?:\[[0-9a-fA-F:]+\]|[\w.-]+):|^rsync://")
+
+
+def _rsync_deletes(args: tuple[str, ...]) -> bool:
+    return any(a in _RSYNC_DELETES for a in args) and "--dry-run" not in args and "n" not in short_flags(args)
 
 
 def _find_expression(args: list[str]) -> tuple[bool, bool]:

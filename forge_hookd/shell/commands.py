@@ -157,6 +157,7 @@ class _Walker:
         self.truncated = False
         self.budget = shellwords.new_budget()
         self.known = Known()
+        self.written: dict[str, str] = {}  # a file's path -> the shell text the line wrote into it
 
     def walk(self, text: str, *, depth: int, via: str, cwd: _Cwd, stdin_feeders: tuple[Command, ...] = ()
              ) -> None:
@@ -177,7 +178,32 @@ class _Walker:
             made[id(raw)] = command
             self.out.append(command)
             self._nested(command)
+            self._record_written(command)
             cwd = _after_cd(command, cwd)
+
+    def _record_written(self, command: Command) -> None:
+        """The text ``echo``/``printf``/``cat <<EOF`` writes into a file, kept under the
+        file's path (as written, joined to a ``cd``'s directory) for a later command of
+        the line that runs it; a file written any other way is forgotten."""
+        for redirect in command.redirects:
+            if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or redirect.dynamic:
+                continue
+            key = _script_key(redirect.target, command.cwd)
+            text = _written_text(command)
+            if text is None:
+                self.written.pop(key, None)
+            elif len(self.written) < _MAX_WRITTEN or key in self.written:
+                before = self.written.get(key, "") if redirect.mode == "append" else ""
+                self.written[key] = (before + "\n" + text if before else text)[: 1 << 16]
+
+    def _written_run(self, command: Command) -> Iterator[tuple[str, str]]:
+        """The text of a file this line wrote, when ``command`` runs it (once: a script that
+        runs itself is not walked again)."""
+        ran = _script_run(command) if self.written else None
+        if ran is not None:
+            text = self.written.pop(_script_key(ran, command.cwd), None)
+            if text is not None:
+                yield "written script", text
 
     def _command(self, raw: RawCommand, *, depth: int, via: str, cwd: _Cwd,
                  feeders: tuple[Command, ...]) -> Command:
@@ -201,16 +227,53 @@ class _Walker:
 
     def _nested(self, command: Command) -> None:
         """What a command runs in turn: a -c string, eval, a heredoc or a literal pipe fed
-        to a shell, find -exec, script -c, a git alias or setting, a one-liner's system()."""
+        to a shell, find -exec, script -c, a git alias or setting, a one-liner's system(),
+        a script the line itself wrote (``echo 'rm -rf ~' > x.sh && bash x.sh``)."""
         down = command.depth + 1
         cwd = (command.cwd, command.cwd_unknown)
         for via, text in (*_shell_strings(command), *_fed_commands(command), *self.known.alias_scripts(command),
-                          *self.known.config_scripts(command)):
+                          *self.known.config_scripts(command), *self._written_run(command)):
             self.walk(text, depth=down, via=via, cwd=cwd)
         code = command.inline_code
         if code is not None:
             for text in _system_strings(code[1]):
                 self.walk(text, depth=down, via="system()", cwd=cwd)
+
+
+_MAX_WRITTEN = 16  # files one line writes that are remembered
+
+
+def _written_text(command: Command) -> str | None:
+    """What ``command`` prints as the line writes it: ``echo``'s and ``printf``'s
+    arguments (a ``$VAR`` in them kept as written: the script reads as the same
+    expansion), ``cat``'s here-document; None for any other command."""
+    if command.name in ("echo", "printf") and not command.wrappers:
+        return _printed(command)
+    if command.name == "cat" and not command.args and command.stdin is not None and not command.wrappers:
+        return command.stdin
+    return None
+
+
+def _script_run(command: Command) -> str | None:
+    """The file ``command`` runs as shell code: ``bash x.sh``, ``sh -e x.sh``, ``bash <
+    x.sh``, ``source x.sh``, ``. x.sh``, ``./x.sh``."""
+    if not command.words or command.words[0].dynamic:
+        return None
+    if "/" in command.argv[0]:
+        return command.argv[0]
+    name, args = command.name, list(command.args)
+    if name in ("source", ".") and args:
+        return args[0]
+    if name not in SHELLS or any(a == "-c" or re.fullmatch(r"-[a-z]*c[a-z]*", a) for a in args):
+        return None
+    script = next((a for a in args if not a.startswith(("-", "+"))), None)
+    if script is not None:
+        return script
+    return next((r.target for r in command.redirects if r.mode == "read" and r.fd in (None, "0")), None)
+
+
+def _script_key(path: str, cwd: str | None) -> str:
+    return posixpath.normpath(posixpath.join(cwd or "", path))
 
 
 def _after_cd(command: Command, cwd: _Cwd) -> _Cwd:
@@ -514,6 +577,11 @@ def _piped_text(command: Command) -> str | None:
         return feeder.stdin  # cat <<'EOF' | python3: the here-document, as `python3 - <<'EOF'` reads it
     if feeder.name not in ("echo", "printf") or any(w.dynamic for w in feeder.words) or feeder.wrappers:
         return None
+    return _printed(feeder)
+
+
+def _printed(feeder: Command) -> str:
+    """What ``echo`` or ``printf`` prints, its arguments as written."""
     args = list(feeder.args)
     if feeder.name == "echo":
         escapes = False

@@ -67,7 +67,8 @@ def test_user_accounts_are_privilege(command: str, decision: str) -> None:
     ("ufw status", "allow"),
     ("killall -KILL -1", "deny"),
     ("killall -1 nginx", "allow"),          # SIGHUP to nginx: a reload
-    ("killall node", "allow"),
+    ("killall node", "ask"),                 # every node process, the agent's own CLI among them
+    ("pkill -f 'node server.js'", "allow"),   # one's own server, named by its script
 ])
 def test_the_firewall_and_killing_everything(command: str, decision: str) -> None:
     assert decide("machine_wide", command) == decision
