@@ -205,3 +205,11 @@ def test_each_reason_says_what_matched_why_and_how_to_do_it_safely(guard: str, c
     assert reason.startswith(f"{guard}: `"), reason
     for word in words:
         assert word in reason, (word, reason)
+
+
+def test_remote_code_loads_the_leak_rules_for_every_command_they_judge() -> None:
+    """guards/remote.py imports leaks.py only for the commands it names: every sender of
+    leaks.py is among them (a sender left out would never be judged)."""
+    from forge_hookd.guards import leaks, remote
+
+    assert leaks.SENDERS <= remote._SENDS_OR_SERVES
