@@ -381,7 +381,22 @@ def _longest_literal(glob: str) -> str:
     """The longest run of ``glob`` that a matching path holds verbatim (``~/`` aside)."""
     glob = glob[1:] if glob.startswith("~/") else glob
     glob = glob[:-3] if glob.endswith("/**") else glob.rstrip("/")  # `X/**` matches X itself too
-    return max(re.split(r"[*?]|\[[^\]]*\]?", glob), key=len)
+    return max(_literal_runs(glob), key=len)
+
+
+def _literal_runs(glob: str) -> list[str]:
+    """The runs of ``glob`` between its wildcards: ``*``, ``?`` and a bracket expression
+    (``[...]``, to its first ``]``; an unclosed one to the end), as the pattern
+    ``[*?]|\\[[^\\]]*\\]?`` splits them (tests/guards/test_guards.py checks it), without
+    compiling that pattern in every cold run's first judgement."""
+    runs, rest = [], glob
+    while "[" in rest:
+        head, _, tail = rest.partition("[")
+        runs.append(head)
+        close = tail.find("]")
+        rest = "" if close < 0 else tail[close + 1:]
+    runs.append(rest)
+    return [piece for run in runs for piece in run.replace("?", "*").split("*")]
 
 
 def _union(globs: list[str]) -> re.Pattern[str] | None:

@@ -7,7 +7,7 @@ port). Pure readings of a parsed command; the guard decides."""
 from __future__ import annotations
 
 from forge_hookd.guards.base import ASK, DENY, Context, command_cwd, inside, operands, resolve
-from forge_hookd.shell.commands import Command
+from forge_hookd.shell.commands import PYTHON, Command
 from forge_hookd.shell.lazyre import Lazy
 
 # -- a secret in a request ---------------------------------------------------------------------
@@ -112,7 +112,6 @@ def _judged(name: str, hosts: list[str], *, in_header: bool) -> str | None:
 
 
 # -- a directory served to the network ------------------------------------------------------------
-_PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
 
 
 def served_directory(command: Command) -> str | None:
@@ -120,7 +119,7 @@ def served_directory(command: Command) -> str | None:
     it starts): ``python3 -m http.server [-d DIR]``, ``php -S ADDR [-t DIR]``, ``ruby
     -run -e httpd [DIR]``, ``npx serve DIR``, ``npx http-server DIR``; None for any other command."""
     name, args = command.name, list(command.args)
-    if _PYTHON.match(name) and ("http.server" in args or "SimpleHTTPServer" in args or "-mhttp.server" in args):
+    if PYTHON.match(name) and ("http.server" in args or "SimpleHTTPServer" in args or "-mhttp.server" in args):
         return _option(args, ("-d", "--directory")) or "."
     if name == "php" and any(a == "-S" or a.startswith("-S") and len(a) > 2 for a in args):
         return _option(args, ("-t", "--docroot")) or "."

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
-from forge_hookd.shell.commands import Command
+from forge_hookd.shell.commands import PYTHON, Command
 from forge_hookd.guards.base import ALLOW, ALLOWED, ASK, Context, Guard, Option, Ruling, command_cwd, inside, \
     operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
-_PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
+_PIP = Lazy(r"pip[0-9.]+", needs=("pip",))
 # manager -> (subcommands that add packages, options that take a value)
 _ADDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "npm": (frozenset({"install", "i", "add", "isntall", "in", "ins", "inst", "insta", "instal"}),
@@ -301,9 +301,9 @@ def _publishes(command: Command) -> str | None:
 
 def _manager(command: Command) -> tuple[str | None, list[str]]:
     name, args = command.name, list(command.args)
-    if _PYTHON.match(name) and args[:2] == ["-m", "pip"]:
+    if PYTHON.match(name) and args[:2] == ["-m", "pip"]:
         return "pip", args[2:]
-    if name in ("pip3", "pip2") or re.fullmatch(r"pip[0-9.]+", name):
+    if name in ("pip3", "pip2") or _PIP.fullmatch(name):
         return "pip", args
     if name == "uv" and args[:1] == ["pip"]:
         return "pip", args[1:]

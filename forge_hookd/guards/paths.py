@@ -148,7 +148,7 @@ _SAFELY[".git/**"] = "Use git commands, not edits of .git/"
 
 
 # -- self-protection ----------------------------------------------------------------------------------
-_FORGE_HOOK = Lazy(r"forge[-_]hook(?:\.py)?$")
+_FORGE_HOOK = Lazy(r"forge[-_]hook(?:\.py)?$", needs=("forge",))
 _SWITCH_OFF = frozenset({"trust", "untrust", "disable", "remove", "rm", "uninstall", "pull"})  # pull: the managed policy
 _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ls", "stat", "wc", "diff", "file", "jq",
                       "bat", "view", "test", "[", "[["})

@@ -37,7 +37,8 @@ __all__ = ["Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "pa
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
 PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
-_PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$")
+#: a Python interpreter by its name (python, python3.12, pypy3)
+PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$", needs=("python", "pypy"))
 
 
 class Redirect(NamedTuple):
@@ -558,9 +559,9 @@ def _reads_code_on_stdin(command: Command) -> bool:
         if any(not f.startswith("--") and "c" in f[1:] for f in flags):
             return False
         return not operands or any(not f.startswith("--") and "s" in f[1:] for f in flags) or operands[0] == "-"
-    if _PYTHON.match(name) or name in _INTERPRETERS:
+    if PYTHON.match(name) or name in _INTERPRETERS:
         operands = [w.text for w in command.words[1:] if not w.text.startswith("-") or w.text == "-"]
-        if _PYTHON.match(name) and any(w.text == "-m" or w.text.startswith("-m") for w in command.words[1:]):
+        if PYTHON.match(name) and any(w.text == "-m" or w.text.startswith("-m") for w in command.words[1:]):
             return False
         return not operands or operands[0] == "-"
     return False
@@ -813,7 +814,7 @@ _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 
 def _inline_code(command: Command) -> tuple[str, str] | None:
     name, words = command.name, command.words
-    if _PYTHON.match(name):
+    if PYTHON.match(name):
         return _flag_code(name, words, ("-c",), cluster="c", stdin=command.stdin)
     if name in _CODE_FLAGS:
         cluster = "e" if name in ("perl", "ruby") else ""
@@ -926,7 +927,7 @@ def _candidate_words(cmd: Command) -> Iterator[tuple[Word, bool, bool, bool]]:
     the command (``env -C DIR``: the command's own words, not the redirections)."""
     for k, text in enumerate(w for wrapper in cmd.wrappers for w in wrapper):
         yield Word(text), k == 0, False, False
-    reader = cmd.name in _READERS or _PYTHON.match(cmd.name) is not None or cmd.name in ("node", "perl", "ruby")
+    reader = cmd.name in _READERS or PYTHON.match(cmd.name) is not None or cmd.name in ("node", "perl", "ruby")
     for k, word in enumerate(cmd.words):
         yield word, k == 0 and not cmd.wrappers, reader and k > 0, True
     for text in cmd.assignments:
@@ -1037,7 +1038,7 @@ def _joined(word: str, cwd: str | None) -> str:
 
 
 def _python_module(cmd: Command) -> str | None:
-    if not _PYTHON.match(cmd.name):
+    if not PYTHON.match(cmd.name):
         return None
     argv = cmd.argv
     for k, text in enumerate(argv[1:], start=1):
@@ -1121,7 +1122,7 @@ def _script_positions(cmd: Command) -> Iterator[tuple[str, Word]]:
 
 
 def _family(name: str) -> str | None:
-    if _PYTHON.match(name):
+    if PYTHON.match(name):
         return "python"
     if name in SHELLS:
         return "shell"

@@ -262,7 +262,7 @@ def _option_aliases(words: list[Word]) -> dict[str, str]:
     return {key[6:]: value for key, value in _option_config(words).items() if key.lower().startswith("alias.")}
 
 
-_PARAMETER = Lazy(r"'([^'=]+)'='([^']*)'|'([^'=]+)=([^']*)'")
+_PARAMETER = Lazy(r"'([^'=]+)'='([^']*)'|'([^'=]+)=([^']*)'", needs=("'",))
 
 
 def _env_config(assignments: list[str]) -> dict[str, str]:

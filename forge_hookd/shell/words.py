@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.tuples import NamedTuple
 
 MAX_DEPTH = 16  # nested $(...), `...`, sh -c, eval: deeper is not judged (Script.truncated)
@@ -20,15 +21,17 @@ MAX_COMMANDS = 4096  # simple commands in one parse, nested ones included
 MAX_CHARS = 1 << 20  # characters read in one parse, nested -c strings and eval included
 MAX_FEEDERS = 8  # commands kept upstream of one in a pipeline: `a | b | ... | sh` sees the last ones
 
+# Every line needs these two; the others compile on first need (a name after `$`, a word
+# holding `=`, a redirection), so `git add -A && git commit -m "fix" && npm test` compiles
+# two patterns, not seven (bench/README.md, "Built-in guards after issue 31").
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
-_GLOB = re.compile(r"[*?\[]")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
-_OPERATOR = re.compile(r"&&|\|\||;;&|;;|;&|\|&|[|&;()]")
+_BLANKS = re.compile(r"(?:[ \t\r]+|\\\n|#[^\n]*)+")
+_NAME = Lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNMENT = Lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=", needs=("=",))
+_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")")  # the longest first
 _SPECIAL_START = frozenset("\n<>&|;(){0123456789")
 _WORD_END = frozenset(" \t\r\n|&;()<>")
-_BLANKS = re.compile(r"(?:[ \t\r]+|\\\n|#[^\n]*)+")
-_REDIRECT_HEAD = re.compile(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(<<<|<<-|&>>|<<|<>|<&|>>|>&|>\||&>|<|>)")
+_REDIRECT_HEAD = Lazy(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(<<<|<<-|&>>|<<|<>|<&|>>|>&|>\||&>|<|>)")
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b",
          "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 _CLOSERS = {"(": ")", "{": "}"}
@@ -213,14 +216,14 @@ class _Lexer:
             end = skip_balanced(s, self.i + 2, ")")
             start, self.i = self.i, len(s) if end < 0 else min(end + 2, len(s))
             return ("word", Word(s[start:self.i], dynamic=True))
-        head = _REDIRECT_HEAD.match(s, self.i)
+        head = _REDIRECT_HEAD.match(s, self.i) if c in "<>{" or c.isdigit() or s.startswith("&>", self.i) else None
         if head is not None and (head.group(1) is None or c.isdigit() or c == "{"):
             self.i = head.end()
             return ("redirect", (head.group(1), head.group(2)))
-        op = _OPERATOR.match(s, self.i)
+        op = next((o for o in _OPERATORS if s.startswith(o, self.i)), None)
         if op is not None:
-            self.i = op.end()
-            return ("op", op.group())
+            self.i += len(op)
+            return ("op", op)
         return ("word", self.word())
 
     def _read_heredocs(self) -> None:
@@ -249,14 +252,14 @@ class _Lexer:
         if head is not None and (head.end() == n or s[head.end()] in _WORD_END):  # a plain word, the most common
             self.i = head.end()
             text = head.group()
-            return Word(text, glob=_GLOB.search(text) is not None, assignment=_ASSIGNMENT.match(text) is not None)
+            return Word(text, glob=_has_glob(text), assignment=_ASSIGNMENT.match(text) is not None)
         assignment = head is not None and _ASSIGNMENT.match(head.group()) is not None
         while self.i < n:
             c = s[self.i]
             plain = _PLAIN.match(s, self.i)
             if plain is not None:
                 text = plain.group()
-                glob = glob or _GLOB.search(text) is not None
+                glob = glob or _has_glob(text)
                 parts.append(text)
                 self.i = plain.end()
             elif c in " \t\r\n|&;()" or (c in "<>" and not s.startswith("(", self.i + 1)):
@@ -617,6 +620,11 @@ def parse_raw(text: str, budget: _Budget | None = None) -> Script:
     script = _Builder(_Lexer(budget.take(text)), budget).run()
     script.truncated = budget.truncated
     return script
+
+
+def _has_glob(text: str) -> bool:
+    """An unquoted ``*``, ``?`` or ``[`` in a plain run of a word."""
+    return "*" in text or "?" in text or "[" in text
 
 
 def new_budget() -> _Budget:

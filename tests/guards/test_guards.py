@@ -4,13 +4,16 @@ behaviours a reader should find by name)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from forge_hookd import guards
 from forge_hookd.guards import GUARDS, RECOMMENDED, Context, Guard, GuardError, Ruling, make, validate
-from forge_hookd.guards.base import content_of, paths_of
+from forge_hookd.guards.base import _literal_runs, content_of, paths_of
 from forge_hookd.shell.commands import command_of
 from forge_hookd.guards.secrets import find_secret
 
@@ -456,3 +459,11 @@ def test_merging_a_pull_request_is_a_push_into_its_protected_base(command: str, 
     assert make("force_push").judge("bash", {"command": command}, CTX).decision == decision
     assert make("force_push", {"push_to_protected": "allow"}).judge(
         "bash", {"command": command}, CTX).decision == ("deny" if "--admin" in command else "allow")
+
+
+@given(st.text(alphabet="ab*?[]/.~", max_size=16))
+def test_a_globs_literal_runs_are_the_patterns_split(glob: str) -> None:
+    """base._literal_runs cuts a glob as re.split(r"[*?]|\\[[^\\]]*\\]?") does (the
+    longest run is a path's quick refusal: a run the path need not hold would hide a match)."""
+    split = re.split(r"[*?]|\[[^\]]*\]?", glob)
+    assert [r for r in _literal_runs(glob) if r] == [r for r in split if r]
