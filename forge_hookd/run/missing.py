@@ -14,7 +14,7 @@ status. That module case goes no further: which modules an interpreter can impor
 depends on its sys.path, which only running it can tell, so an installed module is never
 guessed missing (a static search of the project would be a guess either way).
 
-The named files are found by :func:`forge_hookd.shell.commands.script_words` (the shell parser
+The named files are found by :func:`forge_hookd.shell.scripts.script_words` (the shell parser
 trust and the guards use), with the project variables the agents give their hooks
 (``$CLAUDE_PROJECT_DIR`` ...: every dialect's ``hooks.env``) and the hook's own ``env``
 substituted. A file outside the project, a word holding another variable, a path the
@@ -66,7 +66,7 @@ class MissingScripts:
             return None
         if result.exit_code == 0 and not _compiled(_HIDES_STATUS).search(command):
             return None  # the healthy run's path: no parser
-        from forge_hookd.shell.commands import script_words
+        from forge_hookd.shell.scripts import script_words
 
         scripts = script_words(command, variables=self._variables(hook, cwd) if "$" in command else None)
         for runner, path in scripts.files:

@@ -1,6 +1,6 @@
 """What a runner reads when a command runs it (issue 31, item 8): ``make guard`` reads a
 makefile, ``npm run guard`` a script of the project's ``package.json``. Trust covers those
-inputs as it covers a script a command names (:func:`forge_hookd.shell.commands.trust_words`).
+inputs as it covers a script a command names (:func:`forge_hookd.shell.scripts.trust_words`).
 Pure: no I/O, words in, inputs out; which ``package.json`` holds the script is the
 reader's to find (:mod:`forge_hookd.trust.store`).
 

@@ -5,7 +5,7 @@ trusted anew (pipeline.py decides what a changed project does to a run).
 What a trust record covers (DESIGN.md, "Trust"): the hooks file, every file under
 ``.forge/`` (no exemptions: a file that comes and goes is a file a script can source),
 and every file inside the project that a hook's command names: as a word, inside quotes,
-``$(...)``, backticks, ``sh -c`` strings, after ``cd DIR &&`` (:func:`shell.trust_words`),
+``$(...)``, backticks, ``sh -c`` strings, after ``cd DIR &&`` (:func:`shell.scripts.trust_words`),
 through the project variables of every agent (``$FORGE_PROJECT_DIR``,
 ``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR`` ... as the dialects' hook variables say)
 and through the hook's own ``env`` (``${CLAUDE_PLUGIN_ROOT}``), each by its SHA-256; and
@@ -267,9 +267,9 @@ def project_variables(root: str) -> dict[str, str]:
 
 
 def _command_words(entry: dict[str, Any], real_root: str) -> Any:
-    """:func:`shell.trust_words` of an entry's command, its variables known: the agents'
+    """:func:`scripts.trust_words` of an entry's command, its variables known: the agents'
     project variables, and the entry's own ``env`` (a plugin's ``CLAUDE_PLUGIN_ROOT``)."""
-    from forge_hookd.shell import commands as shell  # the parser, only for a project that has commands to read
+    from forge_hookd.shell import scripts  # the parser, only for a project that has commands to read
 
     command = entry["command"]
     variables: dict[str, str] = {}
@@ -278,7 +278,7 @@ def _command_words(entry: dict[str, Any], real_root: str) -> Any:
         env = entry.get("env")
         if isinstance(env, dict):
             variables.update((k, v) for k, v in env.items() if isinstance(k, str) and isinstance(v, str))
-    return shell.trust_words(command, variables=variables)
+    return scripts.trust_words(command, variables=variables)
 
 
 def _commands(doc: Any) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from helpers import ForgeRun, Project, run_installed
-from forge_hookd.shell.commands import script_words
+from forge_hookd.shell.scripts import script_words
 
 FORMATS = [None, "claude", "codex", "gemini", "cursor", "copilot"]
 BASH = {"type": "tool:pre_execute", "tool_name": "bash", "session_id": "s1",

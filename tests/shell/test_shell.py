@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forge_hookd.shell import commands as shell
-
+from forge_hookd.shell import scripts
 from forge_hookd.shell import words as shellwords
-from forge_hookd.shell.commands import parse, trust_words
+from forge_hookd.shell.commands import parse
+from forge_hookd.shell.scripts import trust_words
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
@@ -339,12 +343,23 @@ def test_any_text_parses_without_raising(text: str) -> None:
         assert cmd.depth <= shellwords.MAX_DEPTH + 1
         _ = cmd.inline_code, cmd.name
     trust_words(text, variables={"X": "/p"})
-    shell.script_words(text, variables={"X": "/p"})
+    scripts.script_words(text, variables={"X": "/p"})
 
 
 def test_the_public_names() -> None:
-    assert set(shell.__all__) == {"Command", "Parsed", "Redirect", "Scripts", "TrustWords", "Word", "parse",
-                                  "script_words", "trust_words"}
+    assert set(shell.__all__) == {"Command", "Parsed", "Redirect", "Word", "parse"}
+    assert set(scripts.__all__) == {"Scripts", "TrustWords", "script_words", "trust_words"}
+
+
+def test_the_guards_load_no_trust_words() -> None:
+    """What trust and the missing-script check read (shell/scripts.py, shell/runners.py)
+    is no guard's: a guarded event's run does not load it (the count before is checked)."""
+    probe = ("import sys\n"
+             "import forge_hookd.guards, forge_hookd.run.guardhook\n"
+             "print(sorted(m for m in sys.modules if m in ('forge_hookd.shell.scripts', 'forge_hookd.shell.runners',"
+             " 'forge_hookd.shell.commands')))\n")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert loaded.stdout.strip() == "['forge_hookd.shell.commands']", loaded.stdout + loaded.stderr
 
 
 # -- what the line sets for itself, and what the parser cannot see (issue 31) ----------------------
