@@ -142,9 +142,13 @@ def _judged_by_shape(run: HookRun) -> list[str]:
     tool = run.event.tool_name
     if tool is None or not any(r.hook.guard is not None for r in run.results):
         return []
-    from forge_hookd.guards import base, shape  # only a run whose guards judged a tool
+    from forge_hookd.guards import base  # loaded already: the run's guards judged the tool
 
-    if tool in base.CANONICAL_TOOLS or shape.is_mcp(tool):
+    if tool in base.CANONICAL_TOOLS:
+        return []
+    from forge_hookd.guards import shape  # only for a tool no alias table maps (0.5 M instructions)
+
+    if shape.is_mcp(tool):
         return []
     args = run.event.data.get("tool_args")
     judged = shape.judged_as(tool, args) if isinstance(args, dict) else None
