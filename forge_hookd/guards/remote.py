@@ -80,7 +80,7 @@ class RemoteCode(Guard):
         if command.name not in _SENDS_OR_SERVES and not command.name.startswith(("python", "pypy")):
             return ALLOWED
         # Loaded only for a request or a web server: 0.8 M instructions less in a run that
-        # judges neither (bench/README.md, "Built-in guards after issue 31").
+        # judges neither (bench/README.md, "The pack's cold cost, stage by stage").
         from forge_hookd.guards.leaks import SENDERS, secret_sent, serves_home
 
         shown = " ".join(command.argv)

@@ -3,7 +3,7 @@ walk: :func:`trust_words`, the words trust hashes (issue 19, item 5; a runner's 
 ``make``'s makefile or ``npm run``'s script, through :mod:`runners`), and
 :func:`script_words`, the scripts the missing-script check looks for (issue 20, item 3).
 Apart from :mod:`commands`, which the guards load on every guarded event: neither is a
-guard's, and a guarded cold run loads neither (bench/README.md, "Built-in guards after issue 31").
+guard's, and a guarded cold run loads neither (bench/README.md, "The pack's cold cost, stage by stage").
 Pure, no I/O, bounded on any input, never raising.
 """
 

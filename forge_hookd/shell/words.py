@@ -23,7 +23,7 @@ MAX_FEEDERS = 8  # commands kept upstream of one in a pipeline: `a | b | ... | s
 
 # Every line needs these two; the others compile on first need (a name after `$`, a word
 # holding `=`, a redirection), so `git add -A && git commit -m "fix" && npm test` compiles
-# two patterns, not seven (bench/README.md, "Built-in guards after issue 31").
+# two patterns, not seven (bench/README.md, "The pack's cold cost, stage by stage").
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 _BLANKS = re.compile(r"(?:[ \t\r]+|\\\n|#[^\n]*)+")
 _NAME = Lazy(r"[A-Za-z_][A-Za-z0-9_]*")
