@@ -591,6 +591,21 @@ def _printed(feeder: Command) -> str:
     return _printf_escapes(fmt)
 
 
+_NUMERIC_ESCAPE = Lazy(r"\\(?:x[0-9a-fA-F]|0?[0-7]{2})", needs=("\\",))
+
+
+def _escaped(feeder: Command) -> bool:
+    """``printf '\\162\\155 -rf /'``, ``echo -e '\\x72\\x6d'``: text spelt in numeric
+    escapes, which a person cannot read at a glance: fed to a shell, the shape of an evasion."""
+    if feeder.name == "echo":
+        flags = [a for a in feeder.args[:3] if a.startswith("-") and set(a[1:]) <= set("neE")]
+        if not any("e" in f for f in flags):
+            return False
+    elif feeder.name != "printf":
+        return False
+    return any(_NUMERIC_ESCAPE.search(a) for a in feeder.args)
+
+
 def _printf_escapes(text: str) -> str:
     return re.sub(r"\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|.)", lambda m: _escape(m.group(1)), text)
 
@@ -652,6 +667,8 @@ def _unseen(command: Command, known: Known) -> str | None:
     name = command.name
     if command.feeders and command.stdin is None and _reads_code_on_stdin(command):
         return f"code piped into {name}"
+    if command.feeders and _reads_code_on_stdin(command) and _escaped(command.feeders[-1]):
+        return f"code written in escapes piped into {name}"
     first = command.words[1].text if len(command.words) > 1 else ""
     if name == "eval" and any(w.dynamic for w in command.words[1:]) and not _env_printer(first):
         return f"code from {_shown(first)} run by eval"

