@@ -302,11 +302,15 @@ def redact(value: Any, *, secret: bool = False, known: Collection[str] = ()) -> 
                 value = value.replace(known_value, MASK)
         return redact_text(value)
     if isinstance(value, dict):
-        return {k: v if v.__class__ in _SCALARS else redact(v, secret=secret or (isinstance(k, str) and
-                                                                               is_secret_name(k)), known=known)
+        # a text shorter than a known secret and than any shape, outside a secret, is kept without
+        # a call: 56 of the 99 texts of a record of thirteen guard results (`""`, `allow`)
+        return {k: v if v.__class__ in _SCALARS or v.__class__ is str and len(v) < MIN_KNOWN and not secret
+                and not (isinstance(k, str) and is_secret_name(k))
+                else redact(v, secret=secret or (isinstance(k, str) and is_secret_name(k)), known=known)
                 for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [v if v.__class__ in _SCALARS else redact(v, secret=secret, known=known) for v in value]
+        return [v if v.__class__ in _SCALARS or v.__class__ is str and len(v) < MIN_KNOWN and not secret
+                else redact(v, secret=secret, known=known) for v in value]
     return value
 
 
