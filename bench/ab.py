@@ -98,10 +98,13 @@ _signal.signal = _all_but_valgrinds
 
 
 def instructions(argv: list[str], cwd: Path, env: dict[str, str], stdin: bytes = b"") -> int:
-    """Instructions the runner executes for one run (callgrind; hooks not traced), ``stdin``
+    """Instructions the runner executes for one cold run (callgrind; hooks not traced), ``stdin``
     its input. With one hash seed, the count of one revision moves by a few hundred
     instructions from run to run (by about 250,000 with a random seed each)."""
-    env = {**{k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONHASHSEED": "0"}
+    # FORGE_WARM=0: a resident runner of this user's would serve the run, and callgrind would
+    # count its client alone (a runner left up by `forge-hook warm on` once did so)
+    env = {**{k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONHASHSEED": "0",
+           "FORGE_WARM": "0"}
     plain = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True)  # byte code written
     site = cwd / ".valgrind-site"
     site.mkdir(exist_ok=True)

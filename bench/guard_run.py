@@ -16,9 +16,10 @@ prints medians and the median of the per-round ratios: pack/none (issue 22: with
 1.05), pack/awk and awk/none. Without ``--forge-hook-run`` it builds a virtualenv with
 forge-hook-run from this checkout, a real install, as bench/run.py does.
 
-``--instructions`` counts instead the instructions of one run of each (callgrind, as
-bench/ab.py counts them: byte code written first, one hash seed), the figure of issue 31
-item 13 (the pack within 1.05 x a run with no hook): the same count whatever the load.
+``--instructions`` counts instead the instructions of one cold run of each (callgrind, as
+bench/ab.py counts them: byte code written first, one hash seed, ``FORGE_WARM=0``), the
+figure of issue 31 item 13 (the pack within 1.05 x a run with no hook): the same count
+whatever the load.
 """
 
 from __future__ import annotations
