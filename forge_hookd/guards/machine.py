@@ -61,7 +61,7 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name in ("kill", "pkill", "killall") and _kills_everything(name, args):
         return DENY, "kills every process the user can reach (-1) or its own process group (0)", \
             "Kill the one process by its pid"
-    broad = _broad_name(name, args) if name in ("pkill", "killall") else None
+    broad = _broad_name(name, args) if name in ("pkill", "killall") else _broad_image(name, args)
     if broad is not None:
         return ASK, f"kills every process matching {broad}: the agent's own and the user's other work may be among them", \
             "Kill the one process by its pid, or by a pattern that names its script (pkill -f 'node server.js')"
@@ -160,6 +160,27 @@ def _broad_name(name: str, args: list[str]) -> str | None:
             bare = bare.rpartition("/")[2] if bare.startswith("/") and " " not in bare else bare
             if bare in _BROAD or _VERSIONED.sub("", bare) in _BROAD:
                 return arg
+    return None
+
+
+#: Windows' killers by image name (Git Bash doubles the slash: ``taskkill //F //IM node.exe``)
+#: and the option that names the image: anthropics/claude-code #9970, #10174, #13941
+_IMAGE_KILLERS = {"taskkill": ("/im", "//im", "-im"), "taskkill.exe": ("/im", "//im", "-im"),
+                  "Stop-Process": ("-name", "-processname"), "spps": ("-name", "-processname")}
+
+
+def _broad_image(name: str, args: list[str]) -> str | None:
+    """The runtime or agent ``taskkill /IM node.exe`` or ``Stop-Process -Name node``
+    ends by its image name, or None (a pid, another program)."""
+    options = _IMAGE_KILLERS.get(name)
+    if options is None:
+        return None
+    for k, arg in enumerate(args[:-1]):
+        if arg.lower() in options:
+            image = args[k + 1].strip("\"'")
+            bare = image[:-4] if image.lower().endswith(".exe") else image
+            if bare in _BROAD or _VERSIONED.sub("", bare) in _BROAD:
+                return image
     return None
 
 

@@ -94,6 +94,7 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
     (["remote_code", "--", "printf '\\x72\\x6d\\x20\\x2d\\x72\\x66' | bash"], 4,
      "cannot see what this runs (code written in escapes piped into bash)"),
     (["remote_code", "--", "printf 'ls\\n' | sh"], 0, ""),
+    (["machine_wide", "--", "taskkill //F //IM node.exe"], 4, "kills every process matching node.exe"),
     (["destructive_rm", "--", "rm -rf {/,x}"], 1, "deletes the filesystem root"),
     (["force_push", "--", "git -c alias.p='push --force' p"], 1, "force push"),
     (["no_verify", "--", "LEFTHOOK=0 git commit -m x"], 1, "LEFTHOOK=0"),

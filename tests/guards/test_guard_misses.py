@@ -37,6 +37,11 @@ def pack(command: str, context: Context = CTX) -> str:
     ("pkill -f server.js", "allow"),
     ("killall vite", "allow"),                   # a program, not a runtime every tool shares
     ("kill 12345", "allow"),
+    ("taskkill //F //IM node.exe", "ask"),       # Git Bash on Windows: anthropics/claude-code #10174
+    ("taskkill /F /IM python.exe", "ask"),
+    ("Stop-Process -Name node -Force", "ask"),
+    ("taskkill //F //PID 4242", "allow"),
+    ("taskkill /F /IM myserver.exe", "allow"),
     ("pgrep -f node", "allow"),                  # lists, kills nothing
     ("killall -1 nginx", "allow"),
 ])
