@@ -217,8 +217,9 @@ def _downloads(command: Command) -> list[str]:
         elif arg.startswith("--output=") or arg.startswith("--output-document="):
             saved.append(arg.partition("=")[2])
     saved += [r.target for r in command.redirects if r.mode in ("write", "append") and (r.fd in (None, "1"))]
-    # curl takes a URL without its scheme (`curl -sO host/a.sh`); -O may share a cluster (-fsSLO)
-    urls = [a for a in operands(args) if "/" in a]
+    # curl takes a URL without its scheme (`curl -sO host/a.sh`); -O may share a cluster (-fsSLO);
+    # every operand of wget is a URL (`wget malware.sh`: the line means to run what it names)
+    urls = [a for a in operands(args) if "/" in a or command.name == "wget"]
     if not saved and (command.name == "wget" or command.name == "curl" and (
             "O" in short_flags(args) or "--remote-name" in args or "--remote-name-all" in args)):
         saved += [u.rstrip("/").rsplit("/", 1)[-1].split("?")[0] for u in urls]
@@ -273,6 +274,10 @@ _UNPACKERS = frozenset({"tar", "bsdtar", "gtar", "unzip", "funzip", "cpio", "7z"
 #: a remote destination of scp, rsync or sftp: [user@]host:path (not a local path with a colon)
 _REMOTE_PATH = Lazy(r"^(?:[\w.-]+@)?(?:\[[0-9a-fA-F:]+\]|[\w.-]+):(?!//)")
 #: the whole project or the whole home, however the line names it
+#: every user's home at once, and the whole file system (`/`, stripped of its slash)
+_HOMES = frozenset({"/home", "/Users", "/root", ""})
+#: the system's own files: the accounts, the configuration, the running processes
+_SYSTEM_FILES = ("/etc/", "/private/etc/", "/var/", "/root/", "/proc/", "/sys/")
 _EVERYTHING = frozenset({".", "./", "*", "./*", "$PWD", "$PWD/", "${PWD}", "${PWD}/", "~", "~/", "$HOME", "$HOME/",
                          "${HOME}", "${HOME}/", "..", "../"})
 
@@ -285,12 +290,32 @@ def _copies_everything(command: Command, context: Context) -> str | None:
     if command.name not in ("scp", "rsync", "sftp"):
         return None
     ops = operands(command.args)
-    if len(ops) < 2 or not _REMOTE_PATH.match(ops[-1]) or "::" in ops[-1]:
-        return None
-    everything = [o for o in ops[:-1] if o in _EVERYTHING or o.rstrip("/") == context.project_root]
-    return f"{everything[0]} (everything in it) to {ops[-1]}" if everything else None
+    if len(ops) < 2 or not (_REMOTE_PATH.match(ops[-1]) or ops[-1].startswith("rsync://")):
+        return None  # `host:path`, rsync's daemon `host::module` and `rsync://host/module` are other machines
+    everything = [o for o in ops[:-1] if o in _EVERYTHING or o.rstrip("/") in (context.project_root, context.home)
+                  or o.rstrip("/") in _HOMES]
+    if everything:
+        return f"{everything[0]} (everything in it) to {ops[-1]}"
+    system = next((o for o in ops[:-1] if o.startswith(_SYSTEM_FILES)), None)
+    return f"{system} (a file of the system's, not the project's) to {ops[-1]}" if system else None
 
 
+#: what sends a name to a DNS server (and so its labels to whoever answers for the domain)
+_RESOLVERS = frozenset({"dig", "host", "nslookup", "drill", "ping", "ping6", "getent", "resolvectl", "kdig"})
+#: a substitution's output followed by a label: `$(cat f).evil.com`, `` `whoami`.x.example ``
+_IN_A_NAME = Lazy(r"(?:\$\(([^)]*)\)|`([^`]*)`)\.[A-Za-z0-9-]", needs=("$(", "`"))
+#: what a name may carry and give nothing away: who and where one is (`$(whoami).x.example`)
+_IDENTITY = frozenset({"whoami", "hostname", "uname", "date", "id", "logname"})
+
+
+def _leaks_in_a_name(word: str) -> bool:
+    """A substitution's output put in a DNS name (``$(cat f | base64).evil.com``), other
+    than the user's or the machine's name."""
+    for match in _IN_A_NAME.finditer(word):
+        inner = (match.group(1) or match.group(2) or "").split()
+        if not inner or inner[0] not in _IDENTITY:
+            return True
+    return False
 _DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "--json", "-H",
                "--header", "--post-data", "--body-data")
 
@@ -309,6 +334,10 @@ def _sent_output(command: Command) -> str | None:
                 command.feeders and any(command.args[k] in _DATA_FLAGS and command.args[k + 1] in ("@-", "-")
                                         for k in range(len(command.args) - 1)):
             return f"the output of {command.feeders[-1].name}"
+    if command.name in _RESOLVERS:
+        named = next((w.text for w in command.words[1:] if _leaks_in_a_name(w.text)), None)
+        if named is not None:
+            return f"the output of a command as part of a name to look up ({named[:60]}): DNS carries it out"
     if command.name == "ssh" and command.feeders and any(_archives_everything(f) for f in command.feeders):
         return f"the output of {command.feeders[-1].name} (the whole project or home) over ssh"
     if command.name in ("nc", "ncat", "netcat", "socat", "telnet") and command.feeders and \

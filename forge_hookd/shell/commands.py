@@ -328,6 +328,7 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
     wrappers: list[list[Word]] = []
     rest = list(words)
     while rest and len(wrappers) < 32:
+        rest[0] = _folded(rest[0])
         name = posixpath.basename(rest[0].text)
         if name == "busybox" and len(rest) > 1 and not rest[1].text.startswith("-"):
             wrappers.append(rest[:1])  # a multi-call binary: busybox rm -> rm
@@ -349,8 +350,33 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
             command = [Word("echo")]
         if name == "watch":
             command = [Word("sh"), Word("-c"), Word(" ".join(w.text for w in command))] if command else []
-        rest = command
+        rest = list(command)
+    if rest:
+        rest[0] = _folded(rest[0])
     return wrappers, rest
+
+
+#: Names a case-insensitive file system (macOS's default, Windows') finds whatever their case:
+#: there `SuDo Rm -Rf /` runs sudo and rm. A command word spelt otherwise than in lower case is
+#: read as one of these when it folds to one (the commands the guards judge by name; a name
+#: of another case that is a program of its own, Rscript, GET, PowerShell's cmdlets, stays).
+_FOLDS = frozenset({
+    *WRAPPERS, *SHELLS, *PRIVILEGE, "rm", "rmdir", "unlink", "dd", "mkfs", "shred", "truncate", "wipefs", "chmod",
+    "chown", "chgrp", "mv", "cp", "tee", "find", "rsync", "scp", "sftp", "ssh", "git", "curl", "wget", "nc", "ncat",
+    "socat", "kill", "pkill", "killall", "shutdown", "reboot", "halt", "poweroff", "systemctl", "launchctl",
+    "crontab", "at", "mount", "umount", "iptables", "ufw", "docker", "podman", "kubectl", "terraform", "npm", "npx",
+    "pnpm", "yarn", "pip", "pip3", "python", "python3", "node", "perl", "ruby", "php", "eval", "source", "cat",
+    "less", "more", "head", "tail", "base64", "xxd", "openssl", "security", "apt", "apt-get", "brew", "dnf", "yum",
+    "gh", "aws", "gcloud", "az", "psql", "mysql", "sqlite3", "redis-cli", "mongosh", "diskutil", "fdisk", "parted"})
+
+
+def _folded(word: Word) -> Word:
+    """``word``, as the command a case-insensitive file system runs for it (see :data:`_FOLDS`)."""
+    text = word.text
+    if text.islower() or "/" in text or not text.isascii():
+        return word
+    lower = text.lower()
+    return word._replace(text=lower) if lower in _FOLDS else word
 
 
 def _wrapper_split(name: str, spec: _Spec, words: list[Word]) -> tuple[list[Word] | None, list[Word]]:
@@ -425,10 +451,14 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
     name, words = command.name, command.words
     if name in SHELLS:
         yield from _shell_invocation(command)
+    elif len(words) > 2 and words[0].dynamic and words[1].text == "-c":  # `$SHELL -c 'rm -rf /'`: a shell
+        yield f"{words[0].text} -c", words[2].text  # by its options; a python's code read so is harmless
     elif name == "eval" and len(words) > 1:
         yield "eval", " ".join(w.text for w in words[1:])
     elif name == "eval" and command.stdin is not None:  # `echo 'rm -rf /' | eval`: eval reads no input, the
         yield "eval", command.stdin  # line means it as code; judged as such
+    elif name in ("at", "batch") and command.stdin is not None and _reads_code_on_stdin(command):
+        yield name, command.stdin  # `echo 'rm -rf ~' | at midnight`: the job runs it later
     elif name in ("su", "runuser", "flock", "script"):
         for k, word in enumerate(words[:-1]):
             if word.text in ("-c", "--command") or name == "script" and re.fullmatch(r"-[a-zA-Z]*c", word.text):
@@ -447,10 +477,31 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
                 yield "rsync -e", word.text.partition("=")[2]
     elif name == "hyperfine":
         yield from _hyperfine_strings([w.text for w in words[1:]])
+    elif name == "ssh":
+        remote = _ssh_command([w.text for w in words[1:]])
+        if remote:
+            yield "ssh", remote  # run on the other machine: what it does there is judged as here
     for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+#: ssh's options that take a value (OpenSSH's ssh(1))
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOopQRSWw")
+
+
+def _ssh_command(args: list[str]) -> str:
+    """The command ``ssh [options] destination command...`` runs on the destination, its
+    words joined as ssh joins them for the remote shell; "" for a login."""
+    k = 0
+    while k < len(args) and args[k].startswith("-") and args[k] != "--":
+        flags = args[k][1:]
+        taking = next((i for i, c in enumerate(flags) if c in _SSH_VALUED), None)
+        k += 2 if taking is not None and taking == len(flags) - 1 else 1
+    if k < len(args) and args[k] == "--":
+        k += 1
+    return " ".join(args[k + 1:])
 
 
 def _git_strings(args: list[str]) -> Iterator[tuple[str, str]]:
@@ -540,6 +591,8 @@ def _reads_code_on_stdin(command: Command) -> bool:
     name = command.name
     if name == "eval":
         return len(command.words) == 1
+    if name in ("at", "batch"):  # the job's commands, unless a file (-f) or another verb (-l, -r, -c) is named
+        return not any(w.text[:2] in ("-f", "-l", "-r", "-d", "-c") for w in command.words[1:])
     if name in SHELLS:
         words = [w.text for w in command.words[1:]]
         flags = [w for w in words if w.startswith(("-", "+")) and len(w) > 1]

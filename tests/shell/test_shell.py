@@ -392,6 +392,9 @@ def test_what_the_line_itself_sets_is_put_in(command: str, argv: tuple[str, ...]
     ("python -c \"import subprocess; subprocess.run(['rm', '-rf', '/'])\"", ("rm", "-rf", "/"), "system()"),
     ("echo 'rm -rf /' | xargs -0 bash -c", ("rm", "-rf", "/"), "xargs bash -c"),
     ("echo 'rm -rf /' | eval", ("rm", "-rf", "/"), "eval"),
+    ("ssh -p 2222 -i ~/.ssh/k user@server 'rm -rf /'", ("rm", "-rf", "/"), "ssh"),
+    ("$SHELL -c 'rm -rf /'", ("rm", "-rf", "/"), "$SHELL -c"),
+    ("echo 'rm -rf ~' | at midnight", ("rm", "-rf", "~"), "at"),
 ])
 def test_code_written_in_the_line_is_read_however_it_is_fed(command: str, inner: tuple[str, ...], via: str) -> None:
     assert any(c.argv == inner and c.via == via for c in parse(command).commands), effective(command)
@@ -427,3 +430,20 @@ def test_what_the_parser_cannot_see_is_said(command: str, unseen: str) -> None:
 ])
 def test_everyday_substitutions_are_seen(command: str) -> None:
     assert not [c.unseen for c in parse(command).commands if c.unseen]
+
+
+@pytest.mark.parametrize(("command", "argv"), [
+    ("SuDo Rm -Rf /", ("rm", "-Rf", "/")),          # macOS's file system finds sudo and rm
+    ("RM -rf build", ("rm", "-rf", "build")),
+    ("Rscript -e 'x'", ("Rscript", "-e", "x")),      # a program of its own name stays
+    ("GET https://x.example", ("GET", "https://x.example")),
+    ("Stop-Process -Name node", ("Stop-Process", "-Name", "node")),
+])
+def test_a_command_name_in_another_case_is_the_command_a_case_insensitive_system_runs(
+        command: str, argv: tuple[str, ...]) -> None:
+    assert parse(command).commands[0].argv == argv
+
+
+def test_ssh_without_a_command_runs_nothing_here() -> None:
+    assert [c.argv for c in parse("ssh -L 5432:localhost:5432 -i ~/.ssh/k db").commands] == \
+        [("ssh", "-L", "5432:localhost:5432", "-i", "~/.ssh/k", "db")]
