@@ -644,7 +644,7 @@ def _printed(feeder: Command) -> str:
     return _printf_escapes(fmt)
 
 
-_NUMERIC_ESCAPE = Lazy(r"\\(?:x[0-9a-fA-F]|0?[0-7]{2})", needs=("\\",))
+_NUMERIC_ESCAPE = Lazy(r"\\(?:[xuU][0-9a-fA-F]|0?[0-7]{2})", needs=("\\",))
 
 
 def _escaped(feeder: Command) -> bool:
@@ -660,7 +660,8 @@ def _escaped(feeder: Command) -> bool:
 
 
 def _printf_escapes(text: str) -> str:
-    return re.sub(r"\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|.)", lambda m: _escape(m.group(1)), text)
+    return re.sub(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|0?[0-7]{1,3}|.)",
+                  lambda m: _escape(m.group(1)), text)
 
 
 def _escape(esc: str) -> str:
@@ -668,7 +669,7 @@ def _escape(esc: str) -> str:
     if esc in simple:
         return simple[esc]
     try:
-        if esc[0] == "x":
+        if esc[0] in "xuU" and len(esc) > 1:
             return chr(int(esc[1:], 16))
         if esc[0].isdigit():
             return chr(int(esc, 8))

@@ -415,6 +415,7 @@ def test_code_written_in_the_line_is_read_however_it_is_fed(command: str, inner:
     ("cat x.sh | eval", "code piped into eval"),
     ("printf '\\162\\155\\040' | sh", "code written in escapes piped into sh"),
     ("echo -e '\\x6c\\x73' | bash", "code written in escapes piped into bash"),
+    ("echo -e '\\u006c\\u0073' | bash", "code written in escapes piped into bash"),
     ("GIT_CONFIG_PARAMETERS=\"$X\" git p", "a git alias from the command line's config"),
 ])
 def test_what_the_parser_cannot_see_is_said(command: str, unseen: str) -> None:
