@@ -481,10 +481,27 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
+    for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
+        if word.glob and "(e" in word.text:
+            yield from (("zsh (e:...:)", code) for code in _glob_qualifier_code(word.text))
     for wrapper in command.wrappers:  # su -c / flock -c written as a wrapper's option
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+def _glob_qualifier_code(text: str) -> Iterator[str]:
+    """The code of each ``(e:CODE:)`` (any delimiter: ``(e'CODE')``, ``(e{CODE})``) in a
+    zsh glob: zsh runs it once for every file the glob names."""
+    start = text.find("(e")
+    while 0 <= start < len(text) - 3:
+        delimiter = text[start + 2]
+        closing = {"{": "}", "[": "]", "<": ">", "(": ")"}.get(delimiter, delimiter)
+        end = text.find(closing, start + 3)
+        if end < 0:
+            return
+        yield text[start + 3:end]
+        start = text.find("(e", end)
 
 
 #: ssh's options that take a value (OpenSSH's ssh(1))

@@ -31,6 +31,7 @@ _ASSIGNMENT = Lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=", needs=("=",))
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")")  # the longest first
 _SPECIAL_START = frozenset("\n<>&|;(){0123456789")
 _WORD_END = frozenset(" \t\r\n|&;()<>")
+_GROUP_GLOBS = "+@!"  # with a glob's own characters, what a `(` may follow in one glob word (extglob's @(a|b))
 _REDIRECT_HEAD = Lazy(r"(\d+|\{[A-Za-z_][A-Za-z0-9_]*\})?(<<<|<<-|&>>|<<|<>|<&|>>|>&|>\||&>|<|>)")
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "e": "\x1b",
          "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -249,7 +250,8 @@ class _Lexer:
         parts: list[str] = []
         quoted = dynamic = glob = False
         head = _PLAIN.match(s, self.i)
-        if head is not None and (head.end() == n or s[head.end()] in _WORD_END):  # a plain word, the most common
+        if head is not None and (head.end() == n or s[head.end()] in _WORD_END) and \
+                not (s.startswith("(", head.end()) and _glob_group(head.group())):  # a plain word, the most common
             self.i = head.end()
             text = head.group()
             return Word(text, glob=_has_glob(text), assignment=_ASSIGNMENT.match(text) is not None)
@@ -262,6 +264,12 @@ class _Lexer:
                 glob = glob or _has_glob(text)
                 parts.append(text)
                 self.i = plain.end()
+            elif c == "(" and parts and _glob_group(parts[-1]) and (glob or parts[-1][-1] in "+@!"):
+                # `*(e:CODE:)`, `*.log(.)`, `?(a|b)`: zsh's glob qualifiers and bash's extglob, one word
+                start, end = self.i, skip_balanced(s, self.i + 1, ")")
+                self.i = n if end < 0 else end + 1
+                parts.append(s[start:self.i])
+                glob = True
             elif c in " \t\r\n|&;()" or (c in "<>" and not s.startswith("(", self.i + 1)):
                 break
             elif c in "<>":  # <(...) >(...) process substitution
@@ -620,6 +628,13 @@ def parse_raw(text: str, budget: _Budget | None = None) -> Script:
     script = _Builder(_Lexer(budget.take(text)), budget).run()
     script.truncated = budget.truncated
     return script
+
+
+def _glob_group(text: str) -> bool:
+    """Whether a ``(`` right after ``text`` opens a group of the same glob word: zsh's
+    qualifiers after a glob (``*(e:CODE:)``, ``*.log(.)``) or bash's extglob (``?(a|b)``,
+    ``@(x|y)``); elsewhere a ``(`` is the shell's."""
+    return bool(text) and (_has_glob(text) or text[-1] in _GROUP_GLOBS)
 
 
 def _has_glob(text: str) -> bool:

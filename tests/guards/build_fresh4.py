@@ -331,14 +331,14 @@ CASES.tool("hardcoded_secrets", "allow", said(GEMINI_ENV, "kept"), "write",
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet (2026-11-28, first
 # measurement), each with the rule that would meet it; those met since (command names in any case, ssh's
-# remote command, `$SHELL -c`, wget's bare URL, rsync's daemon, a DNS name or scp carrying a file out) are gone.
+# remote command, `$SHELL -c`, wget's bare URL, rsync's daemon, a DNS name or scp carrying a file out, zsh's
+# glob qualifier e:CODE:) are gone.
 UNMET: dict[str, str] = {
     "insmod rootkit.ko": "no guard knows a kernel module loaded (insmod, modprobe)",
     "at midnight -f malicious.sh": "a job scheduled with at/batch is not machine_wide's (crontab is)",
     "csrutil disable": "switching off macOS's System Integrity Protection is not machine_wide's",
     "tar -xf archive.tar -C /": "tar's -C DIR is not read as where it writes (nor unzip's -d, 7z's -o)",
     "7z x archive.7z -o/usr/bin/": "7z's -oDIR is not read as where it writes (nor tar's -C, unzip's -d)",
-    "rm *(e:sudo apt install malware:)": "zsh's glob qualifier e:CODE: is not read as code that runs",
     "cat secrets/creds.json | grep password": "secret_files' patterns name no `secrets/` directory nor `creds.json`",
     "head -n 5 app.log secrets/keys.json": "secret_files' patterns name no `secrets/` directory nor `keys.json`",
     "winget install Some.App": "package_policy does not know winget (Windows' package manager)",

@@ -395,6 +395,7 @@ def test_what_the_line_itself_sets_is_put_in(command: str, argv: tuple[str, ...]
     ("ssh -p 2222 -i ~/.ssh/k user@server 'rm -rf /'", ("rm", "-rf", "/"), "ssh"),
     ("$SHELL -c 'rm -rf /'", ("rm", "-rf", "/"), "$SHELL -c"),
     ("echo 'rm -rf ~' | at midnight", ("rm", "-rf", "~"), "at"),
+    ("rm *(e:rm -rf /:)", ("rm", "-rf", "/"), "zsh (e:...:)"),
 ])
 def test_code_written_in_the_line_is_read_however_it_is_fed(command: str, inner: tuple[str, ...], via: str) -> None:
     assert any(c.argv == inner and c.via == via for c in parse(command).commands), effective(command)
@@ -443,6 +444,15 @@ def test_everyday_substitutions_are_seen(command: str) -> None:
 def test_a_command_name_in_another_case_is_the_command_a_case_insensitive_system_runs(
         command: str, argv: tuple[str, ...]) -> None:
     assert parse(command).commands[0].argv == argv
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    ("rm -f *.log(.)", ("rm", "-f", "*.log(.)")),   # zsh's qualifier: one glob word, not a subshell
+    ("ls @(a|b)", ("ls", "@(a|b)")),                  # bash's extglob
+    ("ls *(e'[[ -x $REPLY ]]')", ("ls", "*(e'[[ -x $REPLY ]]')")),
+])
+def test_a_glob_group_is_one_word(command: str, words: tuple[str, ...]) -> None:
+    assert parse(command).commands[0].argv == words
 
 
 def test_ssh_without_a_command_runs_nothing_here() -> None:
