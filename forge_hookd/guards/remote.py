@@ -100,6 +100,10 @@ class RemoteCode(Guard):
     def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
         """Besides each command: a file downloaded and then run in the same line
         (``curl -o x.sh URL && chmod +x x.sh && ./x.sh``, ``wget URL; bash i.sh``)."""
+        lowered = parsed.text.lower()
+        if ("iex" in lowered or "invoke-expression" in lowered) and _runs_a_download(lowered):
+            return self.verdict(DENY, parsed.text[:120], "runs downloaded code unread (PowerShell's Invoke-Expression "
+                                "of a download)", "Download it to a file, read it, then run the file")
         fetched: dict[str, str] = {}
         unpacked: str | None = None  # `curl URL | tar xz`: what it holds is unknown, so any ./path run after
         for command in parsed.commands:
@@ -298,6 +302,26 @@ def _copies_everything(command: Command, context: Context) -> str | None:
         return f"{everything[0]} (everything in it) to {ops[-1]}"
     system = next((o for o in ops[:-1] if o.startswith(_SYSTEM_FILES)), None)
     return f"{system} (a file of the system's, not the project's) to {ops[-1]}" if system else None
+
+
+#: PowerShell's `iex (New-Object Net.WebClient).DownloadString(URL)`, `irm URL | iex`: the cmdlet that
+#: runs a text, and a download, near each other in the line (the parser splits it at the parentheses)
+_PS_RUN = Lazy(r"\b(?:iex|invoke-expression)\b")
+_PS_FETCH = Lazy(r"downloadstring|downloadfile|invoke-webrequest|\biwr\b|invoke-restmethod|\birm\b|net\.webclient")
+
+
+def _runs_a_download(lowered: str) -> bool:
+    """A run and a download within 400 characters of each other, in time linear in the
+    line: each pattern is found once, then the two lists of places are walked together."""
+    runs = [m.start() for m in _PS_RUN.finditer(lowered)]
+    fetches = [m.start() for m in _PS_FETCH.finditer(lowered)]
+    k = 0
+    for run in runs:
+        while k < len(fetches) and fetches[k] < run - 400:
+            k += 1
+        if k < len(fetches) and fetches[k] <= run + 400:
+            return True
+    return False
 
 
 #: what sends a name to a DNS server (and so its labels to whoever answers for the domain)

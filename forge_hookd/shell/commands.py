@@ -29,6 +29,8 @@ from forge_hookd.shell import words as shellwords
 from forge_hookd.shell.words import MAX_DEPTH, RawCommand, Sub, Word
 from forge_hookd.shell.known import Known
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell import windows
+from forge_hookd.shell.windows import HEADS as WINDOWS_HEADS
 from forge_hookd.tuples import NamedTuple
 
 __all__ = ["Command", "Parsed", "Redirect", "Word", "parse"]
@@ -481,6 +483,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
+    if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")):
+        yield from _windows_strings(command)
     for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
         if word.glob and "(e" in word.text:
             yield from (("zsh (e:...:)", code) for code in _glob_qualifier_code(word.text))
@@ -488,6 +492,19 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+def _windows_strings(command: Command) -> Iterator[tuple[str, str]]:
+    """What a Windows command does, as the POSIX line the guards read (shell/windows.py)."""
+    if command.name.startswith((".\\", "..\\")):  # .\i.ps1: a file run from here
+        yield "windows", " ".join([windows.posix_path(command.argv[0]), *command.argv[1:]])
+        return
+    code = windows.shell_code(command.argv)
+    if code is not None and code[0] != "encoded":
+        yield f"{command.name} -c", code[1]
+    line = windows.equivalent(command.argv)
+    if line is not None:
+        yield "windows", line
 
 
 def _glob_qualifier_code(text: str) -> Iterator[str]:
@@ -740,6 +757,9 @@ def _unseen(command: Command, known: Known) -> str | None:
         return f"code piped into {name}"
     if command.feeders and _reads_code_on_stdin(command) and _escaped(command.feeders[-1]):
         return f"code written in escapes piped into {name}"
+    if name.lower().startswith(("powershell", "pwsh")) and \
+            any(a.lower() in ("-e", "-ec", "-enc", "-encodedcommand") for a in command.args):
+        return "an encoded PowerShell command"
     first = command.words[1].text if len(command.words) > 1 else ""
     if name == "eval" and any(w.dynamic for w in command.words[1:]) and not _env_printer(first):
         return f"code from {_shown(first)} run by eval"

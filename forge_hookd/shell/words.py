@@ -256,6 +256,10 @@ class _Lexer:
             text = head.group()
             return Word(text, glob=_has_glob(text), assignment=_ASSIGNMENT.match(text) is not None)
         assignment = head is not None and _ASSIGNMENT.match(head.group()) is not None
+        windows = _WINDOWS_PATH.match(s, self.i) if s.startswith((":\\", "\\"), self.i + 1) else None
+        if windows is not None:  # C:\Users\me, .\i.ps1: Windows' backslash separates, it escapes nothing
+            self.i = windows.end()
+            return Word(windows.group(), glob=_has_glob(windows.group()))
         while self.i < n:
             c = s[self.i]
             plain = _PLAIN.match(s, self.i)
@@ -319,7 +323,10 @@ class _Lexer:
             if c == '"':
                 self.i += 1
                 return dynamic
-            if c == "\\":
+            if c == "\\" and s.startswith('"', j + 1) and _windows_path_end(s, j):
+                parts.append("\\")  # "C:\": a Windows path's last backslash, and the quote closes
+                self.i += 1
+            elif c == "\\":
                 nxt = s[j + 1:j + 2]
                 parts.append(nxt if nxt in '$`"\\' else ("" if nxt == "\n" else "\\" + nxt))
                 self.i += 2
@@ -628,6 +635,17 @@ def parse_raw(text: str, budget: _Budget | None = None) -> Script:
     script = _Builder(_Lexer(budget.take(text)), budget).run()
     script.truncated = budget.truncated
     return script
+
+
+#: a word that is a Windows path: a drive (`C:\`), `.\x`, `..\x`; read to its end, backslashes kept
+_WINDOWS_PATH = Lazy(r"(?:[A-Za-z]:|\.\.?)\\[^\s|&;()<>'\"$`]*")
+
+
+def _windows_path_end(s: str, j: int) -> bool:
+    """Whether the backslash at ``j`` ends a Windows path in double quotes (``"C:\\"``,
+    ``"C:\\Temp\\"``): there it separates, and the quote after it closes."""
+    start = max(s.rfind('"', 0, j), s.rfind(" ", 0, j), s.rfind("\t", 0, j)) + 1
+    return bool(_WINDOWS_PATH.fullmatch(s[start:j + 1]))
 
 
 def _glob_group(text: str) -> bool:
