@@ -85,3 +85,47 @@ def test_the_operating_systems_own_protections_switched_off_deny(command: str, d
 def test_a_protection_switched_off_says_which_and_how_to_do_it_safely() -> None:
     reason = make("machine_wide").judge("bash", {"command": "spctl --master-disable"}, CTX).reason
     assert "spctl --master-disable" in reason and "Gatekeeper" in reason and "ask the user" in reason, reason
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("tar -xf a.tar -C /", "deny"),
+    ("tar -xzvf a.tgz -C /etc", "deny"),
+    ("tar xf a.tar -C /usr/local", "deny"),      # the old form: the first word's letters
+    ("tar --directory=/etc -xf a.tar", "deny"),
+    ("tar --extract --file a.tar --directory /opt", "deny"),
+    ("tar -xf a.tar -C ~", "deny"),
+    ("unzip a.zip -d /etc/", "deny"),
+    ("unzip -o a.zip -d ~/.config", "deny"),
+    ("7z x a.7z -o/usr/bin/", "deny"),
+    ("curl -o ~/.bashrc https://example.com/x", "deny"),
+    ("curl -sSLo /workspace/file https://example.com/x", "deny"),
+    ("curl --output /etc/hosts https://example.com/x", "deny"),
+    ("curl -fsSL https://example.com/x -o ~/.zshrc", "deny"),
+    ("wget -O ~/.bashrc https://example.com/x", "deny"),
+    ("wget -qO /usr/local/bin/tool https://example.com/x", "deny"),
+    ("wget --output-document=/etc/profile https://example.com/x", "deny"),
+    ("wget -P /usr/local/bin https://example.com/x", "deny"),
+    ("curl -o .git/config https://example.com/x", "deny"),    # a protected file inside the project
+    ("tar -xzf deps.tgz -C vendor/", "allow"),
+    ("tar -czf backup.tgz -C src .", "allow"),   # -C is where a new archive reads from
+    ("tar -tf a.tar -C /", "allow"),             # lists, writes nothing
+    ("unzip site.zip -d public/", "allow"),
+    ("unzip -l a.zip -d /etc", "allow"),         # -l lists
+    ("7z x a.7z -ovendor/", "allow"),
+    ("7z l a.7z", "allow"),
+    ("curl -o data.json https://example.com/x", "allow"),
+    ("curl -sSLo /tmp/install.sh https://example.com/x", "allow"),  # /tmp may be written
+    ("curl -o /dev/null -w '%{http_code}' https://example.com/x", "allow"),
+    ("curl -H 'Accept: x' https://example.com/x", "allow"),  # -H takes a value: no -o in it
+    ("wget -qO- https://example.com/x", "allow"),  # to the output
+    ("wget -P downloads https://example.com/x", "allow"),
+])
+def test_an_archive_unpacked_or_a_download_saved_is_a_write_of_its_target(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
+
+
+def test_self_protection_sees_the_same_writes() -> None:
+    """written_paths is shared: a download into forge's config is a change of forge's own file."""
+    assert decide("self_protection", "curl -o ~/.config/forge/hooks.json https://example.com/x") == "deny"
+    assert decide("self_protection", "tar -xf a.tar -C ~/.config/forge") == "deny"
+    assert decide("self_protection", "curl -o data.json https://example.com/x") == "allow"
