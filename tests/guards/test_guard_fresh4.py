@@ -124,6 +124,39 @@ def test_an_archive_unpacked_or_a_download_saved_is_a_write_of_its_target(comman
     assert decide("protected_paths", command) == decision, command
 
 
+@pytest.mark.parametrize(("command", "decision"), [
+    ("cat secrets/creds.json", "deny"),
+    ("cat secrets/creds.json | grep password", "deny"),
+    ("head -n 5 app.log secrets/keys.json", "deny"),
+    ("cat deploy/secrets/db.yaml", "deny"),       # a Kubernetes or compose secrets/ directory
+    ("cat /run/secrets/db_password", "deny"),     # a container's secrets
+    ("cat .secrets/token", "deny"),
+    ("cat config/keys.json", "deny"),
+    ("cat creds.json", "deny"),
+    ("cat credentials.json", "deny"),
+    ("cat gcp-credentials.json", "deny"),
+    ("cat service-account-prod.json", "deny"),
+    ("cat client_secret_1234.apps.googleusercontent.com.json", "deny"),
+    ("cat src/secrets.ts", "allow"),              # code about secrets
+    ("cat src/secrets/index.ts", "allow"),        # a module about secrets: code, not data
+    ("ls secrets/", "allow"),                     # names, not contents
+    ("cat secrets/README.md", "allow"),
+    ("cat secrets/creds.example.json", "allow"),
+    ("cat keys.txt", "allow"),                    # keyboard keys, translation keys: no credential by its name
+    ("cat package.json", "allow"),
+    ("cat tsconfig.json", "allow"),
+    ("cat jwks.json", "allow"),                   # public keys
+])
+def test_a_secrets_directory_and_credential_json_are_secret_files(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
+def test_a_file_tool_reading_a_secrets_directory_is_refused_and_code_about_secrets_is_not() -> None:
+    guard = make("secret_files")
+    assert guard.judge("read", {"file_path": "/home/user/project/secrets/creds.json"}, CTX).decision == "deny"
+    assert guard.judge("edit", {"file_path": "/home/user/project/src/secrets/manager.py"}, CTX).decision == "allow"
+
+
 def test_self_protection_sees_the_same_writes() -> None:
     """written_paths is shared: a download into forge's config is a change of forge's own file."""
     assert decide("self_protection", "curl -o ~/.config/forge/hooks.json https://example.com/x") == "deny"
