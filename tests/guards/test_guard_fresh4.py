@@ -157,6 +157,30 @@ def test_a_file_tool_reading_a_secrets_directory_is_refused_and_code_about_secre
     assert guard.judge("edit", {"file_path": "/home/user/project/src/secrets/manager.py"}, CTX).decision == "allow"
 
 
+@pytest.mark.parametrize(("command", "decision"), [
+    ("winget install Some.App", "ask"),
+    ("winget install --id Git.Git -e --source winget", "ask"),  # --id names the package
+    ("nuget install Newtonsoft.Json", "ask"),
+    ("nuget install Newtonsoft.Json -Version 13.0.3 -OutputDirectory packages", "ask"),
+    ("choco install nodejs -y", "ask"),
+    ("scoop install jq", "ask"),
+    ("go install github.com/x/y@latest", "ask"),
+    ("go install golang.org/x/tools/gopls@v0.15.0", "ask"),
+    ("go install ./cmd/tool", "allow"),          # the project's own package: no new dependency
+    ("go install ./...", "allow"),
+    ("go install .", "allow"),
+    ("nuget install packages.config", "allow"),  # what the project already declares
+    ("nuget restore", "allow"),
+    ("winget list", "allow"),
+    ("winget search git", "allow"),
+    ("choco list", "allow"),
+    ("scoop update", "allow"),
+])
+def test_windows_package_managers_ask_and_go_install_of_the_projects_own_package_passes(
+        command: str, decision: str) -> None:
+    assert decide("package_policy", command) == decision, command
+
+
 def test_self_protection_sees_the_same_writes() -> None:
     """written_paths is shared: a download into forge's config is a change of forge's own file."""
     assert decide("self_protection", "curl -o ~/.config/forge/hooks.json https://example.com/x") == "deny"
