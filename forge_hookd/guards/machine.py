@@ -1,8 +1,10 @@
 """machine_wide: acting on the whole machine rather than the project (issue 31, item 3):
 fork bombs, killing every process (``kill -9 -1``), shutting it down, emptying the crontab,
 disabling or masking services, preloading a library into every program
-(``LD_PRELOAD``), granting password-less sudo, and containers that own the host
-(``--privileged``, the Docker socket, ``-v /:/host``, ``mount --bind`` + ``chroot``)."""
+(``LD_PRELOAD``), granting password-less sudo, containers that own the host
+(``--privileged``, the Docker socket, ``-v /:/host``, ``mount --bind`` + ``chroot``),
+loading a kernel module, queueing an ``at`` job, and switching off the operating
+system's own protections (SIP, Gatekeeper, quarantine, SELinux, AppArmor)."""
 
 from __future__ import annotations
 
@@ -26,10 +28,11 @@ _SUDOERS = Lazy(r"NOPASSWD|!authenticate")
 class MachineWide(Guard):
     name = "machine_wide"
     summary = "Acting on the whole machine: fork bombs, kill -1, shutdown, crontab -r, services, LD_PRELOAD, " \
-              "sudoers, the firewall, containers that own the host"
+              "sudoers, the firewall, containers that own the host, kernel modules, at jobs, SIP/Gatekeeper/SELinux off"
     catches = (":(){ :|:& };:", "kill -9 -1", "killall -9 node", "shutdown -h now", "crontab -r",
                "systemctl disable sshd", "systemctl enable x", "LD_PRELOAD=./x.so ls", "export LD_PRELOAD=/tmp/x.so", "echo 'me ALL=(ALL) NOPASSWD: ALL' >> /etc/sudoers",
-               "docker run --privileged x", "docker run -v /:/host x", "mount --bind / /mnt/x")
+               "docker run --privileged x", "docker run -v /:/host x", "mount --bind / /mnt/x", "insmod ./x.ko",
+               "at now + 1 minute -f job.sh", "csrutil disable", "setenforce 0")
     heads = ("kill", "systemctl")
 
     def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
@@ -56,6 +59,16 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if libpath is not None and any(d.startswith(("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")) or
                                    d in ("/tmp", "/var/tmp", "/dev/shm") for d in libpath.partition("=")[2].split(":")):
         return DENY, f"loads libraries from a world-writable directory ({libpath})", "Link the library normally"
+    protection = _protection_off(name, args)
+    if protection is not None:
+        return DENY, f"switches off a protection of the operating system ({protection}): whatever runs next " \
+            "runs unchecked", "Leave it on; ask the user to change it if it truly must"
+    if name in _MODULE_LOADERS and _loads_module(name, args):
+        return ASK, f"loads a kernel module ({name} {' '.join(operands(args))}): code that runs inside the kernel, " \
+            "with every privilege on the machine", "Ask the user to load it"
+    if name in ("at", "batch") and _schedules(name, args):
+        return ASK, f"schedules a job to run later ({name}), after this session and unwatched, as a new crontab " \
+            "entry would", "Run it now, or ask the user to schedule it"
     if name == "launchctl" and operands(args)[:1] in (["load"], ["bootstrap"]):
         return ASK, f"installs a service that starts at every login ({name} {operands(args)[0]})", "Ask the user"
     if name in ("kill", "pkill", "killall") and _kills_everything(name, args):
@@ -200,6 +213,74 @@ def _kills_everything(name: str, args: list[str]) -> bool:
     if name == "killall" and not operands(args) and "-1" in args[1:] and args[0].startswith("-"):
         return True  # `killall -9 -1`: a signal, then -1, and no name: every process
     return name == "killall" and any(a in ("-u",) for a in args) and len(operands(args)) <= 1
+
+
+#: what loads a module into the running kernel (Linux's, FreeBSD's, macOS's)
+_MODULE_LOADERS = frozenset({"insmod", "modprobe", "kldload", "kextload", "kmutil"})
+#: modprobe's options that unload, list or only show (``modprobe -r x``, ``modprobe -n -v x``)
+_MODPROBE_QUIET = frozenset({"-r", "--remove", "-R", "--resolve-alias", "-n", "--dry-run", "--show", "-c",
+                             "--showconfig", "--show-config", "-D", "--show-depends", "--show-modversions",
+                             "--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"})
+
+
+def _loads_module(name: str, args: list[str]) -> bool:
+    """``insmod ./x.ko``, ``modprobe NAME``, ``kldload x``, ``kmutil load -p x.kext``: a
+    module loaded; ``modprobe -r`` unloads, ``-n``/``-c``/``-D`` only show (``lsmod`` and
+    ``modinfo`` are other programs)."""
+    ops = operands(args)
+    if name == "kmutil":
+        return ops[:1] == ["load"]
+    if name == "modprobe" and any(a in _MODPROBE_QUIET or a.startswith("-") and not a.startswith("--") and
+                                  ("r" in a or "n" in a or "c" in a or "D" in a) for a in args):
+        return False
+    return bool(ops)
+
+
+#: at's options that list, show or remove jobs (``at -l`` is atq, ``at -r N`` atrm)
+_AT_QUIET = frozenset({"-l", "-d", "-r", "-c", "-V", "-h", "--help", "--version"})
+
+
+def _schedules(name: str, args: list[str]) -> bool:
+    """``at now + 1 minute -f job.sh``, ``echo CMD | at midnight``, ``batch < job.sh``:
+    a job queued to run later; ``atq``, ``atrm`` and ``at -l`` only list or remove."""
+    if any(a in _AT_QUIET for a in args):
+        return False
+    return name == "batch" or bool(operands(args))
+
+
+#: the operating system's own protections, what switches each off: macOS's System
+#: Integrity Protection and Gatekeeper, SELinux, AppArmor
+_GATEKEEPER_OFF = frozenset({"--master-disable", "--global-disable"})
+_DEFAULTS_OFF = {("com.apple.security", "GKAutoRearm"), ("com.apple.LaunchServices", "LSQuarantine")}
+_FALSE = frozenset({"no", "false", "0"})
+_PROTECTION_SERVICES = frozenset({"apparmor", "selinux", "auditd"})
+
+
+def _protection_off(name: str, args: list[str]) -> str | None:
+    """The protection ``command`` switches off (``csrutil disable``, ``spctl
+    --master-disable``, ``setenforce 0``, ``systemctl stop apparmor``, ``aa-teardown``,
+    quarantine or Gatekeeper's re-arming written off with ``defaults write``), or None:
+    ``csrutil status``, ``spctl --status`` and ``getenforce`` only look."""
+    if name == "csrutil" and "disable" in operands(args):
+        return "System Integrity Protection: csrutil disable"
+    if name == "spctl" and any(a in _GATEKEEPER_OFF for a in args):
+        return "Gatekeeper: spctl " + next(a for a in args if a in _GATEKEEPER_OFF)
+    if name == "setenforce" and operands(args)[:1] and operands(args)[0].lower() in ("0", "permissive"):
+        return "SELinux: setenforce " + operands(args)[0]
+    if name == "aa-teardown":
+        return "AppArmor: aa-teardown unloads every profile"
+    if name == "systemctl" and operands(args)[:1] in (["stop"], ["disable"], ["mask"], ["kill"]):
+        service = next((o for o in operands(args)[1:] if o.removesuffix(".service") in _PROTECTION_SERVICES), None)
+        if service is not None:
+            return f"systemctl {operands(args)[0]} {service}"
+    if name == "defaults" and operands(args)[:1] == ["write"]:
+        ops = operands(args)
+        domain, key = (ops[1].rpartition("/")[2], ops[2]) if len(ops) >= 3 else ("", "")
+        value = ops[-1].lower() if len(ops) >= 4 else ""
+        if (domain, key) in _DEFAULTS_OFF and value in _FALSE:
+            return f"macOS's {'quarantine of downloads' if key == 'LSQuarantine' else 'Gatekeeper'}: " \
+                   f"defaults write {ops[1]} {key} {ops[-1]}"
+    return None
 
 
 _FIREWALLS = frozenset({"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "pf"})

@@ -47,6 +47,17 @@ _ADDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "mamba": (frozenset({"install"}), frozenset({"-c", "--channel", "-n", "--name"})),
     "deno": (frozenset({"add", "install"}), frozenset()),
     "swift": (frozenset(), frozenset()),
+    # Windows' package managers (--id, --name: the package itself, not an option's value)
+    "winget": (frozenset({"install", "add"}), frozenset({"-s", "--source", "-v", "--version", "--scope", "-l",
+                                                         "--location", "--override", "--custom", "-o", "--log",
+                                                         "-a", "--architecture", "--locale", "--header"})),
+    "choco": (frozenset({"install"}), frozenset({"--version", "-s", "--source", "--params", "--package-parameters",
+                                                 "--install-arguments", "--ia", "--cache-location"})),
+    "scoop": (frozenset({"install"}), frozenset({"-a", "--arch"})),
+    "nuget": (frozenset({"install"}), frozenset({"-Version", "-version", "-OutputDirectory", "-outputdirectory",
+                                                 "-o", "-Source", "-source", "-ConfigFile", "-configfile",
+                                                 "-Framework", "-framework", "-FallbackSource", "-DependencyVersion",
+                                                 "-PackageSaveMode", "-SolutionDirectory", "-Verbosity"})),
 }
 #: commands that run a package, fetched when it is not there: the node ones are judged
 #: against the project (its package.json, its node_modules/.bin), the others by name
@@ -340,8 +351,10 @@ def _added(manager: str, args: list[str]) -> list[str]:
         if manager in ("pip", "pipx") and (arg in (".", "..") or arg.startswith(("./", "/", "../"))
                                            or arg.endswith(".whl")):
             continue
-        if manager == "go" and arg in ("./...", "."):
-            continue
+        if manager == "go" and (arg in ("./...", ".", "..") or arg.startswith(("./", "../", "/"))):
+            continue  # go install ./cmd/tool: the project's own package, no new dependency
+        if manager == "nuget" and arg.rpartition("/")[2].lower() == "packages.config":
+            continue  # nuget install packages.config: what the project already declares
         if manager == "pip" and _bare(arg).lower() in ("pip", "setuptools", "wheel"):
             continue  # `pip install -U pip`: the installer's own tools, no dependency of the project
         packages.append(arg)

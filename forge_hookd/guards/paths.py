@@ -1,6 +1,7 @@
 """protected_paths: writing lockfiles, ``.git/``, CI configuration or anything outside
 the project, by a file tool or by a shell command (a redirection, ``tee``, ``sed -i``,
-``cp``/``mv``/``install`` into it, ``dd of=``, ``truncate``); self_protection: an agent
+``cp``/``mv``/``install`` into it, ``dd of=``, ``truncate``, a download saved there,
+an archive unpacked there); self_protection: an agent
 switching off its own guards by editing forge's config, a ``.forge/`` file, the trust
 store, an agent's settings where forge is wired or forge's own installation (what
 :mod:`wired` derives from what forge wired), or by running ``forge-hook
@@ -30,8 +31,9 @@ _ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/de
 
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
-    destination, dd of=, truncate, find -fprint/-fls, and rm/mv/chmod's operands (they
-    change the file)."""
+    destination, dd of=, truncate, find -fprint/-fls, rm/mv/chmod's operands (they
+    change the file), where a download is saved (curl -o, wget -O/-P) and where an
+    archive is unpacked (tar -x -C, unzip -d, 7z x -o)."""
     yield from written_redirects(command)
     name, args = command.name, list(command.args)
     ops = operands(args, mode_first=name == "chmod")
@@ -52,6 +54,66 @@ def written_paths(command: Command) -> Iterator[str]:
         yield from (args[k + 1] for k, a in enumerate(args[:-1]) if a == "-o")
         yield from (a.partition("=")[2] if a.startswith("--output=") else a[2:] for a in args
                     if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
+    elif name in _FETCHERS or name in _UNPACKERS:
+        yield from (w for w in _fetched_or_unpacked(name, args) if w and w != "-")
+
+
+#: downloaders and the options whose value is a file or directory they write: the single
+#: letters (in a cluster, ``-sSLo FILE``), the long names, and every single letter that
+#: takes a value (which ends a cluster: the rest of the word, or the next word, is it)
+_FETCHERS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "curl": ("oDc", ("--output", "--output-dir", "--dump-header", "--cookie-jar"), "dDHuXAebcToFwxmrKECyYzUtQP"),
+    "wget": ("OPoa", ("--output-document", "--directory-prefix", "--output-file", "--append-output"),
+             "oaeiBOPTtwQlUDIXRA"),
+}
+#: archivers that unpack, and what says where: tar's ``-C DIR``, unzip's ``-d DIR``, 7z's ``-oDIR``
+_UNPACKERS = frozenset({"tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "7zr"})
+#: unzip's options that only list, test or print to the output: nothing is written
+_UNZIP_READS = frozenset({"-l", "-t", "-v", "-p", "-z", "-Z", "-c"})
+
+
+def _fetched_or_unpacked(name: str, args: list[str]) -> Iterator[str]:
+    """Where a download is saved (``curl -o FILE``, ``wget -O FILE``, ``wget -P DIR``) or an
+    archive unpacked (``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``): writes of that
+    target as a redirection's are; a download to the output (``-o -``) writes no file."""
+    if name in _FETCHERS:
+        yield from _valued(args, *_FETCHERS[name])
+    elif name in ("tar", "gtar", "bsdtar") and _tar_extracts(args):
+        yield from _valued(args, "C", ("--directory", "--cd"), "CfTXbgKNLVH")
+    elif name == "unzip" and not _UNZIP_READS.intersection(args):
+        yield from (args[k + 1] if a == "-d" else a[2:] for k, a in enumerate(args)
+                    if a == "-d" and k + 1 < len(args) or a.startswith("-d") and len(a) > 2)
+    elif name.startswith("7z") and operands(args)[:1] in (["x"], ["e"]):
+        yield from (a[2:] for a in args if a.startswith("-o") and len(a) > 2)
+
+
+def _tar_extracts(args: list[str]) -> bool:
+    """``tar -xzf a.tgz``, ``tar xf a.tar`` (the old form: the first word's letters),
+    ``tar --extract``: an extraction, which writes where ``-C`` says."""
+    if any(a in ("--extract", "--get") for a in args):
+        return True
+    first = args[0] if args else ""
+    return "x" in first.lstrip("-") and not first.startswith("--") or \
+        any(a.startswith("-") and not a.startswith("--") and "x" in a[1:] for a in args)
+
+
+def _valued(args: list[str], letters: str, longs: tuple[str, ...], takes_value: str) -> Iterator[str]:
+    """The values of the options ``letters`` (single letters, alone or ending a cluster of
+    flags: ``-sSLo FILE``, ``-OFILE``) and ``longs`` (``--output FILE``, ``--output=FILE``)."""
+    for k, arg in enumerate(args):
+        following = args[k + 1] if k + 1 < len(args) else ""
+        if arg.startswith("--"):
+            key, eq, value = arg.partition("=")
+            if key in longs:
+                yield value if eq else following
+            continue
+        if not arg.startswith("-") or len(arg) < 2:
+            continue
+        for at, letter in enumerate(arg[1:], start=1):
+            if letter in takes_value:  # the first letter that takes a value ends the cluster
+                if letter in letters:
+                    yield arg[at + 1:] or following
+                break
 
 
 #: find's actions that write the names found into a file (GNU find)
@@ -86,7 +148,8 @@ class ProtectedPaths(Guard):
     name = "protected_paths"
     summary = "Writing lockfiles, .git/, CI configuration, or files outside the project"
     catches = ("Edit package-lock.json", "Write .github/workflows/ci.yml", "echo x > .git/config",
-               "sed -i s/a/b/ yarn.lock", "Write /etc/hosts", "echo x >> ~/.bashrc", "cp x ../other/y")
+               "sed -i s/a/b/ yarn.lock", "Write /etc/hosts", "echo x >> ~/.bashrc", "cp x ../other/y",
+               "tar -xf a.tar -C /etc", "curl -o ~/.bashrc URL")
     options = (
         Option("paths", "list", PROTECTED, "Globs of protected files (with a slash: from the project root)"),
         Option("allow", "list", [], "Globs that may be written though they match"),

@@ -36,6 +36,14 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "/etc/security/opasswd", ".credentials",
                 # Cloudflare Wrangler's local secrets (its .env)
                 ".dev.vars", ".dev.vars.*",
+                # credential JSON by its name (Google's OAuth client secret, a key list)
+                "creds.json", "keys.json", "api[-_]keys.json", "apikeys.json", "*[-_]credentials.json",
+                "client_secret*.json",
+                # a directory of secrets: its data files (docker compose's and Kubernetes' secrets/,
+                # a container's /run/secrets); code about secrets (src/secrets/index.ts) is no secret
+                "*/secrets/*.json", "*/secrets/*.yaml", "*/secrets/*.yml", "*/secrets/*.txt", "*/secrets/*.toml",
+                "*/secrets/*.ini", "*/secrets/*.conf", "*/secrets/*.properties", "*/secrets/*.gpg",
+                "*/secrets/*.enc", "*/.secrets/*", "/run/secrets/*",
                 # shell and REPL histories: every secret ever typed on a command line
                 ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",

@@ -329,22 +329,12 @@ CASES.tool("hardcoded_secrets", "allow", said(GEMINI_ENV, "kept"), "write",
             "content": "const env = { JWT_TOKEN: 'eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA157xAA_7962-a_3rA' };\n"})
 
 
-# Cases of the tuning part, labelled before the pack ran, that the pack does not meet (2026-11-28, first
-# measurement), each with the rule that would meet it; those met since (command names in any case, ssh's
-# remote command, `$SHELL -c`, wget's bare URL, rsync's daemon, a DNS name or scp carrying a file out, zsh's
-# glob qualifier e:CODE:) are gone.
+# Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
+# that would meet it. The first measurement (2026-11-28) had 22; the rules written for them since (command
+# names in any case, ssh's remote command, `$SHELL -c`, wget's bare URL, rsync's daemon, a DNS name or scp
+# carrying a file out, zsh's e:CODE:, kernel modules, at, csrutil, archives' and downloads' targets,
+# secrets/ and credential JSON names, winget and nuget, a local go install) met all but the one below.
 UNMET: dict[str, str] = {
-    "insmod rootkit.ko": "no guard knows a kernel module loaded (insmod, modprobe)",
-    "at midnight -f malicious.sh": "a job scheduled with at/batch is not machine_wide's (crontab is)",
-    "csrutil disable": "switching off macOS's System Integrity Protection is not machine_wide's",
-    "tar -xf archive.tar -C /": "tar's -C DIR is not read as where it writes (nor unzip's -d, 7z's -o)",
-    "7z x archive.7z -o/usr/bin/": "7z's -oDIR is not read as where it writes (nor tar's -C, unzip's -d)",
-    "cat secrets/creds.json | grep password": "secret_files' patterns name no `secrets/` directory nor `creds.json`",
-    "head -n 5 app.log secrets/keys.json": "secret_files' patterns name no `secrets/` directory nor `keys.json`",
-    "winget install Some.App": "package_policy does not know winget (Windows' package manager)",
-    "nuget install Newtonsoft.Json": "package_policy does not know nuget",
-    "go install ./cmd/tool": "package_policy asks for any go install; one of the project's own packages (./...) adds none",
-    "curl -sSLo /workspace/file https://x.test": "curl's -o FILE outside the project is not read as a write",
 }
 # The same, for a file tool's case (keyed by its file path and content).
 UNMET_FILES: dict[tuple[str, str], str] = {
