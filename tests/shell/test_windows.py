@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from forge_hookd.shell.commands import parse
-from forge_hookd.shell.windows import equivalent, posix_path, shell_code
+from forge_hookd.shell.commands import WINDOWS_HEADS, parse
+from forge_hookd.shell.windows import HEADS, equivalent, posix_path, shell_code
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
@@ -63,3 +63,7 @@ def test_the_tokenizer_keeps_a_windows_path_whole(line: str, word: str) -> None:
 
 def test_a_backslash_elsewhere_still_escapes() -> None:
     assert parse("echo \\a\\b C\\:x").commands[0].argv == ("echo", "ab", "C:x")
+
+
+def test_the_parser_hands_windows_py_every_name_it_reads() -> None:
+    assert WINDOWS_HEADS == HEADS
