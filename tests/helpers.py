@@ -419,3 +419,26 @@ def require_agent(name: str) -> str:
             pytest.skip(f"REAL-AGENT TESTS SKIPPED: {exc}")
         raise
     return name
+
+
+def guard_context() -> Any:
+    """Where the in-process guard tests judge: a project under a home, as
+    tests/guards/corpus/README.md says (a ``forge_hookd.guards.Context``)."""
+    from forge_hookd.guards import Context
+
+    return Context.from_env("/home/user/project", {"HOME": "/home/user"})
+
+
+def decide(guard: str, command: str, context: Any = None) -> str:
+    """The decision of one built-in guard on a shell command, in-process (nothing runs)."""
+    from forge_hookd.guards import make
+
+    return str(make(guard).judge("bash", {"command": command}, context or guard_context()).decision)
+
+
+def pack(command: str, context: Any = None) -> str:
+    """The decision of the whole pack (all thirteen guards) on a shell command, in-process."""
+    from forge_hookd.guards import GUARDS, make, worst
+
+    judged = context or guard_context()
+    return str(worst(make(name).judge("bash", {"command": command}, judged) for name in GUARDS).decision)

@@ -8,20 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from forge_hookd.guards import GUARDS, Context, make, worst
+from forge_hookd.guards import make
+from helpers import decide, guard_context, pack
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
 
-CTX = Context.from_env("/home/user/project", {"HOME": "/home/user"})
-
-
-def decide(guard: str, command: str, context: Context = CTX) -> str:
-    return make(guard).judge("bash", {"command": command}, context).decision
-
-
-def pack(command: str, context: Context = CTX) -> str:
-    return worst(make(name).judge("bash", {"command": command}, context) for name in GUARDS).decision
+CTX = guard_context()
 
 
 @pytest.mark.parametrize(("command", "decision"), [
