@@ -59,6 +59,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if libpath is not None and any(d.startswith(("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")) or
                                    d in ("/tmp", "/var/tmp", "/dev/shm") for d in libpath.partition("=")[2].split(":")):
         return DENY, f"loads libraries from a world-writable directory ({libpath})", "Link the library normally"
+    if name.lower() == "set-executionpolicy" and any(a.lower() in ("unrestricted", "bypass") for a in args) and \
+            not any(a.lower() == "process" for a in args):  # -Scope Process: this shell alone, gone with it
+        return ASK, "lets every PowerShell script run unsigned, for good (Set-ExecutionPolicy " + \
+            " ".join(args) + ")", "Use -Scope Process for this session, or ask the user"
     protection = _protection_off(name, args)
     if protection is not None:
         return DENY, f"switches off a protection of the operating system ({protection}): whatever runs next " \
@@ -254,6 +258,9 @@ _GATEKEEPER_OFF = frozenset({"--master-disable", "--global-disable"})
 _DEFAULTS_OFF = {("com.apple.security", "GKAutoRearm"), ("com.apple.LaunchServices", "LSQuarantine")}
 _FALSE = frozenset({"no", "false", "0"})
 _PROTECTION_SERVICES = frozenset({"apparmor", "selinux", "auditd"})
+#: Microsoft Defender's switches that turn its scanning off (Set-MpPreference -X $true)
+_DEFENDER_OFF = frozenset({"-disablerealtimemonitoring", "-disablebehaviormonitoring", "-disableioavprotection",
+                           "-disablescriptscanning", "-disableblockatfirstseen", "-disableintrusionpreventionsystem"})
 
 
 def _protection_off(name: str, args: list[str]) -> str | None:
@@ -273,6 +280,10 @@ def _protection_off(name: str, args: list[str]) -> str | None:
         service = next((o for o in operands(args)[1:] if o.removesuffix(".service") in _PROTECTION_SERVICES), None)
         if service is not None:
             return f"systemctl {operands(args)[0]} {service}"
+    lowered = name.lower()  # PowerShell's names are case-blind
+    if lowered == "set-mppreference" and any(a.lower() in _DEFENDER_OFF for a in args) and \
+            not any(a.lower() == "$false" for a in args):
+        return "Microsoft Defender: Set-MpPreference " + next(a for a in args if a.lower() in _DEFENDER_OFF)
     if name == "defaults" and operands(args)[:1] == ["write"]:
         ops = operands(args)
         domain, key = (ops[1].rpartition("/")[2], ops[2]) if len(ops) >= 3 else ("", "")

@@ -179,3 +179,14 @@ def test_self_protection_sees_the_same_writes() -> None:
     assert decide("self_protection", "curl -o ~/.config/forge/hooks.json https://example.com/x") == "deny"
     assert decide("self_protection", "tar -xf a.tar -C ~/.config/forge") == "deny"
     assert decide("self_protection", "curl -o data.json https://example.com/x") == "allow"
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("Set-MpPreference -DisableRealtimeMonitoring $true", "deny"),   # Windows' own scanner off
+    ("Set-MpPreference -DisableRealtimeMonitoring $false", "allow"),
+    ("Set-ExecutionPolicy Unrestricted -Force", "ask"),               # unsigned scripts, for good
+    ("Set-ExecutionPolicy -Scope Process -ExecutionPolicy Bypass", "allow"),
+    ("Get-ExecutionPolicy", "allow"),
+])
+def test_windows_protections_switched_off(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
