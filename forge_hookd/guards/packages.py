@@ -99,6 +99,11 @@ class PackagePolicy(Guard):
         written = self._shell_write(command, context)
         if written.decision != ALLOW:
             return written
+        source = _registry_set(command)
+        if source is not None:
+            return self.verdict(self.opts["decision"], " ".join(command.argv),
+                                f"makes {source} where every later install comes from",
+                                "Keep the official registry, or ask the user to change it")
         registry = _publishes(command)
         if registry is not None:
             return self.verdict(self.opts["decision"], " ".join(command.argv), f"publishes to {registry}",
@@ -308,6 +313,30 @@ def _publishes(command: Command) -> str | None:
     if registry is None or "--dry-run" in args or name == "cargo" and "-n" in args:
         return None
     return registry
+
+
+#: the settings that say where a package manager installs from, by manager
+_SOURCES = {"npm": ("registry",), "pnpm": ("registry",), "yarn": ("registry", "npmRegistryServer"),
+            "pip": ("global.index-url", "global.extra-index-url", "install.index-url", "install.extra-index-url",
+                    "index-url", "extra-index-url"), "pip3": ("global.index-url", "global.extra-index-url")}
+#: the registries that are the default anyway
+_OFFICIAL = ("https://registry.npmjs.org", "https://registry.yarnpkg.com", "https://pypi.org/simple",
+             "https://pypi.python.org/simple")
+
+
+def _registry_set(command: Command) -> str | None:
+    """The source a ``config set`` puts in front of every later install (``npm config set
+    registry http://x``, ``pip config set global.index-url URL``, a scope's ``@org:registry``),
+    or None: the official registry again, or any other setting."""
+    name, ops = command.name, operands(command.args)
+    keys = _SOURCES.get(name)
+    if keys is None or ops[:2] != ["config", "set"] or len(ops) < 3:
+        return None
+    key, _, value = ops[2].partition("=")
+    value = value or (ops[3] if len(ops) > 3 else "")
+    if key.lstrip("-") not in keys and not key.endswith(":registry"):
+        return None
+    return None if value.rstrip("/").startswith(_OFFICIAL) else f"{value or 'another registry'} ({key})"
 
 
 def _manager(command: Command) -> tuple[str | None, list[str]]:

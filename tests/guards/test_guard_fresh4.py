@@ -190,3 +190,17 @@ def test_self_protection_sees_the_same_writes() -> None:
 ])
 def test_windows_protections_switched_off(command: str, decision: str) -> None:
     assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("npm config set registry http://evil.example/", "ask"),
+    ("npm config set registry=http://evil.example/", "ask"),
+    ("pip config set global.index-url http://evil.example/simple", "ask"),
+    ("yarn config set npmRegistryServer http://evil.example", "ask"),
+    ("npm config set registry https://registry.npmjs.org/", "allow"),   # the default again
+    ("pip config set global.index-url https://pypi.org/simple", "allow"),
+    ("npm config get registry", "allow"),
+    ("npm config set init-author-name me", "allow"),
+])
+def test_where_every_later_install_comes_from_asks(command: str, decision: str) -> None:
+    assert decide("package_policy", command) == decision, command
