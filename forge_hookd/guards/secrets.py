@@ -153,7 +153,7 @@ def _prints_secret(command: Command) -> str | None:
         args = command.args
         for name, prefix, why in _PRINTERS:
             if head == name and all(p in args for p in prefix) and (
-                    name != "security" or "-w" in args or "-g" in args or not prefix[0].startswith("find-")):
+                    name != "security" or {"w", "g"} & short_flags(args) or not prefix[0].startswith("find-")):
                 return why
     code = command.inline_code
     if code is not None:
