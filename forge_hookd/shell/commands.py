@@ -509,8 +509,8 @@ def _windows_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield "windows", " ".join([windows.posix_path(command.argv[0]), *command.argv[1:]])
         return
     code = windows.shell_code(command.argv)
-    if code is not None and code[0] != "encoded":
-        yield f"{command.name} -c", code[1]
+    if code is not None and code[1]:
+        yield f"{command.name} -c" if code[0] != "encoded" else f"{command.name} -EncodedCommand", code[1]
     line = windows.equivalent(command.argv)
     if line is not None:
         yield "windows", line

@@ -55,7 +55,8 @@ def equivalent(argv: tuple[str, ...]) -> str | None:
 
 def shell_code(argv: tuple[str, ...]) -> tuple[str, str] | None:
     """``(how, code)`` that ``powershell -Command CODE`` or ``cmd /c CODE`` runs; how is
-    ``encoded`` for ``-EncodedCommand`` (code nobody can read in the line)."""
+    ``encoded`` for ``-EncodedCommand`` (code nobody can read in the line: decoded here, and
+    still asked about, as code spelt in escapes is)."""
     name = argv[0].lower()
     args = list(argv[1:])
     for k, arg in enumerate(args):
@@ -63,10 +64,22 @@ def shell_code(argv: tuple[str, ...]) -> tuple[str, str] | None:
         if name.startswith(("powershell", "pwsh")) and option in ("-c", "-command", "/c", "/command"):
             return name, " ".join(args[k + 1:])
         if name.startswith(("powershell", "pwsh")) and option in ("-e", "-ec", "-enc", "-encodedcommand"):
-            return "encoded", " ".join(args[k + 1:])
+            return "encoded", _decoded(args[k + 1] if k + 1 < len(args) else "")
         if name.startswith("cmd") and option in ("/c", "/k", "/r"):
             return name, " ".join(args[k + 1:])
     return None
+
+
+def _decoded(text: str) -> str:
+    """An ``-EncodedCommand``'s code: base64 of UTF-16LE, as PowerShell reads it; "" when it
+    is not that (then nothing is read, and the command stays unseen)."""
+    import base64
+    import binascii
+
+    try:
+        return base64.b64decode(text[: 1 << 20], validate=True).decode("utf-16-le")
+    except (binascii.Error, ValueError):
+        return ""
 
 
 def posix_path(path: str) -> str:

@@ -46,7 +46,8 @@ def test_a_windows_command_reads_as_the_posix_line_with_its_effect(argv: tuple[s
 def test_powershell_and_cmd_hand_their_code_on_and_an_encoded_one_is_unseen() -> None:
     assert shell_code(("powershell", "-NoProfile", "-Command", "Remove-Item", "x")) == ("powershell", "Remove-Item x")
     assert shell_code(("cmd", "/c", "rd /s /q C:\\")) == ("cmd", "rd /s /q C:\\")
-    assert shell_code(("pwsh", "-enc", "ZQBjAGgAbwA=")) == ("encoded", "ZQBjAGgAbwA=")
+    assert shell_code(("pwsh", "-enc", "ZQBjAGgAbwA=")) == ("encoded", "echo")  # base64 of UTF-16LE
+    assert shell_code(("pwsh", "-enc", "not base64!")) == ("encoded", "")
     said = [c.unseen for c in parse("powershell -EncodedCommand ZQBjAGgAbwAgAGgAaQA=").commands if c.unseen]
     assert said == ["an encoded PowerShell command"]
 
@@ -67,3 +68,12 @@ def test_a_backslash_elsewhere_still_escapes() -> None:
 
 def test_the_parser_hands_windows_py_every_name_it_reads() -> None:
     assert WINDOWS_HEADS == HEADS
+
+
+def test_an_encoded_command_is_decoded_and_judged_and_still_unseen() -> None:
+    import base64
+
+    encoded = base64.b64encode("Remove-Item -Recurse -Force C:\\".encode("utf-16-le")).decode()
+    commands = parse(f"powershell -EncodedCommand {encoded}").commands
+    assert any(c.argv == ("rm", "-rf", "/") for c in commands), commands
+    assert [c.unseen for c in commands if c.unseen] == ["an encoded PowerShell command"]
