@@ -475,6 +475,15 @@ def _looks_random(value: str) -> bool:
     return kinds >= 2 and len(set(value)) >= 8
 
 
+def _edits_in_place(command: Command) -> bool:
+    """``sed -i 's/KEY=.*/KEY=sk-.../' f``, ``perl -pi -e ...``: the script's text goes into
+    the file as surely as a redirection's."""
+    if command.name in ("sed", "gsed"):
+        return any(a == "--in-place" or a.startswith("--in-place=") or
+                   a.startswith("-") and not a.startswith("--") and "i" in a[1:] for a in command.args)
+    return command.name == "perl" and any(a.startswith("-") and "i" in a[1:] and "p" in a[1:] for a in command.args)
+
+
 class HardcodedSecrets(Guard):
     name = "hardcoded_secrets"
     summary = "Tokens, keys and passwords written into files"
@@ -494,7 +503,7 @@ class HardcodedSecrets(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         writes = [r for r in command.redirects if r.mode in ("write", "append")]
-        if not writes and command.name not in ("tee",):
+        if not writes and command.name not in ("tee",) and not _edits_in_place(command):
             return ALLOWED
         texts = [command.stdin or ""] + [w.text for w in command.words[1:]]
         for text in texts:
