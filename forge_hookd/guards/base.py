@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.words import VARIABLE
 from forge_hookd.statedir import state_path
 from forge_hookd.text import did_you_mean
 from forge_hookd.tuples import NamedTuple
@@ -260,7 +261,6 @@ def _strings(tool_args: Mapping[str, Any]) -> Iterator[str]:
 
 # -- paths -----------------------------------------------------------------------------------------
 _PROJECT_VARS = ("FORGE_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR")
-_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _DEFAULTED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`]*)\}")
 
 
@@ -278,7 +278,7 @@ def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
     if "$" in word:
         if context.tmpdir is not None:
             word = _DEFAULTED.sub(lambda m: m.group(2) if m.group(1) == "TMPDIR" else m.group(0), word)
-        word = _VAR.sub(lambda m: _known_var(m.group(1) or m.group(2), context, cwd), word)
+        word = VARIABLE.sub(lambda m: _known_var(m.group(1) or m.group(2), context, cwd), word)
         if "$" in word:
             return None
     base = cwd if cwd is not None else context.start

@@ -9,9 +9,9 @@ from __future__ import annotations
 from forge_hookd.guards.base import ASK, DENY, Context, command_cwd, inside, operands, resolve
 from forge_hookd.shell.commands import PYTHON, Command
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.words import VARIABLE
 
 # -- a secret in a request ---------------------------------------------------------------------
-_REF = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _URL_HOST = Lazy(r"^https?://(?:[^/@\s]*@)?(\[[0-9a-fA-F:]+\]|[^/\s:?#'\"]+)")
 #: the parts of a variable's name that make it a secret, and KEY after one of the others
 _SECRET_PARTS = frozenset({"TOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "CREDENTIALS", "CREDENTIAL", "APIKEY",
@@ -73,7 +73,7 @@ def secret_sent(command: Command) -> tuple[str, str, str] | None:
         place = _place(word.text, words[k - 1].text if k else "")
         if place is None:
             continue
-        for match in _REF.finditer(word.text):
+        for match in VARIABLE.finditer(word.text):
             name = match.group(1) or match.group(2)
             if not secret_name(name):
                 continue

@@ -18,14 +18,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 
-from forge_hookd.shell.lazyre import Lazy
-from forge_hookd.shell.words import Word
+from forge_hookd.shell.words import VARIABLE, Word
 
 MAKES = frozenset({"make", "gmake"})
 #: The makefiles GNU make looks for, in its order.
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 PACKAGE_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
-_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 _NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
 _SCRIPT_COMMANDS = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop",
@@ -79,7 +77,7 @@ def _value(word: Word | None, known: Mapping[str, str]) -> str | None:
     """The word with known variables put in; None when it cannot be known."""
     if word is None:
         return None
-    text = _VAR.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), word.text) if word.dynamic \
+    text = VARIABLE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), word.text) if word.dynamic \
         else word.text
     if "$" in text or "`" in text or (word.glob and not word.quoted) or not text:
         return None

@@ -14,8 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from forge_hookd.shell import runners
 from forge_hookd.shell.commands import PYTHON, SHELLS, Command, option_values, parse
-from forge_hookd.shell.lazyre import Lazy
-from forge_hookd.shell.words import Word
+from forge_hookd.shell.words import VARIABLE, Word
 from forge_hookd.tuples import NamedTuple
 
 __all__ = ["Scripts", "TrustWords", "script_words", "trust_words"]
@@ -33,7 +32,6 @@ class TrustWords(NamedTuple):
     scripts: tuple[tuple[str, str], ...] = ()
 
 
-_VAR = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _READERS = SHELLS | {"source", ".", "exec"}
 
 
@@ -116,14 +114,14 @@ def _values(word: Word, known: Mapping[str, str], loops: Mapping[str, list[Word]
     text, ok = _substitute(word, known)
     if ok:
         return [text], []
-    names = {m.group(1) or m.group(2) for m in _VAR.finditer(text)}
+    names = {m.group(1) or m.group(2) for m in VARIABLE.finditer(text)}
     if len(names) != 1 or not names <= loops.keys() or "`" in text or "$(" in text:
         return [], [(text, word.text)]
     name = names.pop()
     resolved: list[str] = []
     said: list[tuple[str, str]] = []
     for item in loops[name][:_LOOP_ITEMS]:
-        value = _VAR.sub(lambda m: item.text if (m.group(1) or m.group(2)) == name else m.group(0), text)
+        value = VARIABLE.sub(lambda m: item.text if (m.group(1) or m.group(2)) == name else m.group(0), text)
         if "$" in value or item.dynamic or item.glob or (word.glob and not word.quoted):
             said.append((value, value))
         else:
@@ -145,7 +143,7 @@ def _wrapper_cwd(cmd: Command, known: Mapping[str, str]) -> tuple[str | None, st
     for wrapper in cmd.wrappers:
         options = _CHDIR.get(posixpath.basename(wrapper[0]))
         for directory in () if options is None else option_values(wrapper[1:], *options):
-            value = _VAR.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), directory)
+            value = VARIABLE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), directory)
             if "$" in value or "`" in value or not value:
                 return None, f"{' '.join(wrapper)}: a directory that cannot be resolved"
             cwd = value if cwd is None or value.startswith(("/", "~")) else posixpath.join(cwd, value)
@@ -165,7 +163,7 @@ def _substitute(word: Word, known: Mapping[str, str]) -> tuple[str, bool]:
     """The word with known variables put in; False when something stays unresolved."""
     text = word.text
     if word.dynamic:
-        text = _VAR.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
+        text = VARIABLE.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
         if "$" in text or "`" in text:
             return text, False
     if word.glob and not word.quoted:

@@ -27,6 +27,9 @@ MAX_FEEDERS = 8  # commands kept upstream of one in a pipeline: `a | b | ... | s
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 _BLANKS = re.compile(r"(?:[ \t\r]+|\\\n|#[^\n]*)+")
 _NAME = Lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+#: a ``$NAME`` or ``${NAME}`` reference (group 1 the braced name, group 2 the bare one), for those
+#: who put known values in: the guards, trust's words, a runner's inputs
+VARIABLE = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))", needs=("$",))
 _ASSIGNMENT = Lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=", needs=("=",))
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";", "(", ")")  # the longest first
 _SPECIAL_START = frozenset("\n<>&|;(){0123456789")
