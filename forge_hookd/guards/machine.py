@@ -162,6 +162,12 @@ _KILL_VALUED = {"pkill": frozenset({"-g", "-G", "-P", "-s", "-t", "-u", "-U", "-
 _VERSIONED = Lazy(r"[\d.]+$")
 
 
+def _is_broad(name: str) -> bool:
+    """A program every process of which is not one task (:data:`_BROAD`), a version suffix
+    aside (``python3.12``)."""
+    return name in _BROAD or _VERSIONED.sub("", name) in _BROAD
+
+
 def _broad_name(name: str, args: list[str]) -> str | None:
     """The runtime, shell or agent ``pkill``/``killall`` match by a bare name (``pkill -9
     node``, ``pkill -f python``, ``killall -r '^node$'``), or None: a pattern that names a
@@ -175,7 +181,7 @@ def _broad_name(name: str, args: list[str]) -> str | None:
         elif not arg.startswith("-") or arg == "-":
             bare = arg.strip("^$")
             bare = bare.rpartition("/")[2] if bare.startswith("/") and " " not in bare else bare
-            if bare in _BROAD or _VERSIONED.sub("", bare) in _BROAD:
+            if _is_broad(bare):
                 return arg
     return None
 
@@ -195,8 +201,7 @@ def _broad_image(name: str, args: list[str]) -> str | None:
     for k, arg in enumerate(args[:-1]):
         if arg.lower() in options:
             image = args[k + 1].strip("\"'")
-            bare = image[:-4] if image.lower().endswith(".exe") else image
-            if bare in _BROAD or _VERSIONED.sub("", bare) in _BROAD:
+            if _is_broad(image[:-4] if image.lower().endswith(".exe") else image):
                 return image
     return None
 
