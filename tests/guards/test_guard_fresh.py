@@ -7,16 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from forge_hookd.guards import Context, make
+from helpers import decide
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
-
-CTX = Context.from_env("/home/user/project", {"HOME": "/home/user"})
-
-
-def decide(guard: str, command: str) -> str:
-    return make(guard).judge("bash", {"command": command}, CTX).decision
 
 
 @pytest.mark.parametrize(("command", "decision"), [

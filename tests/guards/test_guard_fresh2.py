@@ -8,20 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from forge_hookd.guards import GUARDS, Context, make, worst
+from helpers import decide, pack
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
-
-CTX = Context.from_env("/home/user/project", {"HOME": "/home/user"})
-
-
-def decide(guard: str, command: str) -> str:
-    return make(guard).judge("bash", {"command": command}, CTX).decision
-
-
-def pack(command: str) -> str:
-    return worst(make(name).judge("bash", {"command": command}, CTX) for name in GUARDS).decision
 
 
 @pytest.mark.parametrize(("command", "decision"), [
