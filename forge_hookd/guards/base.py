@@ -285,6 +285,16 @@ def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
     return posixpath.normpath(posixpath.join(base, word))
 
 
+_DEFAULT_OF_UNSET = Lazy(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}`]*)\}", needs=("${",))
+
+
+def defaults_taken(word: str) -> str:
+    """``word`` with each ``${NAME:-DEFAULT}`` (``-``, ``=``, with or without ``:``) as its
+    DEFAULT, variables in it kept: where the word goes when NAME is unset
+    (``${XDG_CONFIG_HOME:-$HOME/.config}/forge`` is ``$HOME/.config/forge``)."""
+    return _DEFAULT_OF_UNSET.sub(lambda m: m.group(1), word)
+
+
 def _known_var(name: str, context: Context, cwd: str | None) -> str:
     if name == "HOME":
         return context.home

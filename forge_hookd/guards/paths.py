@@ -15,7 +15,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, in_home_cache, inside, \
+from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
+    defaults_taken, in_home_cache, inside, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
 
@@ -283,6 +284,20 @@ def _switches_off(args: list[str], *, only_trust: bool) -> str | None:
 
 
 _COPIERS = frozenset({"cp", "ln", "install", "rsync", "mv", "link"})
+#: forge's distribution, as pip, pipx and uv name it (pyproject.toml), and its commands' name
+_FORGE_DISTRIBUTIONS = frozenset({"forge-hookd", "forge_hookd", "forge-hook-run"})
+_UNINSTALLERS = frozenset({"pip", "pip3", "pipx", "uv"})
+
+
+def _uninstalls_forge(command: Command) -> str | None:
+    """``pip uninstall forge-hookd``, ``python3 -m pip uninstall``, ``pipx uninstall``, ``uv tool
+    uninstall``: forge's installation removed by its package manager; the name it removes."""
+    name, args = command.name, list(command.args)
+    if name.startswith("python") and args[:2] == ["-m", "pip"]:
+        name, args = "pip", args[2:]
+    if name not in _UNINSTALLERS or "uninstall" not in args:
+        return None
+    return next((a for a in args if a.lower() in _FORGE_DISTRIBUTIONS), None)
 
 
 def _copies_forge_hook(command: Command) -> str | None:
@@ -372,7 +387,8 @@ class SelfProtection(Guard):
                "forge-hook trust", "forge-hook disable 0", "python -m forge_hookd.manage remove 'tool:*'",
                "sh -c '~/.local/bin/forge-hook trust'", "echo {} > ~/.local/share/forge/trust.json",
                "forge-hook install --uninstall", "sed -i /forge/d .claude/settings.json (where forge is wired)",
-               "echo {} > ~/.gemini/settings.json (where forge is wired)", "rm ~/.local/bin/forge-hook")
+               "echo {} > ~/.gemini/settings.json (where forge is wired)", "rm ~/.local/bin/forge-hook",
+               "pip uninstall forge-hookd", "rm $(which forge-hook-run)")
     options = (Option("only", "str", "all", '"trust": only running forge-hook trust and writing the trust store '
                                             "(what forge-hook-run itself denies to every agent, without config)"),)
     tools = frozenset({"bash", "write", "edit"})
@@ -416,10 +432,16 @@ class SelfProtection(Guard):
                 (command.name == "chgrp" or gives_to_oneself(operands(command.args)[0], context)) and \
                 not written_redirects(command):
             return ALLOWED  # files given back to oneself (chown -R $USER ~/.config): nothing of forge's changes
+        uninstalled = _uninstalls_forge(command)
+        if uninstalled is not None:
+            return self.verdict(DENY, shown, f"removes forge's own installation ({uninstalled})",
+                                "Only a person installs, upgrades or removes forge (install.sh); ask the user")
         cwd = command_cwd(command, context)
         for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),
                      *_code_writes(command), *_found_and_changed(command)]:
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
+            if path is None and "${" in word:  # ${XDG_CONFIG_HOME:-$HOME/.config}/forge: where it goes unset
+                path = resolve(defaults_taken(word), context, cwd)
             if path is not None and self._forge_file(path, context):
                 return self.verdict(DENY, shown, f"changes forge's own file {word}",
                                     "Only a person edits forge's hooks and trust; ask the user")

@@ -231,9 +231,10 @@ def installation(project_root: str, home: str) -> tuple[str, ...]:
 
 
 def forge_executable(path: str, context: Context) -> bool:
-    """Whether ``path`` is a forge-hook* executable beside this Python or in ~/.local/bin."""
+    """Whether ``path`` is a forge-hook* executable beside this Python, in ~/.local/bin or in
+    any other ``bin`` directory outside the project (``rm $(which forge-hook-run)``: where PATH finds it)."""
     if not posixpath.basename(path).startswith("forge-hook"):
         return False
     where = posixpath.dirname(path)
-    return where in (posixpath.dirname(sys.executable), posixpath.join(context.home, ".local/bin")) \
-        and not inside(path, context.project_root)
+    return (where in (posixpath.dirname(sys.executable), posixpath.join(context.home, ".local/bin"))
+            or posixpath.basename(where) == "bin") and not inside(path, context.project_root)

@@ -39,8 +39,19 @@ if TYPE_CHECKING:
 MAX_VARIABLES = 256  # names remembered in one line
 MAX_BRACES = 64  # words one brace expansion may make
 _REF = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
-_WHICH = Lazy(r"\$\(\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo|printf\s+%s)\s+([A-Za-z0-9_./+-]+)\s*\)|"
-                    r"`\s*(?:command\s+-[vV]|which|type\s+-[pP]|echo)\s+([A-Za-z0-9_./+-]+)\s*`")
+_WHICH = Lazy(r"\$\(\s*(command\s+-[vV]|which|type\s+-[pP]|echo|printf\s+%s)\s+([A-Za-z0-9_./+-]+)\s*\)|"
+                    r"`\s*(command\s+-[vV]|which|type\s+-[pP]|echo)\s+([A-Za-z0-9_./+-]+)\s*`")
+#: where ``$(which X)`` is taken to find X: a directory on PATH, outside every project and home
+#: (``rm $(which node)`` removes a system's program, not ./node); a command word is read by its name
+PATH_DIR = "/usr/bin"
+
+
+def _looked_up(match: re.Match[str]) -> str:
+    """What ``$(which X)`` (or ``command -v``, ``type -p``) stands for: X's path on PATH; ``$(echo X)``: X."""
+    how, name = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
+    if how.startswith(("echo", "printf")) or "/" in name:
+        return name
+    return f"{PATH_DIR}/{name}"
 _BRACE = Lazy(r"\{([^{}]*(?:,|\.\.)[^{}]*)\}")
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 #: git's own subcommands (git help -a, 2.4x): a subcommand not among them is an alias or
@@ -94,7 +105,7 @@ class Known:
         text = word.text
         if text in ("$@", "$*", "${@}", "${*}") and self.positional is not None:
             return [Word(p, quoted=True) for p in self.positional]
-        text = _WHICH.sub(lambda m: posixpath.basename(m.group(1) or m.group(2)), text)
+        text = _WHICH.sub(_looked_up, text)
         whole = _REF.fullmatch(text)
         text = _REF.sub(self._value, text)
         if "$" in text or "`" in text:
@@ -139,8 +150,7 @@ class Known:
         name, _, value = text.partition("=")
         name = name.rstrip("+").partition("[")[0]
         if len(self.values) < MAX_VARIABLES or name in self.values:
-            self.values[name] = _REF.sub(self._value, _WHICH.sub(lambda m: posixpath.basename(
-                m.group(1) or m.group(2)), value))
+            self.values[name] = _REF.sub(self._value, _WHICH.sub(_looked_up, value))
 
     def _git_config(self, command: Command) -> None:
         """``git config [--global|--local|--file F] alias.NAME VALUE``."""

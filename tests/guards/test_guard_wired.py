@@ -184,6 +184,34 @@ def test_forges_own_installation_is_forges(project: Project) -> None:
         assert "Only a person installs, upgrades or removes forge" in reason
 
 
+def test_forge_removed_by_its_package_manager_or_found_on_path_is_forges_installation(project: Project) -> None:
+    """pip, pipx and uv removing forge's distribution, and forge's executable named by where
+    PATH finds it (``rm $(which forge-hook-run)``, not ./forge-hook-run); other packages, other
+    programs found on PATH, and reading forge's executable pass."""
+    project.write_hooks(SELF_PROTECTION, where="global")
+    for command in ["pip uninstall -y forge-hookd", "python3 -m pip uninstall forge-hookd",
+                    "pipx uninstall forge-hookd", "uv tool uninstall forge-hookd",
+                    "rm $(which forge-hook-run)", "chmod -x `command -v forge-hook`"]:
+        decision, reason = bash(project, command)
+        assert decision == "deny" and "forge's own installation" in reason, (command, reason)
+    for command in ["pip uninstall -y requests", "pipx uninstall black", "pip show forge-hookd",
+                    "ls -l $(which forge-hook-run)", "cp $(which forge-hook-run) /tmp/fh-backup"]:
+        assert bash(project, command) == (None, ""), command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("printf '{}' > ${XDG_CONFIG_HOME:-$HOME/.config}/forge/hooks.json", "deny"),
+    ('rm -rf "${XDG_DATA_HOME:-$HOME/.local/share}/forge"', "deny"),
+    ("echo x > ${FORGE_DIR:=.forge}/hooks.json", "deny"),
+    ("cat ${XDG_CONFIG_HOME:-$HOME/.config}/forge/hooks.json", "allow"),
+    ("mkdir -p ${XDG_CONFIG_HOME:-$HOME/.config}/nvim", "allow"),
+])
+def test_a_forge_path_behind_a_variables_default_is_forges(command: str, decision: str, tmp_path: Path) -> None:
+    """``${XDG_CONFIG_HOME:-$HOME/.config}``: where the word goes when the variable is unset."""
+    context = Context.from_env(str(tmp_path / "p"), {"HOME": str(tmp_path)})
+    assert make("self_protection").judge("bash", {"command": command}, context).decision == decision, command
+
+
 def test_forge_installed_editable_in_the_project_is_the_agents_work(tmp_path: Path) -> None:
     """A checkout of forge itself: its package there is the project's, not the install's."""
     package = Path(forge_hookd.__file__).parent
