@@ -9,6 +9,7 @@ from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, long_flags, \
     operands, resolve, short_flags
 from forge_hookd.guards.paths import adds_hook, written_paths
+from forge_hookd.shell.lazyre import Lazy
 
 PROTECTED = ["main", "master", "release/*", "production"]
 
@@ -77,13 +78,17 @@ class ForcePush(Guard):
         if "--mirror" in longs or ("--force" in longs or "f" in shorts) and not lease:
             return self.verdict(DENY, shown, "rewrites published history (force push)",
                                 "Use --force-with-lease on your own branch, or open a pull request")
+        if "--prune" in longs:
+            return self.verdict(DENY, shown, "deletes every remote branch that has no local one (push --prune)",
+                                "Delete the branches you mean by name: git push origin --delete NAME")
         if any(r.startswith("+") for r in refs):
             return self.verdict(DENY, shown, "force-pushes with a +refspec",
                                 "Push without '+', or use --force-with-lease on your own branch")
         deleting = "--delete" in longs or "d" in shorts or any(r.startswith(":") for r in refs)
-        tag = next((r for r in refs if (r.startswith(":") or deleting) and r.lstrip(":").startswith("refs/tags/")), None)
+        tag = next((r.lstrip(":") for r in refs if (r.startswith(":") or deleting) and _names_a_tag(r.lstrip(":"))),
+                   None)
         if tag is not None:
-            return self.verdict(DENY, shown, f"deletes the published tag {tag.lstrip(':')[len('refs/tags/'):]}",
+            return self.verdict(DENY, shown, f"deletes the published tag {tag.removeprefix('refs/tags/')}",
                                 "Ask the user; a release tag others may have fetched is removed by hand")
         if protected and deleting:
             return self.verdict(DENY, shown, f"deletes the protected branch {protected[0]}",
@@ -103,6 +108,16 @@ class ForcePush(Guard):
 
     def _protected(self, branch: str) -> bool:
         return any(fnmatchcase(branch, p) for p in self.opts["protected_branches"])
+
+
+#: a release's name: v1.0, 2.3.1, v1.2.0-rc.1 (a branch is seldom named so; a tag nearly always)
+_RELEASE = Lazy(r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][0-9A-Za-z.-]*)?")
+
+
+def _names_a_tag(ref: str) -> bool:
+    """Whether a deleted ref is a tag: ``refs/tags/X``, or a release's version (``git push origin
+    --delete v1.0``, ``:v2.3.1``), which is a tag's name however the push spells it."""
+    return ref.startswith("refs/tags/") or _RELEASE.fullmatch(ref) is not None
 
 
 def _merges_a_pull_request(command: Command) -> str | None:
@@ -191,6 +206,10 @@ def _shorts(sub: str, args: list[str]) -> tuple[set[str], list[str]]:
     return letters, ops
 
 
+#: pathspecs of the whole working tree
+_WHOLE_TREE = frozenset({".", "./", "*", ":/", ":/*"})
+
+
 def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
     if "--help" in args or "-h" in args:
         return None
@@ -212,6 +231,10 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
     if sub == "branch" and ("D" in shorts or ("--delete" in longs or "d" in shorts) and ("--force" in longs or
                                                                                           "f" in shorts)):
         return "force-deletes a branch (branch -D)", "Use git branch -d, which refuses to lose unmerged work"
+    if sub == "rm" and ("f" in shorts or "--force" in longs) and ("r" in shorts or "-r" in args) and \
+            "--cached" not in longs and set(ops) & _WHOLE_TREE:
+        return ("removes every tracked file with its uncommitted changes (rm -rf .)",
+                "Remove the files you mean by name, or git rm -r --cached to untrack them")
     if sub == "stash" and ops[:1] in (["drop"], ["clear"]):
         return f"throws away stashed work (stash {ops[0]})", "Apply or inspect the stash first (git stash show -p)"
     if sub in ("filter-branch", "filter-repo"):

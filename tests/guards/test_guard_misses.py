@@ -2,7 +2,9 @@
 pinned here with benign look-alikes: a runtime killed by its bare name, tree removal in a
 perl or ruby one-liner, the home served to the network, a script the line writes and then
 runs, a branch moved back, a delete-sync onto the project or the home, ``export
-LD_PRELOAD``, a secret-named variable sent in a request, and a service enabled for good."""
+LD_PRELOAD``, a secret-named variable sent in a request, a service enabled for good, and
+git's other ways to delete what was published or not yet committed: ``push --prune``, a
+release tag deleted by its version, ``git rm -rf .``."""
 
 from __future__ import annotations
 
@@ -211,3 +213,22 @@ def test_remote_code_loads_the_leak_rules_for_every_command_they_judge() -> None
     from forge_hookd.guards import leaks, remote
 
     assert leaks.SENDERS <= remote._SENDS_OR_SERVES
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("git push --prune origin", "deny"),                      # every remote branch with no local one
+    ("git push --prune --dry-run origin", "allow"),
+    ("git fetch --prune", "allow"),                           # prunes the local copies of remote branches
+    ("git tag -d v1.0 && git push origin --delete v1.0", "deny"),
+    ("git push --delete origin 2.3.1", "deny"),
+    ("git push origin :v1.2.0-rc.1", "deny"),
+    ("git push origin --delete feature/login", "allow"),      # a merged topic branch cleaned up
+    ("git push origin v1.2.3", "allow"),                      # a release published
+    ("git rm -rf .", "deny"),                                 # every tracked file, uncommitted changes too
+    ("git rm -r -f :/", "deny"),
+    ("git rm -r --cached .", "allow"),                        # untracks, deletes nothing
+    ("git rm -r .", "allow"),                                 # refuses where a change would be lost
+    ("git rm -rf build/", "allow"),                           # a directory named, as rm -rf build/ is
+])
+def test_git_deletes_what_was_published_or_not_yet_committed(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
