@@ -39,6 +39,9 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 # credential JSON by its name (Google's OAuth client secret, a key list)
                 "creds.json", "keys.json", "api[-_]keys.json", "apikeys.json", "*[-_]credentials.json",
                 "client_secret*.json",
+                # a cloud service account's key by its usual names (gcp-key.json, sa-key.json,
+                # Firebase's project-firebase-adminsdk-x1y2z-0a1b2c.json); keymap.json is no key
+                "key.json", "*[-_]key.json", "*adminsdk*.json",
                 # a directory of secrets: its data files (docker compose's and Kubernetes' secrets/,
                 # a container's /run/secrets); code about secrets (src/secrets/index.ts) is no secret
                 "*/secrets/*.json", "*/secrets/*.yaml", "*/secrets/*.yml", "*/secrets/*.txt", "*/secrets/*.toml",
@@ -97,6 +100,27 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("terraform", ("state", "pull"), "prints the Terraform state, secrets included"),
     ("git", ("credential", "fill"), "prints a git credential"),
     ("docker", ("secret", "inspect"), "reads a Docker secret"),
+    ("gh", ("auth", "status", "--show-token"), "prints the GitHub token"),
+    ("gh", ("auth", "status", "-t"), "prints the GitHub token"),
+    ("heroku", ("config",), "prints the app's config vars, secrets with them"),
+    ("heroku", ("config:get",), "prints a config var"),
+    ("aws", ("secretsmanager", "get-secret-value"), "prints an AWS secret"),
+    ("aws", ("ssm", "get-parameter", "--with-decryption"), "prints a decrypted AWS parameter"),
+    ("aws", ("ssm", "get-parameters", "--with-decryption"), "prints decrypted AWS parameters"),
+    ("aws", ("ssm", "get-parameters-by-path", "--with-decryption"), "prints decrypted AWS parameters"),
+    ("gcloud", ("secrets", "versions", "access"), "prints a Google Cloud secret"),
+    ("az", ("keyvault", "secret", "show"), "prints an Azure Key Vault secret"),
+    ("doppler", ("secrets", "download"), "prints every Doppler secret"),
+    ("doppler", ("secrets", "get"), "prints a Doppler secret"),
+    ("infisical", ("secrets", "get"), "prints an Infisical secret"),
+    ("infisical", ("export",), "prints every Infisical secret"),
+    ("rails", ("credentials:show",), "prints the decrypted Rails credentials"),
+    ("bin/rails", ("credentials:show",), "prints the decrypted Rails credentials"),
+    ("sops", ("-d",), "prints decrypted secrets"),
+    ("sops", ("--decrypt",), "prints decrypted secrets"),
+    ("sops", ("decrypt",), "prints decrypted secrets"),
+    ("ansible-vault", ("view",), "prints a decrypted Ansible vault"),
+    ("ansible-vault", ("decrypt",), "decrypts an Ansible vault"),
 )
 _PRINTER_NAMES = frozenset(name for name, _, _ in _PRINTERS)
 _DOTENV = Lazy(r"load_dotenv|dotenv_values|require\(\s*['\"]dotenv['\"]\s*\)|dotenv/config|Dotenv\.load|"
@@ -149,6 +173,9 @@ def _prints_secret(command: Command) -> str | None:
     if head == "pass" and command.args and command.args[0] not in _PASS_QUIET and \
             any(not a.startswith("-") or a in ("-c", "--clip") for a in command.args):
         return "reads the password store"
+    if head in ("docker", "podman") and command.args[:1] == ("inspect",) and \
+            any(".Config.Env" in a for a in command.args):
+        return "prints a container's environment, secrets with it"
     if head in _PRINTER_NAMES:
         args = command.args
         for name, prefix, why in _PRINTERS:

@@ -4,7 +4,9 @@ perl or ruby one-liner, the home served to the network, a script the line writes
 runs, a branch moved back, a delete-sync onto the project or the home, ``export
 LD_PRELOAD``, a secret-named variable sent in a request, a service enabled for good, and
 git's other ways to delete what was published or not yet committed: ``push --prune``, a
-release tag deleted by its version, ``git rm -rf .``."""
+release tag deleted by its version, ``git rm -rf .``; and secret material printed by platform
+CLIs (``heroku config``, ``aws secretsmanager get-secret-value``, ``sops -d``) or kept in a
+service account's key file by its usual name."""
 
 from __future__ import annotations
 
@@ -232,3 +234,35 @@ def test_remote_code_loads_the_leak_rules_for_every_command_they_judge() -> None
 ])
 def test_git_deletes_what_was_published_or_not_yet_committed(command: str, decision: str) -> None:
     assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("gh auth status -t", "deny"),
+    ("gh auth status --show-token", "deny"),
+    ("gh auth status", "allow"),
+    ("heroku config -a app", "deny"),
+    ("heroku config:get DATABASE_URL", "deny"),
+    ("heroku config:set DEBUG=1", "allow"),
+    ("aws secretsmanager get-secret-value --secret-id prod/db", "deny"),
+    ("aws secretsmanager list-secrets", "allow"),
+    ("aws ssm get-parameter --name /app/db --with-decryption", "deny"),
+    ("aws ssm get-parameter --name /app/region", "allow"),
+    ("gcloud secrets versions access latest --secret=db", "deny"),
+    ("gcloud secrets list", "allow"),
+    ("az keyvault secret show --vault-name v --name db", "deny"),
+    ("doppler secrets download --no-file", "deny"),
+    ("rails credentials:show", "deny"),
+    ("rails credentials:edit", "allow"),
+    ("sops -d secrets.enc.yaml", "deny"),
+    ("sops --encrypt config.yaml", "allow"),
+    ("ansible-vault view vault.yml", "deny"),
+    ("ansible-vault encrypt vault.yml", "allow"),
+    ("docker inspect app --format '{{json .Config.Env}}'", "deny"),
+    ("docker inspect app --format '{{.State.Status}}'", "allow"),
+    ("cat gcp-key.json", "deny"),
+    ("cat project-firebase-adminsdk-x1y2z-0a1b2c.json", "deny"),
+    ("cat keymap.json", "allow"),
+    ("cat monkey.json", "allow"),
+])
+def test_secret_material_a_platform_cli_prints_or_a_service_key_by_its_name(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
