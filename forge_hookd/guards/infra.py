@@ -56,6 +56,11 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("terraform", "tofu", "terragrunt") and ops[:1] != ["plan"] and (  # a plan changes nothing
             ops[:1] == ["destroy"] or "-destroy" in args or ops[:2] == ["state", "rm"]):
         return "destroys infrastructure"
+    if name in ("terraform", "tofu") and ops[:2] == ["workspace", "delete"] or \
+            name == "pulumi" and ops[:2] in (["stack", "rm"], ["stack", "remove"]):
+        return "deletes a stack or workspace and its state (the record of what it runs)"
+    if name == "eksctl" and ops[:1] == ["delete"]:
+        return "deletes a cluster or its nodes"
     if name in ("terraform", "tofu", "terragrunt") and ops[:1] == ["apply"] and \
             any(a.startswith(("-replace=", "--replace=")) or a in ("-replace", "--replace") for a in args):
         return "destroys and recreates a resource (apply -replace): its data goes with it"
@@ -130,6 +135,10 @@ _DB_TASKS = {
     "console": ("doctrine:schema:drop", "doctrine:database:drop", "doctrine:fixtures:load"),
     "wp": ("db reset", "db clean", "db drop"),
     "drush": ("sql-drop", "sql:drop"),
+    "mix": ("ecto.drop", "ecto.reset"),
+    # every migration undone: the tables they made go with them
+    "alembic": ("downgrade base",),
+    "flask": ("db downgrade base",),
 }
 _DB_TASKS["rake"] = _DB_TASKS["bin/rails"] = _DB_TASKS["rails"]
 _DB_TASKS["bin/console"] = _DB_TASKS["console"]
@@ -142,6 +151,7 @@ _ORM = {
     "typeorm": (("schema:drop",),),
     "sequelize": (("db:drop",),),
     "sequelize-cli": (("db:drop",),),
+    "knex": (("migrate:rollback", "--all"),),
 }
 #: package runners that run a package's binary: npx X, pnpm dlx X, yarn X, bunx X
 _PACKAGE_RUN = frozenset({"npx", "pnpx", "bunx", "pnpm", "yarn", "bun"})

@@ -6,7 +6,8 @@ LD_PRELOAD``, a secret-named variable sent in a request, a service enabled for g
 git's other ways to delete what was published or not yet committed: ``push --prune``, a
 release tag deleted by its version, ``git rm -rf .``; and secret material printed by platform
 CLIs (``heroku config``, ``aws secretsmanager get-secret-value``, ``sops -d``) or kept in a
-service account's key file by its usual name."""
+service account's key file by its usual name; more frameworks' and stacks' teardowns
+(``mix ecto.reset``, ``alembic downgrade base``, ``pulumi stack rm``)."""
 
 from __future__ import annotations
 
@@ -266,3 +267,25 @@ def test_git_deletes_what_was_published_or_not_yet_committed(command: str, decis
 ])
 def test_secret_material_a_platform_cli_prints_or_a_service_key_by_its_name(command: str, decision: str) -> None:
     assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("mix ecto.reset", "ask"),
+    ("mix ecto.drop", "ask"),
+    ("mix ecto.migrate", "allow"),
+    ("alembic downgrade base", "ask"),                 # every migration undone, every table they made
+    ("flask db downgrade base", "ask"),
+    ("alembic downgrade -1", "allow"),                 # one step back, the everyday undo
+    ("alembic upgrade head", "allow"),
+    ("npx knex migrate:rollback --all", "ask"),
+    ("npx knex migrate:rollback", "allow"),            # the last batch
+    ("terraform workspace delete prod", "ask"),
+    ("terraform workspace select prod", "allow"),
+    ("pulumi stack rm prod --force", "ask"),
+    ("pulumi stack ls", "allow"),
+    ("eksctl delete cluster --name prod", "ask"),
+    ("eksctl get clusters", "allow"),
+    ("kind delete cluster", "allow"),                  # a throwaway cluster on this machine
+])
+def test_more_frameworks_and_stacks_that_drop_data_ask(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
