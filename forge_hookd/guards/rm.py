@@ -8,7 +8,7 @@ import posixpath
 import re
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, in_home_cache, inside, \
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, in_home_cache, inside, \
     operands, resolve, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
@@ -21,11 +21,14 @@ _FIND_VALUE = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-i
                          "-amin", "-ctime", "-cmin", "-newer", "-anewer", "-cnewer", "-maxdepth", "-mindepth", "-links",
                          "-inum", "-samefile", "-printf", "-fprint", "-fprintf", "-fls", "-fstype", "-context",
                          "-regextype", "-lname", "-ilname", "-used", "-newermt", "-fprint0"})
+# -type, an owner or a file system: every file of that kind, which under a start is all of them
 _FIND_FILTERS = _FIND_VALUE - {"-maxdepth", "-mindepth", "-printf", "-fprint", "-fprintf", "-fls", "-regextype",
-                               "-fprint0"} | {"-empty"}
+                               "-fprint0", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-fstype",
+                               "-context"} | {"-empty"}
 _DELETERS = Lazy(
     r"""(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|Path\([^)]*\)\.(?:unlink|rmdir)|
-         rmSync|rmdirSync|unlinkSync|fs\.(?:rm|rmdir|unlink)|rimraf(?:\.sync)?|FileUtils\.(?:rm_rf|rm_r|remove_dir|rm)|
+         rmSync|rmdirSync|unlinkSync|fs\.(?:rm|rmdir|unlink)(?![A-Za-z])|rimraf(?:\.sync)?|Deno\.remove(?:Sync)?|
+         FileUtils\.(?:rm_rf|rm_r|remove_dir|rm)|
          File\.delete|Dir\.rmdir|unlink|rmtree|remove_tree)\s*\(?\s*(?:[frbu]?["']([^"']*)["']|([A-Za-z_.()]+))""",
     re.VERBOSE)
 
@@ -68,6 +71,8 @@ class DestructiveRm(Guard):
             return self._rm(command, context)
         if name == "find":
             return self._find(command, context)
+        if name in ("fd", "fdfind"):
+            return self._fd(command, context)
         if command.via == "find -exec" and name in _RM_NAMES:
             return ALLOWED  # judged with its find: what {} names depends on where find starts
         if name.startswith("mkfs") or name in _PARTITIONERS and command.args and not _lists_only(name, command.args) \
@@ -192,6 +197,10 @@ class DestructiveRm(Guard):
         if not from_file and (":::" in wrapper or any(f.name in ("echo", "printf") for f in command.feeders)):
             return ALLOWED  # shell.py filled the input in: the filled-in commands are judged
         for feeder in () if from_file else command.feeders:
+            listed = git_args(feeder)
+            if listed is not None and listed[0] == "ls-files" and not operands(listed[1]):
+                # every tracked file (or with --others every untracked one): the whole project's
+                return self._target(".", command_cwd(feeder, context), context, shown, recursive=True)
             if feeder.name == "find":
                 narrowed = _find_expression(list(feeder.args))[1]
                 for start in _find_starts(feeder) or ["."]:
@@ -216,6 +225,24 @@ class DestructiveRm(Guard):
             return ALLOWED
         cwd = command_cwd(command, context)
         for start in _find_starts(command) or ["."]:
+            verdict = self._target(start, cwd, context, " ".join(command.argv), recursive=not narrowed)
+            if verdict.decision != "allow":
+                return verdict
+        return ALLOWED
+
+    def _fd(self, command: Command, context: Context) -> Ruling:
+        """``fd PATTERN PATH -x rm -rf``: fd's ``-x``/``-X`` runs the command on every entry it
+        finds; judged as ``find PATH -exec rm``, narrowed unless its pattern matches everything."""
+        args = list(command.args)
+        run = next((k for k, a in enumerate(args) if a in ("-x", "--exec", "-X", "--exec-batch")), None)
+        if run is None or not any(a.rsplit("/", 1)[-1] in _RM_NAMES for a in args[run + 1:run + 3]):
+            return ALLOWED
+        found = [a for a in args[:run] if not a.startswith("-")]
+        pattern, starts = (found[0], found[1:]) if found else ("", [])
+        narrowed = pattern not in ("", ".", "^", ".*") or any(a.startswith(("-e", "--extension", "-g", "--glob"))
+                                                              for a in args[:run])
+        cwd = command_cwd(command, context)
+        for start in starts or ["."]:
             verdict = self._target(start, cwd, context, " ".join(command.argv), recursive=not narrowed)
             if verdict.decision != "allow":
                 return verdict

@@ -153,7 +153,7 @@ def test_the_rest_the_pack_did_not_know(command: str, guard: str, decision: str)
     ("find . | xargs rm -f", "destructive_rm", "deny"),  # every file of the project, .git too, as find . -exec rm
     ("find src | xargs rm", "destructive_rm", "allow"),  # everything under src: rm -rf src is allowed too
     ("find src -name '*.orig' | xargs rm", "destructive_rm", "allow"),
-    ("find . -type f -print0 | xargs -0 rm -f", "destructive_rm", "allow"),  # narrowed to files: kept as before
+    ("find . -type f -print0 | xargs -0 rm -f", "destructive_rm", "deny"),  # -type f narrows nothing: every file, .git too
     ("cat big.iso > /dev/zero", "protected_paths", "allow"),     # a sink, as /dev/null is
     ("security delete-internet-password -s example.com", "secret_files", "deny"),
     ("security add-generic-password -a me -s svc -w hunter2", "secret_files", "deny"),

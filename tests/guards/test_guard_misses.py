@@ -7,7 +7,8 @@ git's other ways to delete what was published or not yet committed: ``push --pru
 release tag deleted by its version, ``git rm -rf .``; and secret material printed by platform
 CLIs (``heroku config``, ``aws secretsmanager get-secret-value``, ``sops -d``) or kept in a
 service account's key file by its usual name; more frameworks' and stacks' teardowns
-(``mix ecto.reset``, ``alembic downgrade base``, ``pulumi stack rm``)."""
+(``mix ecto.reset``, ``alembic downgrade base``, ``pulumi stack rm``); and every file deleted
+however it is listed (``find . -type f -delete``, ``fd . ~ -x rm``, ``git ls-files | xargs rm``)."""
 
 from __future__ import annotations
 
@@ -289,3 +290,26 @@ def test_secret_material_a_platform_cli_prints_or_a_service_key_by_its_name(comm
 ])
 def test_more_frameworks_and_stacks_that_drop_data_ask(command: str, decision: str) -> None:
     assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("find . -type f -delete", "deny"),                 # -type narrows nothing: every file, .git's too
+    ("find . -type f -user me -exec rm {} +", "deny"),
+    ("find . -type f -name '*.log' -delete", "allow"),
+    ("find . -type d -empty -delete", "allow"),
+    ("find build -type f -delete", "allow"),
+    ("fd . ~ -x rm -rf", "deny"),                        # fd's -x runs rm on everything under ~
+    ("fd -H . / -X rm", "deny"),
+    ("fd -e pyc -x rm", "allow"),                        # narrowed by extension
+    ("fd node_modules -t d -X rm -rf", "allow"),
+    ("fd . src -x wc -l", "allow"),
+    ("git ls-files | xargs rm", "deny"),                 # every tracked file
+    ("git ls-files -z --others --exclude-standard | xargs -0 rm", "deny"),  # git clean -f by another name
+    ("git ls-files '*.orig' | xargs rm", "allow"),
+    ("git ls-files --deleted | xargs git rm", "allow"),
+    ("node -e \"fs.rmSync('/', {recursive: true, force: true})\"", "deny"),
+    ("node -e \"fs.rmSync('dist', {recursive: true, force: true})\"", "allow"),
+    ("deno eval \"Deno.removeSync('/home/user', {recursive: true})\"", "deny"),
+])
+def test_every_file_deleted_however_listed(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
