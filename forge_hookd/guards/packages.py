@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from forge_hookd.shell.commands import PYTHON, Command
-from forge_hookd.guards.base import ALLOW, ALLOWED, ASK, Context, Guard, Option, Ruling, command_cwd, inside, \
+from forge_hookd.guards.base import ALLOW, ALLOWED, ASK, Context, Guard, Option, Ruling, command_cwd, git_args, inside, \
     operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
 
@@ -31,6 +31,7 @@ _ADDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "uv": (frozenset({"add"}), frozenset({"--group", "--optional", "--index", "-p", "--python", "--package"})),
     "poetry": (frozenset({"add"}), frozenset({"-G", "--group", "--source"})),
     "pdm": (frozenset({"add"}), frozenset({"-G", "--group"})),
+    "pipenv": (frozenset({"install"}), frozenset({"--python", "-i", "--index"})),  # bare: the Pipfile's own
     "pipx": (frozenset({"install", "inject"}), frozenset({"--python", "--index-url"})),
     "cargo": (frozenset({"add", "install"}), frozenset({"--git", "--path", "--registry", "--features", "-F", "--rev",
                                                          "--branch", "--tag", "--version", "--vers"})),
@@ -324,10 +325,35 @@ _OFFICIAL = ("https://registry.npmjs.org", "https://registry.yarnpkg.com", "http
              "https://pypi.python.org/simple")
 
 
+#: git's url.<base>.insteadOf: every later fetch of a URL starting with the value goes to <base>
+_INSTEAD_OF = Lazy(r"url\.(.+)\.(?:push)?insteadof", re.I, needs=("nsteadOf", "nsteadof"))
+_HOST = Lazy(r"^(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)")
+
+
+def _fetches_redirected(command: Command) -> str | None:
+    """``git config --global url.https://evil.example/.insteadOf https://github.com/``: every
+    dependency git fetches from the original now comes from another host; to the same host
+    by another protocol (``url.git@github.com:.insteadOf https://github.com/``) it passes."""
+    git = git_args(command)
+    if git is None or git[0] != "config":
+        return None
+    ops = operands(git[1])
+    match = _INSTEAD_OF.fullmatch(ops[0]) if len(ops) >= 2 else None
+    if match is None:
+        return None
+    new, old = (_HOST.match(v) for v in (match.group(1), ops[1]))
+    if new is not None and old is not None and new.group(1).lower() == old.group(1).lower():
+        return None
+    return f"{match.group(1)} (git's url.insteadOf for {ops[1]})"
+
+
 def _registry_set(command: Command) -> str | None:
     """The source a ``config set`` puts in front of every later install (``npm config set
     registry http://x``, ``pip config set global.index-url URL``, a scope's ``@org:registry``),
     or None: the official registry again, or any other setting."""
+    redirected = _fetches_redirected(command)
+    if redirected is not None:
+        return redirected
     name, ops = command.name, operands(command.args)
     keys = _SOURCES.get(name)
     if keys is None or ops[:2] != ["config", "set"] or len(ops) < 3:

@@ -8,7 +8,8 @@ release tag deleted by its version, ``git rm -rf .``; and secret material printe
 CLIs (``heroku config``, ``aws secretsmanager get-secret-value``, ``sops -d``) or kept in a
 service account's key file by its usual name; more frameworks' and stacks' teardowns
 (``mix ecto.reset``, ``alembic downgrade base``, ``pulumi stack rm``); and every file deleted
-however it is listed (``find . -type f -delete``, ``fd . ~ -x rm``, ``git ls-files | xargs rm``)."""
+however it is listed (``find . -type f -delete``, ``fd . ~ -x rm``, ``git ls-files | xargs rm``);
+``pipenv install X``, and git's ``url.X.insteadOf`` sending every fetch to another host."""
 
 from __future__ import annotations
 
@@ -313,3 +314,17 @@ def test_more_frameworks_and_stacks_that_drop_data_ask(command: str, decision: s
 ])
 def test_every_file_deleted_however_listed(command: str, decision: str) -> None:
     assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("pipenv install requests", "ask"),
+    ("pipenv install", "allow"),                          # what the Pipfile already names
+    ("pipenv install --dev", "allow"),
+    ("git config --global url.https://evil.example/.insteadOf https://github.com/", "ask"),
+    ("git config url.https://mirror.example/.pushInsteadOf https://github.com/", "ask"),
+    ('git config --global url."git@github.com:".insteadOf "https://github.com/"', "allow"),  # ssh, same host
+    ("git config --global url.ssh://git@github.com/.insteadOf https://github.com/", "allow"),
+    ("git config --global user.name 'Ada'", "allow"),
+])
+def test_where_dependencies_come_from_changed_asks(command: str, decision: str) -> None:
+    assert decide("package_policy", command) == decision, command
