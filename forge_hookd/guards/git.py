@@ -3,7 +3,9 @@ work-destroying git commands, and skipping the repository's own hooks (--no-veri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fnmatch import fnmatchcase
+from typing import Any
 
 from forge_hookd.shell.commands import Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, long_flags, \
@@ -51,6 +53,30 @@ class ForcePush(Guard):
                                     "command added: the repository leaves for an address nobody reviewed",
                                     "Push to the project's own remote, or ask the user")
         return super().judge_shell(parsed, context)
+
+    def judge_unmapped(self, tool: str, tool_args: Mapping[str, Any], context: Context) -> Ruling:
+        """An MCP tool that pushes (``mcp__git__git_push``, ``mcp__github__push_files``) or
+        merges a pull request, judged by its arguments as the git or gh command it is."""
+        from forge_hookd.guards import shape  # loaded already: a tool forge does not know
+
+        words = set(shape.name_words(shape.own_name(tool))) if shape.is_mcp(tool) else set()
+        if "merge" in words and words & {"pull", "pr", "request"}:
+            return self._mcp_verdict(self.opts["push_to_protected"], tool, "merges a pull request into its base "
+                                     "branch, a push to the branch it protects", "Leave it for a person to merge")
+        if "push" not in words:
+            return super().judge_unmapped(tool, tool_args, context)
+        if any(tool_args.get(k) is True for k in ("force", "forcePush", "force_push")):
+            return self._mcp_verdict(DENY, tool, "rewrites published history (force push)",
+                                     "Push without force, or open a pull request")
+        branch = next((v for k in ("branch", "ref", "remote_branch", "target_branch", "refspec")
+                       if isinstance(v := tool_args.get(k), str) and v), "")
+        if branch and self._protected(_branch_of(branch)) and self.opts["push_to_protected"] != "allow":
+            return self._mcp_verdict(self.opts["push_to_protected"], tool, f"pushes to the protected branch "
+                                     f"{_branch_of(branch)}", "Push a feature branch and open a pull request")
+        return super().judge_unmapped(tool, tool_args, context)
+
+    def _mcp_verdict(self, decision: str, tool: str, why: str, safely: str) -> Ruling:
+        return ALLOWED if decision == "allow" else self.verdict(decision, tool, f"{why} (an MCP tool)", safely)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         api = _api_forces_ref(command)

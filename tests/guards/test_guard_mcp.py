@@ -68,7 +68,24 @@ def test_an_mcp_argument_that_is_a_path_or_a_command_is_judged_as_one(tool: str,
     assert "is not one forge maps" not in run.stderr  # an MCP tool is judged as one, not guessed at
 
 
+@pytest.mark.parametrize(("tool", "tool_input", "decision", "starts"), [
+    ("mcp__git__git_push", {"repo_path": ".", "force": True}, "deny",
+     "force_push: `mcp__git__git_push` rewrites published history (force push) (an MCP tool)"),
+    ("mcp__github__push_files", {"owner": "o", "repo": "r", "branch": "main", "files": [], "message": "m"}, "ask",
+     "force_push: `mcp__github__push_files` pushes to the protected branch main (an MCP tool)"),
+    ("mcp__github__merge_pull_request", {"owner": "o", "repo": "r", "pull_number": 1}, "ask",
+     "force_push: `mcp__github__merge_pull_request` merges a pull request into its base branch"),
+])
+def test_an_mcp_tool_that_pushes_or_merges_is_judged_as_the_git_command_it_is(
+        tool: str, tool_input: dict[str, Any], decision: str, starts: str, project: Project) -> None:
+    project.write_hooks(PACK)
+    found, said = told(claude_call(project, tool, tool_input))
+    assert found == decision and said is not None and said.startswith(starts), said
+
+
 @pytest.mark.parametrize(("tool", "tool_input"), [
+    ("mcp__github__push_files", {"owner": "o", "repo": "r", "branch": "feature/x", "files": [], "message": "m"}),
+    ("mcp__git__git_push", {"repo_path": ".", "branch": "feature/x"}),
     ("mcp__github__get_issue", {"owner": "o", "repo": "r", "issue_number": 7}),
     ("mcp__filesystem__read_file", {"path": "src/main.py"}),
     ("mcp__filesystem__write_file", {"path": "notes/todo.md", "content": "drop the old flag"}),
