@@ -9,7 +9,8 @@ CLIs (``heroku config``, ``aws secretsmanager get-secret-value``, ``sops -d``) o
 service account's key file by its usual name; more frameworks' and stacks' teardowns
 (``mix ecto.reset``, ``alembic downgrade base``, ``pulumi stack rm``); and every file deleted
 however it is listed (``find . -type f -delete``, ``fd . ~ -x rm``, ``git ls-files | xargs rm``);
-``pipenv install X``, and git's ``url.X.insteadOf`` sending every fetch to another host."""
+``pipenv install X``, and git's ``url.X.insteadOf`` sending every fetch to another host; more
+token shapes, and a password in a connection URL."""
 
 from __future__ import annotations
 
@@ -328,3 +329,25 @@ def test_every_file_deleted_however_listed(command: str, decision: str) -> None:
 ])
 def test_where_dependencies_come_from_changed_asks(command: str, decision: str) -> None:
     assert decide("package_policy", command) == decision, command
+
+
+#: tokens of known shapes, built from pieces so that no whole one sits in this file
+DISCORD = "MTA" + "0ODQ1NjQ2NjQ2NjQ2NjQ2" + ".GaBcDe." + "abcdefghijklmnopqrstuvwxyz0123456789AB"
+SLACK_HOOK = "https://hooks.slack.com/services/" + "T0AB1CD2E/B0FG3HI4J/" + "aB3dE5gH7jK9mN1pQ3sT5vW7"
+
+
+@pytest.mark.parametrize(("content", "decision"), [
+    (f"TOKEN = '{DISCORD}'\n", "deny"),
+    (f"WEBHOOK = '{SLACK_HOOK}'\n", "deny"),
+    ("DATABASE_URL = 'postgres://app:" + "S3cr3tP4ss9" + "@db.example.com:5432/app'\n", "deny"),
+    ("url = 'mongodb+srv://svc:" + "q8Zr2LpWx7" + "@cluster0.abcde.mongodb.net/prod'\n", "deny"),
+    ("DATABASE_URL = 'postgres://postgres:postgres@localhost:5432/app'\n", "allow"),   # a local default
+    ("REDIS = 'redis://default:" + "Dev12345pass" + "@redis:6379'\n", "allow"),       # compose's service
+    ("DATABASE_URL = 'postgres://app:${DB_PASSWORD}@db.example.com/app'\n", "allow"),
+    ("DATABASE_URL = 'postgres://user:password@db.example.com/app'\n", "allow"),       # a stand-in
+    ("ORDER_MANAGEMENT_SERVICE_CLIENT.method.call()\n", "allow"),
+    ("WEBHOOK = 'https://hooks.slack.com/services/T000/B000/xxxxxxxxxxxxxxxxxxxxxxxx'\n", "allow"),  # a stand-in
+])
+def test_more_token_shapes_and_a_password_in_a_connection_url(content: str, decision: str) -> None:
+    judged = make("hardcoded_secrets").judge("write", {"file_path": "src/settings.py", "content": content}, CTX)
+    assert judged.decision == decision, content
