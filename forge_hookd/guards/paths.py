@@ -284,6 +284,14 @@ def _switches_off(args: list[str], *, only_trust: bool) -> str | None:
 
 
 _COPIERS = frozenset({"cp", "ln", "install", "rsync", "mv", "link"})
+
+
+def _copied_from(command: Command) -> frozenset[str]:
+    """The sources of a copy (``cp .forge/hooks.json /tmp/backup.json``): read, not changed;
+    ``mv``'s are removed, so they are not among them."""
+    if command.name not in ("cp", "install", "rsync", "scp", "ln"):
+        return frozenset()
+    return frozenset(operands(command.args)[:-1])
 #: forge's distribution, as pip, pipx and uv name it (pyproject.toml), and its commands' name
 _FORGE_DISTRIBUTIONS = frozenset({"forge-hookd", "forge_hookd", "forge-hook-run"})
 _UNINSTALLERS = frozenset({"pip", "pip3", "pipx", "uv"})
@@ -437,7 +445,9 @@ class SelfProtection(Guard):
             return self.verdict(DENY, shown, f"removes forge's own installation ({uninstalled})",
                                 "Only a person installs, upgrades or removes forge (install.sh); ask the user")
         cwd = command_cwd(command, context)
-        for word in [*written_paths(command), *(w for w in command.args if ".forge" in w or "forge/" in w),
+        read = _copied_from(command)
+        for word in [*written_paths(command), *(w for w in command.args if w not in read and
+                                                 (".forge" in w or "forge/" in w)),
                      *_code_writes(command), *_found_and_changed(command)]:
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             if path is None and "${" in word:  # ${XDG_CONFIG_HOME:-$HOME/.config}/forge: where it goes unset

@@ -200,14 +200,21 @@ def test_forge_removed_by_its_package_manager_or_found_on_path_is_forges_install
 
 
 @pytest.mark.parametrize(("command", "decision"), [
+    ("cp .forge/hooks.json /tmp/backup.json", "allow"),      # a copy reads its sources
+    ("rsync -a .forge/ /tmp/forge-backup/", "allow"),
+    ("cp /tmp/x.json .forge/hooks.json", "deny"),
+    ("cp .forge/hooks.json .forge/hooks.json.bak", "deny"),  # a new file under .forge/ is forge's too
+    ("mv .forge/hooks.json /tmp/x.json", "deny"),            # a move removes its source
     ("printf '{}' > ${XDG_CONFIG_HOME:-$HOME/.config}/forge/hooks.json", "deny"),
     ('rm -rf "${XDG_DATA_HOME:-$HOME/.local/share}/forge"', "deny"),
     ("echo x > ${FORGE_DIR:=.forge}/hooks.json", "deny"),
     ("cat ${XDG_CONFIG_HOME:-$HOME/.config}/forge/hooks.json", "allow"),
     ("mkdir -p ${XDG_CONFIG_HOME:-$HOME/.config}/nvim", "allow"),
 ])
-def test_a_forge_path_behind_a_variables_default_is_forges(command: str, decision: str, tmp_path: Path) -> None:
-    """``${XDG_CONFIG_HOME:-$HOME/.config}``: where the word goes when the variable is unset."""
+def test_a_copy_of_forges_files_reads_them_and_a_path_behind_a_default_is_forges(command: str, decision: str,
+                                                                                  tmp_path: Path) -> None:
+    """A copy's sources are read, not changed; ``${XDG_CONFIG_HOME:-$HOME/.config}``: where the
+    word goes when the variable is unset."""
     context = Context.from_env(str(tmp_path / "p"), {"HOME": str(tmp_path)})
     assert make("self_protection").judge("bash", {"command": command}, context).decision == decision, command
 
