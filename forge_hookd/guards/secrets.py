@@ -20,6 +20,7 @@ from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
     PathPatterns, git_args, inner_command, long_flags, operands, paths_of, resolve, short_flags
+from forge_hookd.shell.known import runs_as_code
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -207,7 +208,26 @@ def _settings_and_keys(command: Command) -> list[str]:
         used += [a for k, a in enumerate(args) if k and args[k - 1] == "-o" and a.lower().startswith("identityfile")]
     if name == "rsync":
         used += [a for a in args if a.startswith("--rsh=")]
+    git = git_args(command)
+    if git is not None and git[0] == "config":  # git config core.sshCommand 'ssh -i KEY': code, judged as run
+        values = [a for a in git[1] if not a.startswith("-")]
+        used += values[1:2] if len(values) >= 2 and runs_as_code(values[0]) else []
+    if name == "openssl" and operands(args)[:1] in (["s_server"], ["s_client"], ["s_time"]):
+        used += [args[k + 1] for k, a in enumerate(args[:-1]) if a in _TLS_KEYS]  # the key serves TLS, unshown
+    if name == "find" and not _FIND_RUNS & set(args):  # find / -name id_rsa: a name looked for, never read
+        used += [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
     return used
+
+
+#: openssl s_server's and s_client's options that name the key and certificates a TLS
+#: connection authenticates with
+_TLS_KEYS = frozenset({"-key", "-cert", "-dkey", "-dcert", "-CAfile", "-chainCAfile", "-cert_chain", "-pass"})
+#: find's tests whose value is a pattern of names, not a file
+_FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+                            "-iregex", "-lname", "-ilname"})
+#: find's actions that hand each file found to a command (``-exec cat {} \;``): then the
+#: names it looks for are the files read
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def _reads_certificates(command: Command) -> bool:

@@ -198,7 +198,7 @@ class _Walker:
                  feeders: tuple[Command, ...]) -> Command:
         known = self.known
         env = known.env()
-        expanded = known.expand(raw.words)
+        expanded = known.expand(raw.words, top=depth == 0)
         expanded = known.git_aliases(expanded, [a.text for a in raw.assignments])
         wrappers, words = _unwrap(expanded)
         redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)

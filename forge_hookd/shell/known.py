@@ -77,10 +77,18 @@ class Known:
     def env(self) -> tuple[str, ...]:
         return tuple(f"{k}={v}" for k, v in self.values.items() if not k.isdigit())
 
-    def expand(self, words: list[Word]) -> list[Word]:
+    def expand(self, words: list[Word], *, top: bool = False) -> list[Word]:
+        """``words`` with what the line set put in; ``top``: the agent's own line (not a ``-c``
+        string or a script it runs), whose shell has no positional parameters and is named
+        by ``$0``."""
         out: list[Word] = []
         for word in words:
-            if word.dynamic:
+            if word.dynamic and top and self.positional is None:
+                word = _agent_shell(word)
+            if word.dynamic and not word.quoted and "IFS" not in self.values and "IFS" in word.text:
+                for piece in _ifs_split(word):
+                    out.extend(self._substituted(piece) if piece.dynamic else [piece])
+            elif word.dynamic:
                 out.extend(self._substituted(word))
             elif not word.quoted and "{" in word.text and len(out) > 0:
                 out.extend(_braces(word))
@@ -227,6 +235,13 @@ class Known:
                                  for w in words[1:index]) or words[index].dynamic
 
 
+def runs_as_code(key: str) -> bool:
+    """Whether git runs the value of the setting ``key`` as a shell command
+    (``core.sshCommand``, ``core.pager``, ``pager.log`` ...)."""
+    key = key.lower()
+    return key in _SHELL_SETTINGS or key.startswith("pager.")
+
+
 def _git_rest(args: list[str]) -> list[str]:
     while args and args[0].startswith("-"):
         args = args[2:] if args[0] in _GIT_VALUED else args[1:]
@@ -282,6 +297,24 @@ def _env_config(assignments: list[str]) -> dict[str, str]:
 
 def _env_aliases(assignments: list[str]) -> dict[str, str]:
     return {key[6:]: value for key, value in _env_config(assignments).items() if key.lower().startswith("alias.")}
+
+
+_AGENT_PARAMETER = Lazy(r"\$(?:\{[@*0]\}|[@*0])", needs=("$",))
+_IFS = Lazy(r"\$(?:\{IFS\}|IFS(?![A-Za-z0-9_]))", needs=("IFS",))
+
+
+def _agent_shell(word: Word) -> Word:
+    """``$@``, ``$*`` (empty: an agent's ``bash -c`` line has no positional parameters) and
+    ``$0`` (its shell) put in: ``who$@ami`` runs ``whoami``, ``echo x | $0`` a shell."""
+    text = _AGENT_PARAMETER.sub(lambda m: "bash" if "0" in m.group() else "", word.text)
+    return word if text == word.text else word._replace(text=text, dynamic="$" in text or "`" in text)
+
+
+def _ifs_split(word: Word) -> list[Word]:
+    """An unquoted word split where ``$IFS`` stands, as the shell splits it (IFS is unset by
+    the line, so blanks): ``cat${IFS}.env`` is ``cat .env``."""
+    pieces = [p for p in _IFS.compiled.split(word.text) if p]
+    return [Word(p, dynamic="$" in p or "`" in p, glob=word.glob) for p in pieces]
 
 
 def _braces(word: Word) -> list[Word]:

