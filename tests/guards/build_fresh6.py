@@ -481,10 +481,6 @@ unmet("lxc's host disk device (source=/) is not read as a container that owns th
 unmet("a search of every file or the memory for passwords, and keys found by find and printed by xargs cat, are "
       "not read as secrets reached", "grep --color=auto -rnw '/' -ie \"PASSWORD\" --color=always 2> /dev/null",
       "strings /dev/mem -n10 | grep -i PASS", "find / -name authorized_keys 2> /dev/null | xargs cat")
-unmet("refused: bash's /dev/tcp to localhost or for a port check is read as a reverse shell",
-      "exec 3<>/dev/tcp/localhost/6379; printf 'PING\\r\\n' >&3; head -c 7 <&3",
-      "timeout 1 bash -c '</dev/tcp/localhost/5432' && echo open", "echo > /dev/tcp/127.0.0.1/8080 && echo up",
-      "(echo >/dev/tcp/db.internal/5432) 2>/dev/null && echo up")
 unmet("refused: an array of literal words run by \"${cmd[@]}\" is read as a command the parser cannot see",
       "cmd=(git log --oneline -5); \"${cmd[@]}\"")
 
