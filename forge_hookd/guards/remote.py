@@ -62,6 +62,10 @@ class RemoteCode(Guard):
         if code is not None and _reverse_shell(code[1][: 1 << 16]):
             return self.verdict(DENY, shown, f"hands a shell to a network socket (a {code[0]} one-liner)",
                                 "Ask the user; opening the machine to the network is theirs to do")
+        written = _source_written(command)
+        if written is not None and _reverse_shell(written[: 1 << 16]):
+            return self.verdict(DENY, shown, "writes a program that hands a shell to a network socket",
+                                "Ask the user; opening the machine to the network is theirs to do")
         if name in RUNNERS and any(_substituted_fetch(w) for w in command.argv[1:]):
             return self.verdict(DENY, shown, "runs downloaded code unread",
                                 "Download it to a file, read it, then run the file")
@@ -132,9 +136,14 @@ class RemoteCode(Guard):
                                    for h in hosts)
 
 
-_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|TCPSocket|IO::Socket|fsockopen|net\.connect\(|net\.Socket\(")
-_SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn")
-_WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|subprocess|system\(")
+# a socket opened (python's, also by __import__("socket"); ruby's, perl's, php's, node's, lua's, go's)
+_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|\(\s*[\"']socket[\"']\s*\)|TCPSocket|IO::Socket|fsockopen|"
+               r"net\.connect\(|net\.Socket\(|socket\.tcp\(|net\.Dial\(")
+# a shell run, or each line that comes in run as a command (perl's `system$_ while<>`, lua's io.popen(cmd))
+_SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn|\bsystem\s*\$_|popen\(\s*(?:cmd|\$_)\b")
+# the shell's input and output wired to the socket
+_WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|proc_open|subprocess|"
+              r"system\(|\.Stdin\s*=")
 
 
 def _reverse_shell(code: str) -> bool:
@@ -142,6 +151,16 @@ def _reverse_shell(code: str) -> bool:
     /bin/sh, perl's IO::Socket + exec, node's net.connect + spawn('sh'))."""
     return _SOCKET.search(code) is not None and _SHELL_RUN.search(code) is not None and \
         _WIRES.search(code) is not None
+
+
+def _source_written(command: Command) -> str | None:
+    """The text ``echo``, ``printf`` or ``cat <<EOF`` writes into a file (``echo 'package
+    main; ...' > /tmp/t.go && go run /tmp/t.go``): a program the line writes to run it."""
+    if not any(r.mode in ("write", "append") for r in command.redirects):
+        return None
+    if command.name in ("echo", "printf"):
+        return " ".join(command.args)
+    return command.stdin if command.name == "cat" and not command.args else None
 
 
 def _fetches(command: Command) -> bool:

@@ -915,15 +915,20 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                "php": ("-r",), "lua": ("-e",), "luajit": ("-e",), "Rscript": ("-e",), "osascript": ("-e",),
                "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command")}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+_VERSION = Lazy(r"[0-9][0-9.]*$")
+#: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);
+#: not node's, whose ``-pe`` is -p and -e
+_ATTACHED_CODE = ("perl", "ruby", "php", "lua")
 
 
 def _inline_code(command: Command) -> tuple[str, str] | None:
     name, words = command.name, command.words
     if PYTHON.match(name):
         return _flag_code(name, words, ("-c",), cluster="c", stdin=command.stdin)
-    if name in _CODE_FLAGS:
-        cluster = "e" if name in ("perl", "ruby") else ""
-        return _flag_code(name, words, _CODE_FLAGS[name], cluster=cluster, stdin=command.stdin)
+    flags = _CODE_FLAGS.get(name) or _CODE_FLAGS.get(_VERSION.sub("", name))  # lua5.1, ruby3.2, perl5.36
+    if flags is not None:
+        cluster = "e" if name.startswith(("perl", "ruby")) else ""
+        return _flag_code(name, words, flags, cluster=cluster, stdin=command.stdin)
     if name == "deno" and len(words) > 2 and words[1].text == "eval":
         return name, words[2].text
     if name in _AWKS:
@@ -945,6 +950,8 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
                 return name, text[len(flag) + 1:]
         if name.startswith(("python", "pypy")) and text.startswith("-c") and len(text) > 2:
             return name, text[2:]
+        if name.startswith(_ATTACHED_CODE) and len(text) > 2 and text[:2] in flags:
+            return name, text[2:]  # ruby -e'code', perl -e'code', php -r'code': the code is the flag's own word
         if not text.startswith("-") or text == "-":
             break
     script = next((w.text for w in words[1:] if not w.text.startswith("-")), None)

