@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from fnmatch import fnmatchcase
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -90,8 +91,10 @@ class Known:
                     out.extend(self._substituted(piece) if piece.dynamic else [piece])
             elif word.dynamic:
                 out.extend(self._substituted(word))
-            elif not word.quoted and "{" in word.text and len(out) > 0:
+            elif not word.quoted and "{" in word.text:  # {rm,-rf,~} too: bash runs rm -rf ~
                 out.extend(_braces(word))
+            elif not out and word.glob and not word.quoted and "/" in word.text:
+                out.append(_globbed_head(word))
             else:
                 out.append(word)
             if len(out) > 4096:
@@ -297,6 +300,32 @@ def _env_config(assignments: list[str]) -> dict[str, str]:
 
 def _env_aliases(assignments: list[str]) -> dict[str, str]:
     return {key[6:]: value for key, value in _env_config(assignments).items() if key.lower().startswith("alias.")}
+
+
+#: a system's commands that the guards judge by name, by the directory a command word spelt
+#: as a glob (``/???/??t``, ``/???/???/?u?l``) is matched against: /bin holds the classic
+#: set (``/???/??t`` is /bin/cat, not git), /usr/bin every one of them (merged /usr)
+_BIN = ("rm cat ls cp mv ln dd chmod chown chgrp sh bash dash zsh su kill mount echo grep sed tar nc netcat "
+        "gzip zcat mktemp").split()
+_USR_BIN = (*_BIN, *("tac head tail less more id whoami shred truncate sudo doas killall pkill ksh csh tcsh ncat "
+                     "socat telnet curl wget python python3 perl ruby php node lua base64 xxd openssl scp ssh sftp "
+                     "rsync git env find xargs crontab systemctl passwd awk gawk tee printf strings nohup "
+                     "timeout").split())
+_SBIN = ("mkfs fdisk wipefs useradd usermod chpasswd").split()
+_SYSTEM_COMMANDS = {"/bin": frozenset(_BIN), "/usr/bin": frozenset(_USR_BIN), "/sbin": frozenset(_SBIN),
+                    "/usr/sbin": frozenset(_SBIN)}
+
+
+def _globbed_head(word: Word) -> Word:
+    """A command word spelt as a glob of a system command's path: the one command it
+    matches, or, where several could, a word read as unresolved (judged as each command
+    a guard knows, as ``$X`` is)."""
+    directory, name = posixpath.split(word.text)
+    found = sorted(posixpath.join(d, c) for d, names in _SYSTEM_COMMANDS.items() if fnmatchcase(d, directory)
+                   for c in names if fnmatchcase(c, name))
+    if len({posixpath.basename(f) for f in found}) == 1:
+        return Word(found[0])
+    return word._replace(dynamic=True) if found else word
 
 
 _AGENT_PARAMETER = Lazy(r"\$(?:\{[@*0]\}|[@*0])", needs=("$",))
