@@ -507,7 +507,7 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
 #: ``LocalCommand=`` (scp, sftp and sshfs pass -o on), psql's ``-o '|cmd'``, tar's
 #: ``--checkpoint-action=exec=``, ``--to-command=``, ``-I``/``--use-compress-program=``,
 #: ``-F``/``--info-script=`` (GTFOBins lists them all as ways to run a shell)
-_OPTION_COMMANDS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "psql", "tar", "gtar", "bsdtar"})
+_OPTION_COMMANDS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "psql", "tar", "gtar", "bsdtar", "touch"})
 _SSH_COMMAND_KEYS = ("proxycommand", "localcommand")
 _TAR_COMMAND_OPTIONS = ("--to-command", "--use-compress-program", "--info-script", "--new-volume-script")
 
@@ -521,6 +521,8 @@ def _option_commands(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
                 arg.partition("=")[2] if arg.startswith("--output=") else ""
             if out.startswith("|"):
                 yield "psql -o", out[1:]
+        elif name == "touch":  # touch -- '--checkpoint-action=exec=CMD': a file a later `tar cf x *` takes as
+            yield from _option_commands("tar", [arg])  # its option (GTFOBins' wildcard injection), so CMD runs
         elif name in ("tar", "gtar", "bsdtar"):
             if arg.startswith("--checkpoint-action=exec="):
                 yield "tar --checkpoint-action", arg.partition("exec=")[2]

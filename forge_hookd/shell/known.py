@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from fnmatch import fnmatchcase
+from fnmatch import translate as fnmatch_translate
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -106,6 +107,8 @@ class Known:
         if text in ("$@", "$*", "${@}", "${*}") and self.positional is not None:
             return [Word(p, quoted=True) for p in self.positional]
         text = _WHICH.sub(lambda m: posixpath.basename(m.group(1) or m.group(2)), text)
+        text = _ECHOED.sub(lambda m: _escapes(m.group(1) if m.group(1) is not None else m.group(2)), text)
+        text = _OPERATED.sub(self._operated, text)
         whole = _REF.fullmatch(text)
         text = _REF.sub(self._value, text)
         if "$" in text or "`" in text:
@@ -115,6 +118,27 @@ class Known:
             parts = re.split("[" + re.escape(ifs) + "]+", self.values[name]) if ifs else self.values[name].split()
             return [Word(part) for part in parts if part] or [Word("")]
         return [word._replace(text=text, dynamic=False)]
+
+    def _operated(self, match: re.Match[str]) -> str:
+        """``${v//pat/rep}``, ``${v/pat/rep}``, ``${v:off:len}`` of a value the line set (bash's
+        pattern substitution and substring); ``${HOME:0:1}`` is ``/`` (HOME, PWD and OLDPWD
+        hold absolute paths); anything else stays as written."""
+        name, op, rest = match.group(1), match.group(2), match.group(3)
+        value = self.values.get(name)
+        if op == ":":
+            offset, _, length = rest.partition(":")
+            if not offset.strip().isdigit() or length and not length.strip().isdigit():
+                return match.group(0)
+            start = int(offset)
+            if value is None:
+                return "/" if name in _ABSOLUTE and start == 0 and length.strip() == "1" else match.group(0)
+            return value[start:start + int(length)] if length else value[start:]
+        if value is None or "$" in value or "`" in value:
+            return match.group(0)
+        parts = re.split(r"(?<!\\)/", rest, maxsplit=1)
+        pattern, replacement = parts[0].replace("\\/", "/"), (parts[1] if len(parts) > 1 else "").replace("\\/", "/")
+        found = re.compile(fnmatch_translate(pattern).removeprefix("(?s:").removesuffix(")\\Z"))
+        return found.sub(lambda _: replacement, value, count=0 if op == "//" else 1)
 
     def _value(self, match: re.Match[str]) -> str:
         name = match.group(1) or match.group(2)
@@ -339,6 +363,19 @@ def _globbed_head(word: Word) -> Word:
     if len({posixpath.basename(f) for f in found}) == 1:
         return Word(found[0])
     return word._replace(dynamic=True) if found else word
+
+
+#: ``${NAME//pat/rep}``, ``${NAME/pat/rep}``, ``${NAME:off[:len]}``
+_OPERATED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(//|/|:)((?:[^{}\\]|\\.)*)\}", needs=("${",))
+_ABSOLUTE = frozenset({"HOME", "PWD", "OLDPWD"})
+#: a substitution that only prints a literal with escapes: ``$(echo -e "\x2e\x65")``, ``$(printf '\056')``
+_ECHOED = Lazy(r"(?:\$\(|`)\s*(?:echo\s+-e|printf)\s+(?:\"([^\"`$%]*)\"|'([^'%]*)')\s*(?:\)|`)", needs=("echo", "printf"))
+_ESCAPE = Lazy(r"\\x([0-9a-fA-F]{1,2})|\\0?([0-7]{1,3})")
+
+
+def _escapes(text: str) -> str:
+    r"""echo -e's and printf's ``\xHH`` and octal escapes decoded."""
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else chr(int(m.group(2), 8)), text)
 
 
 _AGENT_PARAMETER = Lazy(r"\$(?:\{[@*0]\}|[@*0])", needs=("$",))

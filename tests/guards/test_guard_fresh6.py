@@ -220,6 +220,39 @@ def test_secrets_searched_for_everywhere_in_memory_or_through_find(command: str,
     assert decide("secret_files", command) == decision, command
 
 
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # pattern substitution and substring of a value the line set, ${HOME:0:1} a slash
+    ("t=.ehhh/hmnv; cat ${t//hhh\\/hm/}", "deny"),
+    ("d=${HOME}hhh/hm; rm -rf ${d//hhh\\/hm/}", "ask"),    # a value with an unknown part: not operated on
+    ("cat ${HOME}${HOME:0:1}.ssh${HOME:0:1}id_rsa", "deny"),
+    ("rm -rf ${HOME:0:1}", "deny"),
+    ("test=/ehhh/hmtc/pahhh/hmsswd; cat ${test//hhh\\/hm/}", "allow"),
+    ("cat ${HOME:0:1}etc${HOME:0:1}hostname", "allow"),
+    ("v=1.2.3; echo ${v//./-}", "allow"),
+    ("f=src/app.js; mv \"$f\" \"${f/.js/.ts}\"", "allow"),
+    ("s=abcdef; echo ${s:2:2}", "allow"),
+    # a substitution that only prints escapes is the text they spell
+    ("cat `echo -e \"\\x2e\\x65\\x6e\\x76\"`", "deny"),
+    ("cat $(printf '\\056\\145\\156\\166')", "deny"),
+    ("cat `echo -e \"\\x2f\\x65\\x74\\x63\\x2f\\x70\\x61\\x73\\x73\\x77\\x64\"`", "allow"),
+    ("echo \"$(printf '%s' build)\"", "allow"),
+])
+def test_a_path_the_line_builds_with_expansions_and_escapes_is_the_path(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("touch -- '--checkpoint=1' '--checkpoint-action=exec=rm -rf ~' && tar cf archive.tar *", "deny"),
+    ("touch ./--to-command='rm -rf ~'", "allow"),         # a path, not an option: no tar takes it
+    ("touch -- --checkpoint=1", "allow"),
+    ("touch src/--help.md", "allow"),
+])
+def test_a_file_named_as_an_option_that_runs_a_command(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
 def test_an_ifs_disguise_through_the_installed_executable(project: Project) -> None:
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}.env").exit_status == 1
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}README.md").exit_status == 0
