@@ -384,7 +384,11 @@ _IFS = Lazy(r"\$(?:\{IFS\}|IFS(?![A-Za-z0-9_]))", needs=("IFS",))
 
 def _agent_shell(word: Word) -> Word:
     """``$@``, ``$*`` (empty: an agent's ``bash -c`` line has no positional parameters) and
-    ``$0`` (its shell) put in: ``who$@ami`` runs ``whoami``, ``echo x | $0`` a shell."""
+    ``$0`` (its shell) put in: ``who$@ami`` runs ``whoami``, ``echo x | $0`` a shell. A word
+    that is only ``"$@"`` stays as it is: that is how a function the line defines takes its
+    arguments (``f() { rm -rf "$@"; }; f ~``), which are not empty."""
+    if word.text in ("$@", "$*", "${@}", "${*}"):
+        return word
     text = _AGENT_PARAMETER.sub(lambda m: "bash" if "0" in m.group() else "", word.text)
     return word if text == word.text else word._replace(text=text, dynamic="$" in text or "`" in text)
 

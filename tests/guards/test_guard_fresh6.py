@@ -50,6 +50,9 @@ def test_positional_parameters_of_a_nested_shell_stay_unknown() -> None:
     """``sh -c '... $@' _ ARGS`` has its own: there ``$@`` is not empty, so it is not read so."""
     assert decide("destructive_rm", "find . -name x -exec sh -c 'rm -rf \"$@\"' _ {} +") != "deny"
     assert pack("xargs sh -c 'r$@m -rf ~'") != "allow"
+    # a function the line defines takes its arguments as "$@": not read as empty
+    assert decide("destructive_rm", "f() { rm -rf \"$@\"; }; f ~") != "allow"
+    assert decide("destructive_rm", "function f { rm -rf $*; }; f ~") != "allow"
 
 
 @inprocess
