@@ -72,6 +72,7 @@ class Known:
     def __init__(self) -> None:
         self.values: dict[str, str] = {}  # NAME -> value as written (may hold $(...) still)
         self.positional: list[str] | None = None
+        self.arrays: dict[str, list[Word]] = {}  # NAME=(a b c) -> its elements, as written
         self.aliases: dict[str, str] = {}  # git alias -> its value
         self.git_settings: dict[str, str] = {}  # `git config KEY VALUE` earlier in the line: key -> value
 
@@ -104,6 +105,9 @@ class Known:
 
     def _substituted(self, word: Word) -> list[Word]:
         text = word.text
+        array = _ARRAY_ALL.fullmatch(text)
+        if array is not None and array.group(1) in self.arrays:  # "${cmd[@]}": each element a word
+            return list(self.arrays[array.group(1)])  # expanded at the assignment: `a=(rm -rf ~)` holds the home
         if text in ("$@", "$*", "${@}", "${*}") and self.positional is not None:
             return [Word(p, quoted=True) for p in self.positional]
         text = _WHICH.sub(lambda m: posixpath.basename(m.group(1) or m.group(2)), text)
@@ -173,6 +177,10 @@ class Known:
     def _assign(self, text: str) -> None:
         name, _, value = text.partition("=")
         name = name.rstrip("+").partition("[")[0]
+        if value.startswith("(") and value.endswith(")") and len(self.arrays) < MAX_VARIABLES:
+            script = parse_raw(value[1:-1])
+            self.arrays[name] = [w for c in script.commands for w in c.words][:MAX_BRACES]
+            value = self.arrays[name][0].text if self.arrays[name] else ""  # $NAME is its first element
         if len(self.values) < MAX_VARIABLES or name in self.values:
             self.values[name] = _REF.sub(self._value, _WHICH.sub(lambda m: posixpath.basename(
                 m.group(1) or m.group(2)), value))
@@ -378,6 +386,7 @@ def _escapes(text: str) -> str:
     return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else chr(int(m.group(2), 8)), text)
 
 
+_ARRAY_ALL = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}", needs=("[",))
 _AGENT_PARAMETER = Lazy(r"\$(?:\{[@*0]\}|[@*0])", needs=("$",))
 _IFS = Lazy(r"\$(?:\{IFS\}|IFS(?![A-Za-z0-9_]))", needs=("IFS",))
 

@@ -254,6 +254,9 @@ class _Lexer:
         parts: list[str] = []
         quoted = dynamic = glob = False
         head = _PLAIN.match(s, self.i)
+        if head is not None and head.group().endswith("=") and s.startswith("(", head.end()) and \
+                _ASSIGNMENT.fullmatch(head.group()) is not None:
+            return self._array(head.end())
         if head is not None and (head.end() == n or s[head.end()] in _WORD_END) and \
                 not (s.startswith("(", head.end()) and _glob_group(head.group())):  # a plain word, the most common
             self.i = head.end()
@@ -311,6 +314,18 @@ class _Lexer:
                 quoted = quoted or kind == "quoted"
                 dynamic = dynamic or kind == "dynamic"
         return Word("".join(parts), quoted, dynamic, glob, assignment)
+
+    def _array(self, opening: int) -> Word:
+        """``NAME=(a b c)``: an array assigned, one word up to its closing parenthesis (not
+        ``NAME=`` and a subshell); what it holds is :class:`Known`'s to read."""
+        start, end = self.i, skip_balanced(self.s, opening + 1, ")")
+        if end < 0:
+            self.fail("unterminated array (")
+            end = len(self.s) - 1
+        self.i = end + 1
+        inner = self.s[opening + 1:end]
+        self._nested_subs(inner)
+        return Word(self.s[start:self.i], dynamic="$" in inner or "`" in inner, assignment=True)
 
     def _double_quoted(self, parts: list[str]) -> bool:
         s, n = self.s, len(self.s)

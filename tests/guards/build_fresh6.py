@@ -449,8 +449,6 @@ unmet("a command's output in a DNS name is caught for cat of a file, not for a l
 unmet("our label, wrong in substance: authorized_keys holds public keys, which no secret pattern names "
       "(rightly); the note's \"every private key printed\" does not hold for it",
       "find / -name authorized_keys 2> /dev/null | xargs cat")
-unmet("refused: an array of literal words run by \"${cmd[@]}\" is read as a command the parser cannot see",
-      "cmd=(git log --oneline -5); \"${cmd[@]}\"")
 
 
 if __name__ == "__main__":
