@@ -120,6 +120,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         why = _owns_host(args)
         if why is not None:
             return DENY, f"starts a container that owns the host ({why})", "Mount only the project: -v \"$PWD\":/app"
+    if name in _SYSTEM_CONTAINERS:
+        why = _system_container_owns_host(args)
+        if why is not None:
+            return DENY, f"gives a container the host ({why})", "Ask the user"
     if name == "mount" and any(a in ("--bind", "--rbind", "-B", "--make-rshared") or a.startswith("-o") and "bind" in a
                                for a in args):
         return DENY, "bind-mounts part of the host", "Ask the user"
@@ -322,6 +326,26 @@ def _drops_firewall(name: str, args: list[str]) -> str | None:
         return "nft " + operands(args)[0]
     if name == "ufw" and operands(args)[:1] in (["disable"], ["reset"]):
         return "ufw " + operands(args)[0]
+    return None
+
+
+#: LXD's and Incus's clients: system containers whose configuration can hand them the host
+_SYSTEM_CONTAINERS = frozenset({"lxc", "incus"})
+
+
+def _system_container_owns_host(args: list[str]) -> str | None:
+    """``lxc init img c -c security.privileged=true``, ``lxc config set c security.privileged
+    true``, ``lxc config device add c d disk source=/ path=/mnt/root``: a container as root of
+    the host, or the host's root file system in it (GTFOBins' lxd)."""
+    words = [a.replace("=", " ", 1).split() for a in args]
+    flat = [part for w in words for part in w]
+    for k, part in enumerate(flat[:-1]):
+        if part in ("security.privileged", "security.nesting") and flat[k + 1].lower() in ("true", "1", "yes"):
+            return f"{part}=true"
+        if part == "raw.lxc":
+            return "raw.lxc"
+    if "disk" in args and any(_HOST_MOUNT.search(a.partition("=")[2]) for a in args if a.startswith("source=")):
+        return next(a for a in args if a.startswith("source="))
     return None
 
 

@@ -27,7 +27,9 @@ PROTECTED = ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "b
              "Pipfile.lock", "Cargo.lock", "Gemfile.lock", "composer.lock", "go.sum", "flake.lock", ".git/**",
              ".github/workflows/**", ".gitlab-ci.yml", ".circleci/**", "Jenkinsfile", "azure-pipelines.yml",
              ".buildkite/**", ".travis.yml", "bitbucket-pipelines.yml"]
-_ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/")
+# bash's /dev/tcp/HOST/PORT is a connection, no file: remote_code judges what goes through it
+_ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/dev/tcp/",
+                    "/dev/udp/")
 
 
 def written_paths(command: Command) -> Iterator[str]:

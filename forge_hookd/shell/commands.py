@@ -198,7 +198,7 @@ class _Walker:
                  feeders: tuple[Command, ...]) -> Command:
         known = self.known
         env = known.env()
-        expanded = known.expand(raw.words)
+        expanded = known.expand(raw.words, top=depth == 0)
         expanded = known.git_aliases(expanded, [a.text for a in raw.assignments])
         wrappers, words = _unwrap(expanded)
         redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)
@@ -490,6 +490,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
+    if name in _OPTION_COMMANDS:
+        yield from _option_commands(name, [w.text for w in words[1:]])
     if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")):
         yield from _windows_strings(command)
     for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
@@ -499,6 +501,40 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+#: options whose value the program runs as a shell command: ssh's ``-o ProxyCommand=`` and
+#: ``LocalCommand=`` (scp, sftp and sshfs pass -o on), psql's ``-o '|cmd'``, tar's
+#: ``--checkpoint-action=exec=``, ``--to-command=``, ``-I``/``--use-compress-program=``,
+#: ``-F``/``--info-script=`` (GTFOBins lists them all as ways to run a shell)
+_OPTION_COMMANDS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "psql", "tar", "gtar", "bsdtar", "touch"})
+_SSH_COMMAND_KEYS = ("proxycommand", "localcommand")
+_TAR_COMMAND_OPTIONS = ("--to-command", "--use-compress-program", "--info-script", "--new-volume-script")
+
+
+def _option_commands(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands ``name`` runs from its own options (:data:`_OPTION_COMMANDS`)."""
+    for k, arg in enumerate(args):
+        value = args[k + 1] if k + 1 < len(args) else ""
+        if name == "psql":
+            out = value if arg in ("-o", "--output") else arg[2:] if arg.startswith("-o") else \
+                arg.partition("=")[2] if arg.startswith("--output=") else ""
+            if out.startswith("|"):
+                yield "psql -o", out[1:]
+        elif name == "touch":  # touch -- '--checkpoint-action=exec=CMD': a file a later `tar cf x *` takes as
+            yield from _option_commands("tar", [arg])  # its option (GTFOBins' wildcard injection), so CMD runs
+        elif name in ("tar", "gtar", "bsdtar"):
+            if arg.startswith("--checkpoint-action=exec="):
+                yield "tar --checkpoint-action", arg.partition("exec=")[2]
+            elif arg.startswith(tuple(o + "=" for o in _TAR_COMMAND_OPTIONS)):
+                yield "tar", arg.partition("=")[2]
+            elif arg in (*_TAR_COMMAND_OPTIONS, "-I", "-F") and value:
+                yield "tar", value
+        else:  # ssh and its kin: -o ProxyCommand=CMD, -oProxyCommand=CMD, -o 'ProxyCommand CMD'
+            option = value if arg == "-o" else arg[2:] if arg.startswith("-o") else ""
+            key, _, rest = option.replace("=", " ", 1).partition(" ")
+            if key.lower() in _SSH_COMMAND_KEYS and rest.strip():
+                yield f"{name} -o {key}", rest.strip()
 
 
 def _windows_strings(command: Command) -> Iterator[tuple[str, str]]:
@@ -915,15 +951,20 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                "php": ("-r",), "lua": ("-e",), "luajit": ("-e",), "Rscript": ("-e",), "osascript": ("-e",),
                "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command")}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+_VERSION = Lazy(r"[0-9][0-9.]*$")
+#: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);
+#: not node's, whose ``-pe`` is -p and -e
+_ATTACHED_CODE = ("perl", "ruby", "php", "lua")
 
 
 def _inline_code(command: Command) -> tuple[str, str] | None:
     name, words = command.name, command.words
     if PYTHON.match(name):
         return _flag_code(name, words, ("-c",), cluster="c", stdin=command.stdin)
-    if name in _CODE_FLAGS:
-        cluster = "e" if name in ("perl", "ruby") else ""
-        return _flag_code(name, words, _CODE_FLAGS[name], cluster=cluster, stdin=command.stdin)
+    flags = _CODE_FLAGS.get(name) or _CODE_FLAGS.get(_VERSION.sub("", name))  # lua5.1, ruby3.2, perl5.36
+    if flags is not None:
+        cluster = "e" if name.startswith(("perl", "ruby")) else ""
+        return _flag_code(name, words, flags, cluster=cluster, stdin=command.stdin)
     if name == "deno" and len(words) > 2 and words[1].text == "eval":
         return name, words[2].text
     if name in _AWKS:
@@ -945,6 +986,8 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
                 return name, text[len(flag) + 1:]
         if name.startswith(("python", "pypy")) and text.startswith("-c") and len(text) > 2:
             return name, text[2:]
+        if name.startswith(_ATTACHED_CODE) and len(text) > 2 and text[:2] in flags:
+            return name, text[2:]  # ruby -e'code', perl -e'code', php -r'code': the code is the flag's own word
         if not text.startswith("-") or text == "-":
             break
     script = next((w.text for w in words[1:] if not w.text.startswith("-")), None)

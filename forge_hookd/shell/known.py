@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from fnmatch import fnmatchcase
+from fnmatch import translate as fnmatch_translate
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -81,6 +83,7 @@ class Known:
     def __init__(self) -> None:
         self.values: dict[str, str] = {}  # NAME -> value as written (may hold $(...) still)
         self.positional: list[str] | None = None
+        self.arrays: dict[str, list[Word]] = {}  # NAME=(a b c) -> its elements, as written
         self.aliases: dict[str, str] = {}  # git alias -> its value
         self.git_settings: dict[str, str] = {}  # `git config KEY VALUE` earlier in the line: key -> value
 
@@ -88,13 +91,23 @@ class Known:
     def env(self) -> tuple[str, ...]:
         return tuple(f"{k}={v}" for k, v in self.values.items() if not k.isdigit())
 
-    def expand(self, words: list[Word]) -> list[Word]:
+    def expand(self, words: list[Word], *, top: bool = False) -> list[Word]:
+        """``words`` with what the line set put in; ``top``: the agent's own line (not a ``-c``
+        string or a script it runs), whose shell has no positional parameters and is named
+        by ``$0``."""
         out: list[Word] = []
         for word in words:
-            if word.dynamic:
+            if word.dynamic and top and self.positional is None:
+                word = _agent_shell(word)
+            if word.dynamic and not word.quoted and "IFS" not in self.values and "IFS" in word.text:
+                for piece in _ifs_split(word):
+                    out.extend(self._substituted(piece) if piece.dynamic else [piece])
+            elif word.dynamic:
                 out.extend(self._substituted(word))
-            elif not word.quoted and "{" in word.text and len(out) > 0:
+            elif not word.quoted and "{" in word.text:  # {rm,-rf,~} too: bash runs rm -rf ~
                 out.extend(_braces(word))
+            elif not out and word.glob and not word.quoted and "/" in word.text:
+                out.append(_globbed_head(word))
             else:
                 out.append(word)
             if len(out) > 4096:
@@ -103,9 +116,14 @@ class Known:
 
     def _substituted(self, word: Word) -> list[Word]:
         text = word.text
+        array = _ARRAY_ALL.fullmatch(text)
+        if array is not None and array.group(1) in self.arrays:  # "${cmd[@]}": each element a word
+            return list(self.arrays[array.group(1)])  # expanded at the assignment: `a=(rm -rf ~)` holds the home
         if text in ("$@", "$*", "${@}", "${*}") and self.positional is not None:
             return [Word(p, quoted=True) for p in self.positional]
         text = _WHICH.sub(_looked_up, text)
+        text = _ECHOED.sub(lambda m: _escapes(m.group(1) if m.group(1) is not None else m.group(2)), text)
+        text = _OPERATED.sub(self._operated, text)
         whole = _REF.fullmatch(text)
         text = _REF.sub(self._value, text)
         if "$" in text or "`" in text:
@@ -115,6 +133,27 @@ class Known:
             parts = re.split("[" + re.escape(ifs) + "]+", self.values[name]) if ifs else self.values[name].split()
             return [Word(part) for part in parts if part] or [Word("")]
         return [word._replace(text=text, dynamic=False)]
+
+    def _operated(self, match: re.Match[str]) -> str:
+        """``${v//pat/rep}``, ``${v/pat/rep}``, ``${v:off:len}`` of a value the line set (bash's
+        pattern substitution and substring); ``${HOME:0:1}`` is ``/`` (HOME, PWD and OLDPWD
+        hold absolute paths); anything else stays as written."""
+        name, op, rest = match.group(1), match.group(2), match.group(3)
+        value = self.values.get(name)
+        if op == ":":
+            offset, _, length = rest.partition(":")
+            if not offset.strip().isdigit() or length and not length.strip().isdigit():
+                return match.group(0)
+            start = int(offset)
+            if value is None:
+                return "/" if name in _ABSOLUTE and start == 0 and length.strip() == "1" else match.group(0)
+            return value[start:start + int(length)] if length else value[start:]
+        if value is None or "$" in value or "`" in value:
+            return match.group(0)
+        parts = re.split(r"(?<!\\)/", rest, maxsplit=1)
+        pattern, replacement = parts[0].replace("\\/", "/"), (parts[1] if len(parts) > 1 else "").replace("\\/", "/")
+        found = re.compile(fnmatch_translate(pattern).removeprefix("(?s:").removesuffix(")\\Z"))
+        return found.sub(lambda _: replacement, value, count=0 if op == "//" else 1)
 
     def _value(self, match: re.Match[str]) -> str:
         name = match.group(1) or match.group(2)
@@ -149,6 +188,10 @@ class Known:
     def _assign(self, text: str) -> None:
         name, _, value = text.partition("=")
         name = name.rstrip("+").partition("[")[0]
+        if value.startswith("(") and value.endswith(")") and len(self.arrays) < MAX_VARIABLES:
+            script = parse_raw(value[1:-1])
+            self.arrays[name] = [w for c in script.commands for w in c.words][:MAX_BRACES]
+            value = self.arrays[name][0].text if self.arrays[name] else ""  # $NAME is its first element
         if len(self.values) < MAX_VARIABLES or name in self.values:
             self.values[name] = _REF.sub(self._value, _WHICH.sub(_looked_up, value))
 
@@ -199,7 +242,14 @@ class Known:
         ``core.sshCommand``, ``core.pager``, ``pager.<cmd>``, ``core.editor``,
         ``diff.external``, ``credential.helper`` as ``!...``; the environment's
         ``GIT_SSH_COMMAND``, ``GIT_PAGER``, ...): ``git -c core.sshCommand='rm -rf ~'
-        fetch`` runs ``rm -rf ~``."""
+        fetch`` runs ``rm -rf ~``; exported for the session (``export GIT_PAGER=CODE``), the
+        code every later git command runs."""
+        if command.name in ("export", "declare", "typeset") and (command.name == "export" or "-x" in command.args):
+            for arg in command.args:
+                name, _, value = arg.partition("=")
+                if name in _SHELL_ENVIRONMENT and value.strip():
+                    yield "git's environment, exported", value
+            return
         if command.name != "git":
             return
         assignments = [*self.env(), *command.env, *command.assignments]
@@ -235,6 +285,19 @@ class Known:
                          for a in (*command.env, *command.assignments))
         return config_env or any(w.text in ("-c", "--config-env") or w.text.startswith("--config-env=")
                                  for w in words[1:index]) or words[index].dynamic
+
+
+def runs_as_code(key: str) -> bool:
+    """Whether git runs the value of the setting ``key`` as a shell command
+    (``core.sshCommand``, ``core.pager``, ``pager.log`` ...)."""
+    key = key.lower()
+    return key in _SHELL_SETTINGS or key.startswith("pager.")
+
+
+def code_variable(name: str) -> bool:
+    """Whether git runs the value of the environment variable ``name`` as a shell command
+    (``GIT_SSH_COMMAND``, ``GIT_PAGER`` ...)."""
+    return name in _SHELL_ENVIRONMENT
 
 
 def _git_rest(args: list[str]) -> list[str]:
@@ -292,6 +355,68 @@ def _env_config(assignments: list[str]) -> dict[str, str]:
 
 def _env_aliases(assignments: list[str]) -> dict[str, str]:
     return {key[6:]: value for key, value in _env_config(assignments).items() if key.lower().startswith("alias.")}
+
+
+#: a system's commands that the guards judge by name, by the directory a command word spelt
+#: as a glob (``/???/??t``, ``/???/???/?u?l``) is matched against: /bin holds the classic
+#: set (``/???/??t`` is /bin/cat, not git), /usr/bin every one of them (merged /usr)
+_BIN = ("rm cat ls cp mv ln dd chmod chown chgrp sh bash dash zsh su kill mount echo grep sed tar nc netcat "
+        "gzip zcat mktemp").split()
+_USR_BIN = (*_BIN, *("tac head tail less more id whoami shred truncate sudo doas killall pkill ksh csh tcsh ncat "
+                     "socat telnet curl wget python python3 perl ruby php node lua base64 xxd openssl scp ssh sftp "
+                     "rsync git env find xargs crontab systemctl passwd awk gawk tee printf strings nohup "
+                     "timeout").split())
+_SBIN = ("mkfs fdisk wipefs useradd usermod chpasswd").split()
+_SYSTEM_COMMANDS = {"/bin": frozenset(_BIN), "/usr/bin": frozenset(_USR_BIN), "/sbin": frozenset(_SBIN),
+                    "/usr/sbin": frozenset(_SBIN)}
+
+
+def _globbed_head(word: Word) -> Word:
+    """A command word spelt as a glob of a system command's path: the one command it
+    matches, or, where several could, a word read as unresolved (judged as each command
+    a guard knows, as ``$X`` is)."""
+    directory, name = posixpath.split(word.text)
+    found = sorted(posixpath.join(d, c) for d, names in _SYSTEM_COMMANDS.items() if fnmatchcase(d, directory)
+                   for c in names if fnmatchcase(c, name))
+    if len({posixpath.basename(f) for f in found}) == 1:
+        return Word(found[0])
+    return word._replace(dynamic=True) if found else word
+
+
+#: ``${NAME//pat/rep}``, ``${NAME/pat/rep}``, ``${NAME:off[:len]}``
+_OPERATED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(//|/|:)((?:[^{}\\]|\\.)*)\}", needs=("${",))
+_ABSOLUTE = frozenset({"HOME", "PWD", "OLDPWD"})
+#: a substitution that only prints a literal with escapes: ``$(echo -e "\x2e\x65")``, ``$(printf '\056')``
+_ECHOED = Lazy(r"(?:\$\(|`)\s*(?:echo\s+-e|printf)\s+(?:\"([^\"`$%]*)\"|'([^'%]*)')\s*(?:\)|`)", needs=("echo", "printf"))
+_ESCAPE = Lazy(r"\\x([0-9a-fA-F]{1,2})|\\0?([0-7]{1,3})")
+
+
+def _escapes(text: str) -> str:
+    r"""echo -e's and printf's ``\xHH`` and octal escapes decoded."""
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else chr(int(m.group(2), 8)), text)
+
+
+_ARRAY_ALL = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}", needs=("[",))
+_AGENT_PARAMETER = Lazy(r"\$(?:\{[@*0]\}|[@*0])", needs=("$",))
+_IFS = Lazy(r"\$(?:\{IFS\}|IFS(?![A-Za-z0-9_]))", needs=("IFS",))
+
+
+def _agent_shell(word: Word) -> Word:
+    """``$@``, ``$*`` (empty: an agent's ``bash -c`` line has no positional parameters) and
+    ``$0`` (its shell) put in: ``who$@ami`` runs ``whoami``, ``echo x | $0`` a shell. A word
+    that is only ``"$@"`` stays as it is: that is how a function the line defines takes its
+    arguments (``f() { rm -rf "$@"; }; f ~``), which are not empty."""
+    if word.text in ("$@", "$*", "${@}", "${*}"):
+        return word
+    text = _AGENT_PARAMETER.sub(lambda m: "bash" if "0" in m.group() else "", word.text)
+    return word if text == word.text else word._replace(text=text, dynamic="$" in text or "`" in text)
+
+
+def _ifs_split(word: Word) -> list[Word]:
+    """An unquoted word split where ``$IFS`` stands, as the shell splits it (IFS is unset by
+    the line, so blanks): ``cat${IFS}.env`` is ``cat .env``."""
+    pieces = [p for p in _IFS.compiled.split(word.text) if p]
+    return [Word(p, dynamic="$" in p or "`" in p, glob=word.glob) for p in pieces]
 
 
 def _braces(word: Word) -> list[Word]:

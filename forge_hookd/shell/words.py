@@ -27,6 +27,7 @@ MAX_FEEDERS = 8  # commands kept upstream of one in a pipeline: `a | b | ... | s
 _PLAIN = re.compile(r"[^\s|&;()<>'\"\\$`]+")
 _BLANKS = re.compile(r"(?:[ \t\r]+|\\\n|#[^\n]*)+")
 _NAME = Lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_EMPTY_SUB = Lazy(r"\$\(\s*\)")
 #: a ``$NAME`` or ``${NAME}`` reference (group 1 the braced name, group 2 the bare one), for those
 #: who put known values in: the guards, trust's words, a runner's inputs
 VARIABLE = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))", needs=("$",))
@@ -253,6 +254,9 @@ class _Lexer:
         parts: list[str] = []
         quoted = dynamic = glob = False
         head = _PLAIN.match(s, self.i)
+        if head is not None and head.group().endswith("=") and s.startswith("(", head.end()) and \
+                _ASSIGNMENT.fullmatch(head.group()) is not None:
+            return self._array(head.end())
         if head is not None and (head.end() == n or s[head.end()] in _WORD_END) and \
                 not (s.startswith("(", head.end()) and _glob_group(head.group())):  # a plain word, the most common
             self.i = head.end()
@@ -302,13 +306,26 @@ class _Lexer:
                 dynamic = self._double_quoted(parts) or dynamic
                 quoted = True
             elif c == "`":
-                dynamic = True
-                parts.append(self._backtick())
+                text = self._backtick()
+                dynamic = dynamic or text != ""
+                parts.append(text)
             else:  # "$"
                 kind = self._dollar(parts)
                 quoted = quoted or kind == "quoted"
                 dynamic = dynamic or kind == "dynamic"
         return Word("".join(parts), quoted, dynamic, glob, assignment)
+
+    def _array(self, opening: int) -> Word:
+        """``NAME=(a b c)``: an array assigned, one word up to its closing parenthesis (not
+        ``NAME=`` and a subshell); what it holds is :class:`Known`'s to read."""
+        start, end = self.i, skip_balanced(self.s, opening + 1, ")")
+        if end < 0:
+            self.fail("unterminated array (")
+            end = len(self.s) - 1
+        self.i = end + 1
+        inner = self.s[opening + 1:end]
+        self._nested_subs(inner)
+        return Word(self.s[start:self.i], dynamic="$" in inner or "`" in inner, assignment=True)
 
     def _double_quoted(self, parts: list[str]) -> bool:
         s, n = self.s, len(self.s)
@@ -334,8 +351,9 @@ class _Lexer:
                 parts.append(nxt if nxt in '$`"\\' else ("" if nxt == "\n" else "\\" + nxt))
                 self.i += 2
             elif c == "`":
-                dynamic = True
-                parts.append(self._backtick())
+                text = self._backtick()
+                dynamic = dynamic or text != ""
+                parts.append(text)
             else:
                 dynamic = self._dollar(parts, in_quotes=True) == "dynamic" or dynamic
 
@@ -347,6 +365,8 @@ class _Lexer:
             end = len(self.s)
         self.i = end + 1
         inner = re.sub(r"\\([`$\\])", r"\1", self.s[start:end])
+        if not inner.strip():
+            return ""  # an empty substitution (wh``oami) adds nothing: the word is what is left
         self.subs.append(Sub("`", inner))
         return "`" + inner + "`"
 
@@ -371,6 +391,9 @@ class _Lexer:
             self._nested_subs(s[i + 3:max(end - 1, i + 3)])
             return "dynamic"
         if nxt == "(":
+            if (empty := _EMPTY_SUB.match(s, i)) is not None:  # who$()ami: an empty substitution adds nothing
+                self.i = empty.end()
+                return "plain"
             parts.append(self._substitution("$(", i + 2, ")"))
             return "dynamic"
         if nxt == "{":

@@ -367,8 +367,8 @@ def test_the_guards_load_no_trust_words() -> None:
     ("f=trust; forge-hook $f", ("forge-hook", "trust")),
     ("FH=forge-hook; $FH trust", ("forge-hook", "trust")),
     ("export FH=forge-hook && $FH trust", ("forge-hook", "trust")),
-    ("$(command -v forge-hook) trust", ("forge-hook", "trust")),
-    ("`which forge-hook` trust", ("forge-hook", "trust")),
+    ("$(command -v forge-hook) trust", ("/usr/bin/forge-hook", "trust")),  # where PATH finds it; named forge-hook
+    ("`which forge-hook` trust", ("/usr/bin/forge-hook", "trust")),
     ("set -- forge-hook trust; \"$@\"", ("forge-hook", "trust")),
     ("C='rm -rf /'; $C", ("rm", "-rf", "/")),
     ("rm -rf {/,x}", ("rm", "-rf", "/", "x")),
