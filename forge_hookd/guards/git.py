@@ -206,6 +206,11 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
     if sub == "restore" and (not ({"--staged", "-S"} & set(args) or "S" in shorts) and ops or "--worktree" in longs
                              or "W" in shorts):
         return "discards changes in the working tree (restore)", "Commit or stash first (git stash push)"
+    if sub == "rm" and ("f" in shorts or "--force" in longs) and not ({"--cached", "--dry-run"} & longs or
+                                                                      "n" in shorts) and \
+            any(op in _WHOLE_TREE for op in ops):
+        return "removes every tracked file with its uncommitted changes (rm -f of the whole tree)", \
+            "Remove what you mean by name, or git rm without -f, which refuses to lose a change"
     if sub == "switch" and ({"--discard-changes", "--force"} & longs or "f" in shorts) and \
             not shorts & {"c", "C"}:
         return "discards changes in the working tree", "Commit or stash first"
@@ -230,6 +235,10 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return "removes a worktree with its changes", "Commit in the worktree first; remove it without --force"
     return None
 
+
+#: operands of git rm that name the whole working tree (a directory of the project is its work,
+#: as `rm -rf dir` is destructive_rm's to pass)
+_WHOLE_TREE = frozenset({".", "./", ":/", ":/*", "*", "./*", ":(top)"})
 
 #: branches whose move is never a topic's own business
 _MAIN_BRANCHES = frozenset({"main", "master", "trunk", "develop", "development", "production", "prod", "stable"})

@@ -394,9 +394,6 @@ sh("other", "allow", adapted(thread(CC, 6778), LOOKALIKE), "ls cppcon2025/lib", 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 7.
 UNMET: dict[str, str] = {
-    "git rm -rf .":
-        "git rm forced over the whole tree removes every tracked file with its uncommitted changes; destructive_git "
-        "reads checkout and restore of the tree, not rm",
     "git checkout HEAD~1 -- package-lock.json":
         "our label (one named file from a commit, as `git restore src/index.ts` in fresh4.jsonl) conflicts with "
         "peers.jsonl, which denies checking out a file over its changes: fresh2's section describes the conflict",

@@ -1,0 +1,41 @@
+"""Rules the seventh fresh corpus (tests/guards/build_fresh7.py: what agents ran, as their users
+reported it in issue trackers) showed missing, each judged by its effect and pinned with benign
+look-alikes."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import Project, decide, pack, run_installed
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("git rm -rf .", "deny"),                    # google-gemini/gemini-cli #25217: the whole project removed
+    ("git rm -r -f .", "deny"),
+    ("git rm --force -r .", "deny"),
+    ("git rm -f -r :/", "deny"),                 # the top of the tree, from anywhere in it
+    ("git rm -rf *", "deny"),
+    ("git reset --hard && git rm -r -f .", "deny"),
+    ("git rm -r .", "allow"),                    # without -f git refuses to lose a change: HEAD has the rest
+    ("git rm -rf docs/old", "allow"),            # a directory of the project: its work, as `rm -rf dir`
+    ("git rm -f src/a.ts", "allow"),             # one named file
+    ("git rm -r --cached .", "allow"),           # untracked, the files stay
+    ("git rm --cached -rf .", "allow"),
+    ("git rm -n -rf .", "allow"),                # a dry run
+    ("git rm -rf --dry-run .", "allow"),
+    ("git rm --cached .env", "allow"),
+])
+def test_git_rm_forced_over_the_whole_tree_is_denied(command: str, decision: str) -> None:
+    assert decide("destructive_git", command) == decision, command
+
+
+@pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("destructive_git", "git rm -rf .", "destructive_git: deny", 1),
+])
+def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
+                                                   status: int) -> None:
+    """Through ``forge-hook guard test``, as a user checks a rule (nothing is run)."""
+    run = run_installed(["guard", "test", guard, "--", command], cwd=project.root, prog="forge-hook")
+    assert run.stdout.splitlines()[0] == first, run.stdout
+    assert run.exit_status == status
