@@ -402,7 +402,6 @@ UNMET: dict[str, str] = {
     "cat cluster.kubeconfig": "a kubeconfig by its name (`*.kubeconfig`) is no secret file's name to secret_files",
     "echo ${ANTHROPIC_API_KEY:+set}":
         "`${VAR:+word}` expands to the word, never the value: secret_files reads it as the secret printed",
-    "Get-ChildItem Env:": "PowerShell's environment drive listed whole is `env` by another name",
     "cat /proc/$(pgrep -f agentready)/environ | tr '\\0' '\\n' | grep ANTHROPIC":
         "a process's environment file under /proc is no secret file to secret_files",
 }

@@ -30,7 +30,27 @@ def test_git_rm_forced_over_the_whole_tree_is_denied(command: str, decision: str
     assert decide("destructive_git", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("Get-ChildItem Env:", "deny"),              # anomalyco/opencode #36642: every API key printed
+    ("gci env:", "deny"),
+    ("Get-Item Env:*", "deny"),
+    ("ls env:", "deny"),                         # PowerShell's aliases of Get-ChildItem
+    ("dir Env:\\", "deny"),
+    ("Get-ChildItem Env:OPENAI_API_KEY", "deny"),  # one secret by name, as printenv OPENAI_API_KEY
+    ("Get-ChildItem Env:PATH", "allow"),          # one variable that is no secret
+    ("Get-ChildItem src", "allow"),
+    ("gci -Recurse *.ts", "allow"),
+    ("ls -la", "allow"),
+    ("dir", "allow"),
+    ("ls env", "allow"),                         # a directory called env
+])
+def test_powershells_environment_drive_listed_is_env(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("secret_files", "Get-ChildItem Env:", "secret_files: deny", 1),
     ("destructive_git", "git rm -rf .", "destructive_git: deny", 1),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
