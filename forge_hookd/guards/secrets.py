@@ -50,7 +50,8 @@ NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
 _SECRET_WORDS = "SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL"  # in a variable's name
-_SECRET_VAR = Lazy(rf"\$\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)", re.I)
+# `${KEY:+set}` and `${KEY+set}` expand to the word, never the value: no secret printed
+_SECRET_VAR = Lazy(rf"\$\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)(?![A-Za-z0-9_])(?!:?\+)", re.I)
 _SECRET_NAME = Lazy(_SECRET_WORDS, re.I)
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
@@ -326,7 +327,10 @@ class SecretFiles(Guard):
         printed = _prints_secret(command)
         if printed is not None:
             return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
-        if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
+        # a grep that only counts or tests (`grep -q KEY .env`, `grep -c = .env`, `-l`) prints no
+        # line of the file, as `wc -l .env` prints none: the check whether a key is set
+        if (command.name in _METADATA or _only_counts(command)) and \
+                not any(r.mode in ("write", "append") for r in command.redirects) or \
                 not command.argv and not command.redirects or _reads_certificates(command):
             return ALLOWED
         if command.name == "ssh-keygen" and _makes_a_key(command):

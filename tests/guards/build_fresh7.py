@@ -397,11 +397,7 @@ UNMET: dict[str, str] = {
     "git checkout HEAD~1 -- package-lock.json":
         "our label (one named file from a commit, as `git restore src/index.ts` in fresh4.jsonl) conflicts with "
         "peers.jsonl, which denies checking out a file over its changes: fresh2's section describes the conflict",
-    "grep -q STRIPE_SECRET_KEY .env.local":
-        "a grep that prints nothing of the file (-q, -c, -l) reads it as `wc -l .env` does: secret_files refuses it",
     "cat cluster.kubeconfig": "a kubeconfig by its name (`*.kubeconfig`) is no secret file's name to secret_files",
-    "echo ${ANTHROPIC_API_KEY:+set}":
-        "`${VAR:+word}` expands to the word, never the value: secret_files reads it as the secret printed",
     "cat /proc/$(pgrep -f agentready)/environ | tr '\\0' '\\n' | grep ANTHROPIC":
         "a process's environment file under /proc is no secret file to secret_files",
 }

@@ -49,8 +49,35 @@ def test_powershells_environment_drive_listed_is_env(command: str, decision: str
     assert decide("secret_files", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("grep -q STRIPE_SECRET_KEY .env.local", "allow"),  # anthropics/claude-code #18223: the quiet check
+    ("grep -c '=' .env", "allow"),
+    ("grep --quiet DATABASE_URL .env", "allow"),
+    ("grep -l API_KEY .env .env.local", "allow"),       # file names, no line
+    ("rg -q OPENAI .env", "allow"),
+    ("grep -q KEY .env && echo set || echo missing", "allow"),
+    ("grep STRIPE_SECRET_KEY .env.local", "deny"),      # the line, the key with it
+    ("grep -A1 -q KEY .env; cat .env", "deny"),         # the file printed after all
+    ("grep -o 'sk_[a-z0-9]*' .env", "deny"),
+    ("grep -l KEY .env > keys.txt", "deny"),            # written on: judged as the read it is
+    ("echo ${ANTHROPIC_API_KEY:+set}", "allow"),        # anthropics/claude-code #62156, written right
+    ("echo ${ANTHROPIC_API_KEY+set}", "allow"),
+    ("echo \"key: ${OPENAI_API_KEY:+present}\"", "allow"),
+    ("echo ${#ANTHROPIC_API_KEY}", "allow"),            # its length
+    ("echo ${ANTHROPIC_API_KEY:-unset}", "deny"),       # the value when it is set
+    ("echo \"ANTHROPIC_API_KEY=${ANTHROPIC_API_KEY:-unset}\"", "deny"),
+    ("echo ${ANTHROPIC_API_KEY:+$ANTHROPIC_API_KEY}", "deny"),  # the word is the value
+    ("echo $GITHUB_TOKEN", "deny"),
+    ("echo ${MY_TOKEN_VALUE:+x}$MY_TOKEN_VALUE", "deny"),
+])
+def test_a_check_that_prints_no_value_passes(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
     ("secret_files", "Get-ChildItem Env:", "secret_files: deny", 1),
+    ("secret_files", "grep -q STRIPE_SECRET_KEY .env.local", "secret_files: allow", 0),
     ("destructive_git", "git rm -rf .", "destructive_git: deny", 1),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
