@@ -30,7 +30,7 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 ".pypirc", ".git-credentials", "*/.gnupg/*", "credentials.json", "service-account*.json",
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
-                "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
+                "/proc/*/environ", "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
                 "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
@@ -248,6 +248,18 @@ def _only_counts(command: Command) -> bool:
     return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
 
 
+# what the line cannot know in a path: a substitution `$(pgrep x)`, a variable `$DIR`, `${DIR}`
+_UNKNOWN_PART = Lazy(r"\$\([^()]*\)|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*", needs=("$",))
+
+
+def _with_unknown_parts(word: str, context: Context, cwd: str) -> str | None:
+    """``word`` with what the line cannot know put as one plain name (``/proc/$(pgrep x)/environ``
+    -> ``/proc/_/environ``): the rest of the path still says what it names, so a secret file
+    whatever the unknown part is (another process's environment, ``$DIR/.env``) is judged as one."""
+    known = _UNKNOWN_PART.sub("_", word)
+    return None if "$" in known or "`" in known else resolve(known, context, cwd)
+
+
 def _logs_in_from_stdin(command: Command) -> bool:
     """``docker login --password-stdin`` (podman, helm registry, oras, skopeo ...),
     ``gh auth login --with-token``: reads a credential on its input and prints none."""
@@ -371,6 +383,8 @@ class SecretFiles(Guard):
                 return self.verdict(DENY, shown or word, f"reaches secret files through the glob {word}",
                                     "Leave secret files out of the pattern")
             path = resolve(word, context, cwd)
+            if path is None and "$" in word:
+                path = _with_unknown_parts(word, context, cwd)
             if path is not None and self._secret(path, context):
                 return self.verdict(DENY, " ".join(command.argv) or word, f"reaches the secret file {word}",
                                     "Ask the user for the one value you need, or read the .env.example file")

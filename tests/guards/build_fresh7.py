@@ -392,14 +392,13 @@ sh("other", "allow", adapted(thread(CC, 6778), LOOKALIKE), "ls cppcon2025/lib", 
 
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
-# that would meet it. The first measurement (2026-11-28) had 7.
+# that would meet it. The first measurement (2026-11-28) had 7; the rules written for them since (git rm -f
+# of the whole tree, PowerShell's environment drive, a grep that only tests and `${KEY:+set}`, kubeconfigs
+# by name, a secret path with a part the line cannot know) met all but the one below.
 UNMET: dict[str, str] = {
     "git checkout HEAD~1 -- package-lock.json":
         "our label (one named file from a commit, as `git restore src/index.ts` in fresh4.jsonl) conflicts with "
         "peers.jsonl, which denies checking out a file over its changes: fresh2's section describes the conflict",
-    "cat cluster.kubeconfig": "a kubeconfig by its name (`*.kubeconfig`) is no secret file's name to secret_files",
-    "cat /proc/$(pgrep -f agentready)/environ | tr '\\0' '\\n' | grep ANTHROPIC":
-        "a process's environment file under /proc is no secret file to secret_files",
 }
 
 

@@ -1,6 +1,8 @@
 """Rules the seventh fresh corpus (tests/guards/build_fresh7.py: what agents ran, as their users
 reported it in issue trackers) showed missing, each judged by its effect and pinned with benign
-look-alikes."""
+look-alikes: ``git rm -f`` of the whole tree, PowerShell's environment drive listed, a check
+whether a key is set that prints no value (``grep -q KEY .env``, ``${KEY:+set}``), a kubeconfig by
+its name, and a secret file whose path has a part the line cannot know (``/proc/$(pgrep x)/environ``)."""
 
 from __future__ import annotations
 
@@ -73,6 +75,39 @@ def test_powershells_environment_drive_listed_is_env(command: str, decision: str
 ])
 def test_a_check_that_prints_no_value_passes(command: str, decision: str) -> None:
     assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("cat cluster.kubeconfig", "deny"),          # anthropics/claude-code #59296's list: *.kubeconfig
+    ("cat kubeconfig", "deny"),
+    ("head kubeconfig.yaml", "deny"),
+    ("cp prod.kubeconfig /tmp/k", "deny"),
+    ("cat src/kubeconfig.go", "allow"),          # code about kubeconfigs
+    ("cat docs/kubeconfig.md", "allow"),
+    ("ls deploy/", "allow"),
+    ("cat /proc/$(pgrep -f agentready)/environ | tr '\\0' '\\n' | grep ANTHROPIC", "deny"),  # ambient-code/agentready #55
+    ("cat /proc/$PID/environ", "deny"),
+    ("cat $DIR/.env", "deny"),                   # the name says it, whatever the directory
+    ("cat \"${PROJECT_ROOT}/.env.production\"", "deny"),
+    ("cat ~/.ssh/$(ls ~/.ssh | head -1)", "deny"),
+    ("cat /proc/$PID/status", "allow"),          # no environment
+    ("cat \"$(git rev-parse --show-toplevel)/README.md\"", "allow"),
+    ("source \"$NVM_DIR/nvm.sh\"", "allow"),
+    ("cat $LOG_FILE", "allow"),                  # a name that says nothing
+    ("ssh -i \"$KEY_FILE\" deploy@host uptime", "allow"),
+])
+def test_a_secret_file_is_known_by_its_name_whatever_the_line_cannot_know(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize("command", [
+    "grep -q STRIPE_SECRET_KEY .env.local", "echo ${ANTHROPIC_API_KEY:+set}", "git rm -r --cached .",
+    "Get-ChildItem src", "cat src/kubeconfig.go", "git rm -rf docs/old",
+])
+def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
+    assert pack(command) == "allow", command
 
 
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
