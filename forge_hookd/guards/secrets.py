@@ -50,9 +50,12 @@ NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
 _SECRET_WORDS = "SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL"  # in a variable's name
-# `${KEY:+set}` and `${KEY+set}` expand to the word, never the value: no secret printed
-_SECRET_VAR = Lazy(rf"\$\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)(?![A-Za-z0-9_])(?!:?\+)", re.I)
+# `${KEY:+set}` and `${KEY+set}` expand to the word, never the value: no secret printed; PowerShell
+# names the same variable `$env:KEY`
+_SECRET_VAR = Lazy(rf"\$(?:env:)?\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)(?![A-Za-z0-9_])(?!:?\+)", re.I)
 _SECRET_NAME = Lazy(_SECRET_WORDS, re.I)
+#: PowerShell's echo (its alias) by its own names
+_POWERSHELL_PRINTERS = frozenset({"write-output", "write-host", "write"})
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
@@ -330,7 +333,7 @@ class SecretFiles(Guard):
         if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):
             return self.verdict(DENY, shown, "prints a secret variable by name",
                                 "Check that it is set without printing it: test -n \"$VAR\"")
-        if command.name in ("echo", "printf"):
+        if command.name in ("echo", "printf") or command.name.lower() in _POWERSHELL_PRINTERS:
             secret = next((m.group(1) for w in command.words[1:] for m in _SECRET_VAR.finditer(w.text)
                            if w.dynamic), None)
             if secret is not None:

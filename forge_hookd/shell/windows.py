@@ -37,8 +37,8 @@ def equivalent(argv: tuple[str, ...]) -> str | None:
         recursive = any(a == "/s" or a.startswith("-r") for a in lowered)
         targets = [posix_path(a) for a in _operands(args)]
         return " ".join(["rm", "-rf" if recursive else "-f", *targets]) if targets else None
-    if name in _LISTERS:
-        return _environment_listed(_operands(args))
+    if name in _LISTERS or name in ("get-content", "gc") and _environment_listed(_operands(args)) is not None:
+        return _environment_listed(_operands(args))  # `gc env:GITHUB_TOKEN` reads the variable, no file
     if name == "format" and args and len(args[0]) == 2 and args[0][1] == ":":
         return f"mkfs {args[0]}"  # a whole drive formatted
     if name in ("get-content", "gc") or name in ("type", "cat") and _windows_style(args) or \
@@ -60,7 +60,8 @@ def equivalent(argv: tuple[str, ...]) -> str | None:
 
 def _environment_listed(ops: list[str]) -> str | None:
     """``Get-ChildItem Env:`` (``gci env:``, ``dir Env:\\``, ``Get-Item Env:*``) as ``env``: every
-    variable printed; ``Get-ChildItem Env:PATH`` as ``printenv PATH``; None for any other listing."""
+    variable printed; ``Get-ChildItem Env:PATH`` and ``Get-Content env:PATH`` as ``printenv PATH``;
+    None for any other listing or file."""
     if len(ops) != 1 or ops[0][:4].lower() != "env:":
         return None
     variable = ops[0][4:].lstrip("\\/")

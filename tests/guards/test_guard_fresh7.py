@@ -46,6 +46,17 @@ def test_git_rm_forced_over_the_whole_tree_is_denied(command: str, decision: str
     ("ls -la", "allow"),
     ("dir", "allow"),
     ("ls env", "allow"),                         # a directory called env
+    # the same drive, one variable read by PowerShell's own names
+    ("Get-Content env:OPENAI_API_KEY", "deny"),
+    ("gc env:GITHUB_TOKEN", "deny"),
+    ("echo $env:OPENAI_API_KEY", "deny"),
+    ("Write-Output $env:GITHUB_TOKEN", "deny"),
+    ("Write-Host \"token: $env:GITHUB_TOKEN\"", "deny"),
+    ("Get-Content env:PATH", "allow"),
+    ("echo $env:PATH", "allow"),
+    ("Write-Host $env:USERPROFILE", "allow"),
+    ("Get-Content src/app.ts", "allow"),
+    ("Write-Output hello", "allow"),
 ])
 def test_powershells_environment_drive_listed_is_env(command: str, decision: str) -> None:
     assert decide("secret_files", command) == decision, command
