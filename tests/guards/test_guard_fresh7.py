@@ -113,6 +113,30 @@ def test_a_secret_file_is_known_by_its_name_whatever_the_line_cannot_know(comman
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # written after the corpus' database and volume cases (claude-code #47694, owncloud/client #7358):
+    # the same loss through another framework, migration tool or compose verb
+    ("mix ecto.reset", "ask"),
+    ("mix ecto.drop", "ask"),
+    ("knex migrate:rollback --all", "ask"),
+    ("npx knex migrate:rollback --all", "ask"),
+    ("npx sequelize-cli db:migrate:undo:all", "ask"),
+    ("docker-compose rm -v -f", "ask"),
+    ("docker compose rm -f --volumes", "ask"),
+    ("mix ecto.migrate", "allow"),
+    ("mix ecto.create", "allow"),
+    ("mix test", "allow"),
+    ("knex migrate:rollback", "allow"),          # the last batch, as a developer undoes their own migration
+    ("knex migrate:latest", "allow"),
+    ("npx sequelize-cli db:migrate:undo", "allow"),
+    ("docker compose rm -f", "allow"),           # stopped containers, their volumes kept
+    ("docker-compose rm", "allow"),
+])
+def test_a_database_or_its_volumes_dropped_another_way_asks(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "grep -q STRIPE_SECRET_KEY .env.local", "echo ${ANTHROPIC_API_KEY:+set}", "git rm -r --cached .",
     "Get-ChildItem src", "cat src/kubeconfig.go", "git rm -rf docs/old",
