@@ -73,6 +73,8 @@ _CERTIFICATE_READERS = frozenset({"x509", "req", "crl", "verify"})
 #: commands that print secret material that is no file: command -> argument prefixes
 _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("gh", ("auth", "token"), "prints the GitHub token"),
+    ("gh", ("auth", "status", "--show-token"), "prints the GitHub token"),
+    ("gh", ("auth", "status", "-t"), "prints the GitHub token"),
     ("glab", ("auth", "status", "--show-token"), "prints the GitLab token"),
     ("kubectl", ("config", "view", "--raw"), "prints the cluster credentials"),
     ("aws", ("configure", "get"), "prints an AWS credential"),
@@ -83,6 +85,7 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("gcloud", ("auth", "print-identity-token"), "prints a Google Cloud token"),
     ("az", ("account", "get-access-token"), "prints an Azure token"),
     ("heroku", ("auth:token",), "prints the Heroku token"),
+    ("heroku", ("config",), "prints the app's config vars, its secrets with them"),  # config:get NAME is one
     ("security", ("find-generic-password",), "reads the keychain"),
     ("security", ("find-internet-password",), "reads the keychain"),
     ("security", ("dump-keychain",), "dumps the keychain"),

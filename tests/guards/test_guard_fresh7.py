@@ -137,6 +137,23 @@ def test_a_database_or_its_volumes_dropped_another_way_asks(command: str, decisi
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # written after the corpus' secrets printed (claude-code #18223, #25053): a token or an app's
+    # secrets printed by the tool that holds them, as `gh auth token` prints its own
+    ("gh auth status --show-token", "deny"),
+    ("gh auth status -h github.com -t", "deny"),
+    ("heroku config", "deny"),
+    ("heroku config -a myapp --json", "deny"),
+    ("gh auth status", "allow"),                 # who is logged in, the token masked
+    ("heroku config:get NODE_ENV", "allow"),     # one variable by name
+    ("heroku config:set NODE_ENV=production", "allow"),
+    ("heroku logs --tail", "allow"),
+])
+def test_a_token_printed_by_the_tool_that_holds_it_is_denied(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "grep -q STRIPE_SECRET_KEY .env.local", "echo ${ANTHROPIC_API_KEY:+set}", "git rm -r --cached .",
     "Get-ChildItem src", "cat src/kubeconfig.go", "git rm -rf docs/old",
