@@ -55,6 +55,10 @@ class ForcePush(Guard):
         api = _api_forces_ref(command)
         if api is not None:
             return self.verdict(DENY, " ".join(command.argv), api, "Open a pull request instead")
+        if _syncs_by_force(command):
+            return self.verdict(DENY, " ".join(command.argv), "hard-resets a branch to its source's (gh repo sync "
+                                "--force): the branch's own commits are dropped, as by a force push",
+                                "Sync without --force; merge or rebase what the branch has of its own")
         merge = _merges_a_pull_request(command)
         if merge is not None:
             decision = DENY if merge == "--admin" else self.opts["push_to_protected"]
@@ -115,6 +119,12 @@ def _merges_a_pull_request(command: Command) -> str | None:
     if "--disable-auto" in args:
         return None
     return "--admin" if "--admin" in args else ""
+
+
+def _syncs_by_force(command: Command) -> bool:
+    """``gh repo sync --force``: the destination branch (a fork's, or the local one) set to the
+    source's, whatever it had of its own."""
+    return command.name == "gh" and command.args[:2] == ("repo", "sync") and "--force" in command.args
 
 
 def _api_forces_ref(command: Command) -> str | None:

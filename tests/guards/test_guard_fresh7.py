@@ -154,6 +154,20 @@ def test_a_token_printed_by_the_tool_that_holds_it_is_denied(command: str, decis
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # written after the corpus' force pushes (claude-code #70378, #33402): the same loss through gh
+    ("gh repo sync --force", "deny"),
+    ("gh repo sync owner/fork --source owner/repo --force", "deny"),
+    ("gh repo sync --branch main --force", "deny"),
+    ("gh repo sync", "allow"),                   # a fast-forward, or it refuses
+    ("gh repo sync --branch main", "allow"),
+    ("gh repo view --web", "allow"),
+])
+def test_a_branch_synced_by_force_is_a_force_push(command: str, decision: str) -> None:
+    assert decide("force_push", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "grep -q STRIPE_SECRET_KEY .env.local", "echo ${ANTHROPIC_API_KEY:+set}", "git rm -r --cached .",
     "Get-ChildItem src", "cat src/kubeconfig.go", "git rm -rf docs/old",
