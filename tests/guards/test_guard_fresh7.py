@@ -168,6 +168,20 @@ def test_a_branch_synced_by_force_is_a_force_push(command: str, decision: str) -
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # written after MoonshotAI/kimi-cli #2596 (`rm -rf ~/.pi`): the same delete in a ruby one-liner,
+    # whose File.expand_path makes "~" the home as python's expanduser does
+    ("ruby -e 'require \"fileutils\"; FileUtils.rm_rf(File.expand_path(\"~/.pi\"))'", "deny"),
+    ("ruby -e 'FileUtils.rm_rf(File.expand_path(\"~\"))'", "deny"),
+    ("python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/.pi'))\"", "deny"),
+    ("ruby -e 'FileUtils.rm_rf(File.expand_path(\"tmp/cache\"))'", "allow"),  # a directory of the project
+    ("ruby -e 'FileUtils.rm_rf(\"tmp/cache\")'", "allow"),
+])
+def test_a_one_liner_that_expands_the_home_deletes_the_home(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "grep -q STRIPE_SECRET_KEY .env.local", "echo ${ANTHROPIC_API_KEY:+set}", "git rm -r --cached .",
     "Get-ChildItem src", "cat src/kubeconfig.go", "git rm -rf docs/old",
