@@ -158,12 +158,32 @@ class DestructiveGit(Guard):
         if git is None:
             return ALLOWED
         sub, args = git
+        if any(w[0].rsplit("/", 1)[-1] == "xargs" for w in command.wrappers):
+            args = [*args, "<input>"]  # `git ls-files -m | xargs git checkout --`: the paths come on its input
         why, decision = _destroys(sub, args), DENY
+        if why is None and sub == "apply" and _reverses_the_worktree_diff(command, args):
+            why = ("discards the working tree's changes (git diff reversed by git apply -R)",
+                   "Commit or stash first (git stash push); save the diff to a file if you mean to undo it")
         if why is None:
             why, decision = _moves_branch(sub, args), ASK
         if why is None or any(_allowed(sub, args, a) for a in self.opts["allow"]):
             return ALLOWED
         return self.verdict(decision, " ".join(command.argv), why[0], why[1])
+
+
+def _reverses_the_worktree_diff(command: Command, args: list[str]) -> bool:
+    """``git diff | git apply -R``: the uncommitted changes read and applied backwards, which is
+    ``git checkout -- .`` spelt otherwise; a patch file reversed (``git apply -R fix.patch``) keeps
+    the file, and a diff saved first is a way back."""
+    if not ({"-R", "--reverse"} & set(args) or "R" in short_flags(args)) or \
+            [op for op in operands(args) if op not in ("-", "<input>")] or \
+            {"--check", "--stat", "--numstat", "--summary"} & set(args) and "--apply" not in args:
+        return False  # a patch file, or a check that applies nothing
+    for feeder in command.feeders:
+        fed = git_args(feeder)
+        if fed is not None and fed[0] == "diff" and not {"--cached", "--staged"} & set(fed[1]):
+            return True
+    return False
 
 
 def _allowed(sub: str, args: list[str], allowed: str) -> bool:

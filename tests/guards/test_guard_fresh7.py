@@ -182,6 +182,30 @@ def test_a_one_liner_that_expands_the_home_deletes_the_home(command: str, decisi
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # written after the corpus' `git checkout -- .` (claude-code #16098) and `git restore .` (gemini-cli
+    # #5788): the same discard spelt as the diff reversed, or with the paths on xargs' input
+    ("git diff | git apply -R", "deny"),
+    ("git diff src/ | git apply --reverse", "deny"),
+    ("git diff HEAD | git apply -R -", "deny"),
+    ("git ls-files -m | xargs git checkout --", "deny"),
+    ("git diff --name-only | xargs git checkout --", "deny"),
+    ("git diff --name-only | xargs git restore", "deny"),
+    ("git apply -R fix.patch", "allow"),         # a patch file: it stays
+    ("git diff > /tmp/undo.patch && git apply -R /tmp/undo.patch", "allow"),  # saved first
+    ("git diff | git apply --check -R", "allow"),  # applies nothing
+    ("git diff --cached | git apply -R", "allow"),  # the staged diff: the working tree keeps it
+    ("git diff | git apply", "allow"),
+    ("git ls-files | xargs git add", "allow"),
+    ("git ls-files -m | xargs git diff", "allow"),
+    ("find . -name '*.orig' | xargs git rm --cached", "allow"),
+    ("git branch --merged | grep -v main | xargs git branch -d", "allow"),
+])
+def test_the_working_trees_changes_discarded_another_way_are_denied(command: str, decision: str) -> None:
+    assert decide("destructive_git", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "grep -q STRIPE_SECRET_KEY .env.local", "echo ${ANTHROPIC_API_KEY:+set}", "git rm -r --cached .",
     "Get-ChildItem src", "cat src/kubeconfig.go", "git rm -rf docs/old",
