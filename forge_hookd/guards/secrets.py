@@ -30,7 +30,7 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 ".pypirc", ".git-credentials", "*/.gnupg/*", "credentials.json", "service-account*.json",
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
-                "/proc/*/environ", "kubeconfig", "*.kubeconfig", "kubeconfig.y*ml", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
+                "/proc/*/environ", "*.kubeconfig", "kubeconfig.y*ml", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
                 "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
@@ -64,6 +64,9 @@ _GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
                        "dirname", "echo", "printf", "mkdir", "which", "type",
+                       # a variable set to a path names the file (`export KUBECONFIG=./dev.kubeconfig`);
+                       # what a substitution in it runs is judged as its own command
+                       "export", "declare", "typeset", "readonly", "local",
                        "wc"})  # wc prints counts, never a line: `wc -l .env` shows no value
 #: openssl's certificate commands: what they print of a ``.pem`` is a certificate, a
 #: request or a list, all public; given a private key they fail rather than show it
@@ -214,6 +217,9 @@ def _settings_and_keys(command: Command) -> list[str]:
         used += [a for k, a in enumerate(args) if k and args[k - 1] == "-o" and a.lower().startswith("identityfile")]
     if name == "rsync":
         used += [a for a in args if a.startswith("--rsh=")]
+    # kubectl's, helm's, k9s' ... --kubeconfig FILE: the cluster's credentials used, not shown
+    used += [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--kubeconfig"]
+    used += [w for a in args if a.startswith("--kubeconfig=") for w in (a, a.partition("=")[2])]
     return used
 
 

@@ -91,10 +91,18 @@ def test_a_check_that_prints_no_value_passes(command: str, decision: str) -> Non
 @pytest.mark.inprocess
 @pytest.mark.parametrize(("command", "decision"), [
     ("cat cluster.kubeconfig", "deny"),          # anthropics/claude-code #59296's list: *.kubeconfig
-    ("cat kubeconfig", "deny"),
     ("head kubeconfig.yaml", "deny"),
     ("cp prod.kubeconfig /tmp/k", "deny"),
     ("cat src/kubeconfig.go", "allow"),          # code about kubeconfigs
+    ("k3d kubeconfig write dev", "allow"),       # a subcommand word: so a bare `kubeconfig` is no secret's name
+    ("kind get kubeconfig --name dev > kubeconfig", "allow"),
+    ("kubectl --kubeconfig cluster.kubeconfig get pods", "allow"),  # used to authenticate, not shown
+    ("helm --kubeconfig=./prod.kubeconfig list", "allow"),
+    ("kubectl --kubeconfig cluster.kubeconfig config view --raw", "deny"),  # shown after all
+    ("export KUBECONFIG=./dev.kubeconfig", "allow"),  # a variable set to a path names the file
+    ("export KUBECONFIG=~/.kube/config", "allow"),
+    ("export X=$(cat .env)", "deny"),            # the substitution reads it
+    ("export $(cat .env | xargs)", "deny"),
     ("cat docs/kubeconfig.md", "allow"),
     ("ls deploy/", "allow"),
     ("cat /proc/$(pgrep -f agentready)/environ | tr '\\0' '\\n' | grep ANTHROPIC", "deny"),  # ambient-code/agentready #55
