@@ -2,7 +2,9 @@
 reported it in issue trackers) showed missing, each judged by its effect and pinned with benign
 look-alikes: ``git rm -f`` of the whole tree, PowerShell's environment drive listed, a check
 whether a key is set that prints no value (``grep -q KEY .env``, ``${KEY:+set}``), a kubeconfig by
-its name, and a secret file whose path has a part the line cannot know (``/proc/$(pgrep x)/environ``)."""
+its name, and a secret file whose path has a part the line cannot know (``/proc/$(pgrep x)/environ``);
+and variants of the same causes written by hand after the tuning part passed (PowerShell's ``$env:KEY``,
+``mix ecto.reset``, ``gh auth status --show-token``, ``gh repo sync --force``, ``git diff | git apply -R``)."""
 
 from __future__ import annotations
 
