@@ -82,6 +82,10 @@ class ForcePush(Guard):
         api = _api_forces_ref(command)
         if api is not None:
             return self.verdict(DENY, " ".join(command.argv), api, "Open a pull request instead")
+        if _syncs_by_force(command):
+            return self.verdict(DENY, " ".join(command.argv), "hard-resets a branch to its source's (gh repo sync "
+                                "--force): the branch's own commits are dropped, as by a force push",
+                                "Sync without --force; merge or rebase what the branch has of its own")
         merge = _merges_a_pull_request(command)
         if merge is not None:
             decision = DENY if merge == "--admin" else self.opts["push_to_protected"]
@@ -158,6 +162,12 @@ def _merges_a_pull_request(command: Command) -> str | None:
     return "--admin" if "--admin" in args else ""
 
 
+def _syncs_by_force(command: Command) -> bool:
+    """``gh repo sync --force``: the destination branch (a fork's, or the local one) set to the
+    source's, whatever it had of its own."""
+    return command.name == "gh" and command.args[:2] == ("repo", "sync") and "--force" in command.args
+
+
 def _api_forces_ref(command: Command) -> str | None:
     """``gh api -X PATCH repos/o/r/git/refs/heads/main -F force=true`` and ``-X DELETE`` of a
     ref: a force push or a branch deletion through the GitHub API."""
@@ -189,12 +199,32 @@ class DestructiveGit(Guard):
         if git is None:
             return ALLOWED
         sub, args = git
+        if any(w[0].rsplit("/", 1)[-1] == "xargs" for w in command.wrappers):
+            args = [*args, "<input>"]  # `git ls-files -m | xargs git checkout --`: the paths come on its input
         why, decision = _destroys(sub, args), DENY
+        if why is None and sub == "apply" and _reverses_the_worktree_diff(command, args):
+            why = ("discards the working tree's changes (git diff reversed by git apply -R)",
+                   "Commit or stash first (git stash push); save the diff to a file if you mean to undo it")
         if why is None:
             why, decision = _moves_branch(sub, args), ASK
         if why is None or any(_allowed(sub, args, a) for a in self.opts["allow"]):
             return ALLOWED
         return self.verdict(decision, " ".join(command.argv), why[0], why[1])
+
+
+def _reverses_the_worktree_diff(command: Command, args: list[str]) -> bool:
+    """``git diff | git apply -R``: the uncommitted changes read and applied backwards, which is
+    ``git checkout -- .`` spelt otherwise; a patch file reversed (``git apply -R fix.patch``) keeps
+    the file, and a diff saved first is a way back."""
+    if not ({"-R", "--reverse"} & set(args) or "R" in short_flags(args)) or \
+            [op for op in operands(args) if op not in ("-", "<input>")] or \
+            {"--check", "--stat", "--numstat", "--summary"} & set(args) and "--apply" not in args:
+        return False  # a patch file, or a check that applies nothing
+    for feeder in command.feeders:
+        fed = git_args(feeder)
+        if fed is not None and fed[0] == "diff" and not {"--cached", "--staged"} & set(fed[1]):
+            return True
+    return False
 
 
 def _allowed(sub: str, args: list[str], allowed: str) -> bool:
@@ -232,10 +262,6 @@ def _shorts(sub: str, args: list[str]) -> tuple[set[str], list[str]]:
     return letters, ops
 
 
-#: pathspecs of the whole working tree
-_WHOLE_TREE = frozenset({".", "./", "*", ":/", ":/*"})
-
-
 def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
     if "--help" in args or "-h" in args:
         return None
@@ -251,16 +277,17 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
     if sub == "restore" and (not ({"--staged", "-S"} & set(args) or "S" in shorts) and ops or "--worktree" in longs
                              or "W" in shorts):
         return "discards changes in the working tree (restore)", "Commit or stash first (git stash push)"
+    if sub == "rm" and ("f" in shorts or "--force" in longs) and not ({"--cached", "--dry-run"} & longs or
+                                                                      "n" in shorts) and \
+            any(op in _WHOLE_TREE for op in ops):
+        return "removes every tracked file with its uncommitted changes (rm -f of the whole tree)", \
+            "Remove what you mean by name, or git rm without -f, which refuses to lose a change"
     if sub == "switch" and ({"--discard-changes", "--force"} & longs or "f" in shorts) and \
             not shorts & {"c", "C"}:
         return "discards changes in the working tree", "Commit or stash first"
     if sub == "branch" and ("D" in shorts or ("--delete" in longs or "d" in shorts) and ("--force" in longs or
                                                                                           "f" in shorts)):
         return "force-deletes a branch (branch -D)", "Use git branch -d, which refuses to lose unmerged work"
-    if sub == "rm" and ("f" in shorts or "--force" in longs) and ("r" in shorts or "-r" in args) and \
-            "--cached" not in longs and set(ops) & _WHOLE_TREE:
-        return ("removes every tracked file with its uncommitted changes (rm -rf .)",
-                "Remove the files you mean by name, or git rm -r --cached to untrack them")
     if sub == "stash" and ops[:1] in (["drop"], ["clear"]):
         return f"throws away stashed work (stash {ops[0]})", "Apply or inspect the stash first (git stash show -p)"
     if sub in ("filter-branch", "filter-repo"):
@@ -279,6 +306,10 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return "removes a worktree with its changes", "Commit in the worktree first; remove it without --force"
     return None
 
+
+#: operands of git rm that name the whole working tree (a directory of the project is its work,
+#: as `rm -rf dir` is destructive_rm's to pass)
+_WHOLE_TREE = frozenset({".", "./", ":/", ":/*", "*", "./*", ":(top)"})
 
 #: branches whose move is never a topic's own business
 _MAIN_BRANCHES = frozenset({"main", "master", "trunk", "develop", "development", "production", "prod", "stable"})

@@ -97,8 +97,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
                  ops[:2] in (["volume", "prune"], ["volume", "rm"])):
             return "deletes containers' data"
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
-        if "down" in ops and ("-v" in args or "--volumes" in args):
-            return "deletes the compose volumes"
+        if ("down" in ops or "rm" in ops) and ("-v" in args or "--volumes" in args):
+            return "deletes the compose volumes"  # down -v, and rm -v: the containers' anonymous volumes
     if name in ("npm", "pnpm", "yarn") and ops[:1] == ["unpublish"]:
         return "removes a published package from the registry (npm unpublish)"
     torn = _tears_down(name, ops)
@@ -135,7 +135,7 @@ _DB_TASKS = {
     "console": ("doctrine:schema:drop", "doctrine:database:drop", "doctrine:fixtures:load"),
     "wp": ("db reset", "db clean", "db drop"),
     "drush": ("sql-drop", "sql:drop"),
-    "mix": ("ecto.drop", "ecto.reset"),
+    "mix": ("ecto.drop", "ecto.reset"),  # Elixir's Ecto: the repository dropped (reset: and made again)
     # every migration undone: the tables they made go with them
     "alembic": ("downgrade base",),
     "flask": ("db downgrade base",),
@@ -149,9 +149,9 @@ _ORM = {
     "drizzle-kit": (("push", "--force"),),  # --force: "auto-approve all data loss statements"
     "prisma": (("db", "push", "--force-reset"), ("db", "push", "--accept-data-loss"), ("migrate", "reset")),
     "typeorm": (("schema:drop",),),
-    "sequelize": (("db:drop",),),
-    "sequelize-cli": (("db:drop",),),
-    "knex": (("migrate:rollback", "--all"),),
+    "sequelize": (("db:drop",), ("db:migrate:undo:all",)),
+    "sequelize-cli": (("db:drop",), ("db:migrate:undo:all",)),
+    "knex": (("migrate:rollback", "--all"),),  # every migration undone: every table they made dropped
 }
 #: package runners that run a package's binary: npx X, pnpm dlx X, yarn X, bunx X
 _PACKAGE_RUN = frozenset({"npx", "pnpx", "bunx", "pnpm", "yarn", "bun"})

@@ -392,9 +392,11 @@ def _sent_output(command: Command) -> str | None:
             if ("$(" in word.text or "`" in word.text) and (prev in _DATA_FLAGS or re.match(r"https?://", word.text)
                                                            or word.text.startswith(_DATA_FLAGS)):
                 return f"the output of {word.text[:60]}"
-        if command.feeders and any(a in ("@-", "-d@-", "--data-binary=@-") for a in command.args) or \
-                command.feeders and any(command.args[k] in _DATA_FLAGS and command.args[k + 1] in ("@-", "-")
-                                        for k in range(len(command.args) - 1)):
+        # `-d @-`, and curl's upload of its input (`tar cz . | curl -T - URL`), as `-T FILE` is one of a file
+        if command.feeders and any(a in ("@-", "-d@-", "--data-binary=@-", "-T-", "--upload-file=-")
+                                   for a in command.args) or \
+                command.feeders and any(command.args[k] in (*_DATA_FLAGS, "-T", "--upload-file") and
+                                        command.args[k + 1] in ("@-", "-") for k in range(len(command.args) - 1)):
             return f"the output of {command.feeders[-1].name}"
     if command.name in _RESOLVERS:
         named = next((w.text for w in command.words[1:] if _leaks_in_a_name(w.text)), None)

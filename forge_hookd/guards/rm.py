@@ -258,7 +258,9 @@ class DestructiveRm(Guard):
                 # the argument up to its comma: require('os').homedir(), os.path.expanduser('~'), Path.home()
                 start = match.start(2) if match.group(2) is not None else match.end(0)
                 expression = re.split(r"[,;\n]", code[start:start + 160], maxsplit=1)[0]
-                if any(k in expression for k in ("home", "expanduser", "HOME", "homedir", "Dir.home")):
+                # ruby's File.expand_path("~/x") is the home's, as python's expanduser is
+                if any(k in expression for k in ("home", "expanduser", "HOME", "homedir", "Dir.home")) or \
+                        "expand_path" in expression and "~" in expression:
                     shown = f"{interpreter}: {code[match.start():start + len(expression)]}"  # rmtree($ENV{HOME})
                     return self.verdict(DENY, shown, "deletes the home directory",
                                         "Delete only paths inside the project")

@@ -31,7 +31,7 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 ".pypirc", ".git-credentials", "*/.gnupg/*", "credentials.json", "service-account*.json",
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
-                "/proc/*/environ", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
+                "/proc/*/environ", "*.kubeconfig", "kubeconfig.y*ml", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
                 "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
@@ -56,8 +56,12 @@ NOT_SECRET = [".env.example", ".env.sample", ".env.template", ".env.dist", ".env
               "example.env", "sample.env", "template.env", "*.example.env",
               "*/.ssh/known_hosts", "*/.ssh/config", "*.example.*", "*.example", "*.sample", "*.template", "*.dist"]
 _SECRET_WORDS = "SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL"  # in a variable's name
-_SECRET_VAR = Lazy(rf"\$\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)", re.I)
+# `${KEY:+set}` and `${KEY+set}` expand to the word, never the value: no secret printed; PowerShell
+# names the same variable `$env:KEY`
+_SECRET_VAR = Lazy(rf"\$(?:env:)?\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9_]*)(?![A-Za-z0-9_])(?!:?\+)", re.I)
 _SECRET_NAME = Lazy(_SECRET_WORDS, re.I)
+#: PowerShell's echo (its alias) by its own names
+_POWERSHELL_PRINTERS = frozenset({"write-output", "write-host", "write"})
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
@@ -66,6 +70,9 @@ _GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"
 # Commands that name a file without reading its content.
 _METADATA = frozenset({"ls", "stat", "test", "[", "[[", "file", "touch", "chmod", "chown", "realpath", "basename",
                        "dirname", "echo", "printf", "mkdir", "which", "type",
+                       # a variable set to a path names the file (`export KUBECONFIG=./dev.kubeconfig`);
+                       # what a substitution in it runs is judged as its own command
+                       "export", "declare", "typeset", "readonly", "local",
                        "wc"})  # wc prints counts, never a line: `wc -l .env` shows no value
 #: openssl's certificate commands: what they print of a ``.pem`` is a certificate, a
 #: request or a list, all public; given a private key they fail rather than show it
@@ -75,6 +82,8 @@ _CERTIFICATE_READERS = frozenset({"x509", "req", "crl", "verify"})
 #: commands that print secret material that is no file: command -> argument prefixes
 _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("gh", ("auth", "token"), "prints the GitHub token"),
+    ("gh", ("auth", "status", "--show-token"), "prints the GitHub token"),
+    ("gh", ("auth", "status", "-t"), "prints the GitHub token"),
     ("glab", ("auth", "status", "--show-token"), "prints the GitLab token"),
     ("kubectl", ("config", "view", "--raw"), "prints the cluster credentials"),
     ("aws", ("configure", "get"), "prints an AWS credential"),
@@ -85,6 +94,7 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("gcloud", ("auth", "print-identity-token"), "prints a Google Cloud token"),
     ("az", ("account", "get-access-token"), "prints an Azure token"),
     ("heroku", ("auth:token",), "prints the Heroku token"),
+    ("heroku", ("config",), "prints the app's config vars, its secrets with them"),  # config:get NAME is one
     ("security", ("find-generic-password",), "reads the keychain"),
     ("security", ("find-internet-password",), "reads the keychain"),
     ("security", ("dump-keychain",), "dumps the keychain"),
@@ -103,10 +113,6 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("terraform", ("state", "pull"), "prints the Terraform state, secrets included"),
     ("git", ("credential", "fill"), "prints a git credential"),
     ("docker", ("secret", "inspect"), "reads a Docker secret"),
-    ("gh", ("auth", "status", "--show-token"), "prints the GitHub token"),
-    ("gh", ("auth", "status", "-t"), "prints the GitHub token"),
-    ("heroku", ("config",), "prints the app's config vars, secrets with them"),
-    ("heroku", ("config:get",), "prints a config var"),
     ("aws", ("secretsmanager", "get-secret-value"), "prints an AWS secret"),
     ("aws", ("ssm", "get-parameter", "--with-decryption"), "prints a decrypted AWS parameter"),
     ("aws", ("ssm", "get-parameters", "--with-decryption"), "prints decrypted AWS parameters"),
@@ -176,6 +182,9 @@ def _prints_secret(command: Command) -> str | None:
     if head == "pass" and command.args and command.args[0] not in _PASS_QUIET and \
             any(not a.startswith("-") or a in ("-c", "--clip") for a in command.args):
         return "reads the password store"
+    if head == "heroku" and command.args[:1] == ("config:get",) and any(
+            _SECRET_NAME.search(a) or a.upper().endswith(("_URL", "_URI", "_DSN")) for a in command.args[1:]):
+        return "prints a secret config var"  # DATABASE_URL holds the password; NODE_ENV is no secret
     if head in ("docker", "podman") and command.args[:1] == ("inspect",) and \
             any(".Config.Env" in a for a in command.args):
         return "prints a container's environment, secrets with it"
@@ -247,6 +256,9 @@ def _settings_and_keys(command: Command) -> list[str]:
         used += [args[k + 1] for k, a in enumerate(args[:-1]) if a in _TLS_KEYS]  # the key serves TLS, unshown
     if name == "find" and not _FIND_RUNS & set(args):  # find / -name id_rsa: a name looked for, never read
         used += [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
+    # kubectl's, helm's, k9s' ... --kubeconfig FILE: the cluster's credentials used, not shown
+    used += [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--kubeconfig"]
+    used += [w for a in args if a.startswith("--kubeconfig=") for w in (a, a.partition("=")[2])]
     return used
 
 
@@ -328,6 +340,18 @@ def _only_counts(command: Command) -> bool:
     return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
 
 
+# what the line cannot know in a path: a substitution `$(pgrep x)`, a variable `$DIR`, `${DIR}`
+_UNKNOWN_PART = Lazy(r"\$\([^()]*\)|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*", needs=("$",))
+
+
+def _with_unknown_parts(word: str, context: Context, cwd: str) -> str | None:
+    """``word`` with what the line cannot know put as one plain name (``/proc/$(pgrep x)/environ``
+    -> ``/proc/_/environ``): the rest of the path still says what it names, so a secret file
+    whatever the unknown part is (another process's environment, ``$DIR/.env``) is judged as one."""
+    known = _UNKNOWN_PART.sub("_", word)
+    return None if "$" in known or "`" in known else resolve(known, context, cwd)
+
+
 def _logs_in_from_stdin(command: Command) -> bool:
     """``docker login --password-stdin`` (podman, helm registry, oras, skopeo ...),
     ``gh auth login --with-token``: reads a credential on its input and prints none."""
@@ -398,7 +422,7 @@ class SecretFiles(Guard):
         if command.name == "printenv" and any(_SECRET_NAME.search(a) for a in operands(list(command.args))):
             return self.verdict(DENY, shown, "prints a secret variable by name",
                                 "Check that it is set without printing it: test -n \"$VAR\"")
-        if command.name in ("echo", "printf"):
+        if command.name in ("echo", "printf") or command.name.lower() in _POWERSHELL_PRINTERS:
             secret = next((m.group(1) for w in command.words[1:] for m in _SECRET_VAR.finditer(w.text)
                            if w.dynamic), None)
             if secret is not None:
@@ -407,7 +431,10 @@ class SecretFiles(Guard):
         printed = _prints_secret(command)
         if printed is not None:
             return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
-        if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
+        # a grep that only counts or tests (`grep -q KEY .env`, `grep -c = .env`, `-l`) prints no
+        # line of the file, as `wc -l .env` prints none: the check whether a key is set
+        if (command.name in _METADATA or _only_counts(command)) and \
+                not any(r.mode in ("write", "append") for r in command.redirects) or \
                 not command.argv and not command.redirects or _reads_certificates(command):
             return ALLOWED
         if command.name == "ssh-keygen" and _makes_a_key(command):
@@ -454,6 +481,8 @@ class SecretFiles(Guard):
                 return self.verdict(DENY, shown or word, f"reaches secret files through the glob {word}",
                                     "Leave secret files out of the pattern")
             path = resolve(word, context, cwd)
+            if path is None and "$" in word:
+                path = _with_unknown_parts(word, context, cwd)
             if path is not None and self._secret(path, context):
                 return self.verdict(DENY, " ".join(command.argv) or word, f"reaches the secret file {word}",
                                     "Ask the user for the one value you need, or read the .env.example file")

@@ -362,7 +362,7 @@ WINDOWS_HEADS = frozenset({
     "remove-item", "ri", "del", "erase", "rd", "rmdir", "rm", "format", "type", "get-content", "gc", "cat",
     "powershell", "powershell.exe", "pwsh", "pwsh.exe", "cmd", "cmd.exe", "iex", "invoke-expression",
     "invoke-webrequest", "iwr", "invoke-restmethod", "irm", "stop-computer", "restart-computer", "shutdown",
-    "shutdown.exe", "copy-item", "cpi", "move-item", "mi"})
+    "shutdown.exe", "copy-item", "cpi", "move-item", "mi", "get-childitem", "gci", "get-item", "gi"})
 
 
 #: Names a case-insensitive file system (macOS's default, Windows') finds whatever their case:
@@ -492,7 +492,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
     if name in _OPTION_COMMANDS:
         yield from _option_commands(name, [w.text for w in words[1:]])
-    if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")):
+    if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")) or \
+            name in ("ls", "dir") and any(w.text[:4].lower() == "env:" for w in words[1:]):  # PowerShell's `ls env:`
         yield from _windows_strings(command)
     for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
         if word.glob and "(e" in word.text:

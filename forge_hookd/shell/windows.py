@@ -1,6 +1,6 @@
 """Windows' own commands read as the POSIX command with the same effect, so that every
 guard judges them by what they do: PowerShell's cmdlets and their aliases
-(``Remove-Item -Recurse -Force C:\\``, ``iex (iwr URL)``, ``Stop-Computer``) and cmd's
+(``Remove-Item -Recurse -Force C:\\``, ``iex (iwr URL)``, ``Stop-Computer``, ``Get-ChildItem Env:``) and cmd's
 built-ins (``rd /s /q C:\\``, ``del /f /s /q``, ``type .env``, ``format C:``), with
 Windows paths put as the guards know them: a drive's root as ``/``, a user's profile as
 ``~``, the system's folders as ``/usr``, any other folder of a drive as ``/FOLDER``. An agent on Windows (Codex and Copilot run
@@ -19,7 +19,10 @@ HEADS = frozenset({
     "remove-item", "ri", "del", "erase", "rd", "rmdir", "rm", "format", "type", "get-content", "gc", "cat",
     "powershell", "powershell.exe", "pwsh", "pwsh.exe", "cmd", "cmd.exe", "iex", "invoke-expression",
     "invoke-webrequest", "iwr", "invoke-restmethod", "irm", "stop-computer", "restart-computer", "shutdown",
-    "shutdown.exe", "copy-item", "cpi", "move-item", "mi"})
+    "shutdown.exe", "copy-item", "cpi", "move-item", "mi", "get-childitem", "gci", "get-item", "gi"})
+#: PowerShell's listing cmdlets and their aliases: on the drive ``Env:`` they list the environment
+#: (``ls`` and ``dir``, POSIX names too, come here only with an ``env:`` operand: shell/commands.py)
+_LISTERS = frozenset({"get-childitem", "gci", "dir", "ls", "get-item", "gi"})
 _URL = Lazy(r"https?://[^\s'\")]+", needs=("://",))
 _DOWNLOADS = ("downloadstring", "downloadfile", "invoke-webrequest", "iwr ", "iwr(", "invoke-restmethod", "irm ",
               "irm(", "net.webclient", "start-bitstransfer")
@@ -34,6 +37,8 @@ def equivalent(argv: tuple[str, ...]) -> str | None:
         recursive = any(a == "/s" or a.startswith("-r") for a in lowered)
         targets = [posix_path(a) for a in _operands(args)]
         return " ".join(["rm", "-rf" if recursive else "-f", *targets]) if targets else None
+    if name in _LISTERS or name in ("get-content", "gc") and _environment_listed(_operands(args)) is not None:
+        return _environment_listed(_operands(args))  # `gc env:GITHUB_TOKEN` reads the variable, no file
     if name == "format" and args and len(args[0]) == 2 and args[0][1] == ":":
         return f"mkfs {args[0]}"  # a whole drive formatted
     if name in ("get-content", "gc") or name in ("type", "cat") and _windows_style(args) or \
@@ -51,6 +56,16 @@ def equivalent(argv: tuple[str, ...]) -> str | None:
         ops = [posix_path(a) for a in _operands(args)]
         return " ".join(["cp -r" if name in ("copy-item", "cpi") else "mv", *ops]) if len(ops) >= 2 else None
     return None
+
+
+def _environment_listed(ops: list[str]) -> str | None:
+    """``Get-ChildItem Env:`` (``gci env:``, ``dir Env:\\``, ``Get-Item Env:*``) as ``env``: every
+    variable printed; ``Get-ChildItem Env:PATH`` and ``Get-Content env:PATH`` as ``printenv PATH``;
+    None for any other listing or file."""
+    if len(ops) != 1 or ops[0][:4].lower() != "env:":
+        return None
+    variable = ops[0][4:].lstrip("\\/")
+    return "env" if variable in ("", "*") else f"printenv {variable}"
 
 
 def shell_code(argv: tuple[str, ...]) -> tuple[str, str] | None:
