@@ -463,10 +463,11 @@ def _removes_hooks(command: Command, context: Context) -> str | None:
         return "uninstalls the repository's hooks"
     for word in written_paths(command):
         clean = word[2:] if word.startswith("./") else word
-        if clean.startswith(_HOOK_DIRS) or clean.rstrip("/") in (d.rstrip("/") for d in _HOOK_DIRS):
+        folder = next((d for d in _HOOK_DIRS if clean.startswith(d) or clean.rstrip("/") == d.rstrip("/")), None)
+        if folder is not None:
             path = resolve(word, context, command_cwd(command, context))
-            if path is not None and adds_hook(command, path, context):
-                continue
+            if path is not None and adds_hook(command, path, context, folder.rstrip("/")):
+                continue  # a hook added or made executable (chmod +x .husky/pre-commit: husky's own setup)
             return f"changes the repository's hooks ({word})"
         if command.name in ("rm", "mv", "unlink", "truncate", "shred") and clean in _HOOK_CONFIGS:
             return f"removes the hook manager's configuration ({word})"

@@ -125,12 +125,12 @@ _HOOK_ADDERS = frozenset({"cp", "install", "ln"})
 _NO_HOOK = ("/dev/null", "/dev/zero")
 
 
-def adds_hook(command: Command, path: str, context: Context) -> bool:
-    """Whether ``command`` puts a hook into the repository's own ``.git/hooks/`` at
-    ``path`` (a file copied, installed or linked there, or made executable): a hook
-    added, not one switched off. Emptying one (``cp /dev/null``), taking its x bit
+def adds_hook(command: Command, path: str, context: Context, folder: str = ".git/hooks") -> bool:
+    """Whether ``command`` puts a hook into the repository's own hook ``folder`` (``.git/hooks``,
+    ``.husky`` ...) at ``path`` (a file copied, installed or linked there, or made executable): a
+    hook added, not one switched off. Emptying one (``cp /dev/null``), taking its x bit
     (``chmod -x``, ``644``), removing or moving it away is no addition."""
-    hooks = posixpath.join(context.project_root, ".git/hooks")
+    hooks = posixpath.join(context.project_root, folder)
     if not inside(path, hooks) or path == hooks and command.name not in _HOOK_ADDERS:
         return False  # into the folder itself: cp x .git/hooks/
     if command.name in _HOOK_ADDERS:

@@ -351,3 +351,14 @@ SLACK_HOOK = "https://hooks.slack.com/services/" + "T0AB1CD2E/B0FG3HI4J/" + "aB3
 def test_more_token_shapes_and_a_password_in_a_connection_url(content: str, decision: str) -> None:
     judged = make("hardcoded_secrets").judge("write", {"file_path": "src/settings.py", "content": content}, CTX)
     assert judged.decision == decision, content
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("chmod +x .husky/pre-commit", "allow"),        # husky's own setup: a hook made executable
+    ("cp scripts/pre-commit .githooks/", "allow"),
+    ("chmod -x .husky/pre-commit", "deny"),         # a hook switched off
+    ("chmod 644 .husky/pre-commit", "deny"),
+    ("rm .husky/pre-commit", "deny"),
+])
+def test_a_hook_added_to_any_hook_folder_is_none_switched_off(command: str, decision: str) -> None:
+    assert decide("no_verify", command) == decision, command
