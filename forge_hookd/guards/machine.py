@@ -109,7 +109,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name == "crontab" and any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in args):
         return DENY, "removes the user's crontab", "Edit one entry with crontab -e, or ask the user"
     if name == "crontab" and ("-" in args or [a for k, a in enumerate(args) if not a.startswith("-") and
-                                              not (k and args[k - 1] == "-u")]):
+                                              not (k and args[k - 1] == "-u")] or
+                              (command.feeders or command.stdin is not None or
+                               any(r.mode == "read" and r.fd in (None, "0") for r in command.redirects)) and
+                              not {"-l", "-e", "-r", "-i"} & set(args)):  # no file: it reads its input
         return DENY, "replaces every entry of the user's crontab", "Edit one entry with crontab -e, or ask the user"
     if any(a.startswith("/etc/sudoers") for a in _written(command)) and (
             command.stdin is not None and _SUDOERS.search(command.stdin) or

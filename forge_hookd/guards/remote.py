@@ -408,6 +408,12 @@ def _sent_output(command: Command) -> str | None:
             not any(a in ("-l", "--listen", "-z") or a.startswith("-l") for a in command.args) and \
             not all(f.name in ("echo", "printf") for f in command.feeders):
         return f"the output of {command.feeders[-1].name} to a raw socket"
+    if command.name == "openssl" and command.args[:1] == ("s_client",) and \
+            any(f.name in SHELLS for f in command.feeders):  # sh -i | openssl s_client -connect h:p: a TLS shell
+        return f"the output of {next(f.name for f in command.feeders if f.name in SHELLS)} to a TLS socket"
+    if command.name in ("awk", "gawk") and any("/inet/" in a or "/inet4/" in a or "/inet6/" in a
+                                                 for a in command.args):
+        return "what awk reads and writes through a network connection (gawk's /inet/tcp)"
     return None
 
 
