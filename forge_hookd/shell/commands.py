@@ -313,13 +313,28 @@ WRAPPERS: dict[str, _Spec] = {
                    "process-slot-var"),
     "flock": _spec("wEoc", "timeout wait conflict-exit-code command", positionals=1),
     "strace": _spec("oepsESbIuaXU", "output"),
-    "ltrace": _spec("oepsaAnuDlLxXF", "output"),
+    "ltrace": _spec("oepsaAnuDlxXFw", "output"),  # -L (no library calls) is a flag
+    # Programs that run their arguments as a command too (GTFOBins' list of them): a new
+    # namespace, a CPU limit, another architecture, a line editor, a terminal multiplexer,
+    # a memory checker, a benchmark, a fake clock, a sandbox.
+    "unshare": _spec("SGRw", "setuid setgid root wd map-user map-users map-group map-groups propagation setgroups"),
+    "cpulimit": _spec("l", "limit", stop="-p -e -P --pid --exe --path"),
+    "setarch": _spec("", "", positionals=1, stop="--list"), "linux32": _spec(), "linux64": _spec(),
+    "rlwrap": _spec("bCDefgHlOPqsStwz", "break-chars command-name complete-filenames extra-char-after-completion "
+                    "file history-filename logfile substitute-prompt"),
+    "screen": _spec("cehpSsTt", "Logfile", stop="-r -R -x -ls -list -X -Q -D -wipe -v"),
+    "valgrind": _spec(), "multitime": _spec("cfIinoers"), "faketime": _spec("", "", positionals=1),
+    "firejail": _spec(), "chronic": _spec(), "ifne": _spec(),
     "watch": _spec("ndq", "interval differences"),
     "parallel": _spec("jSaIdNnLE", "jobs sshlogin results joblog arg-file delimiter colsep tmpdir workdir "
                       "basefile return"),
     "dbus-run-session": _spec(), "proxychains": _spec("f"), "proxychains4": _spec("f"), "torsocks": _spec("uPa"),
 }
-_OPTIONAL_ARG = {"xargs": "ieIl"}  # -i[R] -e[EOF] -l[N]: a value only when attached
+_OPTIONAL_ARG = {"xargs": "ieIl", "rlwrap": "ap"}  # -i[R] -e[EOF] -l[N]: a value only when attached
+#: setarch's architectures: ``setarch x86_64 CMD`` names one, ``setarch -3 CMD`` (util-linux 2.33+) none
+_ARCHES = frozenset({"i386", "i486", "i586", "i686", "x86_64", "linux32", "linux64", "uname26", "amd64", "arm",
+                     "armv7l", "armv8l", "aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppc64le", "s390", "s390x",
+                     "mips", "mips64", "sparc", "sparc64", "riscv64", "ia64", "alpha", "parisc", "parisc64"})
 
 
 def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
@@ -333,6 +348,13 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
         if name == "busybox" and len(rest) > 1 and not rest[1].text.startswith("-"):
             wrappers.append(rest[:1])  # a multi-call binary: busybox rm -> rm
             rest = rest[1:]
+            continue
+        if name == "start-stop-daemon":  # -S -x PROGRAM -- ARGS: the program it starts, with its arguments
+            started = _daemon_command(rest)
+            if not started:
+                break
+            wrappers.append(rest[:1])
+            rest = started
             continue
         spec = WRAPPERS.get(name)
         if spec is None or rest[0].dynamic:
@@ -407,12 +429,17 @@ def _wrapper_split(name: str, spec: _Spec, words: list[Word]) -> tuple[list[Word
             key = text[2:].partition("=")[0]
             i += 2 if key in spec.with_arg and "=" not in text else 1
             continue
+        if text.startswith("-") and len(text) > 2 and text[1:] in spec.with_arg:  # a long option of one dash: screen -Logfile FILE
+            i += 2
+            continue
         if text.startswith("-") and len(text) > 1 and not (name == "nice" and text[1:].isdigit()):
             i += _short_cluster(text, spec, optional)
             continue
         if name == "nice" and text.startswith("-"):
             i += 1
             continue
+        if name == "setarch" and text not in _ARCHES:
+            positionals = 0
         if positionals:
             positionals -= 1
             i += 1
@@ -429,6 +456,37 @@ def _short_cluster(text: str, spec: _Spec, optional: str) -> int:
         if letter in spec.with_arg:
             return 1 if k + 1 < len(text) else 2
     return 1
+
+
+#: start-stop-daemon's options that take a value (its short letters, and the long names)
+_DAEMON_VALUED = frozenset("pPxanugrcNkdRsIO") | frozenset(
+    "--pidfile --exec --startas --name --user --group --chroot --chuid --nicelevel --umask --chdir --retry "
+    "--signal --output --procsched --iosched --ppid".split())
+
+
+def _daemon_command(words: list[Word]) -> list[Word]:
+    """What ``start-stop-daemon --start --exec PROGRAM [--startas PATH] -- ARGS`` runs:
+    ``[PROGRAM, *ARGS]``; nothing for ``--stop`` and the other actions."""
+    texts = [w.text for w in words]
+    if not ({"-S", "--start"} & set(texts) or any(t.startswith("-") and not t.startswith("--") and "S" in t[1:]
+                                                  for t in texts[1:])):
+        return []
+    program: Word | None = None
+    k = 1
+    while k < len(words):
+        text = texts[k]
+        if text == "--":
+            break
+        key, eq, value = text.partition("=")
+        if key in ("-x", "--exec", "-a", "--startas"):
+            if eq or k + 1 < len(words):
+                program = words[k]._replace(text=value) if eq else words[k + 1]
+            k += 1 if eq else 2
+            continue
+        k += 2 if key in _DAEMON_VALUED and not eq or (len(key) == 2 and key[1:] in _DAEMON_VALUED) else 1
+    if program is None:
+        return []
+    return [program, *words[k + 1:]]
 
 
 def _split_string(taken: list[Word]) -> list[Word]:

@@ -727,12 +727,6 @@ UNMET: dict[str, str] = {
         "a file the line writes that a tool then runs (a manifest's script, a build file, a playbook, an archive): not read",
     "expect -c 'spawn rm -rf ~;interact'":
         "an option or a variable whose value the program runs as a shell command, not read as code",
-    "unshare rm -rf ~":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "start-stop-daemon -S -x /bin/rm -- -rf /home/user":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "screen -dm rm -rf ~":
-        "a wrapper that runs its arguments as a command, not known as one",
     "sqlite3 /dev/null '.shell rm -rf ~'":
         "an option or a variable whose value the program runs as a shell command, not read as code",
     "lua -e 'os.execute(\"rm -rf ~\")'":
@@ -749,12 +743,6 @@ UNMET: dict[str, str] = {
         "a one-liner's shell command in a form the reader does not know (an interpreter, an exec of sh -c)",
     "echo 'system(\"rm -rf ~\")' >Gemfile && bundle install":
         "a file the line writes that a tool then runs (a manifest's script, a build file, a playbook, an archive): not read",
-    "cpulimit -l 100 -f -- rm -rf ~":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "setarch -3 rm -rf ~":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "rlwrap rm -rf ~":
-        "a wrapper that runs its arguments as a command, not known as one",
     "fzf --bind 'enter:execute(rm -rf ~)'":
         "an option or a variable whose value the program runs as a shell command, not read as code",
     "puppet apply -e \"exec { 'rm -rf ~': }\"":
@@ -763,8 +751,6 @@ UNMET: dict[str, str] = {
         "a file the line writes that a tool then runs (a manifest's script, a build file, a playbook, an archive): not read",
     "echo '[{hosts: localhost, tasks: [shell: rm -rf ~]}]' >/tmp/x.yml && ansible-playbook /tmp/x.yml":
         "a file the line writes that a tool then runs (a manifest's script, a build file, a playbook, an archive): not read",
-    "ltrace -b -L rm -rf ~":
-        "a wrapper that runs its arguments as a command, not known as one",
     "nsenter /bin/sh":
         "refused: our label says it is benign",
     "LESSOPEN='echo .env # %s' less /etc/hosts":
