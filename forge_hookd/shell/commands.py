@@ -548,6 +548,10 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
+    if name in _OPTION_CODE:
+        yield from _option_code(name, [w.text for w in words[1:]])
+    if command.assignments or command.env:
+        yield from _environment_code(command)
     if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")):
         yield from _windows_strings(command)
     for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
@@ -557,6 +561,108 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         head = posixpath.basename(wrapper[0])
         if head in ("runuser", "flock") and "-c" in wrapper[:-1]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
+
+
+# -- options and variables whose value a program runs as a shell command (GTFOBins) -----------------
+#: per program, the options whose value is shell code it runs (``--opt VALUE``, ``--opt=VALUE``,
+#: ``-O VALUE``), and the ones whose value is code only after a prefix (vim's ``-c ':!CMD'``,
+#: gdb's ``-ex 'shell CMD'``, tar's ``--checkpoint-action=exec=CMD``)
+_OPTION_CODE: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("tar", "gtar"), frozenset({"-I", "--use-compress-program", "--to-command", "--rsh-command",
+                                                "--info-script", "--new-volume-script", "--checkpoint-action"})),
+    "zip": frozenset({"-TT", "--unzip-command"}),
+    **dict.fromkeys(("vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"), frozenset({"-c", "--cmd"})),
+    "gdb": frozenset({"-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command"}),
+    **dict.fromkeys(("ssh", "scp", "sftp"), frozenset({"-o"})),
+    **dict.fromkeys(("pip", "pip3"), frozenset({"--editor"})),
+    "man": frozenset({"-P", "--pager", "-H", "--html"}),
+    "sqlite3": frozenset({"-cmd", "--cmd"}),  # and its operands, SQL or dot-commands
+    "fzf": frozenset({"--bind", "--preview"}),
+    "expect": frozenset({"-c"}),
+}
+#: ssh's settings that run a command through the user's shell (ssh_config(5))
+_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
+_VIM_SHELL = Lazy(r"^[\s:]*(?:silent!?\s*)?!(.+)", needs=("!",))
+_FZF_ACTION = Lazy(r"(?:execute|execute-silent|become|reload|preview)(?:\((.*?)\)|\[(.*?)\]|\{(.*?)\}|<(.*?)>|:(.*))",
+                   needs=("execute", "become", "reload", "preview"))
+_EXPECT_SPAWN = Lazy(r"\bspawn\s+([^;\n\]]+)", needs=("spawn",))
+
+
+def _option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands a program runs from its options: ``tar --checkpoint-action=exec=CMD``,
+    ``tar -I CMD``, ``zip -TT CMD``, ``vim -c ':!CMD'``, ``gdb -ex 'shell CMD'``, ``ssh -o
+    ProxyCommand=CMD``, ``pip config --editor CMD``, ``man -H CMD``, ``sqlite3 DB '.shell
+    CMD'``, ``fzf --bind 'enter:execute(CMD)'``, ``expect -c 'spawn CMD'``."""
+    options = _OPTION_CODE[name]
+    for k, arg in enumerate(args):
+        if arg in options:
+            if k + 1 >= len(args):
+                continue
+            key, value = arg, args[k + 1]
+        elif arg.startswith("--"):
+            key, eq, value = arg.partition("=")
+            if not eq or key not in options:
+                continue
+        elif arg[:2] in options and len(arg) > 2:  # -HCMD, -oProxyCommand=CMD, -Izstd
+            key, value = arg[:2], arg[2:]
+        elif name == "sqlite3" and not arg.startswith("-"):  # an operand: SQL or a dot-command
+            key, value = "", arg
+        elif arg.startswith("+") and len(arg) > 1 and "-c" in options and name != "expect":  # vim +CMD
+            key, value = "-c", arg[1:]
+        else:
+            continue
+        code = _option_value_code(name, key, value)
+        if code:
+            yield f"{name} {key}".rstrip(), code
+
+
+def _option_value_code(name: str, key: str, value: str) -> str:
+    """The shell code in the value of ``name``'s option ``key`` ("" when it holds none)."""
+    if name in ("tar", "gtar") and key == "--checkpoint-action":
+        return value[5:] if value.startswith("exec=") else ""
+    if name in ("ssh", "scp", "sftp"):  # -o ProxyCommand=CMD or -o 'ProxyCommand CMD': run as `exec CMD`
+        setting, _, command = value.replace("=", " ", 1).partition(" ")
+        return "exec " + command.strip() if setting.lower() in _SSH_COMMANDS and command.strip() else ""
+    if name == "gdb":
+        stripped = value.lstrip()
+        if stripped.startswith("!"):
+            return stripped[1:]
+        return stripped[5:].lstrip() if stripped.startswith("shell") and stripped[5:6].isspace() else ""
+    if name == "sqlite3":  # .shell CMD, .system CMD (also after -cmd)
+        stripped = value.lstrip()
+        for dot in (".shell", ".system"):
+            if stripped.startswith(dot) and stripped[len(dot):len(dot) + 1].isspace():
+                return stripped[len(dot):].strip()
+        return ""
+    if name == "fzf":
+        match = _FZF_ACTION.search(value)
+        return next((g for g in match.groups() if g), "") if match else (value if key == "--preview" else "")
+    if name == "expect":
+        return "; ".join(m.group(1).strip() for m in _EXPECT_SPAWN.finditer(value))
+    if key in ("-c", "--cmd"):  # vim's Ex command: only a ! runs a shell
+        match = _VIM_SHELL.search(value)
+        return match.group(1) if match else ""
+    return value
+
+
+#: variables whose value programs run through a shell: the pager and the editor git, man, less,
+#: systemctl and crontab start, less's input preprocessor
+_CODE_VARIABLES = frozenset({"PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "SYSTEMD_EDITOR",
+                             "SYSTEMD_PAGER", "SUDO_EDITOR", "BROWSER", "PERL5DB"})
+
+
+def _environment_code(command: Command) -> Iterator[tuple[str, str]]:
+    """The shell code in a variable set for ``command`` (``PAGER='rm -rf ~' git -p help``,
+    ``LESSOPEN='CMD %s' less f``): the program runs it. LESSOPEN's leading ``|`` (a pipe
+    preprocessor) is no part of the command; PERL5DB is Perl code, read for its system calls."""
+    for assignment in (*command.assignments, *command.env):
+        name, _, value = assignment.partition("=")
+        if name not in _CODE_VARIABLES or not value.strip():
+            continue
+        if name == "PERL5DB":
+            yield from ((name, code) for code in _system_strings(value))
+        else:
+            yield name, value.lstrip("|").lstrip()
 
 
 def _windows_strings(command: Command) -> Iterator[tuple[str, str]]:
@@ -971,7 +1077,10 @@ def _requote(text: str) -> str:
 _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--eval", "-p", "--print"),
                "bun": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
                "php": ("-r",), "lua": ("-e",), "luajit": ("-e",), "Rscript": ("-e",), "osascript": ("-e",),
-               "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command")}
+               "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command"),
+               # GTFOBins' other interpreters: their system calls are read as any one-liner's
+               "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
+               "octave-cli": ("--eval",), "emacs": ("--eval",)}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 
 
@@ -982,6 +1091,8 @@ def _inline_code(command: Command) -> tuple[str, str] | None:
     if name in _CODE_FLAGS:
         cluster = "e" if name in ("perl", "ruby") else ""
         return _flag_code(name, words, _CODE_FLAGS[name], cluster=cluster, stdin=command.stdin)
+    if name == "puppet" and len(words) > 2 and words[1].text == "apply":  # puppet apply -e CODE
+        return _flag_code(name, words[1:], ("-e", "--execute"), cluster="", stdin=None)
     if name == "deno" and len(words) > 2 and words[1].text == "eval":
         return name, words[2].text
     if name in _AWKS:
@@ -1013,7 +1124,7 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
 
 # system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
-                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x)\s*[({]?\s*(?:\[\s*)?
+                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 
