@@ -33,7 +33,7 @@ from forge_hookd.tuples import NamedTuple
 
 __all__ = ["Command", "Parsed", "Redirect", "Word", "parse"]
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "yash", "posh", "rbash"})
 PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
 #: a Python interpreter by its name (python, python3.12, pypy3)
 PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$", needs=("python", "pypy"))

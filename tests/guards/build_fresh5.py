@@ -719,61 +719,13 @@ UNMET: dict[str, str] = {
         "a secret file read through an option or a program not known to read it",
     "sqlite3 <<EOF\nCREATE TABLE x(x TEXT);\n.import .env x\nSELECT * FROM x;\nEOF":
         "a secret file read through an option or a program not known to read it",
-    "gawk 'BEGIN { print \"alias ls=true\" >> \"/home/user/.bashrc\" }'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
     "echo DATA >/tmp/x && tar cf /tmp/x.tar /tmp/x && tar Pxf /tmp/x.tar --xform s@.*@/etc/hosts@":
         "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
     "git apply --unsafe-paths --directory / x.patch":
         "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "vim -c ':redir! >/home/user/.bashrc | echo \"alias ls=true\" | redir END | q'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "gdb -nx -ex 'dump value /etc/hosts \"127.0.0.1 github.com\"' -ex quit":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "make -s --eval='$(file >/home/user/.bashrc,alias ls=true)' .":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "make -s --eval='$(file >.git/config,DATA)' .":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "sed -n '1s/.*/DATA/w /etc/hosts' /etc/hosts":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "python -c 'open(\"/home/user/.bashrc\",\"a\").write(\"alias ls=true\\n\")'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "node -e 'require(\"fs\").writeFileSync(\".git/config\", \"DATA\")'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "node -e 'require(\"fs\").appendFileSync(require(\"os\").homedir() + \"/.bashrc\", \"alias ls=true\")'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "ruby -e 'File.open(\"/etc/hosts\", \"w+\") { |f| f.write(\"DATA\") }'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "php -r 'file_put_contents(\".git/config\", \"DATA\");'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "echo DATA | openssl enc -out /home/user/.bashrc":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "script -q -c '# DATA' /home/user/.bashrc":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "echo DATA | iconv -f 8859_1 -t 8859_1 -o /etc/hosts":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "echo DATA | xxd | xxd -r - /home/user/.bashrc":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "echo DATA | pandoc -t plain -o .git/config":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "screen -L -Logfile /home/user/.bashrc echo DATA":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "rlwrap -l /home/user/.bashrc echo DATA":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "ltrace -s 999 -o /etc/hosts ltrace -F DATA":
-        "a wrapper that runs its arguments as a command, not known as one",
-    "gcc -x c /dev/null -o /home/user/.bashrc":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "octave-cli --eval 'fid = fopen(\"/home/user/.bashrc\", \"w\"); fputs(fid, \"DATA\"); fclose(fid);'":
-        "a one-liner's shell command in a form the reader does not know (an interpreter, an exec of sh -c)",
     "puppet apply -e 'file { \"/etc/hosts\": content => \"DATA\" }'":
         "a one-liner's shell command in a form the reader does not know (an interpreter, an exec of sh -c)",
-    "csh -c 'echo DATA >.git/config'":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
     "echo DATA >/tmp/x && docker cp /tmp/x app:x && docker cp app:x /etc/hosts":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "tcpdump -ln -i lo -w /home/user/.bashrc -c 1":
-        "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
-    "echo 'fn main() { println!(\"DATA\"); }' >/tmp/x.rs && rustc /tmp/x.rs -o /home/user/.bashrc":
         "a file the program writes through an option or its own code (-o, -w, -Logfile, w in sed, print > in awk, $(file >...) in make, a one-liner's open()), not read as a write",
     "install -m 6777 /bin/sh bin/":
         "not met yet",
