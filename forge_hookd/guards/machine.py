@@ -17,7 +17,7 @@ from forge_hookd.shell.lazyre import Lazy
 
 _FORK_BOMB = Lazy(r"([A-Za-z_:][\w:]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&")
 _SHUTDOWN = frozenset({"shutdown", "reboot", "halt", "poweroff"})
-_CONTAINERS = frozenset({"docker", "podman", "nerdctl"})
+_CONTAINERS = frozenset({"docker", "podman", "nerdctl", "ctr"})  # ctr: containerd's own client
 _HOST_MOUNT = Lazy(r"^(?:/|/etc|/root|/home|/var|/usr|/boot|/proc|/sys|/dev|/run|/var/run/docker\.sock|"
                    r"/run/docker\.sock|/run/containerd/containerd\.sock)/?(?::|$)")
 _HOST_FLAGS = Lazy(r"^--(?:privileged|pid=host|ipc=host|userns=host|uts=host|cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|"
@@ -121,7 +121,8 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         if why is not None:
             return DENY, f"starts a container that owns the host ({why})", "Mount only the project: -v \"$PWD\":/app"
     if name == "mount" and any(a in ("--bind", "--rbind", "-B", "--make-rshared") or a.startswith("-o") and "bind" in a
-                               for a in args):
+                               for a in args) or name == "mount" and any("bind" in v.split(",")
+                                                                        for v in option_values(args, "-o", "--options")):
         return DENY, "bind-mounts part of the host", "Ask the user"
     if name == "nsenter":
         target = next((v for v in option_values(args, "-t", "--target") if v), None)
@@ -342,6 +343,7 @@ def _owns_host(args: list[str]) -> str | None:
         if value is None:
             continue
         source = value.split(",source=")[-1].split("src=")[-1] if "source=" in value or "src=" in value else value
+        source = source.split(",")[0]  # --mount type=bind,src=/,dst=/host: the source ends at its comma
         if _HOST_MOUNT.search(source) or "docker.sock" in source:
             return f"{arg} {value}"
     return None

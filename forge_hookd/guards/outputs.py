@@ -50,6 +50,7 @@ _CODE_WRITE = Lazy(r"""(?:\bopen|\bfopen)\(\s*["']([^"'\n]{1,300})["']\s*,\s*["'
                    r"""(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|file_put_contents|"""
                    r"""File\.write|IO\.write|write_text|write_bytes)\(\s*["']([^"'\n]{1,300})["']|"""
                    r"""Path\(\s*["']([^"'\n]{1,300})["']\s*\)\s*\.\s*(?:write_text|write_bytes|open\(\s*["'][wa])|"""
+                   r"""(?:urlretrieve|\bdownload)\(\s*[^,()]{1,400},\s*["']([^"'\n]{1,300})["']|"""
                    r"""(?:homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[["']HOME["']\])\s*\+\s*["'](/[^"'\n]{1,300})["']""",
                    needs=("(",))
 _VIMS = frozenset({"vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"})
@@ -110,7 +111,7 @@ def _code_targets(interpreter: str, code: str) -> Iterator[str]:
         return
     for match in _CODE_WRITE.finditer(code):
         path = next(g for g in match.groups() if g is not None)
-        yield "~" + path if match.group(4) is not None else path
+        yield "~" + path if match.group(5) is not None else path
 
 
 def _after(args: Sequence[str], options: frozenset[str]) -> Iterator[str]:

@@ -11,6 +11,7 @@ from fnmatch import fnmatchcase
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
 from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.guards.outputs import written_by_options
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
                          "socat", "iwr", "irm", "Invoke-WebRequest", "Invoke-RestMethod"})
@@ -22,16 +23,17 @@ DECODERS = frozenset({"base64", "base32", "xxd", "openssl", "gpg", "uudecode", "
 RUNNERS = SHELLS | frozenset({"python", "python3", "python2", "perl", "ruby", "node", "php", "iex", "Invoke-Expression",
                               "source", ".", "eval", "pwsh", "powershell", "lua"})
 TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "chisel", "tailscale", "pinggy",
-                     "zrok", "localxpose", "loophole", "expose"})
+                     "zrok", "localxpose", "loophole", "expose", "code", "code-insiders", "devtunnel"})
 _URL = Lazy(r"https?://(\[[0-9a-fA-F:]+\]|[^/\s:'\"]+)")
 #: this machine: sending to it sends nothing off the machine
 _LOCAL = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0", "host.docker.internal"})
 
 
 _FETCH = Lazy(r"urlopen|urllib|requests\.get|httpx\.get|\bfetch\(|https?\.get\(|Net::HTTP|open-uri|URI\.open|"
-              r"LWP::|HTTP::Tiny|file_get_contents\(\s*['\"]https?:|curl_exec|Invoke-WebRequest|iwr\b|DownloadString")
+              r"LWP::|HTTP::Tiny|file_get_contents\(\s*['\"]https?:|curl_exec|Invoke-WebRequest|iwr\b|DownloadString|"
+              r"\.get\(\s*['\"]https?:|\bdownload\(\s*['\"]https?:")
 _RUN_CODE = Lazy(r"\bexec\s*\(|\beval\s*\(|\bFunction\s*\(|instance_eval|\.then\(\s*eval|\bimport\s*\(\s*['\"]?(?:data|https?):|"
-                 r"\bcompile\s*\(|\beval\b|IEX\b|Invoke-Expression|\bsystem\s*\(|\bload\s*\(")
+                 r"\bcompile\s*\(|\beval\b|IEX\b|Invoke-Expression|\bsystem\s*\(|\bload\s*\(|\binclude\s*\(")
 
 
 class RemoteCode(Guard):
@@ -120,6 +122,8 @@ class RemoteCode(Guard):
             if command.name in ("curl", "wget") and not self._allowed_host(command):
                 for saved in _downloads(command):
                     fetched[posixpath.basename(saved)] = " ".join(command.argv)
+            for saved in _saved_otherwise(command):  # nc host port > x.sh, a one-liner's urlretrieve
+                fetched[posixpath.basename(saved)] = " ".join(command.argv)
             if command.name in _UNPACKERS and any(f.name in ("curl", "wget") and not self._allowed_host(f)
                                                   for f in command.feeders):
                 unpacked = " | ".join([*(" ".join(f.argv) for f in command.feeders), " ".join(command.argv)])
@@ -132,7 +136,11 @@ class RemoteCode(Guard):
                                    for h in hosts)
 
 
-_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|TCPSocket|IO::Socket|fsockopen|net\.connect\(|net\.Socket\(")
+_SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|TCPSocket|IO::Socket|fsockopen|net\.connect\(|net\.Socket\(|"
+               r"createServer\(|/inet[46]?/(?:tcp|udp)/|\[socket\s|\bconnect\(\s*[\"']|using Sockets")
+#: a command received from the socket run as it comes (no shell named): popen of a variable, Tcl's
+#: `exec $c`, gawk's `c |& getline`, julia's run(pipeline(`$cmd`))
+_RUNS_RECEIVED = Lazy(r"popen\(\s*[A-Za-z_]\w*\s*[,)]|\bexec\s+\$|\|&\s*getline|run\(\s*pipeline\(\s*`\$")
 _SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn")
 _WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|subprocess|system\(")
 
@@ -140,8 +148,10 @@ _WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|po
 def _reverse_shell(code: str) -> bool:
     """A one-liner that opens a socket and wires a shell to it (python's socket + dup2 +
     /bin/sh, perl's IO::Socket + exec, node's net.connect + spawn('sh'))."""
-    return _SOCKET.search(code) is not None and _SHELL_RUN.search(code) is not None and \
-        _WIRES.search(code) is not None
+    if _SOCKET.search(code) is None:
+        return False
+    return _SHELL_RUN.search(code) is not None and _WIRES.search(code) is not None or \
+        _RUNS_RECEIVED.search(code) is not None
 
 
 def _fetches(command: Command) -> bool:
@@ -230,6 +240,20 @@ def _downloads(command: Command) -> list[str]:
     return [s for s in saved if s and s != "-"]
 
 
+def _saved_otherwise(command: Command) -> list[str]:
+    """The files a download saves when no curl or wget makes it: ``nc HOST PORT > x.sh``
+    (also ncat, socat's ``tcp-connect:``) and a one-liner that fetches a remote URL and
+    writes a file (``urlretrieve(URL, "x.sh")``, ``file_put_contents("x.sh", ...)``)."""
+    name = command.name
+    if name in ("nc", "ncat", "netcat", "socat") and any(not _LOCAL_ADDRESS.match(a) for a in operands(command.args)):
+        return [r.target for r in command.redirects if r.mode in ("write", "append") and r.fd in (None, "1")]
+    code = command.inline_code
+    if code is None or not any(m.group(1) not in _LOCAL for m in _URL.finditer(code[1][: 1 << 16])):
+        return []
+    return list(written_by_options(command))
+
+
+_LOCAL_ADDRESS = Lazy(r"(?:localhost|127\.|\[?::1\]?$|0\.0\.0\.0|-|\d+$)")
 _RUNNERS_OF_FILES = RUNNERS - {"eval", "iex", "Invoke-Expression"}
 
 
@@ -390,6 +414,10 @@ def _socket_or_tunnel(command: Command) -> str | None:
         if name == "tailscale" and args[:1] not in (("funnel",), ("serve",)):
             return None
         if name == "cloudflared" and "tunnel" not in args:
+            return None
+        if name in ("code", "code-insiders") and args[:1] != ("tunnel",):  # VS Code's remote tunnel, not the editor
+            return None
+        if name == "devtunnel" and args[:1] not in (("host",), ("port",)):
             return None
         return "opens a tunnel from the internet to this machine"
     if name in ("ssh", "autossh") and any(a == "-R" or a.startswith("-R") for a in args):

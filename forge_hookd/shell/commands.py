@@ -1080,7 +1080,7 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command"),
                # GTFOBins' other interpreters: their system calls are read as any one-liner's
                "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
-               "octave-cli": ("--eval",), "emacs": ("--eval",)}
+               "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": ()}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 
 
