@@ -128,10 +128,16 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         target = next((v for v in option_values(args, "-t", "--target") if v), None)
         if target == "1":
             return DENY, "enters the namespaces of pid 1, the host's", "Ask the user"
+        if target is None and not any("=" in a or a[:2] in _NS_FILES and len(a) > 2 for a in args if a.startswith("-")):
+            return None  # no process and no namespace file named: it runs the command where it is
         return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
     return None
+
+
+#: nsenter's namespace options, which take a namespace file when one is attached (-n/run/netns/x)
+_NS_FILES = frozenset({"-m", "-u", "-i", "-n", "-p", "-C", "-U", "-T"})
 
 
 #: the shell builtins that set a variable (``export``, ``declare -x``): ``export

@@ -102,6 +102,13 @@ def _scripted(name: str, args: list[str]) -> Iterator[str]:
     elif name == "sqlite3":
         for arg in args:
             yield from (m.group(1) for m in _SQLITE_WRITE.finditer(arg))
+    elif name == "socat":  # open:FILE,creat / create:FILE: an address socat writes
+        for arg in args:
+            kind, _, rest = arg.partition(":")
+            path, _, options = rest.partition(",")
+            if kind.lower() in ("create", "creat") or kind.lower() in ("open", "gopen", "file") and \
+                    any(o.split("=")[0] in ("creat", "append", "trunc", "wronly", "rdwr") for o in options.split(",")):
+                yield path
 
 
 def _code_targets(interpreter: str, code: str) -> Iterator[str]:

@@ -401,6 +401,13 @@ def _archives_everything(command: Command) -> bool:
         any(o in _EVERYTHING for o in operands(command.args))
 
 
+#: socat's address types that reach the network
+_SOCAT_NETWORK = Lazy(r"(?i)^(?:tcp|tcp4|tcp6|tcp-listen|tcp4-listen|tcp6-listen|tcp-l|udp|udp4|udp6|udp-listen|udp-l|"
+                      r"udp-sendto|udp-recvfrom|udp-recv|udp-datagram|openssl|openssl-listen|ssl|ssl-l|sctp|sctp-listen|"
+                      r"sctp-connect|socks|socks4|socks4a|socks5|proxy|ip-sendto|ip-recvfrom|ip-datagram|dccp|vsock|"
+                      r"vsock-listen|vsock-connect|tun|interface)[:,-]")
+
+
 def _socket_or_tunnel(command: Command) -> str | None:
     name, args = command.name, command.args
     if name in ("nc", "ncat", "netcat") and any(a in ("-e", "-c") or a.startswith(("-e", "--exec", "--sh-exec"))
@@ -408,7 +415,8 @@ def _socket_or_tunnel(command: Command) -> str | None:
         return "hands a shell to a network socket"
     if any("/dev/tcp/" in r.target or "/dev/udp/" in r.target for r in command.redirects):
         return "opens a raw network connection from the shell (/dev/tcp)"
-    if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args):
+    if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args) and \
+            any(_SOCAT_NETWORK.match(a) for a in args):  # exec: to a file or a pty (socat -u exec:date open:f) is local
         return "hands a shell to a network socket"
     if name in TUNNELS:
         if name == "tailscale" and args[:1] not in (("funnel",), ("serve",)):

@@ -239,6 +239,17 @@ _COUNTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 _COUNTING = frozenset({"--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match"})
 
 
+def _lists_contents(command: Command) -> bool:
+    """``file -f LIST``, ``file -m MAGIC``: file reads the lines of LIST as names (and prints
+    each with its error) or MAGIC as its rules (and prints each line it cannot parse); and
+    ``xargs -a FILE echo``: the lines of FILE become the words echo prints."""
+    if any(posixpath.basename(w[0]) == "xargs" and any(a.startswith(("-a", "--arg-file")) for a in w[1:])
+           for w in command.wrappers):
+        return True
+    return command.name == "file" and any(a in ("-f", "-m", "--files-from", "--magic-file") or
+                                          a.startswith(("--files-from=", "--magic-file=")) for a in command.args)
+
+
 def _only_counts(command: Command) -> bool:
     """Whether ``command`` prints no line it reads: ``wc``, ``grep -c`` / ``-q`` / ``-l``."""
     if command.name == "wc":
@@ -326,8 +337,10 @@ class SecretFiles(Guard):
         printed = _prints_secret(command)
         if printed is not None:
             return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
-        if command.name in _METADATA and not any(r.mode in ("write", "append") for r in command.redirects) or \
-                not command.argv and not command.redirects or _reads_certificates(command):
+        if command.name in _METADATA and not _lists_contents(command) and \
+                not any(r.mode in ("write", "append") for r in command.redirects) or \
+                not command.argv and not command.redirects or _reads_certificates(command) or \
+                _only_counts(command) and not command.redirects:  # `grep -c KEY .env`: a count, as wc's
             return ALLOWED
         if command.name == "ssh-keygen" and _makes_a_key(command):
             return ALLOWED  # ssh-keygen -t ed25519 -f ~/.ssh/id_work: a new key, written, never shown
@@ -346,6 +359,9 @@ class SecretFiles(Guard):
         for used in _settings_and_keys(command):  # what authenticates or configures is not read out
             if used in words:
                 words.remove(used)  # the first only: `ssh -i K host cat K` still shows K
+        for wrapper in command.wrappers:  # xargs -a FILE: its lines become the arguments, printed by echo
+            if posixpath.basename(wrapper[0]) == "xargs":
+                words += [v for v in shell.option_values(list(wrapper[1:]), "-a", "--arg-file") if v]
         words += [w.partition("=")[2] for w in words if "=" in w]
         words += [w.lstrip("@") for w in words if w.startswith("@")]
         code = command.inline_code

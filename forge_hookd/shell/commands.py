@@ -579,6 +579,7 @@ _OPTION_CODE: dict[str, frozenset[str]] = {
     "sqlite3": frozenset({"-cmd", "--cmd"}),  # and its operands, SQL or dot-commands
     "fzf": frozenset({"--bind", "--preview"}),
     "expect": frozenset({"-c"}),
+    "socat": frozenset(),  # its addresses: exec:CMD and system:CMD run CMD
 }
 #: ssh's settings that run a command through the user's shell (ssh_config(5))
 _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
@@ -607,6 +608,9 @@ def _option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
             key, value = arg[:2], arg[2:]
         elif name == "sqlite3" and not arg.startswith("-"):  # an operand: SQL or a dot-command
             key, value = "", arg
+        elif name == "socat" and arg[:5].lower() == "exec:" or name == "socat" and arg[:7].lower() == "system:":
+            key, _, value = arg.partition(":")
+            value = value.split(",")[0]  # exec:CMD,pty,stderr: the options follow a comma
         elif arg.startswith("+") and len(arg) > 1 and "-c" in options and name != "expect":  # vim +CMD
             key, value = "-c", arg[1:]
         else:
