@@ -102,6 +102,14 @@ def _scripted(name: str, args: list[str]) -> Iterator[str]:
     elif name == "sqlite3":
         for arg in args:
             yield from (m.group(1) for m in _SQLITE_WRITE.finditer(arg))
+    elif name in ("docker", "podman", "nerdctl", "kubectl"):  # docker cp CONTAINER:PATH HOSTPATH
+        operands = _operands(args, frozenset({"-c", "--container", "-n", "--namespace", "--context"}))
+        if operands[:1] == ["container"]:
+            operands = operands[1:]
+        if operands[:1] == ["cp"] and len(operands) == 3 and ":" in operands[1] and ":" not in operands[2]:
+            yield operands[2]
+    elif name == "git" and "apply" in args and "--unsafe-paths" in args:  # the patch's files, under DIR
+        yield from _after(args, frozenset({"--directory"}))
     elif name == "socat":  # open:FILE,creat / create:FILE: an address socat writes
         for arg in args:
             kind, _, rest = arg.partition(":")

@@ -17,7 +17,7 @@ DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c
                          "socat", "iwr", "irm", "Invoke-WebRequest", "Invoke-RestMethod"})
 #: what guards/leaks.py judges, by name (its SENDERS, and the web servers it reads; python
 #: by prefix): no other command loads it
-_SENDS_OR_SERVES = frozenset({"curl", "wget", "http", "https", "xh", "php", "ruby", "npx", "bunx", "pnpm", "serve",
+_SENDS_OR_SERVES = frozenset({"curl", "wget", "http", "https", "xh", "php", "ruby", "npx", "bunx", "pnpm", "serve", "httpd",
                               "http-server"})
 DECODERS = frozenset({"base64", "base32", "xxd", "openssl", "gpg", "uudecode", "rev", "gunzip", "zcat", "xz", "bzip2"})
 RUNNERS = SHELLS | frozenset({"python", "python3", "python2", "perl", "ruby", "node", "php", "iex", "Invoke-Expression",

@@ -1131,6 +1131,10 @@ _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|
                          \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
+#: a shell named in a one-liner's argument list with -c and its code: the code is what runs
+_SHELL_ARGV = Lazy(r"""["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*(?:\[\s*)?"""
+                   r"""(?:["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*)?["']-c["']\s*,\s*"""
+                   r"""(?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", needs=("-c",))
 
 
 def _system_strings(code: str) -> Iterator[str]:
@@ -1143,6 +1147,8 @@ def _system_strings(code: str) -> Iterator[str]:
         yield re.sub(r"\\(.)", r"\1", literal)
     for match in _BACKTICK_CODE.finditer(code):
         yield match.group(1)
+    for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
+        yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     if "[" in code:
         for match in _PROC_CALL.finditer(code):
             if match.group(1) == "[":

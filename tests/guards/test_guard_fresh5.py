@@ -267,6 +267,43 @@ def test_socat_and_nsenter_are_judged_by_what_they_reach(command: str, decision:
     assert pack(command) == decision, command
 
 
+@pytest.mark.parametrize(("command", "decision"), [
+    ("python -c 'import os; os.execl(\"/bin/sh\", \"sh\", \"-c\", \"rm -rf ~\")'", "deny"),
+    ("node -e 'require(\"child_process\").spawn(\"/bin/sh\", [\"-c\", \"rm -rf ~\"], {stdio: [0, 1, 2]})'", "deny"),
+    ("python3 -c 'import subprocess; subprocess.run([\"bash\", \"-c\", \"rm -rf /\"])'", "deny"),
+    ("python -c 'import os; os.execl(\"/bin/sh\", \"sh\", \"-c\", \"make test\")'", "allow"),
+    ("node -e 'require(\"child_process\").spawn(\"sh\", [\"-c\", \"npm test\"], {stdio: \"inherit\"})'", "allow"),
+])
+def test_a_shell_and_its_c_code_in_a_one_liners_argument_list_is_read(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("git apply --unsafe-paths --directory / x.patch", "deny"),
+    ("docker cp app:x /etc/hosts", "deny"),
+    ("podman container cp app:/x /home/user/.bashrc", "deny"),
+    ("git apply --directory=vendor/lib fix.patch", "allow"),
+    ("docker cp app:/app/logs ./logs", "allow"),
+    ("docker cp config.yaml app:/etc/app/config.yaml", "allow"),  # into the container
+    ("kubectl cp web-0:/var/log/app.log ./app.log", "allow"),
+])
+def test_a_copy_out_of_a_container_or_a_patch_outside_the_tree_is_a_write(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("busybox httpd -f -p 12345 -h /home/user", "deny"),
+    ("busybox httpd -f -p 8080 -h ~", "deny"),
+    ("cd ~ && python -c 'import http.server as s, socketserver as ss; "
+     "ss.TCPServer((\"\", 12345), s.SimpleHTTPRequestHandler).serve_forever()'", "deny"),
+    ("busybox httpd -f -p 8080 -h ./public", "allow"),
+    ("python -c 'import http.server as s, socketserver as ss; "
+     "ss.TCPServer((\"\", 8000), s.SimpleHTTPRequestHandler).serve_forever()'", "allow"),
+])
+def test_the_home_served_by_busybox_httpd_or_a_python_one_liner_denies(command: str, decision: str) -> None:
+    assert decide("remote_code", command) == decision, command
+
+
 def test_a_wrapper_is_seen_through_by_the_installed_forge_hook(project: Project) -> None:
     """Through the installed executable: guard test exits 1 on a deny, 0 on an allow."""
     denied = run_installed(["guard", "test", "destructive_rm", "--", "setarch -3 rm -rf ~"], cwd=project.root,
