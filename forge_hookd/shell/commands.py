@@ -193,6 +193,12 @@ class _Walker:
             text = self.written.pop(_script_key(ran, command.cwd), None)
             if text is not None:
                 yield "written script", text
+        read = _runner_reads(command) if self.written and ran is None else None
+        if read is not None:
+            path, kind = read
+            text = self.written.pop(_script_key(path, command.cwd), None)
+            if text is not None:
+                yield from ((f"written {posixpath.basename(path)}", code) for code in _commands_in(kind, text))
 
     def _command(self, raw: RawCommand, *, depth: int, via: str, cwd: _Cwd,
                  feeders: tuple[Command, ...]) -> Command:
@@ -241,6 +247,57 @@ def _written_text(command: Command) -> str | None:
     if command.name == "cat" and not command.args and command.stdin is not None and not command.wrappers:
         return command.stdin
     return None
+
+
+#: runners that run commands from a file of the directory they start in (or name): the file, how to read it
+_RUNNER_FILES = {"npm": ("package.json", "json"), "pnpm": ("package.json", "json"), "yarn": ("package.json", "json"),
+                 "bun": ("package.json", "json"), "composer": ("composer.json", "json"),
+                 "bundle": ("Gemfile", "ruby"), "bundler": ("Gemfile", "ruby")}
+_CMAKE_COMMAND = Lazy(r"\bCOMMAND\s+([^)\n]+)", needs=("COMMAND",))
+_PLAYBOOK_COMMAND = Lazy(r"\b(?:shell|command|raw)\s*:\s*([^\]\}\n]+)", needs=(":",))
+
+
+def _runner_reads(command: Command) -> tuple[str, str] | None:
+    """The file a runner reads commands from, and how: npm/pnpm/yarn/bun the scripts of
+    ``package.json`` (``-C``/``--prefix DIR``), composer ``composer.json``'s, bundler the
+    ``Gemfile`` (Ruby), ``cmake DIR`` (or ``-S DIR``) its ``CMakeLists.txt``, ``ansible-playbook
+    FILE`` the playbook's ``shell:`` tasks."""
+    name, args = command.name, list(command.args)
+    if name in _RUNNER_FILES:
+        file, kind = _RUNNER_FILES[name]
+        where = next((args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-C", "--prefix", "--dir", "--cwd",
+                                                                         "--working-dir", "-d")), "")
+        return posixpath.join(where, file), kind
+    if name == "cmake":
+        source = next((args[k + 1] for k, a in enumerate(args[:-1]) if a == "-S"), None) or \
+            next((a for a in args if not a.startswith("-")), None)
+        return (posixpath.join(source, "CMakeLists.txt"), "cmake") if source else None
+    if name == "ansible-playbook":
+        playbook = next((a for a in args if not a.startswith("-") and a.endswith((".yml", ".yaml"))), None)
+        return (playbook, "playbook") if playbook else None
+    return None
+
+
+def _commands_in(kind: str, text: str) -> Iterator[str]:
+    """The shell commands in a runner's file the line wrote: package.json's and
+    composer.json's ``scripts``, a Gemfile's system calls, CMake's ``COMMAND ...``, a
+    playbook's ``shell:`` and ``command:``."""
+    if kind == "json":
+        import json  # only for a manifest the same line wrote
+
+        try:
+            scripts = json.loads(text).get("scripts", {})
+        except (ValueError, AttributeError):
+            return
+        if isinstance(scripts, dict):
+            for value in scripts.values():
+                yield from (v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+    elif kind == "ruby":
+        yield from _system_strings(text)
+    elif kind == "cmake":
+        yield from (m.group(1).strip() for m in _CMAKE_COMMAND.finditer(text))
+    else:
+        yield from (m.group(1).strip() for m in _PLAYBOOK_COMMAND.finditer(text))
 
 
 def _script_run(command: Command) -> str | None:
@@ -1131,6 +1188,14 @@ _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|
                          \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
+#: the home as a one-liner names it: what an argument list holds besides literals
+_HOME_EXPRESSION = r"""\$ENV\{['"]?HOME['"]?\}|\$HOME\b|os\.homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[['"]HOME['"]\]|""" \
+    r"""os\.path\.expanduser\(\s*['"]~['"]\s*\)|os\.environ\[['"]HOME['"]\]"""
+_ARGV_PART = Lazy(r""""[^"\n]*"|'[^'\n]*'|""" + _HOME_EXPRESSION)
+#: a call that runs a program from a list of literals and the home (no shell): system("rm", "-rf", $ENV{HOME})
+_ARGV_CALL = Lazy(r"""\b(?:system|exec|execvp|spawnSync|spawn|run|call|Popen)\s*\(\s*\[?\s*((?:"[^"\n]*"|'[^'\n]*')"""
+                  r"""(?:\s*,\s*\[?\s*(?:"[^"\n]*"|'[^'\n]*'|""" + _HOME_EXPRESSION + r"""))*\s*,\s*(?:""" + _HOME_EXPRESSION + r"""))""",
+                  needs=("HOME", "home"))
 #: a shell named in a one-liner's argument list with -c and its code: the code is what runs
 _SHELL_ARGV = Lazy(r"""["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*(?:\[\s*)?"""
                    r"""(?:["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*)?["']-c["']\s*,\s*"""
@@ -1147,6 +1212,9 @@ def _system_strings(code: str) -> Iterator[str]:
         yield re.sub(r"\\(.)", r"\1", literal)
     for match in _BACKTICK_CODE.finditer(code):
         yield match.group(1)
+    for match in _ARGV_CALL.finditer(code):  # perl's system("rm", "-rf", $ENV{HOME}): a list, the home named
+        yield " ".join("~" if not part.startswith(("'", '"')) else _requote(part[1:-1])
+                       for part in (m.group(0) for m in _ARGV_PART.finditer(match.group(1))))
     for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
         yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     if "[" in code:

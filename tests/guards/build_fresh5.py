@@ -695,20 +695,6 @@ UNMET: dict[str, str] = {
         "an archive the line builds from a file it wrote, its members fed to a shell by tar --to-command: what the members hold is not followed through tar",
     "echo 'rm -rf /' | sed e":
         "sed's e command with no argument runs the pattern space, here the input, as shell code: sed's input is not read as code",
-    "perl -e 'system(\"rm\", \"-rf\", $ENV{HOME})'":
-        "perl's system with a list whose operand is a variable ($ENV{HOME}): list forms are read only when every element is a literal",
-    "echo '{\"scripts\": {\"preinstall\": \"rm -rf ~\"}}' >package.json && npm -C . i":
-        "a package.json script the line writes, run by npm: the runner reads the project's manifest on disk, not the text the line is about to write",
-    "echo '{\"scripts\":{\"x\":\"rm -rf ~\"}}' >composer.json && composer run-script x":
-        "a composer.json script the line writes, run by composer: composer's scripts are not read",
-    "emacs --batch --eval '(delete-directory \"~\" t)'":
-        "emacs lisp that deletes a directory itself (delete-directory), no shell command: lisp's own file functions are not read",
-    "echo 'system(\"rm -rf ~\")' >Gemfile && bundle install":
-        "a Gemfile the line writes is Ruby bundler evaluates: not read",
-    "echo 'execute_process(COMMAND rm -rf /home/user)' >/tmp/x/CMakeLists.txt && cmake /tmp/x/":
-        "a CMakeLists.txt the line writes, whose execute_process cmake runs: not read",
-    "echo '[{hosts: localhost, tasks: [shell: rm -rf ~]}]' >/tmp/x.yml && ansible-playbook /tmp/x.yml":
-        "a playbook the line writes, whose shell task ansible runs: not read",
     "LESSOPEN='echo .env # %s' less /etc/hosts":
         "LESSOPEN's preprocessor prints a file name that less then opens and shows: the name is read as code (echo), but less's opening of the printed name is not followed",
     "sqlite3 <<EOF\nCREATE TABLE x(x TEXT);\n.import .env x\nSELECT * FROM x;\nEOF":

@@ -314,6 +314,33 @@ def test_a_commands_output_in_a_url_of_any_scheme_is_an_upload(command: str, dec
     assert decide("remote_code", command) == decision, command
 
 
+@pytest.mark.parametrize(("command", "decision"), [
+    ("echo '{\"scripts\": {\"preinstall\": \"rm -rf ~\"}}' >package.json && npm -C . i", "deny"),
+    ("echo '{\"scripts\": {\"x\": [\"rm -rf ~\"]}}' >composer.json && composer run-script x", "deny"),
+    ("echo 'system(\"rm -rf ~\")' >Gemfile && bundle install", "deny"),
+    ("echo 'execute_process(COMMAND rm -rf /home/user)' >/tmp/x/CMakeLists.txt && cmake /tmp/x/", "deny"),
+    ("echo '[{hosts: localhost, tasks: [shell: rm -rf ~]}]' >/tmp/x.yml && ansible-playbook /tmp/x.yml", "deny"),
+    ("echo '{\"scripts\": {\"test\": \"jest\"}}' >package.json && npm test", "allow"),
+    ("echo '{\"name\": \"x\"}' >package.json && npm i", "allow"),
+    ("echo 'execute_process(COMMAND git describe --tags)' >CMakeLists.txt && cmake -S . -B build", "allow"),
+    ("echo '[{hosts: localhost, tasks: [shell: make build]}]' >site.yml && ansible-playbook site.yml", "allow"),
+])
+def test_a_runners_file_the_same_line_writes_is_read_for_the_commands_it_runs(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("perl -e 'system(\"rm\", \"-rf\", $ENV{HOME})'", "deny"),
+    ("node -e 'require(\"child_process\").spawnSync(\"rm\", [\"-rf\", os.homedir()])'", "deny"),
+    ("emacs --batch --eval '(delete-directory \"~\" t)'", "deny"),
+    ("perl -e 'system(\"ls\", \"-la\", $ENV{HOME})'", "allow"),
+    ("perl -e 'system(\"make\", \"test\")'", "allow"),
+    ("emacs --batch --eval '(delete-directory \"build\" t)'", "allow"),
+])
+def test_the_home_named_in_a_one_liners_argument_list_or_lisp_is_read(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
 def test_a_wrapper_is_seen_through_by_the_installed_forge_hook(project: Project) -> None:
     """Through the installed executable: guard test exits 1 on a deny, 0 on an allow."""
     denied = run_installed(["guard", "test", "destructive_rm", "--", "setarch -3 rm -rf ~"], cwd=project.root,
