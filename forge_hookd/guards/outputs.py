@@ -5,7 +5,8 @@
 FILE``), ``xxd -r IN OUT``, the write commands in a script the line shows (sed's ``w FILE``,
 awk's ``print > "FILE"``, make's ``$(file >FILE,...)``, vim's ``:redir >FILE``/``:w FILE``,
 gdb's ``dump ... FILE``, sqlite3's ``.output FILE``) and the file a one-liner opens for
-writing (``open("f", "w")``, ``writeFileSync("f")``, ``file_put_contents("f")``). The
+writing (``open("f", "w")``, ``writeFileSync("f")``, ``file_put_contents("f")``, puppet's
+``file { "f": ... }``). The
 protected_paths guard judges each as it judges a redirection's target. Pure: words in,
 words out."""
 
@@ -53,6 +54,7 @@ _CODE_WRITE = Lazy(r"""(?:\bopen|\bfopen)\(\s*["']([^"'\n]{1,300})["']\s*,\s*["'
                    r"""(?:urlretrieve|\bdownload)\(\s*[^,()]{1,400},\s*["']([^"'\n]{1,300})["']|"""
                    r"""(?:homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[["']HOME["']\])\s*\+\s*["'](/[^"'\n]{1,300})["']""",
                    needs=("(",))
+_PUPPET_FILE = Lazy(r"""\bfile\s*\{\s*["']([^"'\n]{1,300})["']\s*:""", needs=("file",))
 _VIMS = frozenset({"vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"})
 
 
@@ -123,6 +125,9 @@ def _code_targets(interpreter: str, code: str) -> Iterator[str]:
     code = code[: 1 << 16]
     if interpreter in ("awk", "gawk", "mawk", "nawk", "busybox awk"):
         yield from (m.group(1) for m in _AWK_WRITE.finditer(code))
+        return
+    if interpreter == "puppet":  # file { "/etc/hosts": content => ... }: puppet writes the resource's title
+        yield from (m.group(1) for m in _PUPPET_FILE.finditer(code))
         return
     for match in _CODE_WRITE.finditer(code):
         path = next(g for g in match.groups() if g is not None)

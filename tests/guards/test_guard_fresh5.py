@@ -151,6 +151,8 @@ def test_code_in_an_option_reaches_every_guard() -> None:
     ("mypy src --junit-xml .git/config", "deny"),
     ("sqlite3 /dev/null -cmd '.output /home/user/.bashrc' 'select 1;'", "deny"),
     ("csh -c 'echo DATA >.git/config'", "deny"),       # csh and tcsh are shells too
+    ("puppet apply -e 'file { \"/etc/hosts\": content => \"DATA\" }'", "deny"),
+    ("puppet apply -e 'file { \"build/motd\": content => \"hi\" }'", "allow"),
     ("awk '/ERROR/ {print > \"errors.txt\"}' app.log", "allow"),
     ("sed -n '1s/^/# /w header.txt' data.csv", "allow"),
     ("sed 's/foo/bar/g' in.txt > out.txt", "allow"),
