@@ -17,7 +17,7 @@ from forge_hookd.shell.lazyre import Lazy
 
 _FORK_BOMB = Lazy(r"([A-Za-z_:][\w:]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&")
 _SHUTDOWN = frozenset({"shutdown", "reboot", "halt", "poweroff"})
-_CONTAINERS = frozenset({"docker", "podman", "nerdctl"})
+_CONTAINERS = frozenset({"docker", "podman", "nerdctl", "ctr"})  # ctr: containerd's own client
 _HOST_MOUNT = Lazy(r"^(?:/|/etc|/root|/home|/var|/usr|/boot|/proc|/sys|/dev|/run|/var/run/docker\.sock|"
                    r"/run/docker\.sock|/run/containerd/containerd\.sock)/?(?::|$)")
 _HOST_FLAGS = Lazy(r"^--(?:privileged|pid=host|ipc=host|userns=host|uts=host|cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|"
@@ -128,16 +128,23 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         if why is not None:
             return DENY, f"gives a container the host ({why})", "Ask the user"
     if name == "mount" and any(a in ("--bind", "--rbind", "-B", "--make-rshared") or a.startswith("-o") and "bind" in a
-                               for a in args):
+                               for a in args) or name == "mount" and any("bind" in v.split(",")
+                                                                        for v in option_values(args, "-o", "--options")):
         return DENY, "bind-mounts part of the host", "Ask the user"
     if name == "nsenter":
         target = next((v for v in option_values(args, "-t", "--target") if v), None)
         if target == "1":
             return DENY, "enters the namespaces of pid 1, the host's", "Ask the user"
+        if target is None and not any("=" in a or a[:2] in _NS_FILES and len(a) > 2 for a in args if a.startswith("-")):
+            return None  # no process and no namespace file named: it runs the command where it is
         return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
     return None
+
+
+#: nsenter's namespace options, which take a namespace file when one is attached (-n/run/netns/x)
+_NS_FILES = frozenset({"-m", "-u", "-i", "-n", "-p", "-C", "-U", "-T"})
 
 
 #: the shell builtins that set a variable (``export``, ``declare -x``): ``export
@@ -369,6 +376,7 @@ def _owns_host(args: list[str]) -> str | None:
         if value is None:
             continue
         source = value.split(",source=")[-1].split("src=")[-1] if "source=" in value or "src=" in value else value
+        source = source.split(",")[0]  # --mount type=bind,src=/,dst=/host: the source ends at its comma
         if _HOST_MOUNT.search(source) or "docker.sock" in source:
             return f"{arg} {value}"
     return None

@@ -19,6 +19,7 @@ from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, 
     defaults_taken, in_home_cache, inside, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.guards.outputs import valued, written_by_options
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
 MANAGED_SYSTEM_DIR = "/etc/forge"
@@ -59,6 +60,7 @@ def written_paths(command: Command) -> Iterator[str]:
                     if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
     elif name in _FETCHERS or name in _UNPACKERS:
         yield from (w for w in _fetched_or_unpacked(name, args) if w and w != "-")
+    yield from (w for w in written_by_options(command) if w and w != "-")
 
 
 #: downloaders and the options whose value is a file or directory they write: the single
@@ -80,9 +82,9 @@ def _fetched_or_unpacked(name: str, args: list[str]) -> Iterator[str]:
     archive unpacked (``tar -x -C DIR``, ``unzip -d DIR``, ``7z x -oDIR``): writes of that
     target as a redirection's are; a download to the output (``-o -``) writes no file."""
     if name in _FETCHERS:
-        yield from _valued(args, *_FETCHERS[name])
+        yield from valued(args, *_FETCHERS[name])
     elif name in ("tar", "gtar", "bsdtar") and _tar_extracts(args):
-        yield from _valued(args, "C", ("--directory", "--cd"), "CfTXbgKNLVH")
+        yield from valued(args, "C", ("--directory", "--cd"), "CfTXbgKNLVH")
     elif name == "unzip" and not _UNZIP_READS.intersection(args):
         yield from (args[k + 1] if a == "-d" else a[2:] for k, a in enumerate(args)
                     if a == "-d" and k + 1 < len(args) or a.startswith("-d") and len(a) > 2)
@@ -98,25 +100,6 @@ def _tar_extracts(args: list[str]) -> bool:
     first = args[0] if args else ""
     return "x" in first.lstrip("-") and not first.startswith("--") or \
         any(a.startswith("-") and not a.startswith("--") and "x" in a[1:] for a in args)
-
-
-def _valued(args: list[str], letters: str, longs: tuple[str, ...], takes_value: str) -> Iterator[str]:
-    """The values of the options ``letters`` (single letters, alone or ending a cluster of
-    flags: ``-sSLo FILE``, ``-OFILE``) and ``longs`` (``--output FILE``, ``--output=FILE``)."""
-    for k, arg in enumerate(args):
-        following = args[k + 1] if k + 1 < len(args) else ""
-        if arg.startswith("--"):
-            key, eq, value = arg.partition("=")
-            if key in longs:
-                yield value if eq else following
-            continue
-        if not arg.startswith("-") or len(arg) < 2:
-            continue
-        for at, letter in enumerate(arg[1:], start=1):
-            if letter in takes_value:  # the first letter that takes a value ends the cluster
-                if letter in letters:
-                    yield arg[at + 1:] or following
-                break
 
 
 #: find's actions that write the names found into a file (GNU find)

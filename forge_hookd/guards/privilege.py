@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from forge_hookd.shell.commands import PRIVILEGE, Command
+from forge_hookd.shell.commands import PRIVILEGE, Command, option_values
 from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, gives_to_oneself, inside, \
     operands, resolve
 from forge_hookd.shell.lazyre import Lazy
@@ -60,8 +60,9 @@ class PrivilegeEscalation(Guard):
         name, args = command.name, list(command.args)
         ops = operands(args, mode_first=name == "chmod")
         shown = " ".join(command.argv)
-        if name == "chmod" and ops:
-            mode = ops[0]
+        modes = [ops[0]] if name == "chmod" and ops else \
+            [v for v in option_values(args, "-m", "--mode") if v] if name in ("install", "mkdir", "mkfifo") else []
+        for mode in modes:  # chmod MODE, install -m MODE (install -m 6777 /bin/sh bin/: a setuid shell)
             if _WORLD_WRITABLE.search(mode):
                 return self.verdict(DENY, shown, "makes files writable by everyone",
                                     "Use 755 for directories and 644 for files, or u+w")

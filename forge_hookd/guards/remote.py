@@ -11,27 +11,29 @@ from fnmatch import fnmatchcase
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.guards.outputs import written_by_options
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
                          "socat", "iwr", "irm", "Invoke-WebRequest", "Invoke-RestMethod"})
 #: what guards/leaks.py judges, by name (its SENDERS, and the web servers it reads; python
 #: by prefix): no other command loads it
-_SENDS_OR_SERVES = frozenset({"curl", "wget", "http", "https", "xh", "php", "ruby", "npx", "bunx", "pnpm", "serve",
+_SENDS_OR_SERVES = frozenset({"curl", "wget", "http", "https", "xh", "php", "ruby", "npx", "bunx", "pnpm", "serve", "httpd",
                               "http-server"})
 DECODERS = frozenset({"base64", "base32", "xxd", "openssl", "gpg", "uudecode", "rev", "gunzip", "zcat", "xz", "bzip2"})
 RUNNERS = SHELLS | frozenset({"python", "python3", "python2", "perl", "ruby", "node", "php", "iex", "Invoke-Expression",
                               "source", ".", "eval", "pwsh", "powershell", "lua"})
 TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "chisel", "tailscale", "pinggy",
-                     "zrok", "localxpose", "loophole", "expose"})
+                     "zrok", "localxpose", "loophole", "expose", "code", "code-insiders", "devtunnel"})
 _URL = Lazy(r"https?://(\[[0-9a-fA-F:]+\]|[^/\s:'\"]+)")
 #: this machine: sending to it sends nothing off the machine
 _LOCAL = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0", "host.docker.internal"})
 
 
 _FETCH = Lazy(r"urlopen|urllib|requests\.get|httpx\.get|\bfetch\(|https?\.get\(|Net::HTTP|open-uri|URI\.open|"
-              r"LWP::|HTTP::Tiny|file_get_contents\(\s*['\"]https?:|curl_exec|Invoke-WebRequest|iwr\b|DownloadString")
+              r"LWP::|HTTP::Tiny|file_get_contents\(\s*['\"]https?:|curl_exec|Invoke-WebRequest|iwr\b|DownloadString|"
+              r"\.get\(\s*['\"]https?:|\bdownload\(\s*['\"]https?:")
 _RUN_CODE = Lazy(r"\bexec\s*\(|\beval\s*\(|\bFunction\s*\(|instance_eval|\.then\(\s*eval|\bimport\s*\(\s*['\"]?(?:data|https?):|"
-                 r"\bcompile\s*\(|\beval\b|IEX\b|Invoke-Expression|\bsystem\s*\(|\bload\s*\(")
+                 r"\bcompile\s*\(|\beval\b|IEX\b|Invoke-Expression|\bsystem\s*\(|\bload\s*\(|\binclude\s*\(")
 
 
 class RemoteCode(Guard):
@@ -128,6 +130,8 @@ class RemoteCode(Guard):
             if command.name in ("curl", "wget") and not self._allowed_host(command):
                 for saved in _downloads(command):
                     fetched[posixpath.basename(saved)] = " ".join(command.argv)
+            for saved in _saved_otherwise(command):  # nc host port > x.sh, a one-liner's urlretrieve
+                fetched[posixpath.basename(saved)] = " ".join(command.argv)
             if command.name in _UNPACKERS and any(f.name in ("curl", "wget") and not self._allowed_host(f)
                                                   for f in command.feeders):
                 unpacked = " | ".join([*(" ".join(f.argv) for f in command.feeders), " ".join(command.argv)])
@@ -140,9 +144,14 @@ class RemoteCode(Guard):
                                    for h in hosts)
 
 
-# a socket opened (python's, also by __import__("socket"); ruby's, perl's, php's, node's, lua's, go's)
+# a socket opened (python's, also by __import__("socket"); ruby's, perl's, php's, node's, lua's, go's,
+# gawk's /inet/tcp, Tcl's, julia's)
 _SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|\(\s*[\"']socket[\"']\s*\)|TCPSocket|IO::Socket|fsockopen|"
-               r"net\.connect\(|net\.Socket\(|socket\.tcp\(|net\.Dial\(")
+               r"net\.connect\(|net\.Socket\(|socket\.tcp\(|net\.Dial\(|createServer\(|/inet[46]?/(?:tcp|udp)/|"
+               r"\[socket\s|\bconnect\(\s*[\"']|using Sockets")
+#: a command received from the socket run as it comes (no shell named): popen of a variable, Tcl's
+#: `exec $c`, gawk's `c |& getline`, julia's run(pipeline(`$cmd`))
+_RUNS_RECEIVED = Lazy(r"popen\(\s*[A-Za-z_]\w*\s*[,)]|\bexec\s+\$|\|&\s*getline|run\(\s*pipeline\(\s*`\$")
 # a shell run, or each line that comes in run as a command (perl's `system$_ while<>`, lua's io.popen(cmd))
 _SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn|\bsystem\s*\$_|popen\(\s*(?:cmd|\$_)\b")
 # the shell's input and output wired to the socket
@@ -153,8 +162,10 @@ _WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|po
 def _reverse_shell(code: str) -> bool:
     """A one-liner that opens a socket and wires a shell to it (python's socket + dup2 +
     /bin/sh, perl's IO::Socket + exec, node's net.connect + spawn('sh'))."""
-    return _SOCKET.search(code) is not None and _SHELL_RUN.search(code) is not None and \
-        _WIRES.search(code) is not None
+    if _SOCKET.search(code) is None:
+        return False
+    return _SHELL_RUN.search(code) is not None and _WIRES.search(code) is not None or \
+        _RUNS_RECEIVED.search(code) is not None
 
 
 def _source_written(command: Command) -> str | None:
@@ -253,6 +264,20 @@ def _downloads(command: Command) -> list[str]:
     return [s for s in saved if s and s != "-"]
 
 
+def _saved_otherwise(command: Command) -> list[str]:
+    """The files a download saves when no curl or wget makes it: ``nc HOST PORT > x.sh``
+    (also ncat, socat's ``tcp-connect:``) and a one-liner that fetches a remote URL and
+    writes a file (``urlretrieve(URL, "x.sh")``, ``file_put_contents("x.sh", ...)``)."""
+    name = command.name
+    if name in ("nc", "ncat", "netcat", "socat") and any(not _LOCAL_ADDRESS.match(a) for a in operands(command.args)):
+        return [r.target for r in command.redirects if r.mode in ("write", "append") and r.fd in (None, "1")]
+    code = command.inline_code
+    if code is None or not any(m.group(1) not in _LOCAL for m in _URL.finditer(code[1][: 1 << 16])):
+        return []
+    return list(written_by_options(command))
+
+
+_LOCAL_ADDRESS = Lazy(r"(?:localhost|127\.|\[?::1\]?$|0\.0\.0\.0|-|\d+$)")
 _RUNNERS_OF_FILES = RUNNERS - {"eval", "iex", "Invoke-Expression"}
 
 
@@ -382,6 +407,11 @@ _DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode"
                "--header", "--post-data", "--body-data")
 
 
+#: a URL a request goes to, whatever its scheme (gopher://, dict://, ftp://, smtp:// carry data as
+#: http:// does); file:// reads a local file
+_REQUEST_URL = Lazy(r"(?!file:)[A-Za-z][A-Za-z0-9+.-]*://", needs=("://",))
+
+
 def _sent_output(command: Command) -> str | None:
     """A command's output sent in a request (``curl -d "$(env)" URL``, ``curl
     "https://x/?d=$(cat f)"``), or a pipe into a raw socket (``tar c . | nc host 9000``)."""
@@ -389,7 +419,7 @@ def _sent_output(command: Command) -> str | None:
         words = command.words[1:]
         for k, word in enumerate(words):
             prev = words[k - 1].text if k else ""
-            if ("$(" in word.text or "`" in word.text) and (prev in _DATA_FLAGS or re.match(r"https?://", word.text)
+            if ("$(" in word.text or "`" in word.text) and (prev in _DATA_FLAGS or _REQUEST_URL.match(word.text)
                                                            or word.text.startswith(_DATA_FLAGS)):
                 return f"the output of {word.text[:60]}"
         # `-d @-`, and curl's upload of its input (`tar cz . | curl -T - URL`), as `-T FILE` is one of a file
@@ -411,9 +441,6 @@ def _sent_output(command: Command) -> str | None:
     if command.name == "openssl" and command.args[:1] == ("s_client",) and \
             any(f.name in SHELLS for f in command.feeders):  # sh -i | openssl s_client -connect h:p: a TLS shell
         return f"the output of {next(f.name for f in command.feeders if f.name in SHELLS)} to a TLS socket"
-    if command.name in ("awk", "gawk") and any("/inet/" in a or "/inet4/" in a or "/inet6/" in a
-                                                 for a in command.args):
-        return "what awk reads and writes through a network connection (gawk's /inet/tcp)"
     return None
 
 
@@ -439,6 +466,13 @@ def _archives_everything(command: Command) -> bool:
         any(o in _EVERYTHING for o in operands(command.args))
 
 
+#: socat's address types that reach the network
+_SOCAT_NETWORK = Lazy(r"(?i)^(?:tcp|tcp4|tcp6|tcp-listen|tcp4-listen|tcp6-listen|tcp-l|udp|udp4|udp6|udp-listen|udp-l|"
+                      r"udp-sendto|udp-recvfrom|udp-recv|udp-datagram|openssl|openssl-listen|ssl|ssl-l|sctp|sctp-listen|"
+                      r"sctp-connect|socks|socks4|socks4a|socks5|proxy|ip-sendto|ip-recvfrom|ip-datagram|dccp|vsock|"
+                      r"vsock-listen|vsock-connect|tun|interface)[:,-]")
+
+
 def _socket_or_tunnel(command: Command) -> str | None:
     name, args = command.name, command.args
     if name in ("nc", "ncat", "netcat") and any(a in ("-e", "-c") or a.startswith(("-e", "--exec", "--sh-exec"))
@@ -446,12 +480,17 @@ def _socket_or_tunnel(command: Command) -> str | None:
         return "hands a shell to a network socket"
     if _raw_connection(command):
         return "opens a raw network connection from the shell (/dev/tcp)"
-    if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args):
+    if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args) and \
+            any(_SOCAT_NETWORK.match(a) for a in args):  # exec: to a file or a pty (socat -u exec:date open:f) is local
         return "hands a shell to a network socket"
     if name in TUNNELS:
         if name == "tailscale" and args[:1] not in (("funnel",), ("serve",)):
             return None
         if name == "cloudflared" and "tunnel" not in args:
+            return None
+        if name in ("code", "code-insiders") and args[:1] != ("tunnel",):  # VS Code's remote tunnel, not the editor
+            return None
+        if name == "devtunnel" and args[:1] not in (("host",), ("port",)):
             return None
         return "opens a tunnel from the internet to this machine"
     if name in ("ssh", "autossh") and any(a == "-R" or a.startswith("-R") for a in args):

@@ -29,7 +29,7 @@ _DELETERS = Lazy(
     r"""(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|Path\([^)]*\)\.(?:unlink|rmdir)|
          rmSync|rmdirSync|unlinkSync|fs\.(?:rm|rmdir|unlink)(?![A-Za-z])|rimraf(?:\.sync)?|Deno\.remove(?:Sync)?|
          FileUtils\.(?:rm_rf|rm_r|remove_dir|rm)|
-         File\.delete|Dir\.rmdir|unlink|rmtree|remove_tree)\s*\(?\s*(?:[frbu]?["']([^"']*)["']|([A-Za-z_.()]+))""",
+         File\.delete|Dir\.rmdir|unlink|rmtree|remove_tree|delete-directory|delete-file)\s*\(?\s*(?:[frbu]?["']([^"']*)["']|([A-Za-z_.()]+))""",
     re.VERBOSE)
 
 

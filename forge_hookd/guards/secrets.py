@@ -332,6 +332,17 @@ _COUNTERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 _COUNTING = frozenset({"--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match"})
 
 
+def _lists_contents(command: Command) -> bool:
+    """``file -f LIST``, ``file -m MAGIC``: file reads the lines of LIST as names (and prints
+    each with its error) or MAGIC as its rules (and prints each line it cannot parse); and
+    ``xargs -a FILE echo``: the lines of FILE become the words echo prints."""
+    if any(posixpath.basename(w[0]) == "xargs" and any(a.startswith(("-a", "--arg-file")) for a in w[1:])
+           for w in command.wrappers):
+        return True
+    return command.name == "file" and any(a in ("-f", "-m", "--files-from", "--magic-file") or
+                                          a.startswith(("--files-from=", "--magic-file=")) for a in command.args)
+
+
 def _only_counts(command: Command) -> bool:
     """Whether ``command`` prints no line it reads: ``wc``, ``grep -c`` / ``-q`` / ``-l``."""
     if command.name == "wc":
@@ -433,7 +444,7 @@ class SecretFiles(Guard):
             return self.verdict(DENY, shown, printed, "Let the tool use the credential itself; never print it")
         # a grep that only counts or tests (`grep -q KEY .env`, `grep -c = .env`, `-l`) prints no
         # line of the file, as `wc -l .env` prints none: the check whether a key is set
-        if (command.name in _METADATA or _only_counts(command)) and \
+        if (command.name in _METADATA and not _lists_contents(command) or _only_counts(command)) and \
                 not any(r.mode in ("write", "append") for r in command.redirects) or \
                 not command.argv and not command.redirects or _reads_certificates(command):
             return ALLOWED
@@ -460,6 +471,9 @@ class SecretFiles(Guard):
         if searched is not None:
             return self.verdict(DENY, shown, f"searches every file under {searched} for secrets and prints each "
                                 "line found", "Search the project's own code, or ask the user for the value")
+        for wrapper in command.wrappers:  # xargs -a FILE: its lines become the arguments, printed by echo
+            if posixpath.basename(wrapper[0]) == "xargs":
+                words += [v for v in shell.option_values(list(wrapper[1:]), "-a", "--arg-file") if v]
         words += [w.partition("=")[2] for w in words if "=" in w]
         words += [w.lstrip("@") for w in words if w.startswith("@")]
         code = command.inline_code

@@ -33,7 +33,7 @@ from forge_hookd.tuples import NamedTuple
 
 __all__ = ["Command", "Parsed", "Redirect", "Word", "parse"]
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "yash", "posh", "rbash"})
 PRIVILEGE = frozenset({"sudo", "doas", "pkexec", "run0", "runuser", "su", "sudoedit"})
 #: a Python interpreter by its name (python, python3.12, pypy3)
 PYTHON = Lazy(r"(?:python|pypy)[0-9.]*$", needs=("python", "pypy"))
@@ -193,6 +193,12 @@ class _Walker:
             text = self.written.pop(_script_key(ran, command.cwd), None)
             if text is not None:
                 yield "written script", text
+        read = _runner_reads(command) if self.written and ran is None else None
+        if read is not None:
+            path, kind = read
+            text = self.written.pop(_script_key(path, command.cwd), None)
+            if text is not None:
+                yield from ((f"written {posixpath.basename(path)}", code) for code in _commands_in(kind, text))
 
     def _command(self, raw: RawCommand, *, depth: int, via: str, cwd: _Cwd,
                  feeders: tuple[Command, ...]) -> Command:
@@ -241,6 +247,57 @@ def _written_text(command: Command) -> str | None:
     if command.name == "cat" and not command.args and command.stdin is not None and not command.wrappers:
         return command.stdin
     return None
+
+
+#: runners that run commands from a file of the directory they start in (or name): the file, how to read it
+_RUNNER_FILES = {"npm": ("package.json", "json"), "pnpm": ("package.json", "json"), "yarn": ("package.json", "json"),
+                 "bun": ("package.json", "json"), "composer": ("composer.json", "json"),
+                 "bundle": ("Gemfile", "ruby"), "bundler": ("Gemfile", "ruby")}
+_CMAKE_COMMAND = Lazy(r"\bCOMMAND\s+([^)\n]+)", needs=("COMMAND",))
+_PLAYBOOK_COMMAND = Lazy(r"\b(?:shell|command|raw)\s*:\s*([^\]\}\n]+)", needs=(":",))
+
+
+def _runner_reads(command: Command) -> tuple[str, str] | None:
+    """The file a runner reads commands from, and how: npm/pnpm/yarn/bun the scripts of
+    ``package.json`` (``-C``/``--prefix DIR``), composer ``composer.json``'s, bundler the
+    ``Gemfile`` (Ruby), ``cmake DIR`` (or ``-S DIR``) its ``CMakeLists.txt``, ``ansible-playbook
+    FILE`` the playbook's ``shell:`` tasks."""
+    name, args = command.name, list(command.args)
+    if name in _RUNNER_FILES:
+        file, kind = _RUNNER_FILES[name]
+        where = next((args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-C", "--prefix", "--dir", "--cwd",
+                                                                         "--working-dir", "-d")), "")
+        return posixpath.join(where, file), kind
+    if name == "cmake":
+        source = next((args[k + 1] for k, a in enumerate(args[:-1]) if a == "-S"), None) or \
+            next((a for a in args if not a.startswith("-")), None)
+        return (posixpath.join(source, "CMakeLists.txt"), "cmake") if source else None
+    if name == "ansible-playbook":
+        playbook = next((a for a in args if not a.startswith("-") and a.endswith((".yml", ".yaml"))), None)
+        return (playbook, "playbook") if playbook else None
+    return None
+
+
+def _commands_in(kind: str, text: str) -> Iterator[str]:
+    """The shell commands in a runner's file the line wrote: package.json's and
+    composer.json's ``scripts``, a Gemfile's system calls, CMake's ``COMMAND ...``, a
+    playbook's ``shell:`` and ``command:``."""
+    if kind == "json":
+        import json  # only for a manifest the same line wrote
+
+        try:
+            scripts = json.loads(text).get("scripts", {})
+        except (ValueError, AttributeError):
+            return
+        if isinstance(scripts, dict):
+            for value in scripts.values():
+                yield from (v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+    elif kind == "ruby":
+        yield from _system_strings(text)
+    elif kind == "cmake":
+        yield from (m.group(1).strip() for m in _CMAKE_COMMAND.finditer(text))
+    else:
+        yield from (m.group(1).strip() for m in _PLAYBOOK_COMMAND.finditer(text))
 
 
 def _script_run(command: Command) -> str | None:
@@ -313,13 +370,28 @@ WRAPPERS: dict[str, _Spec] = {
                    "process-slot-var"),
     "flock": _spec("wEoc", "timeout wait conflict-exit-code command", positionals=1),
     "strace": _spec("oepsESbIuaXU", "output"),
-    "ltrace": _spec("oepsaAnuDlLxXF", "output"),
+    "ltrace": _spec("oepsaAnuDlxXFw", "output"),  # -L (no library calls) is a flag
+    # Programs that run their arguments as a command too (GTFOBins' list of them): a new
+    # namespace, a CPU limit, another architecture, a line editor, a terminal multiplexer,
+    # a memory checker, a benchmark, a fake clock, a sandbox.
+    "unshare": _spec("SGRw", "setuid setgid root wd map-user map-users map-group map-groups propagation setgroups"),
+    "cpulimit": _spec("l", "limit", stop="-p -e -P --pid --exe --path"),
+    "setarch": _spec("", "", positionals=1, stop="--list"), "linux32": _spec(), "linux64": _spec(),
+    "rlwrap": _spec("bCDefgHlOPqsStwz", "break-chars command-name complete-filenames extra-char-after-completion "
+                    "file history-filename logfile substitute-prompt"),
+    "screen": _spec("cehpSsTt", "Logfile", stop="-r -R -x -ls -list -X -Q -D -wipe -v"),
+    "valgrind": _spec(), "multitime": _spec("cfIinoers"), "faketime": _spec("", "", positionals=1),
+    "firejail": _spec(), "chronic": _spec(), "ifne": _spec(),
     "watch": _spec("ndq", "interval differences"),
     "parallel": _spec("jSaIdNnLE", "jobs sshlogin results joblog arg-file delimiter colsep tmpdir workdir "
                       "basefile return"),
     "dbus-run-session": _spec(), "proxychains": _spec("f"), "proxychains4": _spec("f"), "torsocks": _spec("uPa"),
 }
-_OPTIONAL_ARG = {"xargs": "ieIl"}  # -i[R] -e[EOF] -l[N]: a value only when attached
+_OPTIONAL_ARG = {"xargs": "ieIl", "rlwrap": "ap"}  # -i[R] -e[EOF] -l[N]: a value only when attached
+#: setarch's architectures: ``setarch x86_64 CMD`` names one, ``setarch -3 CMD`` (util-linux 2.33+) none
+_ARCHES = frozenset({"i386", "i486", "i586", "i686", "x86_64", "linux32", "linux64", "uname26", "amd64", "arm",
+                     "armv7l", "armv8l", "aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppc64le", "s390", "s390x",
+                     "mips", "mips64", "sparc", "sparc64", "riscv64", "ia64", "alpha", "parisc", "parisc64"})
 
 
 def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
@@ -333,6 +405,13 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
         if name == "busybox" and len(rest) > 1 and not rest[1].text.startswith("-"):
             wrappers.append(rest[:1])  # a multi-call binary: busybox rm -> rm
             rest = rest[1:]
+            continue
+        if name == "start-stop-daemon":  # -S -x PROGRAM -- ARGS: the program it starts, with its arguments
+            started = _daemon_command(rest)
+            if not started:
+                break
+            wrappers.append(rest[:1])
+            rest = started
             continue
         spec = WRAPPERS.get(name)
         if spec is None or rest[0].dynamic:
@@ -407,12 +486,17 @@ def _wrapper_split(name: str, spec: _Spec, words: list[Word]) -> tuple[list[Word
             key = text[2:].partition("=")[0]
             i += 2 if key in spec.with_arg and "=" not in text else 1
             continue
+        if text.startswith("-") and len(text) > 2 and text[1:] in spec.with_arg:  # a long option of one dash: screen -Logfile FILE
+            i += 2
+            continue
         if text.startswith("-") and len(text) > 1 and not (name == "nice" and text[1:].isdigit()):
             i += _short_cluster(text, spec, optional)
             continue
         if name == "nice" and text.startswith("-"):
             i += 1
             continue
+        if name == "setarch" and text not in _ARCHES:
+            positionals = 0
         if positionals:
             positionals -= 1
             i += 1
@@ -429,6 +513,37 @@ def _short_cluster(text: str, spec: _Spec, optional: str) -> int:
         if letter in spec.with_arg:
             return 1 if k + 1 < len(text) else 2
     return 1
+
+
+#: start-stop-daemon's options that take a value (its short letters, and the long names)
+_DAEMON_VALUED = frozenset("pPxanugrcNkdRsIO") | frozenset(
+    "--pidfile --exec --startas --name --user --group --chroot --chuid --nicelevel --umask --chdir --retry "
+    "--signal --output --procsched --iosched --ppid".split())
+
+
+def _daemon_command(words: list[Word]) -> list[Word]:
+    """What ``start-stop-daemon --start --exec PROGRAM [--startas PATH] -- ARGS`` runs:
+    ``[PROGRAM, *ARGS]``; nothing for ``--stop`` and the other actions."""
+    texts = [w.text for w in words]
+    if not ({"-S", "--start"} & set(texts) or any(t.startswith("-") and not t.startswith("--") and "S" in t[1:]
+                                                  for t in texts[1:])):
+        return []
+    program: Word | None = None
+    k = 1
+    while k < len(words):
+        text = texts[k]
+        if text == "--":
+            break
+        key, eq, value = text.partition("=")
+        if key in ("-x", "--exec", "-a", "--startas"):
+            if eq or k + 1 < len(words):
+                program = words[k]._replace(text=value) if eq else words[k + 1]
+            k += 1 if eq else 2
+            continue
+        k += 2 if key in _DAEMON_VALUED and not eq or (len(key) == 2 and key[1:] in _DAEMON_VALUED) else 1
+    if program is None:
+        return []
+    return [program, *words[k + 1:]]
 
 
 def _split_string(taken: list[Word]) -> list[Word]:
@@ -490,8 +605,10 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
             yield "ssh", remote  # run on the other machine: what it does there is judged as here
-    if name in _OPTION_COMMANDS:
-        yield from _option_commands(name, [w.text for w in words[1:]])
+    if name in _OPTION_CODE:
+        yield from _option_code(name, [w.text for w in words[1:]])
+    if command.assignments or command.env:
+        yield from _environment_code(command)
     if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")) or \
             name in ("ls", "dir") and any(w.text[:4].lower() == "env:" for w in words[1:]):  # PowerShell's `ls env:`
         yield from _windows_strings(command)
@@ -504,38 +621,122 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
             yield f"{head} -c", wrapper[wrapper.index("-c") + 1]
 
 
-#: options whose value the program runs as a shell command: ssh's ``-o ProxyCommand=`` and
-#: ``LocalCommand=`` (scp, sftp and sshfs pass -o on), psql's ``-o '|cmd'``, tar's
-#: ``--checkpoint-action=exec=``, ``--to-command=``, ``-I``/``--use-compress-program=``,
-#: ``-F``/``--info-script=`` (GTFOBins lists them all as ways to run a shell)
-_OPTION_COMMANDS = frozenset({"ssh", "scp", "sftp", "sshfs", "autossh", "psql", "tar", "gtar", "bsdtar", "touch"})
-_SSH_COMMAND_KEYS = ("proxycommand", "localcommand")
-_TAR_COMMAND_OPTIONS = ("--to-command", "--use-compress-program", "--info-script", "--new-volume-script")
+# -- options and variables whose value a program runs as a shell command (GTFOBins) -----------------
+#: per program, the options whose value is shell code it runs (``--opt VALUE``, ``--opt=VALUE``,
+#: ``-O VALUE``), and the ones whose value is code only after a prefix (vim's ``-c ':!CMD'``,
+#: gdb's ``-ex 'shell CMD'``, tar's ``--checkpoint-action=exec=CMD``)
+_OPTION_CODE: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("tar", "gtar", "bsdtar"), frozenset({"-I", "-F", "--use-compress-program", "--to-command",
+                                                          "--rsh-command", "--info-script", "--new-volume-script",
+                                                          "--checkpoint-action"})),
+    # touch -- '--checkpoint-action=exec=CMD': a file a later `tar cf x *` takes as its option
+    # (GTFOBins' wildcard injection), so CMD runs
+    "touch": frozenset(),
+    "zip": frozenset({"-TT", "--unzip-command"}),
+    **dict.fromkeys(("vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"), frozenset({"-c", "--cmd"})),
+    "gdb": frozenset({"-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command"}),
+    **dict.fromkeys(("ssh", "scp", "sftp", "sshfs", "autossh"), frozenset({"-o"})),
+    "psql": frozenset({"-o", "--output"}),  # -o '|CMD': the query's output piped into CMD
+    **dict.fromkeys(("pip", "pip3"), frozenset({"--editor"})),
+    "man": frozenset({"-P", "--pager", "-H", "--html"}),
+    "sqlite3": frozenset({"-cmd", "--cmd"}),  # and its operands, SQL or dot-commands
+    "fzf": frozenset({"--bind", "--preview"}),
+    "expect": frozenset({"-c"}),
+    "socat": frozenset(),  # its addresses: exec:CMD and system:CMD run CMD
+}
+#: ssh's settings that run a command through the user's shell (ssh_config(5))
+_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
+_VIM_SHELL = Lazy(r"^[\s:]*(?:silent!?\s*)?!(.+)", needs=("!",))
+_FZF_ACTION = Lazy(r"(?:execute|execute-silent|become|reload|preview)(?:\((.*?)\)|\[(.*?)\]|\{(.*?)\}|<(.*?)>|:(.*))",
+                   needs=("execute", "become", "reload", "preview"))
+_EXPECT_SPAWN = Lazy(r"\bspawn\s+([^;\n\]]+)", needs=("spawn",))
 
 
-def _option_commands(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
-    """The shell commands ``name`` runs from its own options (:data:`_OPTION_COMMANDS`)."""
+def _option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands a program runs from its options: ``tar --checkpoint-action=exec=CMD``,
+    ``tar -I CMD``, ``zip -TT CMD``, ``vim -c ':!CMD'``, ``gdb -ex 'shell CMD'``, ``ssh -o
+    ProxyCommand=CMD``, ``pip config --editor CMD``, ``man -H CMD``, ``sqlite3 DB '.shell
+    CMD'``, ``fzf --bind 'enter:execute(CMD)'``, ``expect -c 'spawn CMD'``, ``psql -o '|CMD'``, and
+    a file ``touch`` names as tar's option."""
+    if name == "touch":
+        for arg in args:
+            yield from _option_code("tar", [arg])
+        return
+    options = _OPTION_CODE[name]
     for k, arg in enumerate(args):
-        value = args[k + 1] if k + 1 < len(args) else ""
-        if name == "psql":
-            out = value if arg in ("-o", "--output") else arg[2:] if arg.startswith("-o") else \
-                arg.partition("=")[2] if arg.startswith("--output=") else ""
-            if out.startswith("|"):
-                yield "psql -o", out[1:]
-        elif name == "touch":  # touch -- '--checkpoint-action=exec=CMD': a file a later `tar cf x *` takes as
-            yield from _option_commands("tar", [arg])  # its option (GTFOBins' wildcard injection), so CMD runs
-        elif name in ("tar", "gtar", "bsdtar"):
-            if arg.startswith("--checkpoint-action=exec="):
-                yield "tar --checkpoint-action", arg.partition("exec=")[2]
-            elif arg.startswith(tuple(o + "=" for o in _TAR_COMMAND_OPTIONS)):
-                yield "tar", arg.partition("=")[2]
-            elif arg in (*_TAR_COMMAND_OPTIONS, "-I", "-F") and value:
-                yield "tar", value
-        else:  # ssh and its kin: -o ProxyCommand=CMD, -oProxyCommand=CMD, -o 'ProxyCommand CMD'
-            option = value if arg == "-o" else arg[2:] if arg.startswith("-o") else ""
-            key, _, rest = option.replace("=", " ", 1).partition(" ")
-            if key.lower() in _SSH_COMMAND_KEYS and rest.strip():
-                yield f"{name} -o {key}", rest.strip()
+        if arg in options:
+            if k + 1 >= len(args):
+                continue
+            key, value = arg, args[k + 1]
+        elif arg.startswith("--"):
+            key, eq, value = arg.partition("=")
+            if not eq or key not in options:
+                continue
+        elif arg[:2] in options and len(arg) > 2:  # -HCMD, -oProxyCommand=CMD, -Izstd
+            key, value = arg[:2], arg[2:]
+        elif name == "sqlite3" and not arg.startswith("-"):  # an operand: SQL or a dot-command
+            key, value = "", arg
+        elif name == "socat" and arg[:5].lower() == "exec:" or name == "socat" and arg[:7].lower() == "system:":
+            key, _, value = arg.partition(":")
+            value = value.split(",")[0]  # exec:CMD,pty,stderr: the options follow a comma
+        elif arg.startswith("+") and len(arg) > 1 and "-c" in options and name != "expect":  # vim +CMD
+            key, value = "-c", arg[1:]
+        else:
+            continue
+        code = _option_value_code(name, key, value)
+        if code:
+            yield f"{name} {key}".rstrip(), code
+
+
+def _option_value_code(name: str, key: str, value: str) -> str:
+    """The shell code in the value of ``name``'s option ``key`` ("" when it holds none)."""
+    if name in ("tar", "gtar", "bsdtar") and key == "--checkpoint-action":
+        return value[5:] if value.startswith("exec=") else ""
+    if name == "psql":
+        return value[1:] if value.startswith("|") else ""
+    if name in ("ssh", "scp", "sftp", "sshfs", "autossh"):  # -o ProxyCommand=CMD or -o 'ProxyCommand CMD': run as `exec CMD`
+        setting, _, command = value.replace("=", " ", 1).partition(" ")
+        return "exec " + command.strip() if setting.lower() in _SSH_COMMANDS and command.strip() else ""
+    if name == "gdb":
+        stripped = value.lstrip()
+        if stripped.startswith("!"):
+            return stripped[1:]
+        return stripped[5:].lstrip() if stripped.startswith("shell") and stripped[5:6].isspace() else ""
+    if name == "sqlite3":  # .shell CMD, .system CMD (also after -cmd)
+        stripped = value.lstrip()
+        for dot in (".shell", ".system"):
+            if stripped.startswith(dot) and stripped[len(dot):len(dot) + 1].isspace():
+                return stripped[len(dot):].strip()
+        return ""
+    if name == "fzf":
+        match = _FZF_ACTION.search(value)
+        return next((g for g in match.groups() if g), "") if match else (value if key == "--preview" else "")
+    if name == "expect":
+        return "; ".join(m.group(1).strip() for m in _EXPECT_SPAWN.finditer(value))
+    if key in ("-c", "--cmd"):  # vim's Ex command: only a ! runs a shell
+        match = _VIM_SHELL.search(value)
+        return match.group(1) if match else ""
+    return value
+
+
+#: variables whose value programs run through a shell: the pager and the editor git, man, less,
+#: systemctl and crontab start, less's input preprocessor
+_CODE_VARIABLES = frozenset({"PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "EDITOR", "VISUAL", "SYSTEMD_EDITOR",
+                             "SYSTEMD_PAGER", "SUDO_EDITOR", "BROWSER", "PERL5DB"})
+
+
+def _environment_code(command: Command) -> Iterator[tuple[str, str]]:
+    """The shell code in a variable set for ``command`` (``PAGER='rm -rf ~' git -p help``,
+    ``LESSOPEN='CMD %s' less f``): the program runs it. LESSOPEN's leading ``|`` (a pipe
+    preprocessor) is no part of the command; PERL5DB is Perl code, read for its system calls."""
+    for assignment in (*command.assignments, *command.env):
+        name, _, value = assignment.partition("=")
+        if name not in _CODE_VARIABLES or not value.strip():
+            continue
+        if name == "PERL5DB":
+            yield from ((name, code) for code in _system_strings(value))
+        else:
+            yield name, value.lstrip("|").lstrip()
 
 
 def _windows_strings(command: Command) -> Iterator[tuple[str, str]]:
@@ -950,7 +1151,10 @@ def _requote(text: str) -> str:
 _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--eval", "-p", "--print"),
                "bun": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
                "php": ("-r",), "lua": ("-e",), "luajit": ("-e",), "Rscript": ("-e",), "osascript": ("-e",),
-               "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command")}
+               "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command"),
+               # GTFOBins' other interpreters: their system calls are read as any one-liner's
+               "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
+               "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": ()}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 _VERSION = Lazy(r"[0-9][0-9.]*$")
 #: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);
@@ -966,6 +1170,8 @@ def _inline_code(command: Command) -> tuple[str, str] | None:
     if flags is not None:
         cluster = "e" if name.startswith(("perl", "ruby")) else ""
         return _flag_code(name, words, flags, cluster=cluster, stdin=command.stdin)
+    if name == "puppet" and len(words) > 2 and words[1].text == "apply":  # puppet apply -e CODE
+        return _flag_code(name, words[1:], ("-e", "--execute"), cluster="", stdin=None)
     if name == "deno" and len(words) > 2 and words[1].text == "eval":
         return name, words[2].text
     if name in _AWKS:
@@ -999,9 +1205,21 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
 
 # system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
-                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x)\s*[({]?\s*(?:\[\s*)?
+                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
+#: the home as a one-liner names it: what an argument list holds besides literals
+_HOME_EXPRESSION = r"""\$ENV\{['"]?HOME['"]?\}|\$HOME\b|os\.homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[['"]HOME['"]\]|""" \
+    r"""os\.path\.expanduser\(\s*['"]~['"]\s*\)|os\.environ\[['"]HOME['"]\]"""
+_ARGV_PART = Lazy(r""""[^"\n]*"|'[^'\n]*'|""" + _HOME_EXPRESSION)
+#: a call that runs a program from a list of literals and the home (no shell): system("rm", "-rf", $ENV{HOME})
+_ARGV_CALL = Lazy(r"""\b(?:system|exec|execvp|spawnSync|spawn|run|call|Popen)\s*\(\s*\[?\s*((?:"[^"\n]*"|'[^'\n]*')"""
+                  r"""(?:\s*,\s*\[?\s*(?:"[^"\n]*"|'[^'\n]*'|""" + _HOME_EXPRESSION + r"""))*\s*,\s*(?:""" + _HOME_EXPRESSION + r"""))""",
+                  needs=("HOME", "home"))
+#: a shell named in a one-liner's argument list with -c and its code: the code is what runs
+_SHELL_ARGV = Lazy(r"""["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*(?:\[\s*)?"""
+                   r"""(?:["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*)?["']-c["']\s*,\s*"""
+                   r"""(?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", needs=("-c",))
 
 
 def _system_strings(code: str) -> Iterator[str]:
@@ -1014,6 +1232,11 @@ def _system_strings(code: str) -> Iterator[str]:
         yield re.sub(r"\\(.)", r"\1", literal)
     for match in _BACKTICK_CODE.finditer(code):
         yield match.group(1)
+    for match in _ARGV_CALL.finditer(code):  # perl's system("rm", "-rf", $ENV{HOME}): a list, the home named
+        yield " ".join("~" if not part.startswith(("'", '"')) else _requote(part[1:-1])
+                       for part in (m.group(0) for m in _ARGV_PART.finditer(match.group(1))))
+    for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
+        yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     if "[" in code:
         for match in _PROC_CALL.finditer(code):
             if match.group(1) == "[":
