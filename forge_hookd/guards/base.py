@@ -537,3 +537,22 @@ def inner_command(name: str, args: list[str]) -> tuple[str, list[str]] | None:
             continue
         return word, words[k + 1:]
     return None
+
+
+def valued(args: list[str], letters: str, longs: tuple[str, ...], takes_value: str) -> Iterator[str]:
+    """The values of the options ``letters`` (single letters, alone or ending a cluster of
+    flags: ``-sSLo FILE``, ``-OFILE``) and ``longs`` (``--output FILE``, ``--output=FILE``)."""
+    for k, arg in enumerate(args):
+        following = args[k + 1] if k + 1 < len(args) else ""
+        if arg.startswith("--"):
+            key, eq, value = arg.partition("=")
+            if key in longs:
+                yield value if eq else following
+            continue
+        if not arg.startswith("-") or len(arg) < 2:
+            continue
+        for at, letter in enumerate(arg[1:], start=1):
+            if letter in takes_value:  # the first letter that takes a value ends the cluster
+                if letter in letters:
+                    yield arg[at + 1:] or following
+                break

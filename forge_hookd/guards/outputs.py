@@ -16,6 +16,7 @@ import posixpath
 from collections.abc import Iterator, Sequence
 
 from forge_hookd.shell.commands import Command
+from forge_hookd.guards.base import valued
 from forge_hookd.shell.lazyre import Lazy
 
 #: per program: (the letters whose value is written, the long options whose value is written,
@@ -56,6 +57,12 @@ _CODE_WRITE = Lazy(r"""(?:\bopen|\bfopen)\(\s*["']([^"'\n]{1,300})["']\s*,\s*["'
                    needs=("(",))
 _PUPPET_FILE = Lazy(r"""\bfile\s*\{\s*["']([^"'\n]{1,300})["']\s*:""", needs=("file",))
 _VIMS = frozenset({"vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"})
+#: every command name :func:`written_by_options` reads, and the wrappers whose log it reads
+#: (guards/paths.OUTPUT_HEADS and OUTPUT_WRAPPERS, which decide whether this module loads, are
+#: the same sets: a test holds them so); docker's ``cp`` and git's ``apply --unsafe-paths`` aside
+HEADS = frozenset({*_OPTIONS, *_SINGLE_DASH, "xxd", "script", "sed", "gsed", "make", "gmake", *_VIMS, "gdb", "sqlite3",
+                   "socat"})
+WRAPPERS = frozenset({*_WRAPPER_OPTIONS, "screen"})
 
 
 def written_by_options(command: Command) -> Iterator[str]:
@@ -174,22 +181,3 @@ def _sed_scripts(args: Sequence[str]) -> list[str]:
         return scripts
     operands = _operands(args, frozenset({"-f", "--file", "-l", "--line-length"}))
     return operands[:1]
-
-
-def valued(args: list[str], letters: str, longs: tuple[str, ...], takes_value: str) -> Iterator[str]:
-    """The values of the options ``letters`` (single letters, alone or ending a cluster of
-    flags: ``-sSLo FILE``, ``-OFILE``) and ``longs`` (``--output FILE``, ``--output=FILE``)."""
-    for k, arg in enumerate(args):
-        following = args[k + 1] if k + 1 < len(args) else ""
-        if arg.startswith("--"):
-            key, eq, value = arg.partition("=")
-            if key in longs:
-                yield value if eq else following
-            continue
-        if not arg.startswith("-") or len(arg) < 2:
-            continue
-        for at, letter in enumerate(arg[1:], start=1):
-            if letter in takes_value:  # the first letter that takes a value ends the cluster
-                if letter in letters:
-                    yield arg[at + 1:] or following
-                break

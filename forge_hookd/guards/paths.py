@@ -16,10 +16,9 @@ from typing import Any
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
-    defaults_taken, in_home_cache, inside, \
+    defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
-from forge_hookd.guards.outputs import valued, written_by_options
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
 MANAGED_SYSTEM_DIR = "/etc/forge"
@@ -61,6 +60,30 @@ def written_paths(command: Command) -> Iterator[str]:
     elif name in _FETCHERS or name in _UNPACKERS:
         yield from (w for w in _fetched_or_unpacked(name, args) if w and w != "-")
     yield from (w for w in written_by_options(command) if w and w != "-")
+
+
+#: the commands guards/outputs.py reads the options, scripts or code of (its own tables, held
+#: equal by a test), and the wrappers that write a log: outputs.py loads only for one of them
+#: or a one-liner, not for the git, npm and make of every day (0.7 M instructions of a cold run:
+#: bench/README.md, "The pack's cold cost, stage by stage")
+OUTPUT_HEADS = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "rustc", "iconv", "pandoc", "tcpdump", "mypy",
+                          "openssl", "screen", "xxd", "script", "sed", "gsed", "make", "gmake", "vim", "vi", "nvim",
+                          "view", "vimdiff", "rvim", "ex", "gvim", "gdb", "sqlite3", "socat"})
+OUTPUT_WRAPPERS = frozenset({"strace", "ltrace", "rlwrap", "time", "screen"})
+_CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "kubectl"})
+
+
+def written_by_options(command: Command) -> Iterator[str]:
+    """The files ``command`` writes through its own options, script or code (guards/outputs.py)."""
+    name = command.name
+    if command.inline_code is None and name not in OUTPUT_HEADS and \
+            not (name in _CONTAINER_CLIS and "cp" in command.args) and \
+            not (name == "git" and "--unsafe-paths" in command.args) and \
+            not any(posixpath.basename(w[0]) in OUTPUT_WRAPPERS for w in command.wrappers):
+        return iter(())
+    from forge_hookd.guards import outputs
+
+    return outputs.written_by_options(command)
 
 
 #: downloaders and the options whose value is a file or directory they write: the single

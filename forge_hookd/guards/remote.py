@@ -10,8 +10,8 @@ from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
+from forge_hookd.guards.paths import written_by_options
 from forge_hookd.shell.lazyre import Lazy
-from forge_hookd.guards.outputs import written_by_options
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx", "links", "nc", "ncat",
                          "socat", "iwr", "irm", "Invoke-WebRequest", "Invoke-RestMethod"})

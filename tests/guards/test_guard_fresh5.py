@@ -6,6 +6,9 @@ writes through its own output option, the script it is given or its one-liner's 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from helpers import Project, decide, pack, run_installed
@@ -352,3 +355,20 @@ def test_a_wrapper_is_seen_through_by_the_installed_forge_hook(project: Project)
     passed = run_installed(["guard", "test", "destructive_rm", "--", "valgrind ./build/test"], cwd=project.root,
                            prog="forge-hook")
     assert passed.exit_status == 0, passed
+
+
+def test_the_output_rules_load_only_for_the_commands_they_read() -> None:
+    """guards/outputs.py loads for its own commands, a one-liner or a logging wrapper, never
+    for the git and npm of every day; the sets that decide it are its own tables."""
+    from forge_hookd.guards import outputs, paths
+
+    assert (paths.OUTPUT_HEADS, paths.OUTPUT_WRAPPERS) == (outputs.HEADS, outputs.WRAPPERS)
+    code = ("import sys\n"
+            "from forge_hookd.guards import GUARDS, Context, make\n"
+            "ctx = Context.from_env('/home/u/p', {'HOME': '/home/u'})\n"
+            "for line in sys.argv[1:]:\n"
+            "    [make(n).judge('bash', {'command': line}, ctx) for n in GUARDS]\n"
+            "    print('forge_hookd.guards.outputs' in sys.modules)\n")
+    lines = ['git add -A && git commit -m "fix: parse" && npm test', "gcc -o /etc/x x.c"]
+    out = subprocess.run([sys.executable, "-c", code, *lines], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"], out.stderr

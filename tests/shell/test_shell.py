@@ -458,3 +458,17 @@ def test_a_glob_group_is_one_word(command: str, words: tuple[str, ...]) -> None:
 def test_ssh_without_a_command_runs_nothing_here() -> None:
     assert [c.argv for c in parse("ssh -L 5432:localhost:5432 -i ~/.ssh/k db").commands] == \
         [("ssh", "-L", "5432:localhost:5432", "-i", "~/.ssh/k", "db")]
+
+
+def test_the_parser_hands_optioncode_every_program_it_reads_and_loads_it_only_then() -> None:
+    from forge_hookd.shell import optioncode
+
+    assert shell.OPTION_CODE_HEADS == set(optioncode.OPTION_CODE)
+    code = ("import sys\n"
+            "from forge_hookd.shell.commands import parse\n"
+            "for line in sys.argv[1:]:\n"
+            "    parse(line)\n"
+            "    print('forge_hookd.shell.optioncode' in sys.modules)\n")
+    lines = ['git add -A && git commit -m "fix: parse" && npm test', "tar -cf x.tar --checkpoint-action=exec=ls ."]
+    out = subprocess.run([sys.executable, "-c", code, *lines], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"], out.stderr

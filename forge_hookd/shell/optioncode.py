@@ -1,0 +1,108 @@
+"""Options whose value a program runs as a shell command (GTFOBins' "shell" and "command"
+entries): ``tar --checkpoint-action=exec=CMD``, ``tar -I CMD``, ``zip -TT CMD``, ``vim -c ':!CMD'``,
+``gdb -ex 'shell CMD'``, ``ssh -o ProxyCommand=CMD``, ``psql -o '|CMD'``, ``man -H CMD``, ``pip
+config --editor CMD``, ``sqlite3 DB '.shell CMD'``, ``fzf --bind 'enter:execute(CMD)'``, expect's
+``spawn CMD``, socat's ``exec:CMD``. Pure: words in, (what, code) out; loaded by
+:mod:`commands` only for one of :data:`commands.OPTION_CODE_HEADS`, the names of :data:`OPTION_CODE`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from forge_hookd.shell.lazyre import Lazy
+
+#: per program, the options whose value is shell code it runs (``--opt VALUE``, ``--opt=VALUE``,
+#: ``-O VALUE``), and the ones whose value is code only after a prefix (vim's ``-c ':!CMD'``,
+#: gdb's ``-ex 'shell CMD'``, tar's ``--checkpoint-action=exec=CMD``)
+OPTION_CODE: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("tar", "gtar", "bsdtar"), frozenset({"-I", "-F", "--use-compress-program", "--to-command",
+                                                          "--rsh-command", "--info-script", "--new-volume-script",
+                                                          "--checkpoint-action"})),
+    # touch -- '--checkpoint-action=exec=CMD': a file a later `tar cf x *` takes as its option
+    # (GTFOBins' wildcard injection), so CMD runs
+    "touch": frozenset(),
+    "zip": frozenset({"-TT", "--unzip-command"}),
+    **dict.fromkeys(("vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"), frozenset({"-c", "--cmd"})),
+    "gdb": frozenset({"-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command"}),
+    **dict.fromkeys(("ssh", "scp", "sftp", "sshfs", "autossh"), frozenset({"-o"})),
+    "psql": frozenset({"-o", "--output"}),  # -o '|CMD': the query's output piped into CMD
+    **dict.fromkeys(("pip", "pip3"), frozenset({"--editor"})),
+    "man": frozenset({"-P", "--pager", "-H", "--html"}),
+    "sqlite3": frozenset({"-cmd", "--cmd"}),  # and its operands, SQL or dot-commands
+    "fzf": frozenset({"--bind", "--preview"}),
+    "expect": frozenset({"-c"}),
+    "socat": frozenset(),  # its addresses: exec:CMD and system:CMD run CMD
+}
+#: ssh's settings that run a command through the user's shell (ssh_config(5))
+_SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
+_VIM_SHELL = Lazy(r"^[\s:]*(?:silent!?\s*)?!(.+)", needs=("!",))
+_FZF_ACTION = Lazy(r"(?:execute|execute-silent|become|reload|preview)(?:\((.*?)\)|\[(.*?)\]|\{(.*?)\}|<(.*?)>|:(.*))",
+                   needs=("execute", "become", "reload", "preview"))
+_EXPECT_SPAWN = Lazy(r"\bspawn\s+([^;\n\]]+)", needs=("spawn",))
+
+
+def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
+    """The shell commands a program runs from its options: ``tar --checkpoint-action=exec=CMD``,
+    ``tar -I CMD``, ``zip -TT CMD``, ``vim -c ':!CMD'``, ``gdb -ex 'shell CMD'``, ``ssh -o
+    ProxyCommand=CMD``, ``pip config --editor CMD``, ``man -H CMD``, ``sqlite3 DB '.shell
+    CMD'``, ``fzf --bind 'enter:execute(CMD)'``, ``expect -c 'spawn CMD'``, ``psql -o '|CMD'``, and
+    a file ``touch`` names as tar's option."""
+    if name == "touch":
+        for arg in args:
+            yield from option_code("tar", [arg])
+        return
+    options = OPTION_CODE[name]
+    for k, arg in enumerate(args):
+        if arg in options:
+            if k + 1 >= len(args):
+                continue
+            key, value = arg, args[k + 1]
+        elif arg.startswith("--"):
+            key, eq, value = arg.partition("=")
+            if not eq or key not in options:
+                continue
+        elif arg[:2] in options and len(arg) > 2:  # -HCMD, -oProxyCommand=CMD, -Izstd
+            key, value = arg[:2], arg[2:]
+        elif name == "sqlite3" and not arg.startswith("-"):  # an operand: SQL or a dot-command
+            key, value = "", arg
+        elif name == "socat" and arg[:5].lower() == "exec:" or name == "socat" and arg[:7].lower() == "system:":
+            key, _, value = arg.partition(":")
+            value = value.split(",")[0]  # exec:CMD,pty,stderr: the options follow a comma
+        elif arg.startswith("+") and len(arg) > 1 and "-c" in options and name != "expect":  # vim +CMD
+            key, value = "-c", arg[1:]
+        else:
+            continue
+        code = _option_value_code(name, key, value)
+        if code:
+            yield f"{name} {key}".rstrip(), code
+
+
+def _option_value_code(name: str, key: str, value: str) -> str:
+    """The shell code in the value of ``name``'s option ``key`` ("" when it holds none)."""
+    if name in ("tar", "gtar", "bsdtar") and key == "--checkpoint-action":
+        return value[5:] if value.startswith("exec=") else ""
+    if name == "psql":
+        return value[1:] if value.startswith("|") else ""
+    if name in ("ssh", "scp", "sftp", "sshfs", "autossh"):  # -o ProxyCommand=CMD or -o 'ProxyCommand CMD': run as `exec CMD`
+        setting, _, command = value.replace("=", " ", 1).partition(" ")
+        return "exec " + command.strip() if setting.lower() in _SSH_COMMANDS and command.strip() else ""
+    if name == "gdb":
+        stripped = value.lstrip()
+        if stripped.startswith("!"):
+            return stripped[1:]
+        return stripped[5:].lstrip() if stripped.startswith("shell") and stripped[5:6].isspace() else ""
+    if name == "sqlite3":  # .shell CMD, .system CMD (also after -cmd)
+        stripped = value.lstrip()
+        for dot in (".shell", ".system"):
+            if stripped.startswith(dot) and stripped[len(dot):len(dot) + 1].isspace():
+                return stripped[len(dot):].strip()
+        return ""
+    if name == "fzf":
+        match = _FZF_ACTION.search(value)
+        return next((g for g in match.groups() if g), "") if match else (value if key == "--preview" else "")
+    if name == "expect":
+        return "; ".join(m.group(1).strip() for m in _EXPECT_SPAWN.finditer(value))
+    if key in ("-c", "--cmd"):  # vim's Ex command: only a ! runs a shell
+        match = _VIM_SHELL.search(value)
+        return match.group(1) if match else ""
+    return value
