@@ -480,6 +480,8 @@ def _socket_or_tunnel(command: Command) -> str | None:
         return "hands a shell to a network socket"
     if _raw_connection(command):
         return "opens a raw network connection from the shell (/dev/tcp)"
+    if name == "ztcp" and args[:1] and not args[0].startswith("-") and not _LOCAL_ADDRESS.match(args[0]):
+        return "opens a raw network connection from the shell (zsh's ztcp)"  # -l listens, -c closes
     if name == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args) and \
             any(_SOCAT_NETWORK.match(a) for a in args):  # exec: to a file or a pty (socat -u exec:date open:f) is local
         return "hands a shell to a network socket"

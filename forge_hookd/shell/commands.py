@@ -388,6 +388,24 @@ WRAPPERS: dict[str, _Spec] = {
     "dbus-run-session": _spec(), "proxychains": _spec("f"), "proxychains4": _spec("f"), "torsocks": _spec("uPa"),
 }
 _OPTIONAL_ARG = {"xargs": "ieIl", "rlwrap": "ap"}  # -i[R] -e[EOF] -l[N]: a value only when attached
+#: a tool's subcommand that runs the command after it in the project's environment (``uv run rm
+#: -rf ~`` is ``rm -rf ~``): (tool, subcommand) -> the options that take a value, the operands
+#: before the command; ``--`` ends the options as it does for every wrapper
+_RUNS_AFTER: dict[tuple[str, str], _Spec] = {
+    ("uv", "run"): _spec("p", "python with with-editable with-requirements package directory project env-file extra "
+                         "group only-group index default-index index-url extra-index-url find-links config-file "
+                         "cache-dir"),
+    ("poetry", "run"): _spec("C", "directory project"), ("pipenv", "run"): _spec(), ("pdm", "run"): _spec("p", "project"),
+    ("hatch", "run"): _spec(), ("rye", "run"): _spec(), ("bundle", "exec"): _spec("", "gemfile"),
+    ("pnpm", "exec"): _spec("C", "dir filter"), ("yarn", "exec"): _spec(), ("asdf", "exec"): _spec(),
+    ("mise", "exec"): _spec("C", "cd"), ("mise", "x"): _spec("C", "cd"),
+    ("direnv", "exec"): _spec(positionals=1), ("conda", "run"): _spec("np", "name prefix cwd"),
+    ("mamba", "run"): _spec("np", "name prefix cwd"), ("micromamba", "run"): _spec("np", "name prefix cwd"),
+    ("pixi", "run"): _spec("e", "environment manifest-path"), ("nix", "develop"): _spec(),
+}
+#: programs that run the command after their own options (an agent, a display, a session)
+WRAPPERS.update({"ssh-agent": _spec("aEPt", stop="-s -c -k -D -d -l -L"), "xvfb-run": _spec("nsefpw",
+                 "server-num server-args error-file auth-file xauth-protocol wait")})
 #: setarch's architectures: ``setarch x86_64 CMD`` names one, ``setarch -3 CMD`` (util-linux 2.33+) none
 _ARCHES = frozenset({"i386", "i486", "i586", "i686", "x86_64", "linux32", "linux64", "uname26", "amd64", "arm",
                      "armv7l", "armv8l", "aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppc64le", "s390", "s390x",
@@ -412,6 +430,17 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
                 break
             wrappers.append(rest[:1])
             rest = started
+            continue
+        runner = _RUNS_AFTER.get((name, rest[1].text)) if len(rest) > 1 and not rest[0].dynamic else None
+        if runner is not None:  # uv run CMD: the subcommand read as the wrapper's name
+            taken, command = _wrapper_split(rest[1].text, runner, rest[1:])
+            if name == "mise" and any(w.text == "--" for w in rest):  # mise exec TOOL@VER ... -- CMD
+                cut = next(k for k, w in enumerate(rest) if w.text == "--")
+                taken, command = rest[1:cut + 1], rest[cut + 1:]
+            if taken is None or not command:
+                break
+            wrappers.append(rest[:1] + taken)
+            rest = _nix_command(name, command)
             continue
         spec = WRAPPERS.get(name)
         if spec is None or rest[0].dynamic:
@@ -465,6 +494,13 @@ def _folded(word: Word) -> Word:
         return word
     lower = text.lower()
     return word._replace(text=lower) if lower in _FOLDS else word
+
+
+def _nix_command(name: str, command: list[Word]) -> list[Word]:
+    """``nix develop -c CMD ARGS``/``--command``: the command is what follows the option."""
+    if name == "nix" and command[:1] and command[0].text in ("-c", "--command"):
+        return command[1:]
+    return command
 
 
 def _wrapper_split(name: str, spec: _Spec, words: list[Word]) -> tuple[list[Word] | None, list[Word]]:
@@ -626,7 +662,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
 #: holds the two equal); the module loads only for one of them, not for every command's options
 OPTION_CODE_HEADS = frozenset({"tar", "gtar", "bsdtar", "touch", "zip", "vim", "vi", "nvim", "view", "vimdiff", "rvim",
                                "ex", "gvim", "gdb", "ssh", "scp", "sftp", "sshfs", "autossh", "psql", "pip", "pip3",
-                               "man", "sqlite3", "fzf", "expect", "socat"})
+                               "man", "sqlite3", "fzf", "expect", "socat", "nix-shell", "tmux", "split", "make", "gmake",
+                               "mysql", "mariadb"})
 
 
 def _option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:

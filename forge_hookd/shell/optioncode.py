@@ -32,12 +32,19 @@ OPTION_CODE: dict[str, frozenset[str]] = {
     "fzf": frozenset({"--bind", "--preview"}),
     "expect": frozenset({"-c"}),
     "socat": frozenset(),  # its addresses: exec:CMD and system:CMD run CMD
+    "nix-shell": frozenset({"--run", "--command"}),
+    "tmux": frozenset({"-c"}),  # tmux -c CMD: the shell command it runs
+    "split": frozenset({"--filter"}),  # split --filter=CMD: each piece piped into CMD
+    **dict.fromkeys(("make", "gmake"), frozenset({"--eval", "-E"})),  # --eval='$(shell CMD)'
+    **dict.fromkeys(("mysql", "mariadb"), frozenset({"-e", "--execute"})),  # -e '\\! CMD', -e 'system CMD'
 }
 #: ssh's settings that run a command through the user's shell (ssh_config(5))
 _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
 _VIM_SHELL = Lazy(r"^[\s:]*(?:silent!?\s*)?!(.+)", needs=("!",))
 _FZF_ACTION = Lazy(r"(?:execute|execute-silent|become|reload|preview)(?:\((.*?)\)|\[(.*?)\]|\{(.*?)\}|<(.*?)>|:(.*))",
                    needs=("execute", "become", "reload", "preview"))
+_MAKE_SHELL = Lazy(r"\$\(shell\s+([^)]+)\)", needs=("shell",))
+_MYSQL_SHELL = Lazy(r"(?:^|;)\s*(?:\\!|system\s)\s*([^;]+)", needs=("\\!", "system"))
 _EXPECT_SPAWN = Lazy(r"\bspawn\s+([^;\n\]]+)", needs=("spawn",))
 
 
@@ -81,6 +88,10 @@ def _option_value_code(name: str, key: str, value: str) -> str:
     """The shell code in the value of ``name``'s option ``key`` ("" when it holds none)."""
     if name in ("tar", "gtar", "bsdtar") and key == "--checkpoint-action":
         return value[5:] if value.startswith("exec=") else ""
+    if name in ("make", "gmake"):
+        return "; ".join(m.group(1).strip() for m in _MAKE_SHELL.finditer(value))
+    if name in ("mysql", "mariadb"):  # the client's own shell escape: \! CMD or system CMD
+        return "; ".join(m.group(1).strip() for m in _MYSQL_SHELL.finditer(value))
     if name == "psql":
         return value[1:] if value.startswith("|") else ""
     if name in ("ssh", "scp", "sftp", "sshfs", "autossh"):  # -o ProxyCommand=CMD or -o 'ProxyCommand CMD': run as `exec CMD`
@@ -102,7 +113,7 @@ def _option_value_code(name: str, key: str, value: str) -> str:
         return next((g for g in match.groups() if g), "") if match else (value if key == "--preview" else "")
     if name == "expect":
         return "; ".join(m.group(1).strip() for m in _EXPECT_SPAWN.finditer(value))
-    if key in ("-c", "--cmd"):  # vim's Ex command: only a ! runs a shell
+    if key in ("-c", "--cmd") and name != "tmux":  # vim's Ex command: only a ! runs a shell
         match = _VIM_SHELL.search(value)
         return match.group(1) if match else ""
     return value
