@@ -16,6 +16,11 @@ _WORLD_WRITABLE = Lazy(r"^[0-7]?[0-7][0-7][2367]$|(?:^|,)[ug]*[oa][ugoa]*[+=][rw
 _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 
 
+#: a one-liner that makes its process root: os.setuid(0), POSIX::setuid(0), Process::Sys.setuid(0),
+#: process.setuid(0), setreuid(0, 0), and the group calls
+_BECOMES_ROOT = Lazy(r"\bset(?:e|re|res)?[ug]id\(\s*0\s*[,)]|\$[<>]\s*=\s*0\b", needs=("id(", "$<", "$>"))
+
+
 # Commands that create, change or remove users, groups and their passwords.
 _ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
                        "groupdel", "delgroup", "gpasswd", "chpasswd", "chage", "newusers", "vipw", "vigr", "visudo",
@@ -41,6 +46,10 @@ class PrivilegeEscalation(Guard):
                                    " ".join(command.argv))
         if command.name in PRIVILEGE:
             return self._raise(command.name, " ".join(command.argv))
+        code = command.inline_code
+        if code is not None and _BECOMES_ROOT.search(code[1][: 1 << 16]):
+            return self.verdict(DENY, " ".join(command.argv), f"makes itself root (setuid(0) in a {code[0]} one-liner)",
+                                "Run it without privileges, or ask the user")
         if command.name in _ACCOUNTS:
             return self.verdict(DENY, " ".join(command.argv), "changes the machine's user accounts or passwords",
                                 "Ask the user to manage accounts")
