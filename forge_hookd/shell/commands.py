@@ -205,7 +205,7 @@ class _Walker:
         known = self.known
         env = known.env()
         expanded = known.expand(raw.words, top=depth == 0)
-        expanded = known.git_aliases(expanded, [a.text for a in raw.assignments])
+        expanded = known.git_aliases(known.name_commands(expanded), [a.text for a in raw.assignments])
         wrappers, words = _unwrap(expanded)
         redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)
                           for r in raw.redirects)
@@ -648,6 +648,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
     if name.lower() in WINDOWS_HEADS or name.startswith((".\\", "..\\")) or \
             name in ("ls", "dir") and any(w.text[:4].lower() == "env:" for w in words[1:]):  # PowerShell's `ls env:`
         yield from _windows_strings(command)
+    if name == "trap" and len(words) > 1 and words[1].text not in ("-", "-p", "-l", "--", ""):
+        yield "trap", words[1].text  # trap CODE EXIT: the shell runs CODE when the signal comes, or as it ends
     for word in words:  # zsh's glob qualifier e:CODE: runs CODE for each file: `rm *(e:sudo x:)`
         if word.glob and "(e" in word.text:
             yield from (("zsh (e:...:)", code) for code in _glob_qualifier_code(word.text))

@@ -39,6 +39,10 @@ if TYPE_CHECKING:
         def args(self) -> tuple[str, ...]: ...
 
 MAX_VARIABLES = 256  # names remembered in one line
+_COPIERS = frozenset({"ln", "cp", "install", "link"})
+#: where the system's programs live: a copy or link of one runs that program
+_BIN_DIRS = frozenset({"/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
+                       "/opt/homebrew/bin"})
 MAX_BRACES = 64  # words one brace expansion may make
 _REF = Lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9@*]))")
 _WHICH = Lazy(r"\$\(\s*(command\s+-[vV]|which|type\s+-[pP]|echo|printf\s+%s)\s+([A-Za-z0-9_./+-]+)\s*\)|"
@@ -86,6 +90,7 @@ class Known:
         self.arrays: dict[str, list[Word]] = {}  # NAME=(a b c) -> its elements, as written
         self.aliases: dict[str, str] = {}  # git alias -> its value
         self.git_settings: dict[str, str] = {}  # `git config KEY VALUE` earlier in the line: key -> value
+        self.named: dict[str, list[Word]] = {}  # a command word the line gave a meaning: alias, a program's copy
 
     # -- what later commands see -------------------------------------------------------
     def env(self) -> tuple[str, ...]:
@@ -184,6 +189,31 @@ class Known:
                 list(command.args)[:64]
         elif name == "git":
             self._git_config(command)
+        elif name == "alias":  # alias x='rm -rf': x runs rm -rf (bash expands it where the agent's shell does)
+            for arg in command.args:
+                alias, eq, value = arg.partition("=")
+                if eq and value.strip() and len(self.named) < MAX_VARIABLES:
+                    self.named[alias] = [w for c in parse_raw(value).commands[:1] for w in c.words]
+        elif name in _COPIERS:
+            self._program_copy(list(command.args))
+
+    def _program_copy(self, args: list[str]) -> None:
+        """``ln -s /bin/rm /tmp/x``, ``cp $(which rm) ./del``: a program of the system under a name
+        the line chose, which later commands run (``/tmp/x -rf ~`` is ``rm -rf ~``)."""
+        ops = [a for a in args if not a.startswith("-")]
+        if len(ops) != 2 or posixpath.dirname(ops[0]) not in _BIN_DIRS or len(self.named) >= MAX_VARIABLES:
+            return
+        program = [Word(posixpath.basename(ops[0]))]
+        target = ops[1].rstrip("/")
+        for name in {target, target.removeprefix("./"), f"./{target.removeprefix('./')}"}:
+            self.named[name] = program
+
+    def name_commands(self, words: list[Word]) -> list[Word]:
+        """``words`` with a command word the line named earlier put as what it stands for."""
+        if not self.named or not words or words[0].quoted:
+            return words
+        meaning = self.named.get(words[0].text)
+        return words if meaning is None else [*meaning, *words[1:]]
 
     def _assign(self, text: str) -> None:
         name, _, value = text.partition("=")
