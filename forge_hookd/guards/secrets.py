@@ -312,10 +312,12 @@ def _reads_certificates(command: Command) -> bool:
 
 
 def _dumps_environment(command: Command) -> bool:
-    """``env``, ``printenv``, ``export``/``set``/``declare`` alone, ``export -p``: every variable."""
+    """``env``, ``printenv``, ``export``/``set``/``declare`` alone, ``export -p``: every variable;
+    ``ps eww``, ``ps auxe`` (BSD's ``e``, not ``-e``): every process's variables."""
     return (not command.argv and command.wrapper_names[-1:] == ("env",)
             or command.name in ("env", "printenv", "export", "set", "declare") and not command.args
-            or command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",)))
+            or command.name in ("export", "declare", "typeset") and command.args in (("-p",), ("-x",))
+            or command.name == "ps" and command.args[:1] != () and command.args[0].isalpha() and "e" in command.args[0])
 
 
 def _dumps_container_environment(command: Command) -> bool:
@@ -352,7 +354,7 @@ def _only_counts(command: Command) -> bool:
 
 
 # what the line cannot know in a path: a substitution `$(pgrep x)`, a variable `$DIR`, `${DIR}`
-_UNKNOWN_PART = Lazy(r"\$\([^()]*\)|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*", needs=("$",))
+_UNKNOWN_PART = Lazy(r"\$\([^()]*\)|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[$!#?0-9]", needs=("$",))
 
 
 def _with_unknown_parts(word: str, context: Context, cwd: str) -> str | None:

@@ -452,3 +452,15 @@ def test_a_command_the_line_names_or_defers_is_judged_as_it_runs(command: str, d
     """Evasions a model writes: an alias, a copy or a link of a system program under a new name,
     a trap's action."""
     assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("cat /proc/$$/environ", "deny"),             # the shell's own pid: still a process's environment
+    ("ps eww -p $$", "deny"),                     # BSD's e: every variable of the process
+    ("ps auxe", "deny"),
+    ("ps aux", "allow"),
+    ("ps -ef", "allow"),                          # -e is "every process", no environment
+    ("ps -o pid,user,etime", "allow"),
+])
+def test_a_process_environment_read_by_pid_or_by_ps(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
