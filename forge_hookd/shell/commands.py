@@ -386,6 +386,9 @@ WRAPPERS: dict[str, _Spec] = {
     "parallel": _spec("jSaIdNnLE", "jobs sshlogin results joblog arg-file delimiter colsep tmpdir workdir "
                       "basefile return"),
     "dbus-run-session": _spec(), "proxychains": _spec("f"), "proxychains4": _spec("f"), "torsocks": _spec("uPa"),
+    # an agent, a display: each runs the command after its own options
+    "ssh-agent": _spec("aEPt", stop="-s -c -k -D -d -l -L"),
+    "xvfb-run": _spec("nsefpw", "server-num server-args error-file auth-file xauth-protocol wait"),
 }
 _OPTIONAL_ARG = {"xargs": "ieIl", "rlwrap": "ap"}  # -i[R] -e[EOF] -l[N]: a value only when attached
 #: a tool's subcommand that runs the command after it in the project's environment (``uv run rm
@@ -403,9 +406,6 @@ _RUNS_AFTER: dict[tuple[str, str], _Spec] = {
     ("mamba", "run"): _spec("np", "name prefix cwd"), ("micromamba", "run"): _spec("np", "name prefix cwd"),
     ("pixi", "run"): _spec("e", "environment manifest-path"), ("nix", "develop"): _spec(),
 }
-#: programs that run the command after their own options (an agent, a display, a session)
-WRAPPERS.update({"ssh-agent": _spec("aEPt", stop="-s -c -k -D -d -l -L"), "xvfb-run": _spec("nsefpw",
-                 "server-num server-args error-file auth-file xauth-protocol wait")})
 #: setarch's architectures: ``setarch x86_64 CMD`` names one, ``setarch -3 CMD`` (util-linux 2.33+) none
 _ARCHES = frozenset({"i386", "i486", "i586", "i686", "x86_64", "linux32", "linux64", "uname26", "amd64", "arm",
                      "armv7l", "armv8l", "aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppc64le", "s390", "s390x",
