@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
-from forge_hookd.shell.commands import Command, Parsed
+from forge_hookd.shell.commands import HOOK_DIRS, Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, long_flags, \
     operands, resolve, short_flags
 from forge_hookd.guards.paths import adds_hook, written_paths
@@ -423,8 +423,7 @@ _SWITCHES: dict[str, tuple[str, ...] | None] = {
     "LEFTHOOK": ("0", "false"), "LEFTHOOK_EXCLUDE": None, "LEFTHOOK_SKIP": None, "OVERCOMMIT_DISABLE": None,
     "GIT_CONFIG_PARAMETERS": None, "GIT_CONFIG_COUNT": None, "GIT_CONFIG_GLOBAL": None, "GIT_CONFIG_SYSTEM": None,
     "GIT_CONFIG": None, "PRE_COMMIT": ("0",), "SIMPLE_GIT_HOOKS": ("0",)}
-#: where the repository's hooks live, and the hook managers' own files
-_HOOK_DIRS = (".husky/", ".git/hooks/", ".githooks/", ".lefthook/")
+#: the hook managers' own files (where the hooks live: shell/commands.HOOK_DIRS)
 _HOOK_CONFIGS = (".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".overcommit.yml",
                  ".huskyrc", ".simple-git-hooks.json")
 _UNINSTALLERS = {"pre-commit": ("uninstall",), "lefthook": ("uninstall",), "husky": ("uninstall",),
@@ -463,7 +462,7 @@ def _removes_hooks(command: Command, context: Context) -> str | None:
         return "uninstalls the repository's hooks"
     for word in written_paths(command):
         clean = word[2:] if word.startswith("./") else word
-        folder = next((d for d in _HOOK_DIRS if clean.startswith(d) or clean.rstrip("/") == d.rstrip("/")), None)
+        folder = next((d for d in HOOK_DIRS if clean.startswith(d) or clean.rstrip("/") == d.rstrip("/")), None)
         if folder is not None:
             path = resolve(word, context, command_cwd(command, context))
             if path is not None and adds_hook(command, path, context, folder.rstrip("/")):

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from forge_hookd.shell.commands import Command
+from forge_hookd.shell.commands import Command, written_text
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
     defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
@@ -146,7 +146,20 @@ def adds_hook(command: Command, path: str, context: Context, folder: str = ".git
     if command.name == "chmod":
         ops = operands(command.args, mode_first=True)
         return bool(ops) and _GIVES_X.search(ops[0]) is not None and not command.redirects
-    return False
+    content = written_text(command)
+    return content is not None and _runs_something(content)
+
+
+#: the first words of a hook's line that check nothing: what a hook switched off is left with
+_DOES_NOTHING = frozenset({"exit", "true", ":", "return", "echo", "printf"})
+
+
+def _runs_something(script: str) -> bool:
+    """Whether a hook's text runs a check: not empty, nor only ``exit 0``, ``true``, ``:`` or an
+    ``echo`` (what a hook switched off is left with), comments and a shebang aside."""
+    lines = [line.strip() for line in script.replace("\\n", "\n").splitlines()]
+    return any(line and not line.startswith("#") and line.split()[0].rstrip(";") not in _DOES_NOTHING
+               for line in lines)
 
 
 # A mode that leaves the owner able to run the file: +x, u+x, a+x, or octal with the owner's x.

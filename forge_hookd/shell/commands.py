@@ -178,7 +178,7 @@ class _Walker:
             if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or redirect.dynamic:
                 continue
             key = _script_key(redirect.target, command.cwd)
-            text = _written_text(command)
+            text = written_text(command)
             if text is None:
                 self.written.pop(key, None)
             elif len(self.written) < _MAX_WRITTEN or key in self.written:
@@ -193,6 +193,11 @@ class _Walker:
             text = self.written.pop(_script_key(ran, command.cwd), None)
             if text is not None:
                 yield "written script", text
+        for redirect in command.redirects:  # a git hook written here runs at the next commit or push: read it now
+            if redirect.mode in ("write", "append") and redirect.target.removeprefix("./").startswith(HOOK_DIRS):
+                text = written_text(command)
+                if text is not None:
+                    yield "written hook", text
         read = _runner_reads(command) if self.written and ran is None else None
         if read is not None:
             path, kind = read
@@ -238,7 +243,11 @@ class _Walker:
 _MAX_WRITTEN = 16  # files one line writes that are remembered
 
 
-def _written_text(command: Command) -> str | None:
+#: where a repository's hooks live (git's own and the hook managers')
+HOOK_DIRS = (".husky/", ".git/hooks/", ".githooks/", ".lefthook/")
+
+
+def written_text(command: Command) -> str | None:
     """What ``command`` prints as the line writes it: ``echo``'s and ``printf``'s
     arguments (a ``$VAR`` in them kept as written: the script reads as the same
     expansion), ``cat``'s here-document; None for any other command."""
