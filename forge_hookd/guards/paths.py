@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from forge_hookd.shell.commands import Command, written_text
+from forge_hookd.shell.commands import PYTHON, Command, written_text
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
     defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
@@ -307,12 +307,18 @@ def _switches_off(args: list[str], *, only_trust: bool) -> str | None:
 _COPIERS = frozenset({"cp", "ln", "install", "rsync", "mv", "link"})
 
 
+#: copiers whose sources are read, not changed: not mv (it removes them), nor ln and link (a write
+#: through the link, hard or symbolic, changes the source)
+_READS_ITS_SOURCES = frozenset({"cp", "install", "rsync", "scp"})
+
+
 def _copied_from(command: Command) -> frozenset[str]:
-    """The sources of a copy (``cp .forge/hooks.json /tmp/backup.json``): read, not changed;
-    ``mv``'s are removed, so they are not among them."""
-    if command.name not in ("cp", "install", "rsync", "scp", "ln"):
+    """The sources of a copy (``cp .forge/hooks.json /tmp/backup.json``): read, not changed."""
+    if command.name not in _READS_ITS_SOURCES:
         return frozenset()
     return frozenset(operands(command.args)[:-1])
+
+
 #: forge's distribution, as pip, pipx and uv name it (pyproject.toml), and its commands' name
 _FORGE_DISTRIBUTIONS = frozenset({"forge-hookd", "forge_hookd", "forge-hook-run"})
 _UNINSTALLERS = frozenset({"pip", "pip3", "pipx", "uv"})
@@ -322,7 +328,7 @@ def _uninstalls_forge(command: Command) -> str | None:
     """``pip uninstall forge-hookd``, ``python3 -m pip uninstall``, ``pipx uninstall``, ``uv tool
     uninstall``: forge's installation removed by its package manager; the name it removes."""
     name, args = command.name, list(command.args)
-    if name.startswith("python") and args[:2] == ["-m", "pip"]:
+    if PYTHON.match(name) and args[:2] == ["-m", "pip"]:  # as package_policy reads python -m pip
         name, args = "pip", args[2:]
     if name not in _UNINSTALLERS or "uninstall" not in args:
         return None

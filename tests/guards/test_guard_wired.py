@@ -205,6 +205,8 @@ def test_forge_removed_by_its_package_manager_or_found_on_path_is_forges_install
     ("cp /tmp/x.json .forge/hooks.json", "deny"),
     ("cp .forge/hooks.json .forge/hooks.json.bak", "deny"),  # a new file under .forge/ is forge's too
     ("mv .forge/hooks.json /tmp/x.json", "deny"),            # a move removes its source
+    ("ln .forge/hooks.json notes.json", "deny"),             # a write through the link changes the source
+    ("ln -s .forge/hooks.json notes.json", "deny"),
     ("printf '{}' > ${XDG_CONFIG_HOME:-$HOME/.config}/forge/hooks.json", "deny"),
     ('rm -rf "${XDG_DATA_HOME:-$HOME/.local/share}/forge"', "deny"),
     ("echo x > ${FORGE_DIR:=.forge}/hooks.json", "deny"),
