@@ -467,15 +467,16 @@ class SecretFiles(Guard):
         for used in _settings_and_keys(command):  # what authenticates or configures is not read out
             if used in words:
                 words.remove(used)  # the first only: `ssh -i K host cat K` still shows K
-        if "xargs" in command.wrapper_names and command.name not in _METADATA:
-            words += [n for f in command.feeders if f.name == "find" for n in _find_names(f)]  # find | xargs cat
+        if "xargs" in command.wrapper_names:
+            if command.name not in _METADATA:  # find | xargs cat: the names find looks for are opened
+                words += [n for f in command.feeders if f.name == "find" for n in _find_names(f)]
+            for wrapper in command.wrappers:  # xargs -a FILE: its lines become the arguments, printed by echo
+                if posixpath.basename(wrapper[0]) == "xargs":
+                    words += [v for v in shell.option_values(list(wrapper[1:]), "-a", "--arg-file") if v]
         searched = _searched_everywhere(command, context)
         if searched is not None:
             return self.verdict(DENY, shown, f"searches every file under {searched} for secrets and prints each "
                                 "line found", "Search the project's own code, or ask the user for the value")
-        for wrapper in command.wrappers:  # xargs -a FILE: its lines become the arguments, printed by echo
-            if posixpath.basename(wrapper[0]) == "xargs":
-                words += [v for v in shell.option_values(list(wrapper[1:]), "-a", "--arg-file") if v]
         words += [w.partition("=")[2] for w in words if "=" in w]
         words += [w.lstrip("@") for w in words if w.startswith("@")]
         code = command.inline_code
