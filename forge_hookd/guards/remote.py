@@ -8,7 +8,7 @@ import posixpath
 import re
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell.commands import SHELLS, Command, Parsed
+from forge_hookd.shell.commands import SHELLS, Command, Parsed, written_text
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.guards.paths import written_by_options
 from forge_hookd.shell.lazyre import Lazy
@@ -173,9 +173,7 @@ def _source_written(command: Command) -> str | None:
     main; ...' > /tmp/t.go && go run /tmp/t.go``): a program the line writes to run it."""
     if not any(r.mode in ("write", "append") for r in command.redirects):
         return None
-    if command.name in ("echo", "printf"):
-        return " ".join(command.args)
-    return command.stdin if command.name == "cat" and not command.args else None
+    return written_text(command)  # the parser's reading of it, escapes and printf's format applied
 
 
 def _fetches(command: Command) -> bool:
