@@ -113,7 +113,8 @@ class Parsed(NamedTuple):
     shell meets them. ``error``: why the text is not valid shell (the commands read
     before and after the fault are still listed: a shell refuses the faulty line,
     but lines before it run); ``truncated``: a bound was reached (nesting deeper than
-    :data:`MAX_DEPTH` or more than :data:`shellwords.MAX_COMMANDS` commands), so not
+    :data:`MAX_DEPTH`, more than :data:`shellwords.MAX_COMMANDS` commands or
+    :data:`MAX_WRAPPERS` wrappers around one), so not
     everything was seen: a guard should not allow what it could not read. ``loops``:
     each ``for NAME in WORDS``, at any level, the name and its words."""
 
@@ -212,6 +213,7 @@ class _Walker:
         expanded = known.expand(raw.words, top=depth == 0)
         expanded = known.git_aliases(known.name_commands(expanded), [a.text for a in raw.assignments])
         wrappers, words = _unwrap(expanded)
+        self.truncated = self.truncated or len(wrappers) >= MAX_WRAPPERS  # what the last one runs is unread
         redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)
                           for r in raw.redirects)
         stdin = next((r.body for r in reversed(redirects) if r.mode == "stdin"), None)
@@ -421,12 +423,17 @@ _ARCHES = frozenset({"i386", "i486", "i586", "i686", "x86_64", "linux32", "linux
                      "mips", "mips64", "sparc", "sparc64", "riscv64", "ia64", "alpha", "parisc", "parisc64"})
 
 
+#: wrappers read around one command (``nice nice ... rm``); a line with more is not read whole,
+#: and says so (Parsed.truncated), as one nested deeper than MAX_DEPTH does
+MAX_WRAPPERS = 32
+
+
 def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
     """(wrappers, effective command): ``sudo -u x env A=1 nice rm -rf /`` ->
     ([sudo -u x], [env A=1], [nice]), rm -rf /."""
     wrappers: list[list[Word]] = []
     rest = list(words)
-    while rest and len(wrappers) < 32:
+    while rest and len(wrappers) < MAX_WRAPPERS:
         rest[0] = _folded(rest[0])
         name = posixpath.basename(rest[0].text)
         if name == "busybox" and len(rest) > 1 and not rest[1].text.startswith("-"):

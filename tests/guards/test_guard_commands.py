@@ -157,6 +157,7 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
     (["force_push", "--", "git push origin --delete v1.0"], 1, "deletes the published tag v1.0"),
     (["destructive_git", "--", "git rm -rf ."], 1, "removes every tracked file with its uncommitted changes"),
     (["destructive_git", "--", "git rm -r --cached ."], 0, ""),
+    (["destructive_rm", "--", "nice " * 40 + "rm -rf ~"], 1, "too long to read whole"),  # past MAX_WRAPPERS
     (["destructive_rm", "--", "rm -rf ~/.cache/pip"], 0, ""),
     (["protected_paths", "--", "rm -rf ~/Library/Developer/Xcode/DerivedData"], 0, ""),
     (["hardcoded_secrets", "--tool", "write", "--content", FIXTURE, "--", "src/jwt.test.ts"], 0, ""),

@@ -309,6 +309,15 @@ def test_nesting_past_the_bound_is_truncated_not_a_crash() -> None:
     assert parse("sh -c " * 100 + "x").commands
 
 
+def test_wrappers_past_the_bound_are_truncated_not_an_unread_command() -> None:
+    """``nice nice ... rm -rf ~`` with more wrappers than are read: what the last one runs was
+    once left unjudged (an allow); now the line says it was not read whole, and guards refuse it."""
+    assert not parse("nice " * (shell.MAX_WRAPPERS - 1) + "rm -rf ~").truncated
+    for wrapper in ("nice ", "uv run ", "sudo "):
+        assert parse(wrapper * (shell.MAX_WRAPPERS + 8) + "rm -rf ~").truncated, wrapper
+    assert parse("nice " * 1000 + "ls").truncated
+
+
 def test_a_thousand_times_larger_command_is_bounded() -> None:
     one = "ls -la && echo ok; "
     parsed = parse(one * 200_000)  # 3.8 MB
