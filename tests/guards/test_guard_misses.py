@@ -347,6 +347,12 @@ SLACK_HOOK = "https://hooks.slack.com/services/" + "T0AB1CD2E/B0FG3HI4J/" + "aB3
     ("DATABASE_URL = 'postgres://user:password@db.example.com/app'\n", "allow"),       # a stand-in
     ("ORDER_MANAGEMENT_SERVICE_CLIENT.method.call()\n", "allow"),
     ("WEBHOOK = 'https://hooks.slack.com/services/T000/B000/xxxxxxxxxxxxxxxxxxxxxxxx'\n", "allow"),  # a stand-in
+    # the Discord token is found by its middle (`.` six characters `.`), wherever it sits
+    (DISCORD, "deny"),                                                   # the whole text
+    (f"bot.run({DISCORD})  # the.middle.of.this.line\n", "deny"),
+    ("Now Make One Note: see docs.python.org and www.google.com.\n" * 40, "allow"),  # M, N, O, dots: prose
+    (f"X{DISCORD}\n", "allow"),                         # inside a longer word: not a token's start
+    (DISCORD + "CDEFGHIJ\n", "allow"),                  # its last part longer than a token's
 ])
 def test_more_token_shapes_and_a_password_in_a_connection_url(content: str, decision: str) -> None:
     judged = make("hardcoded_secrets").judge("write", {"file_path": "src/settings.py", "content": content}, CTX)
