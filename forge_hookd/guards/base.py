@@ -261,7 +261,8 @@ def _strings(tool_args: Mapping[str, Any]) -> Iterator[str]:
 
 # -- paths -----------------------------------------------------------------------------------------
 _PROJECT_VARS = ("FORGE_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR")
-_DEFAULTED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`]*)\}")
+#: ``${NAME:-DEFAULT}`` (``-`` or ``=``, with or without ``:``): NAME and DEFAULT
+_DEFAULTED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}`]*)\}", needs=("${",))
 
 
 def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
@@ -285,14 +286,11 @@ def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
     return posixpath.normpath(posixpath.join(base, word))
 
 
-_DEFAULT_OF_UNSET = Lazy(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}`]*)\}", needs=("${",))
-
-
 def defaults_taken(word: str) -> str:
     """``word`` with each ``${NAME:-DEFAULT}`` (``-``, ``=``, with or without ``:``) as its
     DEFAULT, variables in it kept: where the word goes when NAME is unset
     (``${XDG_CONFIG_HOME:-$HOME/.config}/forge`` is ``$HOME/.config/forge``)."""
-    return _DEFAULT_OF_UNSET.sub(lambda m: m.group(1), word)
+    return _DEFAULTED.sub(lambda m: m.group(2), word)
 
 
 def _known_var(name: str, context: Context, cwd: str | None) -> str:

@@ -184,6 +184,9 @@ def test_infra_can_deny_instead_of_asking() -> None:
     ("echo / | xargs rm -rf", "deny"), ("parallel rm -rf {} ::: build /", "deny"), ("ls | xargs rm -rf", "ask"),
     ("rm -rf .*", "deny"), ("rm -rf $SOMEWHERE", "ask"), ("rm -rf $TMPDIR/x", "allow"),
     ("export TMPDIR=/; rm -rf $TMPDIR", "deny"),
+    # TMPDIR's default, however it is spelt, is where the word goes when TMPDIR is unset
+    ('rm -rf "${TMPDIR:-/tmp}/build"', "allow"), ('rm -rf "${TMPDIR:=/tmp}/build"', "allow"),
+    ('rm -rf "${TMPDIR:-$HOME}"', "deny"),
 ])
 def test_destructive_rm(command: str, decision: str) -> None:
     assert judge("destructive_rm", command).decision == decision
