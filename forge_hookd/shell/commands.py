@@ -261,6 +261,9 @@ def written_text(command: Command) -> str | None:
 
 
 #: runners that run commands from a file of the directory they start in (or name): the file, how to read it
+#: the options whose value is the directory a runner starts in (and reads its manifest from)
+RUNNER_WHERE = {"npm": ("--prefix", "-C"), "pnpm": ("--dir", "-C"), "yarn": ("--cwd",), "bun": ("--cwd",),
+                "composer": ("--working-dir", "-d")}
 _RUNNER_FILES = {"npm": ("package.json", "json"), "pnpm": ("package.json", "json"), "yarn": ("package.json", "json"),
                  "bun": ("package.json", "json"), "composer": ("composer.json", "json"),
                  "bundle": ("Gemfile", "ruby"), "bundler": ("Gemfile", "ruby")}
@@ -276,9 +279,7 @@ def _runner_reads(command: Command) -> tuple[str, str] | None:
     name, args = command.name, list(command.args)
     if name in _RUNNER_FILES:
         file, kind = _RUNNER_FILES[name]
-        where = next((args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-C", "--prefix", "--dir", "--cwd",
-                                                                         "--working-dir", "-d")), "")
-        return posixpath.join(where, file), kind
+        return posixpath.join(_runner_where(name, args), file), kind
     if name == "cmake":
         source = next((args[k + 1] for k, a in enumerate(args[:-1]) if a == "-S"), None) or \
             next((a for a in args if not a.startswith("-")), None)
@@ -287,6 +288,18 @@ def _runner_reads(command: Command) -> tuple[str, str] | None:
         playbook = next((a for a in args if not a.startswith("-") and a.endswith((".yml", ".yaml"))), None)
         return (playbook, "playbook") if playbook else None
     return None
+
+
+def _runner_where(name: str, args: list[str]) -> str:
+    """The directory ``-C DIR``, ``--prefix=DIR`` (:data:`RUNNER_WHERE`) starts the runner in."""
+    options = RUNNER_WHERE.get(name, ())
+    for k, word in enumerate(args):
+        if word in options and k + 1 < len(args):
+            return args[k + 1]
+        option, equals, value = word.partition("=")
+        if equals and option in options:
+            return value
+    return ""
 
 
 def _commands_in(kind: str, text: str) -> Iterator[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 
+from forge_hookd.shell.commands import RUNNER_WHERE
 from forge_hookd.shell.words import VARIABLE, Word
 
 MAKES = frozenset({"make", "gmake"})
@@ -42,8 +43,7 @@ _OWN = {
                       "generate-lock-entry".split()),
     "bun": frozenset(),  # bun X may be a file or a script: only bun run is read
 }
-# Options whose value is where the runner starts, and those that pick a workspace.
-_WHERE = {"npm": ("--prefix", "-C"), "pnpm": ("--dir", "-C"), "yarn": ("--cwd",), "bun": ("--cwd",)}
+# Options that pick a workspace.
 _WORKSPACE = frozenset({"-w", "--workspace", "--workspaces", "-ws", "--filter", "-F", "-r", "--recursive",
                         "workspace", "workspaces"})
 
@@ -163,7 +163,7 @@ def _package(name: str, args: tuple[Word, ...], known: Mapping[str, str]) -> Inp
 def _package_where(name: str, args: tuple[Word, ...], known: Mapping[str, str]) -> tuple[str | None, list[Word]]:
     """The directory a package runner starts in ("" where the command runs; None when
     it cannot be known) and its words without those options."""
-    options = _WHERE[name]
+    options = RUNNER_WHERE[name]
     where, rest = "", []
     k = 0
     while k < len(args):

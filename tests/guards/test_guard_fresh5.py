@@ -321,6 +321,10 @@ def test_a_commands_output_in_a_url_of_any_scheme_is_an_upload(command: str, dec
 
 @pytest.mark.parametrize(("command", "decision"), [
     ("echo '{\"scripts\": {\"preinstall\": \"rm -rf ~\"}}' >package.json && npm -C . i", "deny"),
+    # the directory a runner starts in, by its own option, also as --option=DIR
+    ("echo '{\"scripts\": {\"x\": \"rm -rf ~\"}}' >app/package.json && npm --prefix=app run x", "deny"),
+    ("echo '{\"scripts\": {\"x\": \"rm -rf ~\"}}' >app/package.json && yarn --cwd app x", "deny"),
+    ("echo '{\"scripts\": {\"x\": \"rm -rf ~\"}}' >app/composer.json && composer -d app run-script x", "deny"),
     ("echo '{\"scripts\": {\"x\": [\"rm -rf ~\"]}}' >composer.json && composer run-script x", "deny"),
     ("echo 'system(\"rm -rf ~\")' >Gemfile && bundle install", "deny"),
     ("echo 'execute_process(COMMAND rm -rf /home/user)' >/tmp/x/CMakeLists.txt && cmake /tmp/x/", "deny"),
