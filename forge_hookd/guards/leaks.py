@@ -118,13 +118,15 @@ def served_directory(command: Command) -> str | None:
     """The directory a throwaway web server serves, as written (``.`` when it serves where
     it starts): ``python3 -m http.server [-d DIR]``, ``php -S ADDR [-t DIR]``, ``ruby
     -run -e httpd [DIR]``, ``busybox httpd [-h DIR]``, a python one-liner's ``SimpleHTTPRequestHandler``,
-    ``npx serve DIR``, ``npx http-server DIR``; None for any other command."""
+    ``npx serve DIR``, ``npx http-server DIR``, ``kubectl proxy --www=DIR``; None for any other command."""
     name, args = command.name, list(command.args)
     if PYTHON.match(name) and ("http.server" in args or "SimpleHTTPServer" in args or "-mhttp.server" in args):
         return _option(args, ("-d", "--directory")) or "."
     if PYTHON.match(name) and command.inline_code is not None and \
             "SimpleHTTPRequestHandler" in command.inline_code[1]:  # a one-liner's TCPServer: where it starts
         return "."
+    if name == "kubectl" and "proxy" in args:  # kubectl proxy --www=DIR serves DIR's files as well as the API
+        return _option(args, ("-w", "--www"))
     if name == "httpd" and "busybox" in command.wrapper_names:  # busybox httpd [-h DIR]
         return _option(args, ("-h",)) or "."
     if name == "php" and any(a == "-S" or a.startswith("-S") and len(a) > 2 for a in args):

@@ -38,7 +38,9 @@ _WRAPPER_OPTIONS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "time": ("o", ("--output",), "fo"),
 }
 #: options spelt with one dash and a word, whose value is a file written
-_SINGLE_DASH = {"openssl": frozenset({"-out", "-keyout"}), "screen": frozenset({"-Logfile"})}
+_SINGLE_DASH = {"openssl": frozenset({"-out", "-keyout"}), "screen": frozenset({"-Logfile"}),
+                # nmap's reports: -oN FILE, -oG=FILE (-oA BASE writes BASE.nmap, .gnmap, .xml)
+                "nmap": frozenset({"-oN", "-oX", "-oS", "-oG", "-oA", "-oM"})}
 
 _SED_WRITE = Lazy(r"(?:(?:^|[;\n{}])\s*(?:[0-9$]+(?:,[0-9$]+)?)?|/[gpiIme0-9]*)\s*w\s+([^;\n}]+)", needs=("w",))
 _AWK_WRITE = Lazy(r"""\bprintf?\b[^;}>|]*>>?\s*"([^"]+)\"""", needs=("print",))
@@ -53,7 +55,9 @@ _CODE_WRITE = Lazy(r"""(?:\bopen|\bfopen)\(\s*["']([^"'\n]{1,300})["']\s*,\s*["'
                    r"""File\.write|IO\.write|write_text|write_bytes)\(\s*["']([^"'\n]{1,300})["']|"""
                    r"""Path\(\s*["']([^"'\n]{1,300})["']\s*\)\s*\.\s*(?:write_text|write_bytes|open\(\s*["'][wa])|"""
                    r"""(?:urlretrieve|\bdownload)\(\s*[^,()]{1,400},\s*["']([^"'\n]{1,300})["']|"""
-                   r"""(?:homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[["']HOME["']\])\s*\+\s*["'](/[^"'\n]{1,300})["']""",
+                   r"""(?:homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[["']HOME["']\])\s*\+\s*["'](/[^"'\n]{1,300})["']|"""
+                   # julia's open(f -> write(f, x), "path", "w"): a function first, then the path
+                   r"""\bopen\((?:[^"'()\n]|\([^()\n]*\)){1,300}?,\s*["']([^"'\n]{1,300})["']\s*,\s*["'][wa]""",
                    needs=("(",))
 _PUPPET_FILE = Lazy(r"""\bfile\s*\{\s*["']([^"'\n]{1,300})["']\s*:""", needs=("file",))
 _VIMS = frozenset({"vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"})
@@ -147,7 +151,7 @@ def _after(args: Sequence[str], options: frozenset[str]) -> Iterator[str]:
         key, eq, value = arg.partition("=")
         if arg in options and k + 1 < len(args):
             yield args[k + 1]
-        elif eq and key in options and key.startswith("--"):
+        elif eq and key in options and (key.startswith("--") or key.startswith("-o")):  # nmap's -oG=FILE
             yield value
 
 

@@ -68,7 +68,7 @@ def written_paths(command: Command) -> Iterator[str]:
 #: bench/README.md, "The pack's cold cost, stage by stage")
 OUTPUT_HEADS = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "rustc", "iconv", "pandoc", "tcpdump", "mypy",
                           "openssl", "screen", "xxd", "script", "sed", "gsed", "make", "gmake", "vim", "vi", "nvim",
-                          "view", "vimdiff", "rvim", "ex", "gvim", "gdb", "sqlite3", "socat"})
+                          "view", "vimdiff", "rvim", "ex", "gvim", "gdb", "sqlite3", "socat", "nmap"})
 OUTPUT_WRAPPERS = frozenset({"strace", "ltrace", "rlwrap", "time", "screen"})
 _CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "kubectl"})
 

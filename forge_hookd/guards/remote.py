@@ -31,9 +31,11 @@ _LOCAL = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0", "host.docker.i
 
 _FETCH = Lazy(r"urlopen|urllib|requests\.get|httpx\.get|\bfetch\(|https?\.get\(|Net::HTTP|open-uri|URI\.open|"
               r"LWP::|HTTP::Tiny|file_get_contents\(\s*['\"]https?:|curl_exec|Invoke-WebRequest|iwr\b|DownloadString|"
-              r"\.get\(\s*['\"]https?:|\bdownload\(\s*['\"]https?:")
+              r"\bget(?:store|print)?\(\s*['\"]https?:|\bdownload\(\s*['\"]https?:")
 _RUN_CODE = Lazy(r"\bexec\s*\(|\beval\s*\(|\bFunction\s*\(|instance_eval|\.then\(\s*eval|\bimport\s*\(\s*['\"]?(?:data|https?):|"
-                 r"\bcompile\s*\(|\beval\b|IEX\b|Invoke-Expression|\bsystem\s*\(|\bload\s*\(|\binclude\s*\(")
+                 r"\bcompile\s*\(|\beval\b|IEX\b|Invoke-Expression|\bsystem\s*\(|\bload\s*\(|\binclude\s*\(|"
+                 # a shell started to take what was fetched: res.pipe(spawn("sh").stdin)
+                 r"(?:spawn|popen|execFile)\(\s*['\"](?:/bin/)?(?:ba|z|da)?sh['\"]")
 
 
 class RemoteCode(Guard):
@@ -83,7 +85,8 @@ class RemoteCode(Guard):
     def _leaks(self, command: Command, context: Context) -> Ruling:
         """A secret-named variable in a request (guards/leaks.py), a web server serving
         the home or ``/``."""
-        if command.name not in _SENDS_OR_SERVES and not command.name.startswith(("python", "pypy")):
+        if command.name not in _SENDS_OR_SERVES and not command.name.startswith(("python", "pypy")) and \
+                not (command.name == "kubectl" and "proxy" in command.args):
             return ALLOWED
         # Loaded only for a request or a web server: 0.8 M instructions less in a run that
         # judges neither (bench/README.md, "The pack's cold cost, stage by stage").
@@ -148,7 +151,8 @@ class RemoteCode(Guard):
 # gawk's /inet/tcp, Tcl's, julia's)
 _SOCKET = Lazy(r"socket\.socket\(|\bsocket\(|\(\s*[\"']socket[\"']\s*\)|TCPSocket|IO::Socket|fsockopen|"
                r"net\.connect\(|net\.Socket\(|socket\.tcp\(|net\.Dial\(|createServer\(|/inet[46]?/(?:tcp|udp)/|"
-               r"\[socket\s|\bconnect\(\s*[\"']|using Sockets")
+               r"\[socket\s|\bconnect\(\s*[\"']|using Sockets|"
+               r"\(\s*[\"'](?:node:)?(?:net|tls)[\"']\s*\)\s*\.\s*(?:connect|createConnection|Socket)\(")
 #: a command received from the socket run as it comes (no shell named): popen of a variable, Tcl's
 #: `exec $c`, gawk's `c |& getline`, julia's run(pipeline(`$cmd`))
 _RUNS_RECEIVED = Lazy(r"popen\(\s*[A-Za-z_]\w*\s*[,)]|\bexec\s+\$|\|&\s*getline|run\(\s*pipeline\(\s*`\$")
@@ -156,7 +160,7 @@ _RUNS_RECEIVED = Lazy(r"popen\(\s*[A-Za-z_]\w*\s*[,)]|\bexec\s+\$|\|&\s*getline|
 _SHELL_RUN = Lazy(r"/bin/(?:ba|z|da)?sh\b|[\"']sh[\"']|cmd\.exe|pty\.spawn|\bsystem\s*\$_|popen\(\s*(?:cmd|\$_)\b")
 # the shell's input and output wired to the socket
 _WIRES = Lazy(r"dup2|pty\.spawn|\.pipe\(|STDIN|STDOUT|<&|>&|exec\s*\(|spawn\(|popen|proc_open|subprocess|"
-              r"system\(|\.Stdin\s*=")
+              r"system\(|\.Stdin\s*[=,]")
 
 
 def _reverse_shell(code: str) -> bool:

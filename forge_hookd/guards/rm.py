@@ -26,7 +26,7 @@ _FIND_FILTERS = _FIND_VALUE - {"-maxdepth", "-mindepth", "-printf", "-fprint", "
                                "-fprint0", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-fstype",
                                "-context"} | {"-empty"}
 _DELETERS = Lazy(
-    r"""(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|Path\([^)]*\)\.(?:unlink|rmdir)|
+    r"""(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs|RemoveAll|Remove)|Path\([^)]*\)\.(?:unlink|rmdir)|
          rmSync|rmdirSync|unlinkSync|fs\.(?:rm|rmdir|unlink)(?![A-Za-z])|rimraf(?:\.sync)?|Deno\.remove(?:Sync)?|
          FileUtils\.(?:rm_rf|rm_r|remove_dir|rm)|
          File\.delete|Dir\.rmdir|unlink|rmtree|remove_tree|delete-directory|delete-file)\s*\(?\s*(?:[frbu]?["']([^"']*)["']|([A-Za-z_.()]+))""",

@@ -365,6 +365,43 @@ def _with_unknown_parts(word: str, context: Context, cwd: str) -> str | None:
     return None if "$" in known or "`" in known else resolve(known, context, cwd)
 
 
+#: clients that take their own commands on their input (or in -e/-c), and those of their commands
+#: that open a local file: ftp's put, sqlite3's .import, psql's \\i, mysql's source
+_SCRIPT_READS = {**dict.fromkeys(("ftp", "sftp", "lftp", "tftp", "ncftp", "smbclient"),
+                                 frozenset({"put", "mput", "append", "send", "reput"})),
+                 "sqlite3": frozenset({".import", ".read"}), "psql": frozenset({"\\i", "\\ir", "\\include"}),
+                 **dict.fromkeys(("mysql", "mariadb"), frozenset({"source", "\\."}))}
+
+
+def _read_by_script(command: Command) -> list[str]:
+    """The local files a client's own commands open (``put .env x``, ``mput *.key``,
+    ``.import .env t``)."""
+    args = list(command.args)
+    script = "\n".join([command.stdin or "", *shell.option_values(args, "-e", "--execute"),
+                         *shell.option_values(args, "-c", "--command"), *(a for a in args if a.startswith("."))])
+    verbs, read = _SCRIPT_READS[command.name], []
+    for line in script.replace(";", "\n").splitlines()[:1024]:
+        words = line.split()
+        if len(words) > 1 and words[0].lower() in verbs:
+            read += words[1:] if words[0].lower() == "mput" else words[1:2]
+    return read
+
+
+def _opens_names_on_stdin(command: Command) -> bool:
+    """``cpio -o``/``-p``, ``zip -@``, ``tar -T -``, ``rsync --files-from=-``: each line of the
+    input names a file the program opens and copies."""
+    name, args = command.name, command.args
+    if name == "cpio":
+        return any(a in ("--create", "--pass-through") or a[:1] == "-" and a[1:2] != "-" and ("o" in a or "p" in a)
+                   for a in args)
+    if name == "zip":
+        return "-@" in args or "--names-stdin" in args
+    if name in ("tar", "gtar", "bsdtar", "rsync"):
+        return any(a in ("--files-from=-", "-T-") or a in ("-T", "--files-from") and args[k + 1:k + 2] == ("-",)
+                   for k, a in enumerate(args))
+    return False
+
+
 def _logs_in_from_stdin(command: Command) -> bool:
     """``docker login --password-stdin`` (podman, helm registry, oras, skopeo ...),
     ``gh auth login --with-token``: reads a credential on its input and prints none."""
@@ -473,6 +510,11 @@ class SecretFiles(Guard):
             for wrapper in command.wrappers:  # xargs -a FILE: its lines become the arguments, printed by echo
                 if posixpath.basename(wrapper[0]) == "xargs":
                     words += [v for v in shell.option_values(list(wrapper[1:]), "-a", "--arg-file") if v]
+        if _opens_names_on_stdin(command):  # echo .env | cpio -o: the names it is fed are opened
+            words += (command.stdin or "").split()[:256] + \
+                [n for f in command.feeders if f.name == "find" for n in _find_names(f)]
+        if command.name in _SCRIPT_READS:  # printf 'put .env\n' | ftp host: the files its own commands open
+            words += _read_by_script(command)
         searched = _searched_everywhere(command, context)
         if searched is not None:
             return self.verdict(DENY, shown, f"searches every file under {searched} for secrets and prints each "

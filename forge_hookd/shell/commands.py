@@ -194,6 +194,17 @@ class _Walker:
             text = self.written.pop(_script_key(ran, command.cwd), None)
             if text is not None:
                 yield "written script", text
+        program = _program_run(command) if self.written else None
+        if program is not None:  # python3 x.py of an x.py the line wrote: judged as python3 -c CODE
+            path, runs = program
+            text = self.written.pop(_script_key(path, command.cwd), None)
+            if text is not None:
+                yield f"written {posixpath.basename(path)}", f"{runs} '" + text.replace("'", "'\\''") + "'"
+        if command.name == "run-parts" and self.written:  # run-parts DIR runs each program in DIR
+            directory = _script_key(next((a for a in reversed(command.args) if not a.startswith("-")), "."),
+                                    command.cwd)
+            for key in [k for k in self.written if posixpath.dirname(k) == directory]:
+                yield "written script", self.written.pop(key)
         for redirect in command.redirects:  # a git hook written here runs at the next commit or push: read it now
             if redirect.mode in ("write", "append") and redirect.target.removeprefix("./").startswith(HOOK_DIRS):
                 text = written_text(command)
@@ -340,6 +351,33 @@ def _script_run(command: Command) -> str | None:
     if script is not None:
         return script
     return next((r.target for r in command.redirects if r.mode == "read" and r.fd in (None, "0")), None)
+
+
+#: interpreters that run a program file, and how their code is written inline (go's "-e" is
+#: no option of go's: it names the language the code is judged in)
+_PROGRAM_RUNNERS = {"node": "node -e", "nodejs": "node -e", "bun": "node -e", "ts-node": "node -e", "tsx": "node -e",
+                    "ruby": "ruby -e", "perl": "perl -e", "php": "php -r", "lua": "lua -e", "Rscript": "Rscript -e",
+                    "julia": "julia -e"}
+#: the tools whose subcommand runs a program file: go run x.go, deno run x.ts, bun run x.ts
+_RUN_SUBCOMMANDS = {"go": "go -e", "deno": "node -e", "bun": "node -e"}
+
+
+def _program_run(command: Command) -> tuple[str, str] | None:
+    """The program file an interpreter runs (``python3 x.py``, ``node x.js``, ``go run x.go``)
+    and the inline form of its language, None for any other command."""
+    name, args = command.name, list(command.args)
+    if name in _RUN_SUBCOMMANDS and args[:1] == ["run"]:
+        runs, args = _RUN_SUBCOMMANDS[name], args[1:]
+    elif PYTHON.match(name):
+        if any(a.startswith(("-m", "-c")) for a in args):
+            return None
+        runs = "python3 -c"
+    elif name in _PROGRAM_RUNNERS:
+        runs = _PROGRAM_RUNNERS[name]
+    else:
+        return None
+    path = next((a for a in args if not a.startswith("-")), None)
+    return (path, runs) if path else None
 
 
 def _script_key(path: str, cwd: str | None) -> str:
@@ -646,7 +684,7 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield "eval", " ".join(w.text for w in words[1:])
     elif name == "eval" and command.stdin is not None:  # `echo 'rm -rf /' | eval`: eval reads no input, the
         yield "eval", command.stdin  # line means it as code; judged as such
-    elif name in ("at", "batch") and command.stdin is not None and _reads_code_on_stdin(command):
+    elif name in ("at", "batch", "sed", "gsed") and command.stdin is not None and _reads_code_on_stdin(command):
         yield name, command.stdin  # `echo 'rm -rf ~' | at midnight`: the job runs it later
     elif name in ("su", "runuser", "flock", "script"):
         for k, word in enumerate(words[:-1]):
@@ -694,7 +732,8 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
 OPTION_CODE_HEADS = frozenset({"tar", "gtar", "bsdtar", "touch", "zip", "vim", "vi", "nvim", "view", "vimdiff", "rvim",
                                "ex", "gvim", "gdb", "ssh", "scp", "sftp", "sshfs", "autossh", "psql", "pip", "pip3",
                                "man", "sqlite3", "fzf", "expect", "socat", "nix-shell", "tmux", "split", "make", "gmake",
-                               "mysql", "mariadb"})
+                               "mysql", "mariadb", "gcc", "g++", "cc", "c++", "clang", "clang++", "capsh",
+                               "sed", "gsed"})
 
 
 def _option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
@@ -857,6 +896,8 @@ def _reads_code_on_stdin(command: Command) -> bool:
     name = command.name
     if name == "eval":
         return len(command.words) == 1
+    if name in ("sed", "gsed"):  # GNU sed's bare `e` runs each line of its input as a command
+        return any(a == "e" or a.endswith((";e", "; e", "\ne")) for a in command.args)
     if name in ("at", "batch"):  # the job's commands, unless a file (-f) or another verb (-l, -r, -c) is named
         return not any(w.text[:2] in ("-f", "-l", "-r", "-d", "-c") for w in command.words[1:])
     if name in SHELLS:
@@ -1139,7 +1180,8 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                "pwsh": ("-c", "-Command", "-command"), "powershell": ("-c", "-Command", "-command"),
                # GTFOBins' other interpreters: their system calls are read as any one-liner's
                "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
-               "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": ()}
+               "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": (),
+               "go": ("-e",)}  # no option of go's: a Go program the line wrote and runs (_program_run)
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 _VERSION = Lazy(r"[0-9][0-9.]*$")
 #: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);

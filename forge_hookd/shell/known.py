@@ -128,6 +128,10 @@ class Known:
             return [Word(p, quoted=True) for p in self.positional]
         text = _WHICH.sub(_looked_up, text)
         text = _ECHOED.sub(lambda m: _escapes(m.group(1) if m.group(1) is not None else m.group(2)), text)
+        decoded = _DECODED.sub(_decoded, text)
+        if decoded != text and not word.quoted and "$" not in decoded and "`" not in decoded and len(decoded.split()) > 1:
+            return [Word(part) for part in decoded.split()]  # $(base64 -d <<< cm0gLXJmIH4=): split as bash splits it
+        text = decoded
         text = _OPERATED.sub(self._operated, text)
         whole = _REF.fullmatch(text)
         text = _REF.sub(self._value, text)
@@ -419,6 +423,35 @@ _ABSOLUTE = frozenset({"HOME", "PWD", "OLDPWD"})
 #: a substitution that only prints a literal with escapes: ``$(echo -e "\x2e\x65")``, ``$(printf '\056')``
 _ECHOED = Lazy(r"(?:\$\(|`)\s*(?:echo\s+-e|printf)\s+(?:\"([^\"`$%]*)\"|'([^'%]*)')\s*(?:\)|`)", needs=("echo", "printf"))
 _ESCAPE = Lazy(r"\\x([0-9a-fA-F]{1,2})|\\0?([0-7]{1,3})")
+
+
+#: a substitution that only decodes a literal: ``$(base64 -d <<< LmVudg==)``, ``$(echo 2e656e76 |
+#: xxd -r -p)``, ``$(printf %s MFSW45Q= | base32 -d)``
+_DECODED = Lazy(r"""(?:\$\(|`)\s*(?:(?:echo(?:\s+-n)?|printf(?:\s+%s)?)\s+(["']?)([A-Za-z0-9+/=]{2,4096})\1\s*\|\s*"""
+                r"""(base64|base32|xxd)\s+([-a-z ]{2,20}?)|(base64|base32|xxd)\s+([-a-z ]{2,20}?)\s*<<<\s*(["']?)"""
+                r"""([A-Za-z0-9+/=]{2,4096})\7)\s*(?:\)|`)""", needs=("base64", "base32", "xxd"))
+
+
+def _decoded(match: re.Match[str]) -> str:
+    """The text a decoding substitution prints (its trailing newlines dropped, as ``$(...)``
+    drops them), or the substitution as written where it decodes to no text."""
+    tool, flags, literal = (match.group(3), match.group(4), match.group(2)) if match.group(3) else \
+        (match.group(5), match.group(6), match.group(8))
+    words = flags.split()
+    letters = "".join(w[1:] for w in words if w.startswith("-") and not w.startswith("--"))
+    try:
+        if tool == "xxd" and "r" in letters and "p" in letters:
+            raw = bytes.fromhex(literal)
+        elif tool in ("base64", "base32") and ("d" in letters or "D" in letters or "--decode" in words):
+            import base64  # only for a line that decodes a literal
+
+            raw = base64.b64decode(literal) if tool == "base64" else base64.b32decode(literal)
+        else:
+            return match.group(0)
+        text = raw.decode().rstrip("\n")
+    except ValueError:  # not base64, not hex, not UTF-8
+        return match.group(0)
+    return text if text.isprintable() else match.group(0)
 
 
 def _escapes(text: str) -> str:

@@ -7,6 +7,7 @@ config --editor CMD``, ``sqlite3 DB '.shell CMD'``, ``fzf --bind 'enter:execute(
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from forge_hookd.shell.lazyre import Lazy
@@ -37,6 +38,10 @@ OPTION_CODE: dict[str, frozenset[str]] = {
     "split": frozenset({"--filter"}),  # split --filter=CMD: each piece piped into CMD
     **dict.fromkeys(("make", "gmake"), frozenset({"--eval", "-E"})),  # --eval='$(shell CMD)'
     **dict.fromkeys(("mysql", "mariadb"), frozenset({"-e", "--execute"})),  # -e '\\! CMD', -e 'system CMD'
+    # gcc -wrapper /bin/sh,-c,CMD: every subprogram the driver starts runs under that argv
+    **dict.fromkeys(("gcc", "g++", "cc", "c++", "clang", "clang++"), frozenset({"-wrapper"})),
+    "capsh": frozenset(),  # capsh [OPTIONS] -- ARGS: bash ARGS
+    **dict.fromkeys(("sed", "gsed"), frozenset()),  # GNU sed's `e CMD` and s///e run a shell command
 }
 #: ssh's settings that run a command through the user's shell (ssh_config(5))
 _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
@@ -46,6 +51,21 @@ _FZF_ACTION = Lazy(r"(?:execute|execute-silent|become|reload|preview)(?:\((.*?)\
 _MAKE_SHELL = Lazy(r"\$\(shell\s+([^)]+)\)", needs=("shell",))
 _MYSQL_SHELL = Lazy(r"(?:^|;)\s*(?:\\!|system\s)\s*([^;]+)", needs=("\\!", "system"))
 _EXPECT_SPAWN = Lazy(r"\bspawn\s+([^;\n\]]+)", needs=("spawn",))
+#: make's $(file <FILE): the file read into the makefile's text
+_MAKE_READ = Lazy(r"\$\(file\s*<\s*([^,)\s]+)", needs=("file",))
+#: vim's Ex commands that run an interpreter's code (``:py3 CODE``) or a shell's (``:call system('CMD')``)
+_VIM_INTERPRETER = Lazy(r"^[\s:]*(?:silent!?\s*)?(py3|python3|py|python|pyx|pythonx|lua|perl|ruby|rb|tcl)\s+(.+)",
+                        re.DOTALL)
+_VIM_SYSTEM = Lazy(r"\b(?:system|systemlist|job_start|jobstart|term_start|termopen)\(\s*(?:'([^']*)'|\"([^\"]*)\")",
+                   needs=("system", "job", "term"))
+_VIM_RUNS = {"py3": "python3 -c", "python3": "python3 -c", "py": "python3 -c", "python": "python3 -c",
+             "pyx": "python3 -c", "pythonx": "python3 -c", "lua": "lua -e", "perl": "perl -e", "ruby": "ruby -e",
+             "rb": "ruby -e", "tcl": "tclsh -c"}
+#: GNU sed's commands that run a shell: `e CMD` (an address before it or none) and the e flag of s
+_SED_E = Lazy(r"(?:^|[;\n{}])\s*(?:(?:[0-9]+|\$|/[^/\n]*/)(?:,(?:[0-9]+|\$|/[^/\n]*/))?!?)?\s*e\s+([^;\n}]+)",
+              needs=("e",))
+_SED_S_E = Lazy(r"(?:^|[;\n{}])\s*(?:[0-9$]+|/[^/\n]*/)?\s*s([^\w\s\\])(?:(?!\1).)*\1((?:(?!\1).)*)\1[gpiImM0-9]*e",
+                needs=("s",))
 
 
 def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
@@ -57,6 +77,12 @@ def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
     if name == "touch":
         for arg in args:
             yield from option_code("tar", [arg])
+        return
+    if name in ("sed", "gsed"):
+        yield from (("sed e", code) for code in _sed_code(args))
+        return
+    if name == "capsh" and "--" in args:  # capsh's words after -- are bash's: capsh -- -c CMD
+        yield "capsh --", "bash " + _quoted(args[args.index("--") + 1:])
         return
     options = OPTION_CODE[name]
     for k, arg in enumerate(args):
@@ -86,10 +112,13 @@ def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
 
 def _option_value_code(name: str, key: str, value: str) -> str:
     """The shell code in the value of ``name``'s option ``key`` ("" when it holds none)."""
+    if key == "-wrapper":  # an argv, comma-separated
+        return _quoted(value.split(","))
     if name in ("tar", "gtar", "bsdtar") and key == "--checkpoint-action":
         return value[5:] if value.startswith("exec=") else ""
-    if name in ("make", "gmake"):
-        return "; ".join(m.group(1).strip() for m in _MAKE_SHELL.finditer(value))
+    if name in ("make", "gmake"):  # $(shell CMD) runs CMD; $(file <F) reads F, as cat F does
+        return "; ".join([*(m.group(1).strip() for m in _MAKE_SHELL.finditer(value)),
+                          *("cat " + _quoted([m.group(1)]) for m in _MAKE_READ.finditer(value))])
     if name in ("mysql", "mariadb"):  # the client's own shell escape: \! CMD or system CMD
         return "; ".join(m.group(1).strip() for m in _MYSQL_SHELL.finditer(value))
     if name == "psql":
@@ -113,7 +142,38 @@ def _option_value_code(name: str, key: str, value: str) -> str:
         return next((g for g in match.groups() if g), "") if match else (value if key == "--preview" else "")
     if name == "expect":
         return "; ".join(m.group(1).strip() for m in _EXPECT_SPAWN.finditer(value))
-    if key in ("-c", "--cmd") and name != "tmux":  # vim's Ex command: only a ! runs a shell
-        match = _VIM_SHELL.search(value)
-        return match.group(1) if match else ""
+    if key in ("-c", "--cmd") and name != "tmux":  # vim's Ex command: !CMD, an interpreter's code, system()
+        return _vim_code(value)
     return value
+
+
+def _vim_code(value: str) -> str:
+    match = _VIM_SHELL.search(value)
+    if match:
+        return match.group(1)
+    match = _VIM_INTERPRETER.search(value)
+    if match:  # :py3 CODE is python3 -c CODE: its one-liner judged as any
+        return f"{_VIM_RUNS[match.group(1)]} {_quoted([match.group(2)])}"
+    return "; ".join(m.group(1) or m.group(2) for m in _VIM_SYSTEM.finditer(value))
+
+
+def _sed_code(args: list[str]) -> Iterator[str]:
+    """The shell commands GNU sed runs from its scripts (``-e SCRIPT`` or the first operand)."""
+    scripts, k = [], 0
+    while k < len(args):
+        if args[k] in ("-e", "--expression") and k + 1 < len(args):
+            scripts.append(args[k + 1])
+            k += 1
+        elif args[k].startswith("--expression="):
+            scripts.append(args[k].partition("=")[2])
+        k += 1
+    if not scripts:
+        scripts = [a for a in args if not a.startswith("-")][:1]
+    for script in scripts:
+        yield from (m.group(1).strip() for m in _SED_E.finditer(script))
+        yield from (m.group(2).strip() or "sh" for m in _SED_S_E.finditer(script))
+
+
+def _quoted(argv: list[str]) -> str:
+    """``argv`` as one shell line that gives back those words."""
+    return " ".join("'" + word.replace("'", "'\\''") + "'" for word in argv)
