@@ -91,6 +91,13 @@ class DestructiveRm(Guard):
                                 "Write to a file inside the project instead")
         if name == "rsync" and _rsync_deletes(command.args):
             return self._mirror(command, context)
+        moved = _archived_and_removed(name, list(command.args))
+        if moved:  # tar --remove-files, zip -m, 7z -sdel: what goes into the archive is deleted
+            cwd = command_cwd(command, context)
+            for source in moved:
+                verdict = self._target(source, cwd, context, " ".join(command.argv), recursive=True)
+                if verdict.decision != "allow":
+                    return verdict
         code = command.inline_code
         if code is not None:
             return self._code(code[0], code[1], command, context)
@@ -269,6 +276,32 @@ class DestructiveRm(Guard):
             if verdict.decision != "allow":
                 return verdict
         return ALLOWED
+
+
+def _archived_and_removed(name: str, args: list[str]) -> list[str]:
+    """The files an archiver deletes once archived: ``tar --remove-files``'s, ``zip -m``'s
+    (``--move``), ``7z a -sdel``'s sources; none for any other command."""
+    if name in ("tar", "gtar", "bsdtar") and "--remove-files" in args:
+        sources, k, directory = [], 0, ""
+        while k < len(args):
+            word = args[k]
+            if word in ("-C", "--directory") and k + 1 < len(args):  # the sources after it are under it
+                directory = posixpath.join(directory, args[k + 1])
+            if word in ("-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-f", "--file") or \
+                    word.startswith("-") and not word.startswith("--") and word.endswith("f") or \
+                    k == 0 and word.isalpha() and "f" in word:  # -czf ARCHIVE, old style czf ARCHIVE
+                k += 2
+                continue
+            if not word.startswith("-"):
+                sources.append(posixpath.join(directory, word) if directory and word[:1] not in "~$" else word)
+            k += 1
+        return sources
+    if name == "zip" and ("--move" in args or any(a.startswith("-") and not a.startswith("--") and "m" in a
+                                                    for a in args)):
+        return operands(args)[1:]  # the first names the archive
+    if name in ("7z", "7za", "7zz") and "-sdel" in args and args[:1] == ["a"]:
+        return [a for a in args[1:] if not a.startswith("-")][1:]
+    return []
 
 
 #: rsync's options that delete in the destination what the source lacks

@@ -345,6 +345,30 @@ def _lists_contents(command: Command) -> bool:
                                           a.startswith(("--files-from=", "--magic-file=")) for a in command.args)
 
 
+#: variables a filter of the environment may name without reaching a secret's line: the
+#: shell's own and the toolchains' places and versions (`env | grep PATH`, `printenv | grep -i java`)
+_PLAIN_VARIABLES = frozenset({"PATH", "HOME", "SHELL", "LANG", "TERM", "USER", "PWD", "EDITOR", "VISUAL", "DISPLAY",
+                              "JAVA", "JAVA_HOME", "PYTHON", "PYTHONPATH", "CONDA", "VIRTUAL_ENV", "NVM", "GOROOT",
+                              "GOPATH", "NODE_ENV", "NODE_OPTIONS", "RUSTUP_HOME", "CARGO_HOME", "TZ", "HOSTNAME",
+                              "LOGNAME", "TMPDIR", "DEBUG", "PORT", "CI", "LD_LIBRARY_PATH", "MANPATH", "PS1", "SHLVL"})
+_PLAIN_PREFIXES = ("LC_", "XDG_", "CONDA_", "JAVA_", "PYENV", "NVM_", "HOMEBREW_")
+
+
+def _keeps_plain(command: Command) -> bool:
+    """``grep PATH``, ``grep -i ^java``: a filter that keeps only lines naming a plain
+    variable (no context lines around them, not inverted)."""
+    if command.name not in _COUNTERS:
+        return False
+    args = list(command.args)
+    if short_flags(args) & {"v", "A", "B", "C", "e", "f"} or \
+            long_flags(args) & {"invert-match", "after-context", "before-context", "context", "regexp", "file"}:
+        return False
+    pattern = _pattern_operand(command.name, args)
+    literal = (pattern or "").lstrip("^").rstrip("=").upper()
+    return literal.replace("_", "").isalnum() and not _SECRET_NAME.search(literal) and \
+        (literal in _PLAIN_VARIABLES or literal.startswith(_PLAIN_PREFIXES))
+
+
 def _only_counts(command: Command) -> bool:
     """Whether ``command`` prints no line it reads: ``wc``, ``grep -c`` / ``-q`` / ``-l``."""
     if command.name == "wc":
@@ -447,9 +471,10 @@ class SecretFiles(Guard):
 
     def judge_shell(self, parsed: shell.Parsed, context: Context) -> Ruling:
         # `env | grep -c PATH`, `printenv | wc -l`: a dump whose next command only counts
-        # or tests its lines prints no value; every other consumer (grep PATTERN, sort,
-        # tee) passes values on, and the dump is judged as it is.
-        counted = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _only_counts(c)}
+        # or tests its lines prints no value, and `env | grep PATH` only the lines of plain
+        # variables; every other consumer (grep KEY, sort, tee) passes values on, and the
+        # dump is judged as it is.
+        counted = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and (_only_counts(c) or _keeps_plain(c))}
         # `aws ecr get-login-password | docker login --password-stdin`: a credential printed
         # straight into the one command that logs in with it never reaches the transcript.
         logged_in = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _logs_in_from_stdin(c)}

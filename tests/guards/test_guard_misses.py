@@ -488,3 +488,36 @@ def test_a_hook_written_in_the_line_is_added_when_it_checks_and_judged_as_code(c
     an ``echo`` is one switched off; and its text, which git runs at the next commit or push, is
     judged as shell code now."""
     assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("env | grep PATH", "allow"),                 # the lines of plain variables only
+    ("env | grep -i path", "allow"),
+    ("printenv | grep -i java", "allow"),
+    ("env | grep ^LC_", "allow"),
+    ("env | grep -i node", "deny"),               # NODE_AUTH_TOKEN's line too
+    ("env | grep AWS", "deny"),
+    ("env | grep -A3 PATH", "deny"),              # the lines after PATH's: any variable
+    ("env | grep -v PATH", "deny"),               # every other line
+    ("env | grep -e PATH -e KEY", "deny"),
+    ("env | sort", "deny"),
+])
+def test_an_environment_filtered_to_plain_variables_passes(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    # an archiver that deletes what it archived deletes its sources
+    ("tar -cf /dev/null ~ --remove-files", "deny"),
+    ("tar czf /tmp/h.tgz ~ --remove-files", "deny"),
+    ("zip -rm /tmp/x.zip ~", "deny"),
+    ("zip -r --move /tmp/x.zip ~/.ssh", "deny"),
+    ("7z a -sdel /tmp/x.7z ~", "deny"),
+    ("tar -czf out.tgz dist --remove-files", "allow"),
+    ("tar -C build -czf out.tgz . --remove-files", "allow"),
+    ("zip -rm release.zip dist", "allow"),
+    ("zip -r /tmp/home.zip ~", "allow"),         # archived, not deleted
+    ("7z a /tmp/x.7z ~/notes", "allow"),
+])
+def test_an_archiver_that_removes_what_it_archived_deletes(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
