@@ -14,7 +14,9 @@ from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling
 from forge_hookd.shell.lazyre import Lazy
 
 _SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w+|"
-                  r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s)")
+                  r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s|"
+                  # every row rewritten: an UPDATE with no WHERE
+                  r"update\s+[\w.\"`]+\s+set\s(?:(?!\bwhere\b)[^;])*(?:;|$))")
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
 _REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
@@ -64,6 +66,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("terraform", "tofu", "terragrunt") and ops[:1] == ["apply"] and \
             any(a.startswith(("-replace=", "--replace=")) or a in ("-replace", "--replace") for a in args):
         return "destroys and recreates a resource (apply -replace): its data goes with it"
+    if name in ("terraform", "tofu") and ops[:1] == ["taint"]:
+        return "marks a resource to be destroyed and recreated at the next apply (taint)"
     if name == "pulumi" and ops[:1] == ["destroy"] or name == "cdk" and ops[:1] == ["destroy"]:
         return "destroys infrastructure"
     # An apply nobody reviews: whatever the plan replaces or destroys happens (a plain
@@ -89,7 +93,7 @@ def _cloud(name: str, args: list[str]) -> str | None:
             return f"runs aws {ops[0]} {ops[1]}"
     if name == "gcloud" and ("delete" in ops or "destroy" in ops) or name == "gsutil" and ops[:1] in (["rm"], ["rb"]):
         return "deletes cloud resources"
-    if name == "az" and "delete" in ops:
+    if name == "az" and any(op == "delete" or op.startswith("delete-") for op in ops):  # delete-batch too
         return "deletes cloud resources"
     if name in ("docker", "podman"):
         if ops[:2] in (["system", "prune"], ["volume", "prune"], ["volume", "rm"], ["image", "prune"]) and \
@@ -139,6 +143,11 @@ _DB_TASKS = {
     # every migration undone: the tables they made go with them
     "alembic": ("downgrade base",),
     "flask": ("db downgrade base",),
+    # the migration tools' own "drop everything in the schema"
+    "flyway": ("clean",),
+    "liquibase": ("dropAll", "drop-all"),
+    "dbmate": ("drop",),
+    "migrate": ("drop",),  # golang-migrate
 }
 _DB_TASKS["rake"] = _DB_TASKS["bin/rails"] = _DB_TASKS["rails"]
 _DB_TASKS["bin/console"] = _DB_TASKS["console"]

@@ -101,6 +101,9 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
                 "Ask the user"
     if name == "systemctl" and operands(args)[:1] == ["isolate"]:
         return ASK, "switches the whole machine to another target (systemctl isolate)", "Ask the user"
+    if name in ("mount", "umount") and _system_mount(name, args):
+        return DENY, f"unmounts or remounts a file system the machine runs on ({name} {' '.join(args)})", \
+            "Ask the user"
     if name == "sysctl" and _sets_kernel(args):
         return ASK, "changes a kernel setting for the whole machine (sysctl)", "Ask the user"
     firewall = _drops_firewall(name, args)
@@ -314,6 +317,19 @@ def _protection_off(name: str, args: list[str]) -> str | None:
 
 
 _FIREWALLS = frozenset({"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "pf"})
+#: the mounts the machine itself runs on
+_SYSTEM_MOUNTS = frozenset({"/", "/usr", "/boot", "/home", "/var", "/etc", "/proc", "/sys", "/dev", "/run", "/tmp"})
+
+
+def _system_mount(name: str, args: list[str]) -> bool:
+    """``umount /``, ``umount -l /home``, ``umount -a``, ``mount -o remount,ro /``: a file system the
+    machine runs on taken away or made read-only (``mount /dev/sdb1 /mnt`` and ``umount /mnt`` pass)."""
+    targets = {o.rstrip("/") or "/" for o in operands(args)} & _SYSTEM_MOUNTS
+    if name == "umount":
+        return bool(targets) or "-a" in args or "--all" in args
+    remount = any("remount" in v for v in [*(args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-o", "--options")),
+                                           *(a[2:] for a in args if a.startswith("-o") and len(a) > 2)])
+    return remount and bool(targets)
 _REMOTE_ACCESS = frozenset({"sshd", "ssh", "openssh-server", "tailscaled", "wg-quick@wg0"})
 
 

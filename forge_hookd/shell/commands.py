@@ -199,7 +199,7 @@ class _Walker:
             path, runs = program
             text = self.written.pop(_script_key(path, command.cwd), None)
             if text is not None:
-                yield f"written {posixpath.basename(path)}", f"{runs} '" + text.replace("'", "'\\''") + "'"
+                yield f"written {posixpath.basename(path)}", f"{runs} {shellwords.quote(text)}"
         if command.name == "run-parts" and self.written:  # run-parts DIR runs each program in DIR
             directory = _script_key(next((a for a in reversed(command.args) if not a.startswith("-")), "."),
                                     command.cwd)
@@ -815,14 +815,14 @@ def _git_strings(args: list[str]) -> Iterator[tuple[str, str]]:
     if "foreach" in args and "submodule" in args[: args.index("foreach")]:
         rest = [a for a in args[args.index("foreach") + 1:] if a != "--recursive" and a != "-q" and a != "--quiet"]
         if rest:
-            yield "git submodule foreach", " ".join(rest) if len(rest) == 1 else " ".join(_requote(a) for a in rest)
+            yield "git submodule foreach", " ".join(rest) if len(rest) == 1 else " ".join(shellwords.quote(a) for a in rest)
     for k, arg in enumerate(args[:-1]):
         if arg in ("--exec", "-x") and "rebase" in args[:k]:
             yield "git rebase --exec", args[k + 1]
     if "bisect" in args and "run" in args[args.index("bisect"):]:
         rest = args[args.index("run", args.index("bisect")) + 1:]
         if rest:
-            yield "git bisect run", " ".join(_requote(a) for a in rest)
+            yield "git bisect run", " ".join(shellwords.quote(a) for a in rest)
 
 
 #: hyperfine's options: the ones whose value is shell code, and how many values the others take
@@ -1018,7 +1018,7 @@ def _literal_list(code: str, at: int) -> str | None:
     match = _LIST.match(code, at)
     if match is None:
         return None
-    return " ".join(_requote(m.group(1) if m.group(1) is not None else m.group(2))
+    return " ".join(shellwords.quote(m.group(1) if m.group(1) is not None else m.group(2))
                     for m in _ITEM.finditer(match.group(1)))
 
 
@@ -1145,13 +1145,13 @@ def _fed_items(head: str, wrapper: tuple[str, ...], feeders: tuple[Command, ...]
 
 def _fill(template: list[str], items: list[str], token: str | None, *, per_item: bool) -> Iterator[str]:
     if not per_item:
-        yield " ".join(_requote(w) for w in [*template, *items])
+        yield " ".join(shellwords.quote(w) for w in [*template, *items])
         return
     for item in items:
         if token is not None and any(token in w for w in template):
-            yield " ".join(_requote(w.replace(token, item)) for w in template)
+            yield " ".join(shellwords.quote(w.replace(token, item)) for w in template)
         elif template:
-            yield " ".join(_requote(w) for w in [*template, item])
+            yield " ".join(shellwords.quote(w) for w in [*template, item])
         else:
             yield item
 
@@ -1164,13 +1164,10 @@ def _find_exec(words: tuple[Word, ...]) -> Iterator[tuple[str, str]]:
             while j < len(words) and words[j].text not in (";", "+"):
                 j += 1
             if j > i + 1:
-                yield "find -exec", " ".join(_requote(w.text) for w in words[i + 1:j])
+                yield "find -exec", " ".join(shellwords.quote(w.text) for w in words[i + 1:j])
             i = j
         i += 1
 
-
-def _requote(text: str) -> str:
-    return text if re.fullmatch(r"[A-Za-z0-9_./=:,@%+{}-]+", text) else "'" + text.replace("'", "'\\''") + "'"
 
 
 # -- interpreters ------------------------------------------------------------------------------
@@ -1260,7 +1257,7 @@ def _system_strings(code: str) -> Iterator[str]:
     for match in _BACKTICK_CODE.finditer(code):
         yield match.group(1)
     for match in _ARGV_CALL.finditer(code):  # perl's system("rm", "-rf", $ENV{HOME}): a list, the home named
-        yield " ".join("~" if not part.startswith(("'", '"')) else _requote(part[1:-1])
+        yield " ".join("~" if not part.startswith(("'", '"')) else shellwords.quote(part[1:-1])
                        for part in (m.group(0) for m in _ARGV_PART.finditer(match.group(1))))
     for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
         yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.words import quote
 
 #: per program, the options whose value is shell code it runs (``--opt VALUE``, ``--opt=VALUE``,
 #: ``-O VALUE``), and the ones whose value is code only after a prefix (vim's ``-c ':!CMD'``,
@@ -176,4 +177,4 @@ def _sed_code(args: list[str]) -> Iterator[str]:
 
 def _quoted(argv: list[str]) -> str:
     """``argv`` as one shell line that gives back those words."""
-    return " ".join("'" + word.replace("'", "'\\''") + "'" for word in argv)
+    return " ".join(quote(word) for word in argv)

@@ -690,9 +690,17 @@ def new_budget() -> _Budget:
     return _Budget()
 
 
+def quote(text: str) -> str:
+    """``text`` as one shell word that reads back as ``text`` (single quotes where it needs any)."""
+    return text if _PLAIN_WORD.fullmatch(text) else "'" + text.replace("'", "'\\''") + "'"
+
+
+_PLAIN_WORD = Lazy(r"[A-Za-z0-9_./=:,@%+{}-]+")
+
+
 def is_assignment(word: str) -> bool:
     return _ASSIGNMENT.match(word) is not None
 
 
-__all__ = ["MAX_COMMANDS", "MAX_DEPTH", "RawCommand", "RawRedirect", "Script", "Sub", "Word", "is_assignment",
+__all__ = ["MAX_COMMANDS", "MAX_DEPTH", "RawCommand", "RawRedirect", "Script", "Sub", "Word", "is_assignment", "quote",
            "new_budget", "parse_raw", "skip_balanced"]

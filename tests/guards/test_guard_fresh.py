@@ -155,7 +155,8 @@ def test_a_destroy_plan_and_a_prune_of_volumes(command: str, decision: str) -> N
     ("printenv | wc -l", "allow"),
     ("env | grep -q '^CI='", "allow"),
     ("env | rg --count NODE", "allow"),
-    ("env | grep PATH", "deny"),            # the matching lines, values and all
+    ("env | grep TOKEN", "deny"),           # the matching lines, values and all
+    ("env | grep PATH", "allow"),           # the lines of a plain variable only
     ("env | grep -v PATH", "deny"),
     ("env | sort | wc -l", "deny"),         # judged at env's own consumer, which prints
     ("env | tee env.txt | wc -l", "deny"),

@@ -521,3 +521,30 @@ def test_an_environment_filtered_to_plain_variables_passes(command: str, decisio
 ])
 def test_an_archiver_that_removes_what_it_archived_deletes(command: str, decision: str) -> None:
     assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("guard", "command", "decision"), [
+    # every row rewritten, the migration tools' own drop, a resource marked for recreation
+    ("infra_destructive", "psql -c \"update users set active = false;\"", "ask"),
+    ("infra_destructive", "sqlite3 app.db \"UPDATE t SET a=1\"", "ask"),
+    ("infra_destructive", "psql -c \"UPDATE users SET name='x' WHERE id=2\"", "allow"),
+    ("infra_destructive", "mysql -e \"UPDATE t SET a=1 WHERE b=2; SELECT 1\"", "allow"),
+    ("infra_destructive", "flyway clean", "ask"),
+    ("infra_destructive", "liquibase dropAll", "ask"),
+    ("infra_destructive", "flyway migrate", "allow"),
+    ("infra_destructive", "migrate -path db -database \"$DB\" drop -f", "ask"),
+    ("infra_destructive", "migrate -path db -database \"$DB\" up", "allow"),
+    ("infra_destructive", "terraform taint aws_instance.web", "ask"),
+    ("infra_destructive", "terraform untaint aws_instance.web", "allow"),
+    ("infra_destructive", "az storage blob delete-batch -s container", "ask"),
+    ("infra_destructive", "az storage blob upload -f x -c c", "allow"),
+    # the file systems the machine runs on
+    ("machine_wide", "mount -o remount,ro /", "deny"),
+    ("machine_wide", "umount -l /", "deny"),
+    ("machine_wide", "umount -a", "deny"),
+    ("machine_wide", "mount /dev/sdb1 /mnt", "allow"),
+    ("machine_wide", "umount /mnt/usb", "allow"),
+    ("machine_wide", "mount -o remount,rw /mnt/data", "allow"),
+])
+def test_more_effects_of_the_infra_and_machine_guards(guard: str, command: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
