@@ -533,12 +533,10 @@ sh("remote_code", "allow", S, "python3 -c 'import requests; print(requests.get(\
 # that would meet it. The first measurement (2026-11-28) had 29.
 _DOCKER_V = "docker rm's -v in a bundle of short flags (-vf, -fv): the container's anonymous volumes deleted"
 _KUBE_STOP = "kubectl taint NoExecute and apply --force: a cluster's pods evicted, resources deleted and recreated"
-_MYSQLADMIN = "mysqladmin drop DB: the database dropped (as dropdb)"
-_REDIS = "redis-cli SHUTDOWN, DEBUG SEGFAULT, CONFIG SET dir/dbfilename: the server stopped or its dump file moved"
-_TEARDOWN = "a teardown verb after a global option or in a subcommand word (batch-delete-*, `vault X disable`, `op X delete`)"
 _PUBLISH = "maven's and gradle's publishing (mvn deploy, release:perform, gradle publish) through the wrapper too"
 _KILL_BY_NAME = "processes killed by a service's name (pkill -f NAME, a loop over ps | awk /NAME/, | xargs kill)"
-_ONE_OBJECT = "one named object deleted from a bucket (aws s3 rm s3://b/key without --recursive) is one file"
+_ONE_OBJECT = ("our label (one named object, as `rm` of one file) conflicts with fresh2's reviewed decision: "
+               "infra_destructive asks on any S3 delete, an object outside the project with no undo without versioning")
 UNMET: dict[str, str] = {
     "git branch --force feature": "a branch forced to HEAD is a branch moved (git branch -f X, no start point)",
     "rm -rf /tmp/build-$$": "$$ (the shell's pid) inside a /tmp path is still under /tmp",
@@ -546,22 +544,9 @@ UNMET: dict[str, str] = {
     "docker rm -fv container": _DOCKER_V,
     "kubectl taint nodes node-1 key=value:NoExecute": _KUBE_STOP,
     "kubectl apply --force -f deploy.yaml": _KUBE_STOP,
-    "mysqladmin drop mydb": _MYSQLADMIN,
-    "mysqladmin -u root drop testdb": _MYSQLADMIN,
-    "mysqladmin --force drop mydb": _MYSQLADMIN,
-    "redis-cli SHUTDOWN": _REDIS,
-    "redis-cli CONFIG SET dir /var/spool/cron": _REDIS,
-    "redis-cli DEBUG SEGFAULT": _REDIS,
-    "aws ecr batch-delete-image --repository-name example --image-ids imageTag=latest": _TEARDOWN,
     "aws s3 rm s3://bucket/key": _ONE_OBJECT,
     "aws s3api delete-object --bucket bucket --key key": _ONE_OBJECT,
     "rclone copy src: dest:": "rclone copy between two remotes sends no file of this machine",
-    "vault secrets disable secret/": _TEARDOWN,
-    "vault auth disable github": _TEARDOWN,
-    "op vault delete \"Engineering\"": _TEARDOWN,
-    "op user delete \"user@example.com\"": _TEARDOWN,
-    "aws --region us-east-1 secretsmanager delete-secret --secret-id my/secret --recovery-window-in-days 7": _TEARDOWN,
-    "gh -R owner/repo repo delete": "gh's -R OWNER/REPO before the subcommand",
     "mvn deploy": _PUBLISH,
     "./mvnw release:perform": _PUBLISH,
     "gradle publish": _PUBLISH,

@@ -1,0 +1,103 @@
+"""Rules the ninth fresh corpus (tests/guards/build_fresh9.py: destructive_command_guard's pack tests
+and patterns, RedCode-Exec's snippets) showed missing, each judged by its effect and pinned with benign
+look-alikes: a platform CLI's teardown verb behind a global option or in a verb of its own (``aws
+--region X secretsmanager delete-secret``, ``ecr batch-delete-image``, ``vault secrets disable``,
+1Password's ``op item delete``, ``gh -R owner/repo repo delete``), ``mysqladmin drop``, and what
+redis-cli tells the server (``SHUTDOWN``, ``DEBUG SEGFAULT``, ``CONFIG SET dir``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import Project, decide, pack, run_installed
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # a global option before the service: the verb is still the service's
+    ("aws --region us-east-1 secretsmanager delete-secret --secret-id my/secret", "ask"),
+    ("aws --profile prod --region eu-west-1 ec2 terminate-instances --instance-ids i-1", "ask"),
+    ("aws --region us-east-1 secretsmanager describe-secret --secret-id my/secret", "allow"),
+    ("aws --profile prod s3 ls", "allow"),
+    # batch deletes and purges are deletes
+    ("aws ecr batch-delete-image --repository-name app --image-ids imageTag=latest", "ask"),
+    ("aws dynamodb batch-delete-item --request-items file://items.json", "ask"),  # hypothetical verb spelt as aws does
+    ("aws sqs purge-queue --queue-url https://sqs.us-east-1.amazonaws.com/1/jobs", "ask"),
+    ("aws ecr batch-get-image --repository-name app --image-ids imageTag=latest", "allow"),
+    ("aws dynamodb batch-write-item --request-items file://items.json", "allow"),
+    ("aws sqs receive-message --queue-url https://sqs.us-east-1.amazonaws.com/1/jobs", "allow"),
+    # Vault: a secrets engine or an auth method disabled deletes what is stored under it
+    ("vault secrets disable secret/", "ask"),
+    ("vault auth disable github", "ask"),
+    ("vault --namespace admin secrets disable kv/", "ask"),
+    ("vault secrets enable -path=kv kv-v2", "allow"),
+    ("vault token revoke abc123", "allow"),       # a credential revoked: a new one is issued
+    ("vault secrets list", "allow"),
+    # 1Password's CLI: a delete is a teardown; --archive keeps it restorable
+    ("op item delete \"Database Password\"", "ask"),
+    ("op vault delete Engineering", "ask"),
+    ("op user delete user@example.com", "ask"),
+    ("op document delete \"Prod Cert\"", "ask"),
+    ("op item delete --archive \"Legacy Token\"", "allow"),
+    ("op item list", "allow"),
+    ("op vault list", "allow"),
+    ("op whoami", "allow"),
+    # gh's -R before the subcommand
+    ("gh -R owner/repo repo delete", "ask"),
+    ("gh --repo owner/repo release delete v1.0", "ask"),
+    ("gh -R owner/repo repo view", "allow"),
+    ("gh -R owner/repo pr list", "allow"),
+])
+def test_teardown_verbs_behind_options_or_of_their_own_ask(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("mysqladmin drop mydb", "ask"),
+    ("mysqladmin -u root drop testdb", "ask"),
+    ("mysqladmin --force drop mydb", "ask"),
+    ("mariadb-admin -u root drop app", "ask"),
+    ("mysqladmin -u root status", "allow"),
+    ("mysqladmin create app_test", "allow"),
+    ("mysqladmin -u root processlist", "allow"),
+    # what redis-cli sends, past its own options
+    ("redis-cli FLUSHALL", "ask"),
+    ("redis-cli -h cache.internal -p 6380 -n 2 flushdb", "ask"),
+    ("redis-cli SHUTDOWN", "ask"),
+    ("redis-cli -a secret shutdown nosave", "ask"),
+    ("redis-cli DEBUG SEGFAULT", "ask"),
+    ("redis-cli CONFIG SET dir /var/spool/cron", "ask"),
+    ("redis-cli config set dbfilename authorized_keys", "ask"),
+    ("redis-cli CONFIG SET maxmemory 256mb", "allow"),
+    ("redis-cli CONFIG GET dir", "allow"),
+    ("redis-cli GET shutdown", "allow"),          # a key named like a command
+    ("redis-cli -n 2 GET session:42", "allow"),
+    ("redis-cli --scan --pattern 'user:*'", "allow"),
+    ("redis-cli DEL cache:homepage", "allow"),
+    ("redis-cli DEBUG SLEEP 0", "allow"),
+    ("redis-cli ping", "allow"),
+])
+def test_database_servers_dropped_or_stopped_ask(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize("command", [
+    "aws --region us-east-1 sts get-caller-identity", "vault status", "gh -R owner/repo issue list",
+    "op item list --vault Engineering", "mysqladmin ping", "redis-cli INFO memory", "redis-cli CONFIG GET maxmemory",
+])
+def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
+    assert pack(command) == "allow", command
+
+
+@pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("infra_destructive", "vault secrets disable secret/", "infra_destructive: ask", 4),
+    ("infra_destructive", "redis-cli CONFIG GET dir", "infra_destructive: allow", 0),
+])
+def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
+                                                   status: int) -> None:
+    """Through ``forge-hook guard test``, as a user checks a rule (nothing is run)."""
+    run = run_installed(["guard", "test", guard, "--", command], cwd=project.root, prog="forge-hook")
+    assert run.stdout.splitlines()[0] == first, run.stdout
+    assert run.exit_status == status
