@@ -85,6 +85,10 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
             (ops[:1] != ["replace"] or "--force" in args):
         return f"{ops[0]}s Kubernetes resources"
+    if name in ("kubectl", "oc") and ops[:1] == ["taint"] and any(a.endswith(":NoExecute") for a in ops[2:]):
+        return "evicts every pod of the node that does not tolerate the taint (NoExecute)"  # `...:NoExecute-` removes it
+    if name in ("kubectl", "oc") and ops[:1] == ["apply"] and "--force" in args:
+        return "deletes and recreates the resources it cannot patch (apply --force)"
     if name in ("kubectl", "oc") and ops[:1] == ["scale"] and (
             "--replicas=0" in args or any(a == "--replicas" and args[k + 1:k + 2] == ["0"] for k, a in enumerate(args))):
         return "scales Kubernetes workloads to zero (takes them down)"
@@ -105,8 +109,10 @@ def _cloud(name: str, args: list[str]) -> str | None:
                 ("-a" in args or "--all" in args or "--volumes" in args or
                  ops[:2] in (["volume", "prune"], ["volume", "rm"])):
             return "deletes containers' data"
+        if (ops[:1] == ["rm"] or ops[:2] == ["container", "rm"]) and _has_flag(args, "v", "--volumes"):
+            return "deletes the container with its anonymous volumes (rm -v)"  # -vf, -fv: one bundle
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
-        if ("down" in ops or "rm" in ops) and ("-v" in args or "--volumes" in args):
+        if ("down" in ops or "rm" in ops) and _has_flag(args, "v", "--volumes"):
             return "deletes the compose volumes"  # down -v, and rm -v: the containers' anonymous volumes
     if name in ("npm", "pnpm", "yarn") and ops[:1] == ["unpublish"]:
         return "removes a published package from the registry (npm unpublish)"
@@ -131,6 +137,11 @@ def _cloud(name: str, args: list[str]) -> str | None:
         if method == "DELETE":  # gh repo delete by its endpoint (repos/OWNER/REPO), a release, a secret...
             return "deletes a GitHub resource through the API"
     return None
+
+
+def _has_flag(args: list[str], short: str, long: str) -> bool:
+    """Whether ``args`` hold the short option ``-short``, alone or in a bundle (``-vf``), or ``long``."""
+    return long in args or any(a.startswith("-") and not a.startswith("--") and short in a[1:] for a in args)
 
 
 def _dry_run(args: list[str]) -> bool:

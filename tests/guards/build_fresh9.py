@@ -531,8 +531,6 @@ sh("remote_code", "allow", S, "python3 -c 'import requests; print(requests.get(\
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 29.
-_DOCKER_V = "docker rm's -v in a bundle of short flags (-vf, -fv): the container's anonymous volumes deleted"
-_KUBE_STOP = "kubectl taint NoExecute and apply --force: a cluster's pods evicted, resources deleted and recreated"
 _PUBLISH = "maven's and gradle's publishing (mvn deploy, release:perform, gradle publish) through the wrapper too"
 _KILL_BY_NAME = "processes killed by a service's name (pkill -f NAME, a loop over ps | awk /NAME/, | xargs kill)"
 _ONE_OBJECT = ("our label (one named object, as `rm` of one file) conflicts with fresh2's reviewed decision: "
@@ -540,10 +538,6 @@ _ONE_OBJECT = ("our label (one named object, as `rm` of one file) conflicts with
 UNMET: dict[str, str] = {
     "git branch --force feature": "a branch forced to HEAD is a branch moved (git branch -f X, no start point)",
     "rm -rf /tmp/build-$$": "$$ (the shell's pid) inside a /tmp path is still under /tmp",
-    "docker rm -vf container": _DOCKER_V,
-    "docker rm -fv container": _DOCKER_V,
-    "kubectl taint nodes node-1 key=value:NoExecute": _KUBE_STOP,
-    "kubectl apply --force -f deploy.yaml": _KUBE_STOP,
     "aws s3 rm s3://bucket/key": _ONE_OBJECT,
     "aws s3api delete-object --bucket bucket --key key": _ONE_OBJECT,
     "rclone copy src: dest:": "rclone copy between two remotes sends no file of this machine",

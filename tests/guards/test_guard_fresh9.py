@@ -83,6 +83,34 @@ def test_database_servers_dropped_or_stopped_ask(command: str, decision: str) ->
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # docker rm's -v, alone or bundled: the container's anonymous volumes go with it
+    ("docker rm -vf container", "ask"),
+    ("docker rm -fv container", "ask"),
+    ("docker rm -v db", "ask"),
+    ("docker container rm --volumes db", "ask"),
+    ("podman rm -fv db", "ask"),
+    ("docker compose rm -fsv", "ask"),
+    ("docker-compose down --remove-orphans -v", "ask"),
+    ("docker rm -f container", "allow"),        # the container only: rebuilt from its image
+    ("docker rm $(docker ps -aq -f status=exited)", "allow"),
+    ("docker compose rm -f worker", "allow"),
+    ("docker compose down --rmi local", "allow"),
+    ("docker run -v $(pwd):/app node:20 npm test", "allow"),
+    # kubectl: a node's pods evicted by a NoExecute taint, resources deleted and recreated by apply --force
+    ("kubectl taint nodes node-1 key=value:NoExecute", "ask"),
+    ("kubectl taint node node-1 dedicated=db:NoExecute --overwrite", "ask"),
+    ("kubectl apply --force -f deploy.yaml", "ask"),
+    ("kubectl taint nodes node-1 key=value:NoSchedule", "allow"),   # new pods kept off; running ones stay
+    ("kubectl taint nodes node-1 key=value:NoExecute-", "allow"),   # the taint removed
+    ("kubectl apply -f deploy.yaml", "allow"),
+    ("kubectl apply --force -f deploy.yaml --dry-run=server", "allow"),
+])
+def test_volumes_and_pods_that_go_with_a_container_or_node_ask(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "aws --region us-east-1 sts get-caller-identity", "vault status", "gh -R owner/repo issue list",
     "op item list --vault Engineering", "mysqladmin ping", "redis-cli INFO memory", "redis-cli CONFIG GET maxmemory",
