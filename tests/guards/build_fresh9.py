@@ -531,7 +531,6 @@ sh("remote_code", "allow", S, "python3 -c 'import requests; print(requests.get(\
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 29.
-_PUBLISH = "maven's and gradle's publishing (mvn deploy, release:perform, gradle publish) through the wrapper too"
 _KILL_BY_NAME = "processes killed by a service's name (pkill -f NAME, a loop over ps | awk /NAME/, | xargs kill)"
 _ONE_OBJECT = ("our label (one named object, as `rm` of one file) conflicts with fresh2's reviewed decision: "
                "infra_destructive asks on any S3 delete, an object outside the project with no undo without versioning")
@@ -541,10 +540,6 @@ UNMET: dict[str, str] = {
     "aws s3 rm s3://bucket/key": _ONE_OBJECT,
     "aws s3api delete-object --bucket bucket --key key": _ONE_OBJECT,
     "rclone copy src: dest:": "rclone copy between two remotes sends no file of this machine",
-    "mvn deploy": _PUBLISH,
-    "./mvnw release:perform": _PUBLISH,
-    "gradle publish": _PUBLISH,
-    "./gradlew publish": _PUBLISH,
     "wipefs --no-act somefile.img": "wipefs of a file (not a device), or with --no-act, erases no disk",
     "pkill -f postgres": _KILL_BY_NAME,
     "for pid in $(ps -eo pid,comm | awk '/sshd/ {print $1}'); do kill -9 $pid; done": _KILL_BY_NAME,

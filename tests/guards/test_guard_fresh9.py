@@ -111,6 +111,31 @@ def test_volumes_and_pods_that_go_with_a_container_or_node_ask(command: str, dec
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # the JVM builds' publishing, wherever on the line the phase or task is
+    ("mvn deploy", "ask"),
+    ("mvn -B clean deploy -DskipTests", "ask"),
+    ("./mvnw release:perform", "ask"),
+    ("mvn deploy:deploy-file -Dfile=app.jar -Durl=https://repo.example.com", "ask"),
+    ("gradle publish", "ask"),
+    ("./gradlew publish", "ask"),
+    ("./gradlew :lib:publishToSonatype closeAndReleaseSonatypeStagingRepository", "ask"),
+    ("./gradlew publishPlugins", "ask"),
+    ("sbt publishSigned", "ask"),
+    ("mvn -q package", "allow"),
+    ("mvn clean install", "allow"),               # into the machine's own ~/.m2
+    ("./mvnw verify", "allow"),
+    ("./gradlew build", "allow"),
+    ("./gradlew publishToMavenLocal", "allow"),
+    ("gradle :lib:publishToMavenLocal", "allow"),
+    ("sbt publishLocal", "allow"),
+    ("sbt test", "allow"),
+])
+def test_jvm_builds_that_publish_ask(command: str, decision: str) -> None:
+    assert decide("package_policy", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "aws --region us-east-1 sts get-caller-identity", "vault status", "gh -R owner/repo issue list",
     "op item list --vault Engineering", "mysqladmin ping", "redis-cli INFO memory", "redis-cli CONFIG GET maxmemory",
