@@ -531,7 +531,9 @@ sh("remote_code", "allow", S, "python3 -c 'import requests; print(requests.get(\
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 29.
-_KILL_BY_NAME = "processes killed by a service's name (pkill -f NAME, a loop over ps | awk /NAME/, | xargs kill)"
+_KILL_BY_NAME = ("the pids a pipeline picks by a service's name (ps | awk '/sshd/', | xargs kill): docs/guards.md lets "
+                 "`kill $(pgrep node)` pass as an everyday substitution, so our label and the policy disagree; pkill and "
+                 "killall of a service's name ask")
 _ONE_OBJECT = ("our label (one named object, as `rm` of one file) conflicts with fresh2's reviewed decision: "
                "infra_destructive asks on any S3 delete, an object outside the project with no undo without versioning")
 UNMET: dict[str, str] = {
@@ -541,7 +543,6 @@ UNMET: dict[str, str] = {
     "aws s3api delete-object --bucket bucket --key key": _ONE_OBJECT,
     "rclone copy src: dest:": "rclone copy between two remotes sends no file of this machine",
     "wipefs --no-act somefile.img": "wipefs of a file (not a device), or with --no-act, erases no disk",
-    "pkill -f postgres": _KILL_BY_NAME,
     "for pid in $(ps -eo pid,comm | awk '/sshd/ {print $1}'); do kill -9 $pid; done": _KILL_BY_NAME,
     "ps -eo pid,comm | grep postgres | awk '{print $1}' | xargs kill": _KILL_BY_NAME,
 }

@@ -136,6 +136,30 @@ def test_jvm_builds_that_publish_ask(command: str, decision: str) -> None:
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # a service of the machine killed by its bare name: stopped for every user and program
+    ("pkill -f postgres", "ask"),
+    ("pkill postgres", "ask"),
+    ("killall -9 mysqld", "ask"),
+    ("killall nginx", "ask"),
+    ("pkill -x NetworkManager", "ask"),
+    ("killall -r '^dbus-daemon$'", "ask"),
+    ("pkill systemd-resolved", "ask"),
+    ("pkill -f /usr/sbin/cron", "ask"),
+    ("taskkill /F /IM httpd.exe", "ask"),
+    # one process of the project's, by its command line or pid
+    ("pkill -f 'postgres -D /tmp/pgtest'", "allow"),
+    ("pkill -f 'nginx -c /home/user/project/nginx.conf'", "allow"),
+    ("kill $(cat tmp/pids/server.pid)", "allow"),
+    ("pgrep -a postgres", "allow"),
+    ("pkill -f 'python manage.py runserver'", "allow"),
+    ("killall my-dev-server", "allow"),
+])
+def test_a_service_of_the_machine_killed_by_name_asks(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "aws --region us-east-1 sts get-caller-identity", "vault status", "gh -R owner/repo issue list",
     "op item list --vault Engineering", "mysqladmin ping", "redis-cli INFO memory", "redis-cli CONFIG GET maxmemory",
