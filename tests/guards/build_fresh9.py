@@ -537,8 +537,8 @@ _KILL_BY_NAME = ("the pids a pipeline picks by a service's name (ps | awk '/sshd
 _ONE_OBJECT = ("our label (one named object, as `rm` of one file) conflicts with fresh2's reviewed decision: "
                "infra_destructive asks on any S3 delete, an object outside the project with no undo without versioning")
 UNMET: dict[str, str] = {
-    "git branch --force feature": "a branch forced to HEAD is a branch moved (git branch -f X, no start point)",
-    "rm -rf /tmp/build-$$": "$$ (the shell's pid) inside a /tmp path is still under /tmp",
+    "git branch --force feature": "our label conflicts with docs/guards.md: a branch set to a commit named on a topic "
+                                  "branch (here HEAD) passes; only a main branch, or one moved back (HEAD~3), asks",
     "aws s3 rm s3://bucket/key": _ONE_OBJECT,
     "aws s3api delete-object --bucket bucket --key key": _ONE_OBJECT,
     "rclone copy src: dest:": "rclone copy between two remotes sends no file of this machine",

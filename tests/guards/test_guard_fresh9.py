@@ -160,6 +160,24 @@ def test_a_service_of_the_machine_killed_by_name_asks(command: str, decision: st
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # the shell's numbers ($$, $RANDOM, $UID ...) in a path: one entry, where the rest of the path says
+    ("rm -rf /tmp/build-$$", "allow"),
+    ("rm -rf /tmp/test.$RANDOM", "allow"),
+    ("rm -rf \"${TMPDIR:-/tmp}/run-${$}\"", "allow"),
+    ("rm -rf /var/tmp/job-$PPID-$BASHPID", "allow"),
+    ("rm -rf build-$$", "allow"),
+    ("rm -rf ~/$$", "deny"),                     # still the home's
+    ("rm -rf /$$", "deny"),                      # still a directory of /
+    ("rm -rf /tmp/../etc/$UID", "deny"),
+    ("rm -rf /tmp/$UIDX", "ask"),                # another variable, not the user's id
+    ("rm -rf $!", "ask"),                        # empty before a background job: not a number always
+])
+def test_the_shells_numbers_in_a_path_keep_it_where_it_is(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "aws --region us-east-1 sts get-caller-identity", "vault status", "gh -R owner/repo issue list",
     "op item list --vault Engineering", "mysqladmin ping", "redis-cli INFO memory", "redis-cli CONFIG GET maxmemory",
