@@ -154,6 +154,15 @@ def test_jvm_builds_that_publish_ask(command: str, decision: str) -> None:
     ("pgrep -a postgres", "allow"),
     ("pkill -f 'python manage.py runserver'", "allow"),
     ("killall my-dev-server", "allow"),
+    # a signal the service handles and keeps running: a reload, logs reopened
+    ("killall -HUP nginx", "allow"),
+    ("pkill -1 nginx", "allow"),
+    ("pkill -s HUP rsyslogd", "allow"),
+    ("killall --signal=SIGUSR1 nginx", "allow"),
+    ("pkill -USR2 postgres", "allow"),
+    ("killall -KILL nginx", "ask"),
+    ("pkill -9 postgres", "ask"),
+    ("pkill -s TERM mysqld", "ask"),
 ])
 def test_a_service_of_the_machine_killed_by_name_asks(command: str, decision: str) -> None:
     assert decide("machine_wide", command) == decision, command
