@@ -541,8 +541,6 @@ UNMET: dict[str, str] = {
                                   "branch (here HEAD) passes; only a main branch, or one moved back (HEAD~3), asks",
     "aws s3 rm s3://bucket/key": _ONE_OBJECT,
     "aws s3api delete-object --bucket bucket --key key": _ONE_OBJECT,
-    "rclone copy src: dest:": "rclone copy between two remotes sends no file of this machine",
-    "wipefs --no-act somefile.img": "wipefs of a file (not a device), or with --no-act, erases no disk",
     "for pid in $(ps -eo pid,comm | awk '/sshd/ {print $1}'); do kill -9 $pid; done": _KILL_BY_NAME,
     "ps -eo pid,comm | grep postgres | awk '{print $1}' | xargs kill": _KILL_BY_NAME,
 }

@@ -187,6 +187,41 @@ def test_the_shells_numbers_in_a_path_keep_it_where_it_is(command: str, decision
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # a partition tool on an image file of the project, or writing nothing: no disk
+    ("wipefs --no-act somefile.img", "allow"),
+    ("wipefs -n /dev/sda", "allow"),
+    ("wipefs --all build/disk.img", "allow"),
+    ("parted build/os.img mklabel gpt", "allow"),
+    ("fdisk /tmp/test.img", "allow"),
+    ("wipefs -a /dev/sda", "deny"),
+    ("wipefs -o 0x1fe /dev/sda", "deny"),        # an option's value is no image file
+    ("parted /dev/nvme0n1 mklabel gpt", "deny"),
+    ("cd /dev && wipefs -a sda", "deny"),
+    ("wipefs -a ~/disk.img", "deny"),             # outside the project: not the agent's to erase
+    ("wipefs -a $DISK", "deny"),                  # cannot be resolved: a disk, for all the line says
+    ("blkdiscard build/disk.img", "deny"),
+])
+def test_partition_tools_on_an_image_file_pass(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # a copy between two remotes or buckets sends no file of this machine
+    ("rclone copy src: dest:", "allow"),
+    ("rclone sync gdrive:photos b2:backup/photos", "allow"),
+    ("gsutil cp gs://a/x gs://b/x", "allow"),
+    ("aws s3 cp s3://src/key s3://dest/key", "allow"),
+    ("rclone copy ./dist remote:site", "deny"),
+    ("rclone copy C:\\\\data remote:backup", "deny"),   # a Windows drive is local
+    ("aws s3 sync . s3://bucket", "deny"),
+])
+def test_a_copy_between_remotes_is_no_upload(command: str, decision: str) -> None:
+    assert decide("remote_code", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "aws --region us-east-1 sts get-caller-identity", "vault status", "gh -R owner/repo issue list",
     "op item list --vault Engineering", "mysqladmin ping", "redis-cli INFO memory", "redis-cli CONFIG GET maxmemory",
