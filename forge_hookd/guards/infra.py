@@ -283,8 +283,9 @@ def _sql_of(name: str, args: list[str], stdin: str | None) -> str | None:
     """What a database client's SQL (in its arguments or its input) does, or None."""
     if name not in _SQL_CLIENTS:
         return None
-    if name == "redis-cli":
-        return _redis_effect(args)
+    if name == "redis-cli":  # its arguments, or the commands it reads, one a line (printf 'FLUSHALL\n' | redis-cli)
+        return _redis_effect(args) or next((why for line in (stdin or "").splitlines()[:1000]
+                                            if (why := _redis_effect(line.split())) is not None), None)
     return next((why for text in [*args, stdin or ""] if (why := _sql_effect(text)) is not None), None)
 
 

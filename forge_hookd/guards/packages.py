@@ -332,7 +332,9 @@ def _build_publishes(name: str, ops: list[str]) -> str | None:
     tool = name.rpartition("/")[2]
     if tool in _MAVENS and any(op in _MAVEN_DEPLOY for op in ops):
         return "a Maven repository (mvn deploy)"
-    tasks = [op.rpartition(":")[2] for op in ops]
+    tasks = [op.rpartition(":")[2].lstrip("+") for op in ops]  # sbt's +publish: for every Scala version
+    if tool == "lein" and ops[:1] == ["deploy"]:
+        return "a Maven repository or Clojars (lein deploy)"
     if tool in _GRADLES and any(t.startswith("publish") and "MavenLocal" not in t for t in tasks):
         return "a Maven repository or the Gradle Plugin Portal (gradle publish)"
     if tool == "sbt" and any(t.startswith("publish") and t not in ("publishLocal", "publishM2") for t in tasks):

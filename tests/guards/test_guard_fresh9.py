@@ -77,6 +77,10 @@ def test_teardown_verbs_behind_options_or_of_their_own_ask(command: str, decisio
     ("redis-cli DEL cache:homepage", "allow"),
     ("redis-cli DEBUG SLEEP 0", "allow"),
     ("redis-cli ping", "allow"),
+    # the commands redis-cli reads on its input, one a line
+    ("printf 'SELECT 2\\nFLUSHDB\\n' | redis-cli", "ask"),
+    ("echo SHUTDOWN | redis-cli -h cache.internal", "ask"),
+    ("printf 'GET a\\nGET b\\n' | redis-cli", "allow"),
 ])
 def test_database_servers_dropped_or_stopped_ask(command: str, decision: str) -> None:
     assert decide("infra_destructive", command) == decision, command
@@ -122,6 +126,10 @@ def test_volumes_and_pods_that_go_with_a_container_or_node_ask(command: str, dec
     ("./gradlew :lib:publishToSonatype closeAndReleaseSonatypeStagingRepository", "ask"),
     ("./gradlew publishPlugins", "ask"),
     ("sbt publishSigned", "ask"),
+    ("sbt +publish", "ask"),                      # for every Scala version the build crosses
+    ("lein deploy clojars", "ask"),
+    ("lein test", "allow"),
+    ("sbt +test", "allow"),
     ("mvn -q package", "allow"),
     ("mvn clean install", "allow"),               # into the machine's own ~/.m2
     ("./mvnw verify", "allow"),
