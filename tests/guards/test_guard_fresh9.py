@@ -2,8 +2,11 @@
 and patterns, RedCode-Exec's snippets) showed missing, each judged by its effect and pinned with benign
 look-alikes: a platform CLI's teardown verb behind a global option or in a verb of its own (``aws
 --region X secretsmanager delete-secret``, ``ecr batch-delete-image``, ``vault secrets disable``,
-1Password's ``op item delete``, ``gh -R owner/repo repo delete``), ``mysqladmin drop``, and what
-redis-cli tells the server (``SHUTDOWN``, ``DEBUG SEGFAULT``, ``CONFIG SET dir``)."""
+1Password's ``op item delete``, ``gh -R owner/repo repo delete``), ``mysqladmin drop``, what redis-cli
+tells the server (``SHUTDOWN``, ``DEBUG SEGFAULT``, ``CONFIG SET dir``), ``docker rm -fv``, a node's pods
+evicted (``kubectl taint ...:NoExecute``), the JVM builds' publishing, a service of the machine killed by
+its name, the shell's numbers in a path (``/tmp/build-$$``), a partition tool on an image file, and a
+copy between two remotes (no upload)."""
 
 from __future__ import annotations
 
@@ -241,6 +244,12 @@ def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
     ("infra_destructive", "vault secrets disable secret/", "infra_destructive: ask", 4),
     ("infra_destructive", "redis-cli CONFIG GET dir", "infra_destructive: allow", 0),
+    ("machine_wide", "pkill -f postgres", "machine_wide: ask", 4),
+    ("machine_wide", "killall -HUP nginx", "machine_wide: allow", 0),
+    ("package_policy", "./gradlew publish", "package_policy: ask", 4),
+    ("package_policy", "./gradlew publishToMavenLocal", "package_policy: allow", 0),
+    ("destructive_rm", "rm -rf /tmp/build-$$", "destructive_rm: allow", 0),
+    ("destructive_rm", "wipefs -a /dev/sda", "destructive_rm: deny", 1),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
