@@ -265,6 +265,13 @@ _PROJECT_VARS = ("FORGE_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"
 _DEFAULTED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}`]*)\}", needs=("${",))
 
 
+#: the shell's values that are always a number (its pid ``$$``, its parent's, a random number, the
+#: user's id): in a path they name one entry and cannot move it (``/tmp/build-$$`` stays in /tmp).
+#: ``$!`` is not among them: empty before a job runs in the background (``rm -rf ./$!`` is ``./``).
+_NUMERIC = Lazy(r"\$(?:\$|\{\$\}|\{(?:PPID|BASHPID|RANDOM|SRANDOM|UID|EUID)\}|(?:PPID|BASHPID|RANDOM|SRANDOM|UID|EUID)\b)",
+                needs=("$",))
+
+
 def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
     """``word`` as an absolute, normalised path (``~``, ``$HOME``, the project variables
     and ``cwd`` applied, no I/O); None when it holds a variable we cannot know."""
@@ -277,6 +284,7 @@ def resolve(word: str, context: Context, cwd: str | None = None) -> str | None:
         if "`" in word or "$(" in word:
             return None
     if "$" in word:
+        word = _NUMERIC.sub("1", word)  # a pid or a number: never empty, never a / or a ..
         if context.tmpdir is not None:
             word = _DEFAULTED.sub(lambda m: m.group(2) if m.group(1) == "TMPDIR" else m.group(0), word)
         word = VARIABLE.sub(lambda m: _known_var(m.group(1) or m.group(2), context, cwd), word)

@@ -19,7 +19,6 @@ _SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|tr
                   r"update\s+[\w.\"`]+\s+set\s(?:(?!\bwhere\b)[^;])*(?:;|$))")
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
-_REDIS = Lazy(r"(?i)^(flushall|flushdb)$")
 _MONGO = Lazy(r"dropDatabase\(|drop_database\(|drop_collection\(|\.drop\(\)|(?:deleteMany|delete_many)\(\s*\{\s*\}\s*\)")
 
 
@@ -34,21 +33,30 @@ _PLATFORMS = frozenset({
     "pscale", "doctl", "render", "wrangler", "turso", "hcloud", "linode-cli", "vultr-cli", "scw", "oci", "ibmcloud",
     "civo", "exo", "upctl", "aliyun", "yc", "openstack", "nomad", "consul", "vault", "rclone", "mc", "s3cmd",
     "serverless", "sls", "sam", "copilot", "eb", "kamal", "dokku", "okteto", "atlas", "mongocli", "upstash",
-    "xata", "convex", "appwrite", "koyeb", "northflank", "porter", "qovery", "zeabur", "deta", "doppler", "infisical"})
+    "xata", "convex", "appwrite", "koyeb", "northflank", "porter", "qovery", "zeabur", "deta", "doppler", "infisical",
+    "op"})  # op: 1Password's CLI (op item delete, op vault delete)
 _TEARDOWN = frozenset({"destroy", "delete", "purge", "terminate", "teardown", "nuke", "wipe", "drop", "reset", "rm",
                        "remove", "rb", "down", "killall", "deletecontainer", "unpublish"})
 _SUBCOMMAND = Lazy(r"[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*$")
 
 
-def _tears_down(name: str, ops: list[str]) -> str | None:
+#: a CLI's own teardown verbs besides :data:`_TEARDOWN`: a Vault secrets engine or auth method
+#: disabled deletes every secret or role stored under it (``vault secrets disable kv/``)
+_TEARDOWN_OF = {"vault": frozenset({"disable"})}
+#: where a delete is undone from: 1Password's ``op item delete --archive`` moves the item to the archive
+_RESTORABLE = {"op": "--archive"}
+
+
+def _tears_down(name: str, args: list[str], ops: list[str]) -> str | None:
     """A platform CLI's teardown verb among its leading subcommand words (``apps:destroy``
     read as ``apps destroy``); None when there is none."""
-    if name not in _PLATFORMS:
+    if name not in _PLATFORMS or _RESTORABLE.get(name, "") in args:
         return None
+    verbs = _TEARDOWN | _TEARDOWN_OF.get(name, frozenset())
     for k, op in enumerate(ops[:3]):
         if not _SUBCOMMAND.match(op):
             return None  # past the subcommands: a name, a path, an id
-        if any(word in _TEARDOWN for word in op.split(":")):  # lower case: _SUBCOMMAND matched
+        if any(word in verbs for word in op.split(":")):  # lower case: _SUBCOMMAND matched
             return " ".join(ops[:k + 1])
     return None
 
@@ -81,15 +89,20 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name in ("kubectl", "oc") and ops[:1] in (["delete"], ["drain"], ["replace"]) and \
             (ops[:1] != ["replace"] or "--force" in args):
         return f"{ops[0]}s Kubernetes resources"
+    if name in ("kubectl", "oc") and ops[:1] == ["taint"] and any(a.endswith(":NoExecute") for a in ops[2:]):
+        return "evicts every pod of the node that does not tolerate the taint (NoExecute)"  # `...:NoExecute-` removes it
+    if name in ("kubectl", "oc") and ops[:1] == ["apply"] and "--force" in args:
+        return "deletes and recreates the resources it cannot patch (apply --force)"
     if name in ("kubectl", "oc") and ops[:1] == ["scale"] and (
             "--replicas=0" in args or any(a == "--replicas" and args[k + 1:k + 2] == ["0"] for k, a in enumerate(args))):
         return "scales Kubernetes workloads to zero (takes them down)"
     if name == "helm" and ops[:1] in (["uninstall"], ["delete"], ["del"]):
         return "uninstalls a Helm release"
     if name == "aws":
+        ops = operands(_without_values(args, _AWS_VALUED))  # `aws --region X secretsmanager delete-secret`
         if ops[:2] in (["s3", "rm"], ["s3", "rb"]) or ops[:1] == ["s3"] and "--delete" in args:
             return "deletes S3 data"
-        if len(ops) > 1 and re.match(r"(delete|terminate|remove|deregister)-", ops[1]):
+        if len(ops) > 1 and _AWS_TEARDOWN.match(ops[1]):
             return f"runs aws {ops[0]} {ops[1]}"
     if name == "gcloud" and ("delete" in ops or "destroy" in ops) or name == "gsutil" and ops[:1] in (["rm"], ["rb"]):
         return "deletes cloud resources"
@@ -100,18 +113,22 @@ def _cloud(name: str, args: list[str]) -> str | None:
                 ("-a" in args or "--all" in args or "--volumes" in args or
                  ops[:2] in (["volume", "prune"], ["volume", "rm"])):
             return "deletes containers' data"
+        if (ops[:1] == ["rm"] or ops[:2] == ["container", "rm"]) and _has_flag(args, "v", "--volumes"):
+            return "deletes the container with its anonymous volumes (rm -v)"  # -vf, -fv: one bundle
     if name in ("docker-compose",) or name == "docker" and ops[:1] == ["compose"]:
-        if ("down" in ops or "rm" in ops) and ("-v" in args or "--volumes" in args):
+        if ("down" in ops or "rm" in ops) and _has_flag(args, "v", "--volumes"):
             return "deletes the compose volumes"  # down -v, and rm -v: the containers' anonymous volumes
     if name in ("npm", "pnpm", "yarn") and ops[:1] == ["unpublish"]:
         return "removes a published package from the registry (npm unpublish)"
-    torn = _tears_down(name, ops)
+    torn = _tears_down(name, args, ops)
     if torn is not None:
         return f"tears down a {name} resource ({name} {torn})"
-    if name in ("dropdb", "dropuser"):
+    if name in ("dropdb", "dropuser") or name in ("mysqladmin", "mariadb-admin") and "drop" in ops:
         return "drops a database"
     if name == "supabase" and ops[:1] == ["stop"] and "--no-backup" in args:
         return "stops the local Supabase and deletes its data (--no-backup)"
+    if name == "gh":
+        ops = operands(_without_values(args, _GH_VALUED))  # `gh -R owner/repo repo delete`
     if name == "gh" and ops[:2] in (["repo", "delete"], ["repo", "archive"], ["release", "delete"], ["secret", "delete"],
                                     ["variable", "delete"]):
         return f"deletes a GitHub {ops[0]}"
@@ -124,6 +141,11 @@ def _cloud(name: str, args: list[str]) -> str | None:
         if method == "DELETE":  # gh repo delete by its endpoint (repos/OWNER/REPO), a release, a secret...
             return "deletes a GitHub resource through the API"
     return None
+
+
+def _has_flag(args: list[str], short: str, long: str) -> bool:
+    """Whether ``args`` hold the short option ``-short``, alone or in a bundle (``-vf``), or ``long``."""
+    return long in args or any(a.startswith("-") and not a.startswith("--") and short in a[1:] for a in args)
 
 
 def _dry_run(args: list[str]) -> bool:
@@ -194,12 +216,23 @@ _KUBE_VALUED = frozenset({"--as", "--as-group", "-n", "--namespace", "--context"
                           "-s", "--server", "--token", "--request-timeout", "-l", "--selector"})
 
 
-def _without_values(args: list[str]) -> list[str]:
+#: aws's global options that take a value (``aws --region us-east-1 secretsmanager delete-secret``)
+_AWS_VALUED = frozenset({"--region", "--profile", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
+                         "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"})
+#: gh's option that names the repository (``gh -R owner/repo repo delete``)
+_GH_VALUED = frozenset({"-R", "--repo"})
+#: aws verbs that delete: delete-*, batch-delete-* (``ecr batch-delete-image``), terminate-*,
+#: purge-* (``sqs purge-queue``: every message), remove-*, deregister-*
+_AWS_TEARDOWN = Lazy(r"(?:batch-)?(?:delete|terminate|remove|deregister|purge)-")
+
+
+def _without_values(args: list[str], valued: frozenset[str] = _KUBE_VALUED) -> list[str]:
+    """``args`` without the options in ``valued`` and the value each takes."""
     out, skip = [], False
     for arg in args:
         if skip:
             skip = False
-        elif arg in _KUBE_VALUED:
+        elif arg in valued:
             skip = True
         else:
             out.append(arg)
@@ -259,9 +292,30 @@ def _sql_of(name: str, args: list[str], stdin: str | None) -> str | None:
     """What a database client's SQL (in its arguments or its input) does, or None."""
     if name not in _SQL_CLIENTS:
         return None
-    if name == "redis-cli":
-        return "empties Redis" if any(_REDIS.match(a) for a in args) else None
+    if name == "redis-cli":  # its arguments, or the commands it reads, one a line (printf 'FLUSHALL\n' | redis-cli)
+        return _redis_effect(args) or next((why for line in (stdin or "").splitlines()[:1000]
+                                            if (why := _redis_effect(line.split())) is not None), None)
     return next((why for text in [*args, stdin or ""] if (why := _sql_effect(text)) is not None), None)
+
+
+#: redis-cli's options that take a value (the next word is no command)
+_REDIS_VALUED = frozenset({"-h", "-p", "-s", "-a", "-u", "-n", "-r", "-i", "-d", "--user", "--pass", "--sni", "--cacert",
+                           "--cacertdir", "--cert", "--key", "--tls-ciphers", "--pattern", "--count", "--quoted-pattern"})
+
+
+def _redis_effect(args: list[str]) -> str | None:
+    """What the command redis-cli sends does to the server's data: every key deleted (FLUSHALL),
+    the server stopped or crashed (SHUTDOWN, DEBUG SEGFAULT), or its dump file moved where the
+    next save writes over another file (CONFIG SET dir|dbfilename: the known way to write a
+    crontab or authorized_keys through Redis); None for reads and single keys."""
+    words = [w.upper() for w in operands(_without_values(args, _REDIS_VALUED))]
+    if words[:1] in (["FLUSHALL"], ["FLUSHDB"]):
+        return "empties Redis"
+    if words[:1] == ["SHUTDOWN"] or words[:2] in (["DEBUG", "SEGFAULT"], ["DEBUG", "CRASH-AND-RECOVER"]):
+        return "stops the Redis server (what it did not save is lost)"
+    if words[:2] == ["CONFIG", "SET"] and words[2:3] in (["DIR"], ["DBFILENAME"]):
+        return "moves where Redis writes its dump file (a file outside its data directory overwritten)"
+    return None
 
 
 def _fed_flush(command: Command) -> str | None:

@@ -79,6 +79,11 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return DENY, "kills every process the user can reach (-1) or its own process group (0)", \
             "Kill the one process by its pid"
     broad = _broad_name(name, args) if name in ("pkill", "killall") else _broad_image(name, args)
+    if broad is not None and _is_daemon(broad) and _signal_of(args) in _KEEPS_RUNNING:
+        broad = None  # `killall -HUP nginx`: the service reloads its configuration, it does not stop
+    if broad is not None and _is_daemon(broad):
+        return ASK, f"kills every process matching {broad}: a service of the machine, stopped for every user and " \
+            "program", "Stop the service through its manager (systemctl stop, brew services stop), or ask the user"
     if broad is not None:
         return ASK, f"kills every process matching {broad}: the agent's own and the user's other work may be among them", \
             "Kill the one process by its pid, or by a pattern that names its script (pkill -f 'node server.js')"
@@ -179,10 +184,43 @@ _KILL_VALUED = {"pkill": frozenset({"-g", "-G", "-P", "-s", "-t", "-u", "-U", "-
 _VERSIONED = Lazy(r"[\d.]+$")
 
 
+#: the machine's own services: every process of one killed by its name stops it for every user
+#: and program (remote access, the network, the session bus, a database, the display manager)
+_DAEMONS = frozenset({"postgres", "postgresql", "postmaster", "mysqld", "mariadbd", "mongod", "redis-server",
+                      "memcached", "nginx", "apache2", "httpd", "NetworkManager", "wpa_supplicant", "dhclient",
+                      "dbus-daemon", "dbus-broker", "polkitd", "sssd", "lightdm", "gdm", "gdm3", "sddm", "cron", "crond",
+                      "rsyslogd", "syslogd", "ntpd", "chronyd", "cupsd", "avahi-daemon", "firewalld", "kubelet", "snapd",
+                      "auditd", "udevd", "mDNSResponder", "WindowServer", "loginwindow"})
+
+
+#: signals a service handles and keeps running: reload (HUP), reopen logs or dump state (USR1,
+#: USR2), a window resized (WINCH), 0 (whether it runs at all)
+_KEEPS_RUNNING = frozenset({"1", "HUP", "10", "USR1", "12", "USR2", "28", "WINCH", "0"})
+_SIGNAL = Lazy(r"(?:SIG)?[A-Z]{2,}[0-9]*|\d+")
+
+
+def _signal_of(args: list[str]) -> str | None:
+    """The signal pkill or killall sends, without its SIG prefix (``-HUP``, ``-1``, ``-s HUP``,
+    ``--signal=SIGHUP``); None for the default (TERM)."""
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in ("-s", "--signal") and k + 1 < len(args) else \
+            arg.partition("=")[2] if arg.startswith("--signal=") else \
+            arg[1:] if arg.startswith("-") and _SIGNAL.fullmatch(arg[1:]) else None
+        if value:
+            return value.upper().removeprefix("SIG")
+    return None
+
+
+def _is_daemon(pattern: str) -> bool:
+    """Whether the name a kill matched (``^sshd$``, ``/usr/sbin/nginx``) is a service of the machine."""
+    bare = pattern.strip("^$").rpartition("/")[2]
+    return bare in _DAEMONS or bare.startswith("systemd-")
+
+
 def _is_broad(name: str) -> bool:
     """A program every process of which is not one task (:data:`_BROAD`), a version suffix
-    aside (``python3.12``)."""
-    return name in _BROAD or _VERSIONED.sub("", name) in _BROAD
+    aside (``python3.12``), or a service of the machine (:data:`_DAEMONS`, ``systemd-*``)."""
+    return name in _BROAD or _VERSIONED.sub("", name) in _BROAD or _is_daemon(name)
 
 
 def _broad_name(name: str, args: list[str]) -> str | None:

@@ -310,10 +310,36 @@ def _publishes(command: Command) -> str | None:
     if name in _NODE_RUNNERS and args[:1] == ["jsr"]:
         name, args = "jsr", args[1:]
     ops = operands(args)
-    registry = _PUBLISH.get((name, " ".join(ops[:2]))) or _PUBLISH.get((name, " ".join(ops[:1])))
+    registry = _PUBLISH.get((name, " ".join(ops[:2]))) or _PUBLISH.get((name, " ".join(ops[:1]))) or \
+        _build_publishes(name, ops)
     if registry is None or "--dry-run" in args or name == "cargo" and "-n" in args:
         return None
     return registry
+
+
+#: the JVM build tools, by their own name or their project wrapper (./mvnw, ./gradlew)
+_MAVENS = frozenset({"mvn", "mvnw", "mvnd"})
+_GRADLES = frozenset({"gradle", "gradlew"})
+#: maven's phases and goals that upload the build: deploy (every phase before it runs too)
+_MAVEN_DEPLOY = frozenset({"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform"})
+
+
+def _build_publishes(name: str, ops: list[str]) -> str | None:
+    """The repository a JVM build's phases or tasks upload to, anywhere on its line (``mvn
+    clean deploy``, ``./gradlew :lib:publish``, ``sbt publishSigned``); None for a build, and for
+    a publication to the machine's own repository (``publishToMavenLocal``, sbt's
+    ``publishLocal``/``publishM2``, ``mvn install``)."""
+    tool = name.rpartition("/")[2]
+    if tool in _MAVENS and any(op in _MAVEN_DEPLOY for op in ops):
+        return "a Maven repository (mvn deploy)"
+    tasks = [op.rpartition(":")[2].lstrip("+") for op in ops]  # sbt's +publish: for every Scala version
+    if tool == "lein" and ops[:1] == ["deploy"]:
+        return "a Maven repository or Clojars (lein deploy)"
+    if tool in _GRADLES and any(t.startswith("publish") and "MavenLocal" not in t for t in tasks):
+        return "a Maven repository or the Gradle Plugin Portal (gradle publish)"
+    if tool == "sbt" and any(t.startswith("publish") and t not in ("publishLocal", "publishM2") for t in tasks):
+        return "a Maven or Ivy repository (sbt publish)"
+    return None
 
 
 #: the settings that say where a package manager installs from, by manager

@@ -318,9 +318,15 @@ def _bucket_upload(command: Command) -> str | None:
         return "a local file to Azure storage"
     if any(a in _DRY_RUNS for a in command.args) or name == "gsutil" and "-n" in command.args[:3]:
         return None  # a dry run sends nothing (as git push -n pushes nothing)
-    if len(pair) == 2 and not re.match(r"^(?:s3|gs|az)://", pair[0]) and _BUCKETS.match(pair[1]):
+    if len(pair) == 2 and not _remote_source(pair[0]) and _BUCKETS.match(pair[1]):
         return f"{pair[0]} to {pair[1]}"
     return None
+
+
+def _remote_source(source: str) -> bool:
+    """A source that is itself a bucket or an rclone remote (``s3://a``, ``src:``, ``gdrive:backup``):
+    a copy from it to another sends no file of this machine. A Windows drive (``C:\\data``) is local."""
+    return bool(_BUCKETS.match(source)) and not re.match(r"^[A-Za-z]:(?:[\\/]|$)", source)
 
 
 _DRY_RUNS = frozenset({"--dryrun", "--dry-run", "--dry_run"})

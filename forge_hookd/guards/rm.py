@@ -50,6 +50,25 @@ def _lists_only(name: str, args: tuple[str, ...]) -> bool:
                                                       for o in ops[1:])
 
 
+#: the partition tools that work on an image file as on a disk (blkdiscard needs a device)
+_IMAGE_TOOLS = frozenset({"wipefs", "fdisk", "sfdisk", "parted", "gdisk"})
+
+
+def _image_file_only(command: Command, context: Context) -> bool:
+    """``wipefs -a disk.img``, ``parted build/os.img mklabel gpt``, ``wipefs --no-act /dev/sda``: an image
+    file of the project (or /tmp) written, no disk; or, with wipefs's ``-n``, nothing written at all. A
+    device (``/dev/sda``), a path outside the project or one the line cannot resolve is a disk."""
+    if command.name not in _IMAGE_TOOLS:
+        return False
+    args = list(command.args)
+    if command.name == "wipefs" and ("--no-act" in args or "n" in short_flags(args)):
+        return True
+    cwd = command_cwd(command, context)
+    targets = [resolve(o, context, cwd) if cwd is not None else None for o in operands(args)]
+    return bool(targets) and all(t is not None and (inside(t, context.project_root) or inside(t, "/tmp")) and
+                                 not t.startswith("/dev/") for t in targets)
+
+
 class DestructiveRm(Guard):
     heads = ("rm", "find")
     name = "destructive_rm"
@@ -76,6 +95,7 @@ class DestructiveRm(Guard):
         if command.via == "find -exec" and name in _RM_NAMES:
             return ALLOWED  # judged with its find: what {} names depends on where find starts
         if name.startswith("mkfs") or name in _PARTITIONERS and command.args and not _lists_only(name, command.args) \
+                and not _image_file_only(command, context) \
                 or name == "sgdisk" and any(a in ("-Z", "--zap-all", "-z", "--zap", "-o", "--clear") for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
                                 "Ask the user to do this by hand")
