@@ -177,6 +177,10 @@ class DestructiveRm(Guard):
             if recursive and (target.startswith(("$", "~", "/")) or cwd is None):
                 return self.verdict(ASK, shown, f"deletes '{target}', which cannot be resolved before it runs",
                                     "Name the path literally, inside the project")
+            emptied = resolve(_MAY_BE_EMPTY.sub("", target), context, cwd) if recursive else None
+            if emptied is not None and self._danger(emptied, context, recursive=True) is not None:
+                return self.verdict(ASK, shown, f"deletes '{target}', which is {emptied} where what it holds of "
+                                    "the line's variables is empty", "Name the path literally, inside the project")
             return ALLOWED
         why = self._danger(path, context, recursive=recursive)
         if why is None:
@@ -296,6 +300,11 @@ class DestructiveRm(Guard):
             if verdict.decision != "allow":
                 return verdict
         return ALLOWED
+
+
+#: what a path may hold that the line cannot know and that may be empty: a variable, a
+#: substitution (``$$``, ``$PPID`` and ``$RANDOM`` are numbers: base.resolve reads them)
+_MAY_BE_EMPTY = Lazy(r"\$\([^()]*\)|`[^`]*`|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[!#?0-9@*]", needs=("$", "`"))
 
 
 def _archived_and_removed(name: str, args: list[str]) -> list[str]:

@@ -548,3 +548,19 @@ def test_an_archiver_that_removes_what_it_archived_deletes(command: str, decisio
 ])
 def test_more_effects_of_the_infra_and_machine_guards(guard: str, command: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    # a path judged as if what it holds of the line's unknown variables were empty
+    ("rm -rf ./$X", "ask"),                      # the project itself, where X is empty
+    ("rm -rf \"./${NAME}\"", "ask"),
+    ("rm -rf ./$!", "ask"),                      # no background job: empty
+    ("rm -rf ./$(ls)", "ask"),
+    ("rm -rf build/$X", "allow"),                # build/ at worst
+    ("rm -rf ./$X/build", "allow"),
+    ("rm -rf ./tmp-$$", "allow"),                # $$ is a number, never empty
+    ("rm -rf dist/$(date +%s)", "allow"),
+    ("rm -f ./$X", "allow"),                     # not recursive: a file at most
+])
+def test_a_relative_path_is_judged_with_its_unknown_parts_empty(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
