@@ -19,7 +19,8 @@ _SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|tr
                   r"update\s+[\w.\"`]+\s+set\s(?:(?!\bwhere\b)[^;])*(?:;|$))")
 _SQL_CLIENTS = frozenset({"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "duckdb",
                           "snowsql", "bq", "cqlsh", "mongosh", "mongo", "redis-cli", "sqlplus"})
-_MONGO = Lazy(r"dropDatabase\(|drop_database\(|drop_collection\(|\.drop\(\)|(?:deleteMany|delete_many)\(\s*\{\s*\}\s*\)")
+_MONGO = Lazy(r"dropDatabase\(|drop_database\(|drop_collection\(|\.drop\(\)|"
+              r"(?:deleteMany|delete_many|remove)\(\s*\{\s*\}\s*\)")
 
 
 #: CLIs whose subcommands act on remote resources the user rents or hosts (clouds,
@@ -108,6 +109,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "deletes cloud resources"
     if name == "az" and any(op == "delete" or op.startswith("delete-") for op in ops):  # delete-batch too
         return "deletes cloud resources"
+    if name == "mongorestore" and "--drop" in args:
+        return "drops each collection before restoring it (mongorestore --drop)"
     if name in ("docker", "podman"):
         if ops[:2] in (["system", "prune"], ["volume", "prune"], ["volume", "rm"], ["image", "prune"]) and \
                 ("-a" in args or "--all" in args or "--volumes" in args or

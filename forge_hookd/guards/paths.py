@@ -32,6 +32,10 @@ _ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/de
                     "/dev/udp/")
 
 
+#: an operand of scp that names the other machine's side (``user@host:path``, ``host:``)
+_REMOTE_SIDE = Lazy(r"(?:[\w.-]+@)?(?:\[[0-9a-fA-F:]+\]|[\w.-]+):", needs=(":",))
+
+
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
     destination, dd of=, truncate, find -fprint/-fls, rm/mv/chmod's operands (they
@@ -45,8 +49,9 @@ def written_paths(command: Command) -> Iterator[str]:
     elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
                                          for a in args):
         yield from ops[1:] if name == "sed" else ops
-    elif name in ("cp", "mv", "install", "ln", "rsync") and len(ops) >= 2:
-        yield ops[-1]
+    elif name in ("cp", "mv", "install", "ln", "rsync", "scp") and len(ops) >= 2:
+        if not (name == "scp" and _REMOTE_SIDE.match(ops[-1])):  # scp host:F /etc/x writes /etc/x here
+            yield ops[-1]
         if name == "mv":
             yield from ops[:-1]
     elif name == "dd":

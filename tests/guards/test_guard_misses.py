@@ -564,3 +564,17 @@ def test_more_effects_of_the_infra_and_machine_guards(guard: str, command: str, 
 ])
 def test_a_relative_path_is_judged_with_its_unknown_parts_empty(command: str, decision: str) -> None:
     assert decide("destructive_rm", command) == decision, command
+
+
+@pytest.mark.parametrize(("guard", "command", "decision"), [
+    ("protected_paths", "scp user@host:passwd /etc/passwd", "deny"),  # the local destination is written
+    ("protected_paths", "scp -P 2222 host:x ~/.bashrc", "deny"),
+    ("protected_paths", "scp user@host:file.txt ./data/", "allow"),
+    ("protected_paths", "scp dist/app.tgz user@host:/srv/", "allow"),     # the other machine's file
+    ("infra_destructive", "mongosh app --eval \"db.users.remove({})\"", "ask"),
+    ("infra_destructive", "mongosh app --eval \"db.users.remove({a: 1})\"", "allow"),
+    ("infra_destructive", "mongorestore --drop dump/", "ask"),
+    ("infra_destructive", "mongorestore dump/", "allow"),
+])
+def test_scps_local_destination_and_mongos_whole_collection_deletes(guard: str, command: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
