@@ -296,6 +296,12 @@ def _destroys(sub: str, args: list[str]) -> tuple[str, str] | None:
         return "drops the reflog, the last way back to lost commits", "Leave the reflog alone"
     if sub == "gc" and any(a.startswith("--prune=now") or a == "--prune=all" for a in args):
         return "prunes unreachable commits now", "Run git gc without --prune=now"
+    if sub == "prune" and not {"-n", "--dry-run"} & set(args) and any(a in ("--expire=now", "--expire=all") or a == "--expire" and
+                              args[k + 1:k + 2] in (["now"], ["all"]) for k, a in enumerate(args)):
+        return "prunes unreachable commits now", "Leave git's own expiry to prune them"
+    if sub == "submodule" and ops[:1] == ["deinit"] and ("-f" in args or "--force" in args):
+        return "removes submodules' working trees, their local changes with them (submodule deinit -f)", \
+            "Commit or stash in each submodule first, then deinit without -f"
     if sub == "read-tree" and ("-u" in args or "--reset" in longs) and ("--reset" in longs or "-m" in args):
         return "overwrites the index and the working tree (read-tree -u --reset)", "Commit or stash first"
     if sub == "checkout-index" and ("f" in shorts or "--force" in longs):

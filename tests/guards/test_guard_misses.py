@@ -578,3 +578,16 @@ def test_a_relative_path_is_judged_with_its_unknown_parts_empty(command: str, de
 ])
 def test_scps_local_destination_and_mongos_whole_collection_deletes(guard: str, command: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("git prune --expire=now", "deny"),          # unreachable commits gone now, as gc --prune=now
+    ("git prune --expire now", "deny"),
+    ("git prune -n --expire=now", "allow"),      # a dry run lists them
+    ("git prune", "allow"),                      # git's own expiry: two weeks
+    ("git submodule deinit -f --all", "deny"),   # the submodules' local changes with their trees
+    ("git submodule deinit libs/x", "allow"),    # refuses where a submodule has changes
+    ("git submodule update --init", "allow"),
+])
+def test_prune_now_and_a_forced_submodule_deinit(command: str, decision: str) -> None:
+    assert decide("destructive_git", command) == decision, command
