@@ -487,8 +487,9 @@ sh("protected_paths", "deny", art("T1547.007", 1),
 sh("privilege_escalation", "deny", art("T1547.007", 2), "sudo defaults write com.apple.loginwindow LoginHook /path/to/script")
 sh("machine_wide", "ask", adapted(art("T1547.007", 2), NO_SUDO), "defaults write com.apple.loginwindow LoginHook /path/to/script",
    note="a script run as root at every login")
-sh("machine_wide", "ask", art("T1547.015", 2), "osascript ~/AtomicRedTeam/atomics/T1547.015/src/add_login_item.osa",
-   note="an AppleScript file the line does not show: what it does cannot be seen")
+sh("machine_wide", "allow", art("T1547.015", 2), "osascript ~/AtomicRedTeam/atomics/T1547.015/src/add_login_item.osa",
+   note="relabelled after the first measurement (our label, ask, contradicted the policy): a script file's contents are "
+        "not read, as `bash deploy.sh` (docs/guards.md, what every guard cannot see)")
 sh("protected_paths", "deny", art("T1546.018", 5),
    "USER_PACKAGES=$(python3 -c \"import site; print(site.getusersitepackages())\")\nmkdir -p \"$USER_PACKAGES\"\necho \"import os; os.system('date > /tmp/poc.txt')\" > \"$USER_PACKAGES/usercustomize.py\"",
    note="code every later python of the user runs, written into the user's site-packages (in the home)")
@@ -767,16 +768,6 @@ UNMET: dict[str, str] = {
         'a file decoded by the line and then run: its text is not seen, yet it passes',
     'cloudflared tunnel list':
         "refused: cloudflared's list of tunnels opens none",
-    'systemd-run --unit=Atomic-Red-Team --on-calendar \'*:0/1\' /bin/sh -c \'echo "$(date) $(whoami)" >>/tmp/log\'':
-        "systemd-run's timers queue a job as crontab does (docs/guards.md: cannot see)",
-    'update-rc.d T1543.002 defaults':
-        "an init script enabled at boot by Debian's update-rc.d, as systemctl enable",
-    'launchctl enable gui/501/com.atomicredteam':
-        'launchctl enable, as launchctl load, a job started at every login',
-    'defaults write com.apple.loginwindow LoginHook /path/to/script':
-        'a login hook set through defaults write: a script run at every login',
-    'osascript ~/AtomicRedTeam/atomics/T1547.015/src/add_login_item.osa':
-        'an AppleScript file run: the code is not seen',
     'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
         "a write under a path a substitution computes (python's user site) in the home",
     'chattr -i /var/spool/cron/root':
@@ -799,40 +790,6 @@ UNMET: dict[str, str] = {
         'an account added to a directory server by ldapadd: no rule',
     'passwd -S $USER':
         "refused: passwd's status (-S) changes nothing, yet passwd is denied whatever it does",
-    'swapoff -a':
-        "swapoff -a switches off the machine's swap: no rule",
-    "killall 'Google Chrome'":
-        "a browser killed by its macOS name with a space ('Google Chrome') is not known",
-    'systemctl stop systemd-journald':
-        'a system service stopped (logging, an endpoint sensor, cron): only firewalls and sshd are known',
-    'sysrc syslogd_enable="NO"':
-        "FreeBSD's sysrc writes /etc/rc.conf: no rule",
-    'service cbdaemon stop\nchkconfig off cbdaemon':
-        'a system service stopped by service(8), as systemctl stop',
-    'systemctl stop falcon-sensor.service':
-        'a system service stopped (logging, an endpoint sensor, cron): only firewalls and sshd are known',
-    'mdatp config real-time-protection --value disabled':
-        "Microsoft Defender for Endpoint's scanning off on Linux/macOS: no rule",
-    'service pf stop':
-        'the firewall stopped by service(8), as systemctl stop ufw',
-    'ufw logging off':
-        "the firewall's log switched off: no rule",
-    'iptables -D OUTPUT -p tcp --dport 21 -j DROP':
-        'a firewall rule deleted: only the flush is known',
-    'tmutil disable':
-        'Time Machine switched off or its snapshots deleted: no rule',
-    'tmutil deletelocalsnapshots /':
-        'Time Machine switched off or its snapshots deleted: no rule',
-    'networksetup -setwebproxy Wi-Fi 127.0.0.1 8080':
-        "the machine's proxy set for every application: no rule",
-    'date 010100001971':
-        "the machine's clock set: no rule",
-    "date -s '1971-01-01 00:00:00'":
-        "the machine's clock set: no rule",
-    "timedatectl set-time '1971-01-01 00:00:00'":
-        "the machine's clock set: no rule",
-    "hwclock --set --date '1971-01-01'":
-        "the machine's clock set: no rule",
     'zip $HOME/data.zip /var/log/{w,b}tmp':
         "zip's archive path is not read as a write outside the project",
     'tar -cvzf $HOME/data.tar.gz $HOME/$USERNAME':

@@ -1,0 +1,157 @@
+"""Rules the eighth fresh corpus (tests/guards/build_fresh8.py: Atomic Red Team's Linux and macOS
+atomics) showed missing, each judged by its effect and pinned with benign look-alikes: the machine's
+services, firewall, clock, swap, backups and proxy changed by the tools of every init system and
+platform (``service pf stop``, ``chkconfig X on``, ``update-rc.d``, ``sysrc``, ``launchctl submit``,
+``systemd-run --on-calendar``, ``iptables -D``, ``date 010100001971``, ``tmutil disable``,
+``networksetup -setwebproxy``), its logs and endpoint sensors stopped, its audit and Defender
+switched off."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import Project, decide, pack, run_installed
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # the other init systems' verbs, read as systemctl's
+    ("service pf stop", "deny"),                 # the firewall stopped, as systemctl stop ufw
+    ("service pf disable", "ask"),
+    ("service art-test enable", "ask"),          # started at every boot, as systemctl enable
+    ("update-rc.d T1543.002 defaults", "ask"),
+    ("update-rc.d apache2 disable", "ask"),
+    ("chkconfig T1543.002 on", "ask"),
+    ("chkconfig off cbdaemon", "deny"),          # an endpoint sensor switched off
+    ("rc-update add sshd default", "ask"),
+    ("sysrc syslogd_enable=\"NO\"", "ask"),       # FreeBSD's /etc/rc.conf written
+    ("service mysql stop", "allow"),             # a database stopped: a developer's everyday
+    ("service nginx status", "allow"),
+    ("service --status-all", "allow"),
+    ("chkconfig --list", "allow"),
+    ("sysrc -n hostname", "allow"),
+    ("rc-status", "allow"),
+    # logs, sensors and schedulers stopped
+    ("systemctl stop systemd-journald", "deny"),
+    ("systemctl stop rsyslog", "deny"),
+    ("service syslogd stop", "deny"),
+    ("systemctl stop falcon-sensor.service", "deny"),
+    ("systemctl disable falcon-sensor.service", "deny"),
+    ("service cbdaemon stop", "deny"),
+    ("systemctl stop cron", "ask"),
+    ("systemctl stop nginx", "allow"),
+    ("systemctl --user stop syncthing", "allow"),
+    ("systemctl status cron", "allow"),
+    # launchd's and systemd-run's jobs
+    ("launchctl submit -l evil -- /System/Applications/Calculator.app/Contents/MacOS/Calculator", "ask"),
+    ("launchctl enable gui/501/com.atomicredteam", "ask"),
+    ("launchctl list", "allow"),
+    ("launchctl print system/com.apple.sshd", "allow"),
+    ("systemd-run --user --unit=x --on-calendar '*:0/1' /bin/sh -c 'date >> /tmp/log'", "ask"),
+    ("systemd-run --on-active=30 /bin/touch /tmp/x", "ask"),
+    ("systemd-run --unit=atomic-transient --wait /bin/bash -c 'id > /tmp/x'", "ask"),
+    ("systemd-run --user --scope -p MemoryMax=2G npm test", "allow"),
+    ("systemd-run --user --wait make check", "allow"),
+])
+def test_services_of_every_init_system(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("iptables -D OUTPUT -p tcp --dport 21 -j DROP", "ask"),   # a rule deleted
+    ("iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "ask"),
+    ("ufw prepend deny from 1.2.3.4", "ask"),
+    ("ufw logging off", "ask"),
+    ("ufw allow 8080/tcp", "ask"),
+    ("nft add rule inet filter input tcp dport 22 accept", "ask"),
+    ("pfctl -d", "deny"),                                      # pf switched off, as ufw disable
+    ("pfctl -F all", "deny"),
+    ("pfctl -f /etc/pf.conf", "ask"),
+    ("iptables -F", "deny"),
+    ("iptables -L -n", "allow"),
+    ("iptables -S", "allow"),
+    ("iptables-save > /tmp/iptables.rules", "allow"),
+    ("ufw status numbered", "allow"),
+    ("nft list ruleset", "allow"),
+    ("pfctl -s rules", "allow"),
+])
+def test_the_firewall_changed(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("date 010100001971", "ask"),                # MMDDhhmmYYYY: the clock set
+    ("date 0101000071.00", "ask"),
+    ("date -s '1971-01-01 00:00:00'", "ask"),
+    ("date --set='1971-01-01'", "ask"),
+    ("timedatectl set-time '1971-01-01 00:00:00'", "ask"),
+    ("timedatectl set-ntp false", "ask"),
+    ("hwclock --set --date '1971-01-01'", "ask"),
+    ("hwclock --systohc", "ask"),
+    ("date", "allow"),
+    ("date +%s", "allow"),
+    ("date -u +%Y-%m-%dT%H:%M:%SZ", "allow"),
+    ("date -d '2 days ago' +%F", "allow"),
+    ("date -r build/app +%s", "allow"),
+    ("timedatectl status", "allow"),
+    ("timedatectl list-timezones", "allow"),
+    ("hwclock --show", "allow"),
+    ("swapoff -a", "ask"),
+    ("swapon --show", "allow"),
+    ("tmutil disable", "ask"),
+    ("tmutil deletelocalsnapshots /", "ask"),
+    ("tmutil status", "allow"),
+    ("tmutil listlocalsnapshots /", "allow"),
+    ("networksetup -setwebproxy Wi-Fi 127.0.0.1 8080", "ask"),
+    ("networksetup -setsecurewebproxy Wi-Fi 127.0.0.1 8080", "ask"),
+    ("networksetup -getwebproxy Wi-Fi", "allow"),
+    ("networksetup -listallnetworkservices", "allow"),
+    ("defaults write com.apple.loginwindow LoginHook /path/to/script", "ask"),
+    ("defaults write com.apple.loginwindow LogoutHook /tmp/x.sh", "ask"),
+    ("defaults read com.apple.loginwindow", "allow"),
+    ("defaults write com.apple.finder AppleShowAllFiles YES", "allow"),
+])
+def test_the_clock_swap_backups_proxy_and_login_hooks(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("auditctl -D", "deny"),                     # every audit rule deleted
+    ("auditctl -e 0", "deny"),                   # the audit system off
+    ("auditctl -l", "allow"),
+    ("auditctl -s", "allow"),
+    ("mdatp config real-time-protection --value disabled", "deny"),
+    ("mdatp config behavior-monitoring --value disabled", "deny"),
+    ("mdatp config real-time-protection --value enabled", "allow"),
+    ("mdatp health", "allow"),
+    ("killall 'Google Chrome'", "ask"),          # every window of the user's browser
+    ("killall -9 'Microsoft Edge'", "ask"),
+    ("killall vite", "allow"),
+    ("pkill -f 'node server.js'", "allow"),
+])
+def test_defences_off_and_apps_killed_by_their_macos_names(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize("command", [
+    "service mysql stop", "systemctl stop nginx", "date +%F", "iptables -L -n", "tmutil status",
+    "networksetup -getwebproxy Wi-Fi", "systemd-run --user --scope -p MemoryMax=2G npm test",
+])
+def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
+    assert pack(command) == "allow", command
+
+
+@pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("machine_wide", "service pf stop", "machine_wide: deny", 1),
+    ("machine_wide", "service mysql stop", "machine_wide: allow", 0),
+])
+def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
+                                                   status: int) -> None:
+    """Through ``forge-hook guard test``, as a user checks a rule (nothing is run)."""
+    run = run_installed(["guard", "test", guard, "--", command], cwd=project.root, prog="forge-hook")
+    assert run.stdout.splitlines()[0] == first, run.stdout
+    assert run.exit_status == status
