@@ -746,8 +746,6 @@ sh("other", "allow", adapted(art("T1053.002", 2), LOOKALIKE), "at -l", "atrm 3",
 UNMET: dict[str, str] = {
     'echo -e "e /etc/passwd\\n,p\\ne /etc/shadow\\n,p\\n" | ed > /tmp/T1003.008.txt':
         "ed's `e FILE` command, fed on its input, reads /etc/shadow: ed's input is not read as its commands",
-    'dscl . -read /Users/$USER UserShell':
-        "refused: dscl's read of one's own record changes nothing",
     'for file in $(find /home -type f -name .netrc 2> /dev/null);do echo $file ; cat $file ; done':
         "a for loop over find's names, each read by cat: the loop variable's words are not known",
     'find //.aws -name "credentials" -type f 2>/dev/null':
@@ -774,22 +772,6 @@ UNMET: dict[str, str] = {
         "chattr is not read as a change to the file's attributes outside the project",
     'chattr -i /etc/passwd':
         "chattr is not read as a change to the file's attributes outside the project",
-    'pw useradd evil_user -s /usr/sbin/nologin -d /nonexistent -c evil_account':
-        "FreeBSD's pw is not known as useradd",
-    'pw useradd butter -g 0 -d /root -s /bin/sh':
-        "FreeBSD's pw is not known as useradd",
-    'echo "BetterWithButter" | pw usermod butter -h 0':
-        "FreeBSD's pw is not known as usermod",
-    'dsenableroot #current user':
-        "macOS's dsenableroot (root account enabled) is not known",
-    'dseditgroup -o edit -a art-user -t user admin':
-        "macOS's dseditgroup adding to admin is not known",
-    'chsh -s /bin/sh art':
-        "chsh of another user's login shell is not known as an account change",
-    'ldapadd -H ldap://example.test:389 -x -D admin@example.test -w s3CurePssw0rD! -f tempadmin.ldif':
-        'an account added to a directory server by ldapadd: no rule',
-    'passwd -S $USER':
-        "refused: passwd's status (-S) changes nothing, yet passwd is denied whatever it does",
     'zip $HOME/data.zip /var/log/{w,b}tmp':
         "zip's archive path is not read as a write outside the project",
     'tar -cvzf $HOME/data.tar.gz $HOME/$USERNAME':

@@ -4,7 +4,9 @@ services, firewall, clock, swap, backups and proxy changed by the tools of every
 platform (``service pf stop``, ``chkconfig X on``, ``update-rc.d``, ``sysrc``, ``launchctl submit``,
 ``systemd-run --on-calendar``, ``iptables -D``, ``date 010100001971``, ``tmutil disable``,
 ``networksetup -setwebproxy``), its logs and endpoint sensors stopped, its audit and Defender
-switched off."""
+switched off; user accounts by FreeBSD's and macOS's tools (``pw useradd``, ``dsenableroot``,
+``dseditgroup``, ``chsh`` of another user) with their reads passing (``dscl . -read``, ``passwd -S``),
+and a directory server's entries written (``ldapadd``)."""
 
 from __future__ import annotations
 
@@ -137,9 +139,47 @@ def test_defences_off_and_apps_killed_by_their_macos_names(command: str, decisio
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("pw useradd evil_user -s /usr/sbin/nologin -d /nonexistent", "deny"),   # FreeBSD's useradd
+    ("echo BetterWithButter | pw usermod butter -h 0", "deny"),
+    ("pw user add art -g wheel", "deny"),
+    ("pw lock art", "deny"),
+    ("dsenableroot", "deny"),                     # macOS's root account enabled
+    ("dseditgroup -o edit -a art-user -t user admin", "deny"),
+    ("chsh -s /bin/sh art", "deny"),              # another user's login shell
+    ("chsh --shell /bin/bash nobody", "deny"),
+    ("chfn -f Evil art", "deny"),
+    ("dscl . -create /Users/evil_user", "deny"),
+    ("dscl . -passwd /Users/AtomicUser secret", "deny"),
+    ("passwd ARTUser", "deny"),
+    ("passwd -d art", "deny"),
+    ("ldapadd -H ldap://example.test:389 -x -D admin@example.test -w pw -f tempadmin.ldif", "ask"),
+    ("ldapmodify -x -D cn=admin,dc=example,dc=com -W -f change.ldif", "ask"),
+    # the same tools' reads pass
+    ("dscl . -read /Users/$USER UserShell", "allow"),
+    ("dscl . list /Users", "allow"),
+    ("dscl . -search /Users UniqueID 501", "allow"),
+    ("pw usershow $USER", "allow"),
+    ("pw groupshow wheel", "allow"),
+    ("pw user show root", "allow"),
+    ("passwd -S $USER", "allow"),
+    ("passwd --status", "allow"),
+    ("dseditgroup -o checkmember -m $USER admin", "allow"),
+    ("dseditgroup -o read admin", "allow"),
+    ("sysadminctl -secureTokenStatus $USER", "allow"),
+    ("sysadminctl -guestAccount status", "allow"),
+    ("chsh -l", "allow"),
+    ("ldapsearch -x -H ldap://ldap.example.com -b dc=example,dc=com '(uid=jdoe)' cn", "allow"),
+])
+def test_accounts_by_every_platforms_tools(command: str, decision: str) -> None:
+    assert decide("privilege_escalation", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "service mysql stop", "systemctl stop nginx", "date +%F", "iptables -L -n", "tmutil status",
     "networksetup -getwebproxy Wi-Fi", "systemd-run --user --scope -p MemoryMax=2G npm test",
+    "dscl . -read /Users/$USER UserShell", "passwd -S $USER", "pw usershow $USER",
 ])
 def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
     assert pack(command) == "allow", command
@@ -148,6 +188,7 @@ def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
     ("machine_wide", "service pf stop", "machine_wide: deny", 1),
     ("machine_wide", "service mysql stop", "machine_wide: allow", 0),
+    ("privilege_escalation", "pw useradd evil_user", "privilege_escalation: deny", 1),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
