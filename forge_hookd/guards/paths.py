@@ -34,14 +34,18 @@ _ALWAYS_WRITABLE = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/de
 
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
-    destination, dd of=, truncate, find -fprint/-fls, rm/mv/chmod's operands (they
-    change the file), where a download is saved (curl -o, wget -O/-P) and where an
-    archive is unpacked (tar -x -C, unzip -d, 7z x -o)."""
+    destination, dd of=, truncate, find -fprint/-fls, rm/mv/chmod/chattr's operands (they
+    change the file), where a download is saved (curl -o, wget -O/-P), where an archive is
+    unpacked (tar -x -C, unzip -d, 7z x -o) and where one is created (tar -cf, zip, 7z a, ditto)."""
     yield from written_redirects(command)
     name, args = command.name, list(command.args)
     ops = operands(args, mode_first=name == "chmod")
-    if name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown", "touch"):
+    if name == "touch":  # -r FILE and -d/-t DATE are read, not written (touch -acmr /bin/sh f writes f)
+        yield from _operands_after_values(args, "rdt", ("--reference", "--date"))
+    elif name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown"):
         yield from ops[1:] if name in ("chmod", "chown") else ops
+    elif name in ("chattr", "chflags"):  # a file's attributes changed: chattr -i /etc/passwd, chflags -R 0 /
+        yield from ops[1:] if name == "chflags" else (o for o in ops if not o.startswith(("+", "=")))
     elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
                                          for a in args):
         yield from ops[1:] if name == "sed" else ops
@@ -59,7 +63,61 @@ def written_paths(command: Command) -> Iterator[str]:
                     if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
     elif name in _FETCHERS or name in _UNPACKERS:
         yield from (w for w in _fetched_or_unpacked(name, args) if w and w != "-")
+    if name in _PACKERS:
+        yield from (w for w in _packed(name, args) if w and w != "-")
     yield from (w for w in written_by_options(command) if w and w != "-")
+
+
+def _operands_after_values(args: list[str], takes_value: str, longs: tuple[str, ...]) -> Iterator[str]:
+    """The operands of a command whose options ``takes_value`` (single letters, ending a
+    cluster) and ``longs`` take the next word as their value."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("--"):
+            skip = arg in longs
+        elif arg.startswith("-") and len(arg) > 1:
+            at = next((k for k, letter in enumerate(arg[1:], start=1) if letter in takes_value), None)
+            skip = at is not None and at == len(arg) - 1
+        else:
+            yield arg
+
+
+#: archivers that create an archive, and where it goes: tar's -f, zip's and 7z's first operand,
+#: ditto's last (``zip ~/data.zip x``, ``tar -czf ~/x.tgz .`` write into the home)
+_PACKERS = frozenset({"tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "7zr", "ditto"})
+_TAR_VALUED = "CfTXbgKNLVH"
+
+
+def _packed(name: str, args: list[str]) -> Iterator[str]:
+    """Where an archive is created: ``tar -czf FILE``, ``tar czf FILE`` (the old form),
+    ``zip FILE ...``, ``7z a FILE ...``, ``ditto -c -k SRC FILE``; ``-`` is the output."""
+    if name in ("tar", "gtar", "bsdtar") and _tar_creates(args):
+        first = args[0] if args else ""
+        if first and not first.startswith("-") and "f" in first:  # tar czf FILE ...: the old form
+            valued_letters = [c for c in first if c in _TAR_VALUED]
+            if valued_letters and len(args) > valued_letters.index("f") + 1:
+                yield args[valued_letters.index("f") + 1]
+        else:
+            yield from valued(args, "f", ("--file",), _TAR_VALUED)
+    elif name == "zip":
+        yield from list(_operands_after_values(args, "bnPtOsUY", ("--password", "--temp-path", "--suffixes", "--out",
+                                                                   "--split-size")))[:1]
+    elif name.startswith("7z") and operands(args)[:1] in (["a"], ["u"]):
+        yield from operands(args)[1:2]
+    elif name == "ditto" and len(operands(args)) >= 2:
+        yield operands(args)[-1]
+
+
+def _tar_creates(args: list[str]) -> bool:
+    """``tar -czf x.tgz .``, ``tar czf x.tgz .``, ``tar --create``: an archive written (``-r``
+    and ``-u`` append to one)."""
+    if any(a in ("--create", "--append", "--update") for a in args):
+        return True
+    first = args[0] if args else ""
+    return bool(set("cru") & set(first.lstrip("-"))) and not first.startswith("--") or \
+        any(a.startswith("-") and not a.startswith("--") and bool(set("cru") & set(a[1:])) for a in args)
 
 
 #: the commands guards/outputs.py reads the options, scripts or code of (its own tables, held

@@ -768,18 +768,8 @@ UNMET: dict[str, str] = {
         "refused: cloudflared's list of tunnels opens none",
     'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
         "a write under a path a substitution computes (python's user site) in the home",
-    'chattr -i /var/spool/cron/root':
-        "chattr is not read as a change to the file's attributes outside the project",
-    'chattr -i /etc/passwd':
-        "chattr is not read as a change to the file's attributes outside the project",
-    'zip $HOME/data.zip /var/log/{w,b}tmp':
-        "zip's archive path is not read as a write outside the project",
-    'tar -cvzf $HOME/data.tar.gz $HOME/$USERNAME':
-        "tar's -f archive path is not read as a write outside the project",
     'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':
         'refused (ask): a script the line writes into a mktemp file and runs is not read',
-    'touch -acmr /bin/sh /tmp/T1070.006-reference.txt':
-        "refused: touch -r's reference file, clustered in -acmr, is taken for a file written",
 }
 
 

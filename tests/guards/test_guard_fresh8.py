@@ -6,7 +6,9 @@ platform (``service pf stop``, ``chkconfig X on``, ``update-rc.d``, ``sysrc``, `
 ``networksetup -setwebproxy``), its logs and endpoint sensors stopped, its audit and Defender
 switched off; user accounts by FreeBSD's and macOS's tools (``pw useradd``, ``dsenableroot``,
 ``dseditgroup``, ``chsh`` of another user) with their reads passing (``dscl . -read``, ``passwd -S``),
-and a directory server's entries written (``ldapadd``)."""
+and a directory server's entries written (``ldapadd``); a file's attributes changed (``chattr -i
+/etc/passwd``) and an archive created (``zip ~/x.zip``, ``tar -czf ~/x.tgz``) as writes of their
+files, ``touch -r FILE``'s file read."""
 
 from __future__ import annotations
 
@@ -176,10 +178,44 @@ def test_accounts_by_every_platforms_tools(command: str, decision: str) -> None:
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("chattr -i /var/spool/cron/root", "deny"),   # root's crontab made writable again
+    ("chattr +i /etc/resolv.conf", "deny"),
+    ("chattr -R -i /etc/cron.d", "deny"),
+    ("chflags -R 0 /", "deny"),
+    ("chattr +i build/release.lock", "allow"),    # the project's own file
+    ("chflags nosimmutable /tmp/T1222.002.txt", "allow"),
+    ("lsattr /etc/passwd", "allow"),
+    ("zip $HOME/data.zip /var/log/{w,b}tmp", "deny"),   # an archive written into the home
+    ("zip -r ~/backup.zip src/", "deny"),
+    ("tar -cvzf $HOME/data.tar.gz $HOME/$USERNAME", "deny"),
+    ("tar czf ~/site.tgz public/", "deny"),        # the old form
+    ("tar --create --file=/etc/backup.tar .", "deny"),
+    ("7z a ~/archive.7z src/", "deny"),
+    ("ditto -c -k --keepParent build/MyApp.app ~/Desktop/MyApp.zip", "deny"),
+    ("zip -r site.zip public/", "allow"),
+    ("zip --password secret /tmp/T1560/T1560 ./*", "allow"),
+    ("tar -czf release.tar.gz dist/", "allow"),
+    ("tar czf - . | gzip -t", "allow"),            # to the output
+    ("tar -xzf vendor.tgz -C vendor/", "allow"),
+    ("tar -tzf release.tar.gz", "allow"),
+    ("7z a -ppasswd /tmp/passwd.zip /etc/passwd", "allow"),
+    ("ditto -c -k --keepParent build/MyApp.app MyApp.zip", "allow"),
+    ("touch -acmr /bin/sh /tmp/T1070.006-reference.txt", "allow"),   # -r's file is read
+    ("touch -r /etc/hosts build/stamp", "allow"),
+    ("touch -t 197001010000.00 /tmp/x", "allow"),
+    ("touch -r build/stamp /etc/hosts", "deny"),
+])
+def test_attributes_and_archives_are_writes(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "service mysql stop", "systemctl stop nginx", "date +%F", "iptables -L -n", "tmutil status",
     "networksetup -getwebproxy Wi-Fi", "systemd-run --user --scope -p MemoryMax=2G npm test",
     "dscl . -read /Users/$USER UserShell", "passwd -S $USER", "pw usershow $USER",
+    "tar -czf release.tar.gz dist/", "touch -acmr /bin/sh /tmp/ref.txt", "chattr +i build/release.lock",
 ])
 def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
     assert pack(command) == "allow", command
@@ -189,6 +225,7 @@ def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
     ("machine_wide", "service pf stop", "machine_wide: deny", 1),
     ("machine_wide", "service mysql stop", "machine_wide: allow", 0),
     ("privilege_escalation", "pw useradd evil_user", "privilege_escalation: deny", 1),
+    ("protected_paths", "chattr -i /etc/passwd", "protected_paths: deny", 1),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
