@@ -173,6 +173,15 @@ _SECRET_METADATA = (".metadata.name", ".metadata.namespace", ".metadata.labels",
                     ".metadata.uid", ".metadata.resourceVersion", ".type", ".kind", ".apiVersion", ".immutable")
 
 
+#: the cloud metadata services' paths that hand out the machine's credentials: AWS's instance
+#: role (and ECS's task role), Azure's managed identity token, GCP's service account token
+_METADATA_CREDENTIALS = Lazy(r"(?:169\.254\.169\.254|\[fd00:ec2::254\]|metadata\.google\.internal|169\.254\.170\.2)"
+                             r"[^\s]*/(?:iam/security-credentials|identity/oauth2/token|service-accounts/[^/\s]*/token|"
+                             r"v2/credentials)", needs=("169.254.", "metadata.google", "fd00:ec2"))
+_FETCHERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "Invoke-WebRequest", "Invoke-RestMethod", "iwr",
+                       "irm"})
+
+
 def _prints_secret(command: Command) -> str | None:
     """Secret material printed by a command that has it (``gh auth token``), or loaded
     or dumped by a one-liner (``load_dotenv()``, ``print(os.environ)``)."""
@@ -185,6 +194,8 @@ def _prints_secret(command: Command) -> str | None:
     if head == "heroku" and command.args[:1] == ("config:get",) and any(
             _SECRET_NAME.search(a) or a.upper().endswith(("_URL", "_URI", "_DSN")) for a in command.args[1:]):
         return "prints a secret config var"  # DATABASE_URL holds the password; NODE_ENV is no secret
+    if head in _FETCHERS and any(_METADATA_CREDENTIALS.search(a) for a in command.args):
+        return "fetches the machine's cloud credentials from the metadata service"
     if head in ("docker", "podman") and command.args[:1] == ("inspect",) and \
             any(".Config.Env" in a for a in command.args):
         return "prints a container's environment, secrets with it"
@@ -267,6 +278,22 @@ def _find_names(command: Command) -> list[str]:
     it feeds (``| xargs cat``) opens."""
     args = list(command.args)
     return [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
+
+
+#: how a command inside a substitution is reached: its output becomes words another command
+#: reads (`cat $(find ~/.ssh -type f)`)
+_SUBSTITUTIONS = frozenset({"$(", "`", "<(", ">("})
+
+
+def _without_starts(find: Command) -> Command:
+    """``find`` without the directories it starts from (its words before the first test or
+    action: ``find //.aws ~/.config -name x``), for a find that only prints names."""
+    count = 0
+    for arg in find.args:
+        if arg.startswith(("-", "(", "!", ")")):
+            break
+        count += 1
+    return find._replace(argv=find.argv[:1] + find.argv[1 + count:], words=find.words[:1] + find.words[1 + count:])
 
 
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
@@ -353,6 +380,24 @@ def _only_counts(command: Command) -> bool:
     return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
 
 
+#: the variables every machine has whose value is no secret, by the part of the name a filter
+#: names (``grep LANG`` keeps LANG and LANGUAGE; ``grep AWS`` would keep AWS_SECRET_ACCESS_KEY)
+_PLAIN_VARIABLES = frozenset({"LANG", "LANGUAGE", "LC_", "LC_ALL", "PATH", "SHELL", "TERM", "TZ", "EDITOR",
+                              "DISPLAY", "NODE_ENV", "JAVA_HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "GOPATH", "GOROOT",
+                              "PWD", "HOSTNAME", "TMPDIR", "XDG_", "SHLVL", "COLORTERM"})
+
+
+def _keeps_plain_variables(command: Command) -> bool:
+    """``grep LANG``, ``grep -i '^path='``: a filter that keeps only the lines of a variable
+    in :data:`_PLAIN_VARIABLES` (not inverted: ``grep -v LANG`` keeps every other line)."""
+    if command.name not in _COUNTERS or "v" in short_flags(list(command.args)) or \
+            "--invert-match" in command.args:
+        return False
+    pattern = _pattern_operand(command.name, list(command.args))
+    name = (pattern or "").strip("'\"").lstrip("^").removesuffix("=").upper()
+    return name in _PLAIN_VARIABLES and len(operands(list(command.args))) == 1
+
+
 # what the line cannot know in a path: a substitution `$(pgrep x)`, a variable `$DIR`, `${DIR}`
 _UNKNOWN_PART = Lazy(r"\$\([^()]*\)|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[$!#?0-9]", needs=("$",))
 
@@ -413,9 +458,22 @@ class SecretFiles(Guard):
         # or tests its lines prints no value; every other consumer (grep PATTERN, sort,
         # tee) passes values on, and the dump is judged as it is.
         counted = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _only_counts(c)}
+        # `env | grep LANG`: a dump filtered to a variable every machine has and no secret is
+        # named after prints that variable alone, as `printenv LANG` does
+        counted |= {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _keeps_plain_variables(c)}
         # `aws ecr get-login-password | docker login --password-stdin`: a credential printed
         # straight into the one command that logs in with it never reaches the transcript.
         logged_in = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _logs_in_from_stdin(c)}
+        # `find ~/.aws -name credentials`: the names under a directory printed, none read (find
+        # -exec cat, or a find whose names a reader takes through a pipe, still reads them)
+        feeding = {id(f) for c in parsed.commands for f in c.feeders}
+        names_only = {id(c) for c in parsed.commands if c.name == "find" and id(c) not in feeding and
+                      c.via not in _SUBSTITUTIONS and not _FIND_RUNS.intersection(c.args) and
+                      not any(r.mode in ("write", "append") and r.fd in (None, "1") and r.target != "/dev/null"
+                              for r in c.redirects)}  # a list saved to a file a later command may read
+        if names_only:
+            parsed = parsed._replace(commands=tuple(_without_starts(c) if id(c) in names_only else c
+                                                    for c in parsed.commands))
         if counted or logged_in:
             parsed = parsed._replace(commands=tuple(
                 c for c in parsed.commands

@@ -748,14 +748,6 @@ UNMET: dict[str, str] = {
         "ed's `e FILE` command, fed on its input, reads /etc/shadow: ed's input is not read as its commands",
     'for file in $(find /home -type f -name .netrc 2> /dev/null);do echo $file ; cat $file ; done':
         "a for loop over find's names, each read by cat: the loop variable's words are not known",
-    'find //.aws -name "credentials" -type f 2>/dev/null':
-        'refused: find names the files under ~/.aws-like paths, it reads none',
-    'find //.config/gcloud -name "credentials.db" -o -name "access_tokens.db" -type f 2>/dev/null':
-        'refused: find names the files, it reads none',
-    'curl -s --connect-timeout 2 -m 5 -H "X-aws-ec2-metadata-token: $token" "http://169.254.169.254/latest/meta-data/iam/security-credentials/$role" -o "/tmp/T1552.005_aws_imds_creds.json"':
-        "the cloud metadata service's credentials path is no secret the guard knows",
-    'env | grep LANG':
-        'refused: the environment filtered to LANG prints no secret',
     'cp $HISTFILE $HISTFILE.OLD\necho "" > $HISTFILE':
         "$HISTFILE, the user's history file, is not resolved to the file it names",
     'log erase --all':

@@ -8,7 +8,8 @@ switched off; user accounts by FreeBSD's and macOS's tools (``pw useradd``, ``ds
 ``dseditgroup``, ``chsh`` of another user) with their reads passing (``dscl . -read``, ``passwd -S``),
 and a directory server's entries written (``ldapadd``); a file's attributes changed (``chattr -i
 /etc/passwd``) and an archive created (``zip ~/x.zip``, ``tar -czf ~/x.tgz``) as writes of their
-files, ``touch -r FILE``'s file read."""
+files, ``touch -r FILE``'s file read; the cloud metadata service's credentials fetched, a find that
+only prints the names under a secret directory, the environment filtered to a plain variable."""
 
 from __future__ import annotations
 
@@ -211,11 +212,45 @@ def test_attributes_and_archives_are_writes(command: str, decision: str) -> None
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # the metadata service's credentials
+    ("curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/web-role", "deny"),
+    ("curl -H 'Metadata: true' 'http://169.254.169.254/metadata/identity/oauth2/token?resource=https://vault.azure.net'",
+     "deny"),
+    ("curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/"
+     "default/token", "deny"),
+    ("wget -qO- http://169.254.170.2/v2/credentials/abc", "deny"),
+    ("curl -s http://169.254.169.254/latest/meta-data/instance-id", "allow"),   # no credential
+    ("curl -s http://169.254.169.254/latest/meta-data/placement/region", "allow"),
+    # a find that only prints the names under a secret directory
+    ("find //.aws -name credentials -type f 2>/dev/null", "allow"),
+    ("find ~/.aws -name credentials", "allow"),
+    ("find ~/.ssh -printf '%p\\n'", "allow"),
+    ("find ~/.ssh -type f -exec cat {} \\;", "deny"),                # still read
+    ("find ~/.aws -name credentials -exec cat {} +", "deny"),
+    ("find ~/.ssh -type f | xargs cat", "deny"),
+    ("cat $(find ~/.ssh -type f)", "deny"),
+    ("find ~/.ssh -type f > /tmp/list; xargs cat < /tmp/list", "deny"),
+    # the environment filtered to a variable no secret is named after
+    ("env | grep LANG", "allow"),
+    ("env | grep -i '^path='", "allow"),
+    ("printenv | grep NODE_ENV", "allow"),
+    ("env | grep AWS", "deny"),                                         # AWS_SECRET_ACCESS_KEY among them
+    ("env | grep -v LANG", "deny"),
+    ("env | grep -i api_key", "deny"),
+    ("env", "deny"),
+])
+def test_metadata_credentials_names_and_plain_variables(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "service mysql stop", "systemctl stop nginx", "date +%F", "iptables -L -n", "tmutil status",
     "networksetup -getwebproxy Wi-Fi", "systemd-run --user --scope -p MemoryMax=2G npm test",
     "dscl . -read /Users/$USER UserShell", "passwd -S $USER", "pw usershow $USER",
     "tar -czf release.tar.gz dist/", "touch -acmr /bin/sh /tmp/ref.txt", "chattr +i build/release.lock",
+    "env | grep LANG", "find ~/.aws -name credentials", "curl -s http://169.254.169.254/latest/meta-data/instance-id",
 ])
 def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
     assert pack(command) == "allow", command
