@@ -19,8 +19,10 @@ _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 
 
 #: a one-liner that makes its process root: os.setuid(0), POSIX::setuid(0), Process::Sys.setuid(0),
-#: process.setuid(0), setreuid(0, 0), and the group calls
-_BECOMES_ROOT = Lazy(r"\bset(?:e|re|res)?[ug]id\(\s*0\s*[,)]|\$[<>]\s*=\s*0\b", needs=("id(", "$<", "$>"))
+#: process.setuid(0), setreuid(0, 0), and the group calls; AppleScript's `do shell script "..." with
+#: administrator privileges`, which runs the command as root
+_BECOMES_ROOT = Lazy(r"\bset(?:e|re|res)?[ug]id\(\s*0\s*[,)]|\$[<>]\s*=\s*0\b|with\s+administrator\s+privileges",
+                     needs=("id(", "$<", "$>", "administrator"))
 
 
 # Commands that create, change or remove users, groups and their passwords (FreeBSD's pw,
@@ -82,7 +84,8 @@ class PrivilegeEscalation(Guard):
             return self._raise(command.name, " ".join(command.argv))
         code = command.inline_code
         if code is not None and _BECOMES_ROOT.search(code[1][: 1 << 16]):
-            return self.verdict(DENY, " ".join(command.argv), f"makes itself root (setuid(0) in a {code[0]} one-liner)",
+            how = "with administrator privileges" if "administrator" in code[1] else "setuid(0)"
+            return self.verdict(DENY, " ".join(command.argv), f"makes itself root ({how} in a {code[0]} one-liner)",
                                 "Run it without privileges, or ask the user")
         if command.name in _ACCOUNTS and not _reads_accounts(command.name, list(command.args)):
             return self.verdict(DENY, " ".join(command.argv), "changes the machine's user accounts or passwords",

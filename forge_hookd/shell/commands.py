@@ -1175,9 +1175,11 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
     return None
 
 
-# system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
+# system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("..."), AppleScript's
+# do shell script "..." (osascript -e)
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
-                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command)\s*[({]?\s*(?:\[\s*)?
+                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command|
+                         \bdo\s+shell\s+script)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 #: the home as a one-liner names it: what an argument list holds besides literals

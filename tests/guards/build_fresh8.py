@@ -750,14 +750,6 @@ UNMET: dict[str, str] = {
         "a for loop over find's names, each read by cat: the loop variable's words are not known",
     'cp $HISTFILE $HISTFILE.OLD\necho "" > $HISTFILE':
         "$HISTFILE, the user's history file, is not resolved to the file it names",
-    'log erase --all':
-        "macOS's `log erase` empties the unified log: no rule",
-    'osascript -e \'do shell script "rm /var/log/system.log" with administrator privileges\'':
-        'AppleScript\'s `do shell script "CMD"` is not read as the shell code it runs',
-    'cat /tmp/encoded.dat | base64 -d > /tmp/art.sh\nchmod +x /tmp/art.sh\n/tmp/art.sh':
-        'a file decoded by the line and then run: its text is not seen, yet it passes',
-    'cloudflared tunnel list':
-        "refused: cloudflared's list of tunnels opens none",
     'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
         "a write under a path a substitution computes (python's user site) in the home",
     'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':

@@ -9,7 +9,9 @@ switched off; user accounts by FreeBSD's and macOS's tools (``pw useradd``, ``ds
 and a directory server's entries written (``ldapadd``); a file's attributes changed (``chattr -i
 /etc/passwd``) and an archive created (``zip ~/x.zip``, ``tar -czf ~/x.tgz``) as writes of their
 files, ``touch -r FILE``'s file read; the cloud metadata service's credentials fetched, a find that
-only prints the names under a secret directory, the environment filtered to a plain variable."""
+only prints the names under a secret directory, the environment filtered to a plain variable; code
+decoded into a file and run, cloudflared's tunnel management, AppleScript's ``do shell script``,
+``log erase``."""
 
 from __future__ import annotations
 
@@ -245,6 +247,35 @@ def test_metadata_credentials_names_and_plain_variables(command: str, decision: 
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("guard", "command", "decision"), [
+    # code the line decodes into a file, then runs
+    ("remote_code", "cat /tmp/encoded.dat | base64 -d > /tmp/art.sh\nchmod +x /tmp/art.sh\n/tmp/art.sh", "ask"),
+    ("remote_code", "base64 -d tool.b64 > tool && chmod +x tool && ./tool", "ask"),
+    ("remote_code", "xxd -r -p payload.hex payload.sh && bash payload.sh", "ask"),
+    ("remote_code", "gpg -d -o run.sh run.sh.gpg && sh run.sh", "ask"),
+    ("remote_code", "base64 -d fixtures/image.b64 > fixtures/image.png", "allow"),   # decoded, never run
+    ("remote_code", "base64 -w0 build.sh > build.b64 && bash build.sh", "allow"),      # encoded, the source run
+    ("remote_code", "echo aGVsbG8= | base64 -d", "allow"),
+    # cloudflared's tunnels managed, none opened
+    ("remote_code", "cloudflared tunnel list", "allow"),
+    ("remote_code", "cloudflared tunnel login", "allow"),
+    ("remote_code", "cloudflared tunnel --url http://localhost:3000", "deny"),
+    ("remote_code", "cloudflared tunnel run mytunnel", "deny"),
+    # AppleScript's do shell script, read as the shell code it runs
+    ("destructive_rm", "osascript -e 'do shell script \"rm -rf ~\"'", "deny"),
+    ("privilege_escalation", "osascript -e 'do shell script \"ls\" with administrator privileges'", "deny"),
+    ("destructive_rm", "osascript -e 'display notification \"done\" with title \"build\"'", "allow"),
+    ("privilege_escalation", "osascript -e 'tell application \"Finder\" to get name of every disk'", "allow"),
+    # macOS's unified log erased
+    ("destructive_rm", "log erase --all", "deny"),
+    ("destructive_rm", "log show --last 1h", "allow"),
+    ("destructive_rm", "log stream --level debug", "allow"),
+])
+def test_decoded_code_tunnels_applescript_and_the_log(guard: str, command: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "service mysql stop", "systemctl stop nginx", "date +%F", "iptables -L -n", "tmutil status",
     "networksetup -getwebproxy Wi-Fi", "systemd-run --user --scope -p MemoryMax=2G npm test",
@@ -261,6 +292,7 @@ def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
     ("machine_wide", "service mysql stop", "machine_wide: allow", 0),
     ("privilege_escalation", "pw useradd evil_user", "privilege_escalation: deny", 1),
     ("protected_paths", "chattr -i /etc/passwd", "protected_paths: deny", 1),
+    ("remote_code", "cloudflared tunnel list", "remote_code: allow", 0),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
