@@ -748,8 +748,6 @@ UNMET: dict[str, str] = {
         "ed's `e FILE` command, fed on its input, reads /etc/shadow: ed's input is not read as its commands",
     'for file in $(find /home -type f -name .netrc 2> /dev/null);do echo $file ; cat $file ; done':
         "a for loop over find's names, each read by cat: the loop variable's words are not known",
-    'cp $HISTFILE $HISTFILE.OLD\necho "" > $HISTFILE':
-        "$HISTFILE, the user's history file, is not resolved to the file it names",
     'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
         "a write under a path a substitution computes (python's user site) in the home",
     'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':

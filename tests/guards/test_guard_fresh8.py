@@ -11,7 +11,7 @@ and a directory server's entries written (``ldapadd``); a file's attributes chan
 files, ``touch -r FILE``'s file read; the cloud metadata service's credentials fetched, a find that
 only prints the names under a secret directory, the environment filtered to a plain variable; code
 decoded into a file and run, cloudflared's tunnel management, AppleScript's ``do shell script``,
-``log erase``."""
+``log erase``; ``$HISTFILE`` as the user's history file."""
 
 from __future__ import annotations
 
@@ -272,6 +272,21 @@ def test_metadata_credentials_names_and_plain_variables(command: str, decision: 
     ("destructive_rm", "log stream --level debug", "allow"),
 ])
 def test_decoded_code_tunnels_applescript_and_the_log(guard: str, command: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("guard", "command", "decision"), [
+    ("protected_paths", "echo '' > $HISTFILE", "deny"),        # bash's default: ~/.bash_history
+    ("protected_paths", "cp $HISTFILE $HISTFILE.OLD", "deny"),
+    ("protected_paths", "truncate -s 0 $HISTFILE", "deny"),
+    ("secret_files", "cat $HISTFILE", "deny"),
+    ("secret_files", "wc -l $HISTFILE", "allow"),               # counted, no line printed
+    ("secret_files", "ls -la $HISTFILE", "allow"),
+    ("secret_files", "echo $HISTFILE", "allow"),
+    ("protected_paths", "export HISTFILE=/dev/null", "allow"),  # the agent's own shell's setting
+])
+def test_histfile_is_the_users_history(guard: str, command: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
 
 
