@@ -280,6 +280,8 @@ def _find_names(command: Command) -> list[str]:
     return [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
 
 
+#: a name find looks for inside a loop's list (`for f in $(find / -name .netrc)`)
+_FIND_NAME = Lazy(r"""-i?(?:name|path)\s+["']?([^"'\s)]+)""", needs=("name", "path"))
 #: how a command inside a substitution is reached: its output becomes words another command
 #: reads (`cat $(find ~/.ssh -type f)`)
 _SUBSTITUTIONS = frozenset({"$(", "`", "<(", ">("})
@@ -464,6 +466,9 @@ class SecretFiles(Guard):
         # `aws ecr get-login-password | docker login --password-stdin`: a credential printed
         # straight into the one command that logs in with it never reaches the transcript.
         logged_in = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _logs_in_from_stdin(c)}
+        looped = self._reads_looped_names(parsed, context)
+        if looped is not None:
+            return looped
         # `find ~/.aws -name credentials`: the names under a directory printed, none read (find
         # -exec cat, or a find whose names a reader takes through a pipe, still reads them)
         feeding = {id(f) for c in parsed.commands for f in c.feeders}
@@ -480,6 +485,23 @@ class SecretFiles(Guard):
                 if not (id(c) in counted and (_dumps_environment(c) or _dumps_container_environment(c))) and
                 not (id(c) in logged_in and c.inline_code is None and _prints_secret(c) is not None)))
         return super().judge_shell(parsed, context)
+
+    def _reads_looped_names(self, parsed: shell.Parsed, context: Context) -> Ruling | None:
+        """``for f in $(find /home -name .netrc); do cat $f; done``: the loop's variable holds the
+        files find names, so a reader given the variable reads each (a secret's name, judged as
+        that name under the home); ``ls $f`` and ``wc -l $f`` print none of it."""
+        for variable, words in parsed.loops:
+            names = [m.group(1) for w in words if "find" in w.text for m in _FIND_NAME.finditer(w.text)]
+            secret = next((n for n in names if "*" not in n and self._secret(context.home + "/" + n, context)), None)
+            if secret is None:
+                continue
+            use = Lazy(rf"^\$\{{?{re.escape(variable)}\}}?$")
+            for command in parsed.commands:
+                if command.name not in _METADATA and not _only_counts(command) and command.name not in ("echo", "printf") \
+                        and any(use.search(w.text) for w in command.words[1:]):
+                    return self.verdict(DENY, " ".join(command.argv), f"reads each file named {secret} that the loop's "
+                                        "find hands it", "Ask the user for the one value you need")
+        return None
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         shown = " ".join(command.argv)

@@ -746,8 +746,6 @@ sh("other", "allow", adapted(art("T1053.002", 2), LOOKALIKE), "at -l", "atrm 3",
 UNMET: dict[str, str] = {
     'echo -e "e /etc/passwd\\n,p\\ne /etc/shadow\\n,p\\n" | ed > /tmp/T1003.008.txt':
         "ed's `e FILE` command, fed on its input, reads /etc/shadow: ed's input is not read as its commands",
-    'for file in $(find /home -type f -name .netrc 2> /dev/null);do echo $file ; cat $file ; done':
-        "a for loop over find's names, each read by cat: the loop variable's words are not known",
     'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
         "a write under a path a substitution computes (python's user site) in the home",
     'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':

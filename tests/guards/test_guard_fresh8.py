@@ -11,7 +11,7 @@ and a directory server's entries written (``ldapadd``); a file's attributes chan
 files, ``touch -r FILE``'s file read; the cloud metadata service's credentials fetched, a find that
 only prints the names under a secret directory, the environment filtered to a plain variable; code
 decoded into a file and run, cloudflared's tunnel management, AppleScript's ``do shell script``,
-``log erase``; ``$HISTFILE`` as the user's history file."""
+``log erase``; ``$HISTFILE`` as the user's history file; a loop over the secret files find names."""
 
 from __future__ import annotations
 
@@ -288,6 +288,21 @@ def test_decoded_code_tunnels_applescript_and_the_log(guard: str, command: str, 
 ])
 def test_histfile_is_the_users_history(guard: str, command: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("for file in $(find /home -type f -name .netrc 2> /dev/null);do echo $file ; cat $file ; done", "deny"),
+    ("for f in $(find ~ -name .env); do cat \"$f\"; done", "deny"),
+    ("for f in $(find / -name id_rsa); do cp ${f} /tmp/k/; done", "deny"),
+    ("for f in $(find / -name id_rsa); do ls -l $f; done", "allow"),      # names, no content
+    ("for f in $(find ~ -name .env); do wc -l \"$f\"; done", "allow"),
+    ("for f in $(find ~ -name .env); do echo \"$f\"; done", "allow"),
+    ("for f in $(find . -name '*.py'); do cat $f; done", "allow"),        # no secret's name
+    ("for f in $(find . -name package.json); do jq .name $f; done", "allow"),
+])
+def test_a_loop_over_finds_names(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
 
 
 @pytest.mark.inprocess
