@@ -280,6 +280,8 @@ def _find_names(command: Command) -> list[str]:
     return [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
 
 
+#: ed's commands on its input that read a file into the buffer: `e FILE`, `E FILE`, `r FILE`
+_ED_READS = Lazy(r"^\s*(?:[0-9$.,]*r|[eE])\s+([^\s!][^\n]*?)\s*$", re.M)
 #: a name find looks for inside a loop's list (`for f in $(find / -name .netrc)`)
 _FIND_NAME = Lazy(r"""-i?(?:name|path)\s+["']?([^"'\s)]+)""", needs=("name", "path"))
 #: how a command inside a substitution is reached: its output becomes words another command
@@ -540,6 +542,8 @@ class SecretFiles(Guard):
             return ALLOWED
         words = [w.text for w in command.words[1:]] + [r.target for r in command.redirects if r.mode != "dup" and
                                                       r.mode != "stdin"]
+        if command.name in ("ed", "red", "ex") and command.stdin is not None:  # `echo 'e /etc/shadow' | ed`
+            words += [m.group(1) for m in _ED_READS.finditer(command.stdin[: 1 << 16])]
         pattern = _pattern_operand("grep", git[1]) if git is not None and git[0] == "grep" else \
             _pattern_operand(command.name, list(command.args))
         if pattern is not None and pattern in words:

@@ -635,6 +635,9 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield "eval", command.stdin  # line means it as code; judged as such
     elif name in ("at", "batch") and command.stdin is not None and _reads_code_on_stdin(command):
         yield name, command.stdin  # `echo 'rm -rf ~' | at midnight`: the job runs it later
+    elif name in ("ed", "ex") and command.stdin is not None:  # ed's `!CMD` on its input runs CMD in a shell
+        yield from ((f"{name} !", line.lstrip()[1:]) for line in command.stdin.splitlines()
+                    if line.lstrip().startswith("!") and len(line.lstrip()) > 1)
     elif name in ("su", "runuser", "flock", "script"):
         for k, word in enumerate(words[:-1]):
             if word.text in ("-c", "--command") or name == "script" and re.fullmatch(r"-[a-zA-Z]*c", word.text):

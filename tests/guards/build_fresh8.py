@@ -744,8 +744,6 @@ sh("other", "allow", adapted(art("T1053.002", 2), LOOKALIKE), "at -l", "atrm 3",
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 49.
 UNMET: dict[str, str] = {
-    'echo -e "e /etc/passwd\\n,p\\ne /etc/shadow\\n,p\\n" | ed > /tmp/T1003.008.txt':
-        "ed's `e FILE` command, fed on its input, reads /etc/shadow: ed's input is not read as its commands",
     'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
         "a write under a path a substitution computes (python's user site) in the home",
     'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':

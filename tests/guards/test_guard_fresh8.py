@@ -11,7 +11,8 @@ and a directory server's entries written (``ldapadd``); a file's attributes chan
 files, ``touch -r FILE``'s file read; the cloud metadata service's credentials fetched, a find that
 only prints the names under a secret directory, the environment filtered to a plain variable; code
 decoded into a file and run, cloudflared's tunnel management, AppleScript's ``do shell script``,
-``log erase``; ``$HISTFILE`` as the user's history file; a loop over the secret files find names."""
+``log erase``; ``$HISTFILE`` as the user's history file; a loop over the secret files find names; ed's commands on its input (``e FILE``, ``r FILE``,
+``!CMD``)."""
 
 from __future__ import annotations
 
@@ -303,6 +304,19 @@ def test_histfile_is_the_users_history(guard: str, command: str, decision: str) 
 ])
 def test_a_loop_over_finds_names(command: str, decision: str) -> None:
     assert decide("secret_files", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("guard", "command", "decision"), [
+    ("secret_files", "echo -e \"e /etc/passwd\\n,p\\ne /etc/shadow\\n,p\\n\" | ed > /tmp/T1003.008.txt", "deny"),
+    ("secret_files", "printf 'r ~/.ssh/id_rsa\\n,p\\n' | ed", "deny"),
+    ("secret_files", "printf 'e notes.txt\\n,p\\nq\\n' | ed", "allow"),
+    ("destructive_rm", "printf '!rm -rf ~\\nq\\n' | ed", "deny"),      # ed's ! runs a shell command
+    ("destructive_rm", "printf ',s/foo/bar/g\\nw\\nq\\n' | ed -s src/app.c", "allow"),
+    ("secret_files", "printf ',s/foo/bar/g\\nw\\nq\\n' | ed -s src/app.c", "allow"),
+])
+def test_eds_commands_on_its_input(guard: str, command: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
 
 
 @pytest.mark.inprocess
