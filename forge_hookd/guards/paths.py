@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from forge_hookd.shell.commands import PYTHON, Command, written_text
-from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
     defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
@@ -183,6 +183,9 @@ def _tar_extracts(args: list[str]) -> bool:
         any(a.startswith("-") and not a.startswith("--") and "x" in a[1:] for a in args)
 
 
+#: the files python runs at every start from a site-packages directory (a `.pth` file's import
+#: lines too): written where the line cannot tell, they may run in every python of the user
+_STARTUP_HOOKS = frozenset({"usercustomize.py", "sitecustomize.py"})
 #: find's actions that write the names found into a file (GNU find)
 _FIND_WRITES = frozenset({"-fls", "-fprint", "-fprint0", "-fprintf"})
 _HOOK_ADDERS = frozenset({"cp", "install", "ln"})
@@ -257,6 +260,12 @@ class ProtectedPaths(Guard):
         for word in written_paths(command):
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             how = "" if word in redirected else command.name
+            if path is None and posixpath.basename(word) in _STARTUP_HOOKS or \
+                    path is None and word.endswith(".pth") and "$" in word:
+                return self.verdict(ASK, " ".join(command.argv) or f"> {word}", f"writes {word}, code every later "
+                                    "python runs at its start, where the line cannot tell (a site-packages of the "
+                                    "user or the system?)", "Write it inside the project's own virtual environment, "
+                                    "or ask the user")
             verdict = self._path(word, path, context, " ".join(command.argv) or f"> {word}", how, command)
             if verdict.decision != "allow":
                 return verdict

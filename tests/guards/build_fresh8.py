@@ -744,8 +744,6 @@ sh("other", "allow", adapted(art("T1053.002", 2), LOOKALIKE), "at -l", "atrm 3",
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 49.
 UNMET: dict[str, str] = {
-    'USER_PACKAGES=$(python3 -c "import site; print(site.getusersitepackages())")\nmkdir -p "$USER_PACKAGES"\necho "import os; os.system(\'date > /tmp/poc.txt\')" > "$USER_PACKAGES/usercustomize.py"':
-        "a write under a path a substitution computes (python's user site) in the home",
     'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':
         'refused (ask): a script the line writes into a mktemp file and runs is not read',
 }

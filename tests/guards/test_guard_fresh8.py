@@ -12,7 +12,8 @@ files, ``touch -r FILE``'s file read; the cloud metadata service's credentials f
 only prints the names under a secret directory, the environment filtered to a plain variable; code
 decoded into a file and run, cloudflared's tunnel management, AppleScript's ``do shell script``,
 ``log erase``; ``$HISTFILE`` as the user's history file; a loop over the secret files find names; ed's commands on its input (``e FILE``, ``r FILE``,
-``!CMD``)."""
+``!CMD``); a python startup hook (``usercustomize.py``, ``sitecustomize.py``, a ``.pth``) written
+where the line cannot tell."""
 
 from __future__ import annotations
 
@@ -317,6 +318,20 @@ def test_a_loop_over_finds_names(command: str, decision: str) -> None:
 ])
 def test_eds_commands_on_its_input(guard: str, command: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("USER_PACKAGES=$(python3 -c \"import site; print(site.getusersitepackages())\")\n"
+     "echo \"import os; os.system('date > /tmp/poc.txt')\" > \"$USER_PACKAGES/usercustomize.py\"", "ask"),
+    ("echo 'import os' > \"$SITE/atomic_hook.pth\"", "ask"),
+    ("cp hook.py \"$(python3 -m site --user-site)/sitecustomize.py\"", "ask"),
+    ("echo 'import x' > .venv/lib/python3.12/site-packages/sitecustomize.py", "allow"),  # the project's own venv
+    ("echo 'import os' > src/sitecustomize.py", "allow"),
+    ("echo x > \"$OUT/report.txt\"", "allow"),
+])
+def test_python_startup_hooks_written_where_the_line_cannot_tell(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
 
 
 @pytest.mark.inprocess
