@@ -36,12 +36,15 @@ _UPDATE_RC_VERBS = {"defaults": "enable", "enable": "enable", "disable": "disabl
                     "defaults-disabled": "link"}
 _RC_UPDATE_VERBS = {"add": "enable", "del": "disable", "delete": "disable"}
 _CHKCONFIG_VERBS = {"on": "enable", "off": "disable", "reset": "disable"}
+_INIT_TOOLS = frozenset({"service", "update-rc.d", "rc-update", "chkconfig"})
 
 
 def as_systemctl(name: str, args: list[str]) -> tuple[str, list[str]]:
     """``service pf stop``, ``update-rc.d X defaults``, ``chkconfig X on``, ``rc-update add X``
     as the systemctl command with the same effect (``systemctl stop pf``, ``systemctl enable
     X``), so that one set of rules judges every init system; other commands unchanged."""
+    if name not in _INIT_TOOLS:
+        return name, args
     ops = operands(args)
     verb, service = None, None
     if name == "service" and len(ops) >= 2:
@@ -174,8 +177,16 @@ def machine_setting(name: str, args: list[str]) -> Finding:
     return None
 
 
+#: the commands the rules above judge: every other command is passed by one lookup (the rules
+#: run for every command of every agent)
+_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "date", "timedatectl",
+                    "hwclock", "swapoff", "tmutil", "networksetup", "defaults"}) | _IPTABLES
+
+
 def machine_change(name: str, args: list[str]) -> Finding:
     """The first of the changes above ``name args`` makes, or None."""
+    if name not in _HEADS:
+        return None
     for rule in (service_change, firewall_change, clock_set, machine_setting):
         found = rule(name, args)
         if found is not None:

@@ -272,10 +272,16 @@ def _downloads(command: Command) -> list[str]:
     return [s for s in saved if s and s != "-"]
 
 
+_DECODER_NAMES = frozenset({"base64", "base32", "gbase64", "b64decode", "uudecode", "xxd", "openssl", "gpg"})
+
+
 def _decoded_into(command: Command) -> list[str]:
     """The files a decoder writes (``base64 -d x > a.sh``, ``xxd -r -p x a.bin``, ``openssl
     enc -d ... -out a.sh``, ``gpg -d -o a.sh``, ``uudecode``): text the line never shows."""
-    name, args = command.name, list(command.args)
+    name = command.name
+    if name not in _DECODER_NAMES:
+        return []
+    args = list(command.args)
     flags = set(args)
     decodes = name in ("base64", "base32", "gbase64") and bool(flags & {"-d", "--decode", "-D"}) or \
         name in ("b64decode", "uudecode") or name == "xxd" and any(a.startswith("-r") for a in args) or \
