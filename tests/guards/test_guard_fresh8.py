@@ -237,7 +237,8 @@ def test_attributes_and_archives_are_writes(command: str, decision: str) -> None
     ("find ~/.ssh -type f > /tmp/list; xargs cat < /tmp/list", "deny"),
     # the environment filtered to a variable no secret is named after
     ("env | grep LANG", "allow"),
-    ("env | grep -i '^path='", "allow"),
+    ("env | grep -i '^lang='", "allow"),
+    ("env | grep PATH", "deny"),                                        # many names hold the word
     ("printenv | grep NODE_ENV", "allow"),
     ("env | grep AWS", "deny"),                                         # AWS_SECRET_ACCESS_KEY among them
     ("env | grep -v LANG", "deny"),
