@@ -310,6 +310,8 @@ def _known_var(name: str, context: Context, cwd: str | None) -> str:
         return cwd or context.start
     if name == "TMPDIR" and context.tmpdir is not None:
         return context.tmpdir
+    if name == "HISTFILE":  # bash's history file, unless the line set it (the parser puts that in first)
+        return context.home + "/.bash_history"
     return "$" + name
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Ruling, operands
+from forge_hookd.guards.machine_settings import as_systemctl, machine_change
 from forge_hookd.guards.paths import written_paths
 from forge_hookd.shell.commands import Command, Parsed, option_values
 from forge_hookd.shell.lazyre import Lazy
@@ -51,7 +52,7 @@ class MachineWide(Guard):
 
 
 def _machine(command: Command) -> tuple[str, str, str] | None:
-    name, args = command.name, list(command.args)
+    name, args = as_systemctl(command.name, list(command.args))  # `service pf stop` as `systemctl stop pf`
     preload = next((a for a in _settings(command) if a.startswith(("LD_PRELOAD=", "DYLD_INSERT_LIBRARIES="))), None)
     if preload is not None and preload.partition("=")[2]:
         return DENY, f"preloads a library into every program it starts ({preload})", "Link the library normally"
@@ -148,6 +149,9 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
+    change = machine_change(name, args)
+    if change is not None:
+        return ASK, *change
     return None
 
 
@@ -175,6 +179,11 @@ _BROAD = frozenset({"node", "nodejs", "python", "python2", "python3", "ruby", "p
                     "screen", "ssh", "sshd", "code", "electron", "chrome", "chromium", "firefox", "safari", "docker",
                     "dockerd", "containerd", "claude", "codex", "gemini", "cursor", "copilot", "aider", "git",
                     "vim", "nvim", "emacs", "login", "systemd", "launchd", "Xorg", "gnome-shell", "Finder", "Dock"})
+#: the same programs by their macOS application names, compared in lower case (``killall
+#: 'Google Chrome'`` closes every window of the user's browser)
+_BROAD_APPS = frozenset({"google chrome", "google chrome helper", "chromium", "firefox", "safari", "microsoft edge",
+                         "brave browser", "arc", "visual studio code", "code helper", "cursor", "terminal", "iterm2",
+                         "finder", "dock", "docker desktop"})
 #: the options of pkill and of killall that take a value (the next word is no name)
 _KILL_VALUED = {"pkill": frozenset({"-g", "-G", "-P", "-s", "-t", "-u", "-U", "-F", "--signal", "--euid", "--uid",
                                     "--group", "--pgroup", "--parent", "--session", "--terminal", "--pidfile", "--ns",
@@ -236,7 +245,7 @@ def _broad_name(name: str, args: list[str]) -> str | None:
         elif not arg.startswith("-") or arg == "-":
             bare = arg.strip("^$")
             bare = bare.rpartition("/")[2] if bare.startswith("/") and " " not in bare else bare
-            if _is_broad(bare):
+            if _is_broad(bare) or bare.lower() in _BROAD_APPS:
                 return arg
     return None
 
@@ -317,7 +326,12 @@ def _schedules(name: str, args: list[str]) -> bool:
 _GATEKEEPER_OFF = frozenset({"--master-disable", "--global-disable"})
 _DEFAULTS_OFF = {("com.apple.security", "GKAutoRearm"), ("com.apple.LaunchServices", "LSQuarantine")}
 _FALSE = frozenset({"no", "false", "0"})
-_PROTECTION_SERVICES = frozenset({"apparmor", "selinux", "auditd"})
+#: the services that watch the machine: its mandatory access control, its audit and its logs,
+#: and the endpoint sensors security teams install (stopping one blinds them: ATT&CK T1562)
+_PROTECTION_SERVICES = frozenset({"apparmor", "selinux", "auditd", "rsyslog", "syslog", "syslog-ng", "syslogd",
+                                  "systemd-journald", "journald", "falcon-sensor", "falcond", "cbdaemon", "cbagentd",
+                                  "osqueryd", "wazuh-agent", "ossec", "mdatp", "clamav-daemon", "clamd", "auditbeat",
+                                  "elastic-agent", "sysmon", "sentinelone", "velociraptor", "taniumclient"})
 #: Microsoft Defender's switches that turn its scanning off (Set-MpPreference -X $true)
 _DEFENDER_OFF = frozenset({"-disablerealtimemonitoring", "-disablebehaviormonitoring", "-disableioavprotection",
                            "-disablescriptscanning", "-disableblockatfirstseen", "-disableintrusionpreventionsystem"})
@@ -340,6 +354,10 @@ def _protection_off(name: str, args: list[str]) -> str | None:
         service = next((o for o in operands(args)[1:] if o.removesuffix(".service") in _PROTECTION_SERVICES), None)
         if service is not None:
             return f"systemctl {operands(args)[0]} {service}"
+    if name == "auditctl" and ("-D" in args or any(args[k:k + 2] == ["-e", "0"] for k in range(len(args)))):
+        return "the audit system: auditctl " + ("-D deletes every rule" if "-D" in args else "-e 0 switches it off")
+    if name == "mdatp" and operands(args)[:1] == ["config"] and "disabled" in args:
+        return "Microsoft Defender for Endpoint: mdatp " + " ".join(args)
     lowered = name.lower()  # PowerShell's names are case-blind
     if lowered == "set-mppreference" and any(a.lower() in _DEFENDER_OFF for a in args) and \
             not any(a.lower() == "$false" for a in args):
@@ -390,6 +408,8 @@ def _drops_firewall(name: str, args: list[str]) -> str | None:
         return "nft " + operands(args)[0]
     if name == "ufw" and operands(args)[:1] in (["disable"], ["reset"]):
         return "ufw " + operands(args)[0]
+    if name == "pfctl" and any(a == "-d" or a.startswith("-F") for a in args):  # pf disabled, or its rules flushed
+        return "pfctl " + next(a for a in args if a == "-d" or a.startswith("-F"))
     return None
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from forge_hookd.shell.commands import PYTHON, Command, written_text
-from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
     defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
@@ -38,14 +38,18 @@ _REMOTE_SIDE = Lazy(r"(?:[\w.-]+@)?(?:\[[0-9a-fA-F:]+\]|[\w.-]+):", needs=(":",)
 
 def written_paths(command: Command) -> Iterator[str]:
     """The words a command writes to: redirections, tee, sed -i, cp/mv/install/ln's
-    destination, dd of=, truncate, find -fprint/-fls, rm/mv/chmod's operands (they
-    change the file), where a download is saved (curl -o, wget -O/-P) and where an
-    archive is unpacked (tar -x -C, unzip -d, 7z x -o)."""
+    destination, dd of=, truncate, find -fprint/-fls, rm/mv/chmod/chattr's operands (they
+    change the file), where a download is saved (curl -o, wget -O/-P), where an archive is
+    unpacked (tar -x -C, unzip -d, 7z x -o) and where one is created (tar -cf, zip, 7z a, ditto)."""
     yield from written_redirects(command)
     name, args = command.name, list(command.args)
     ops = operands(args, mode_first=name == "chmod")
-    if name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown", "touch"):
+    if name == "touch":  # -r FILE and -d/-t DATE are read, not written (touch -acmr /bin/sh f writes f)
+        yield from _operands_after_values(args, "rdt", ("--reference", "--date"))
+    elif name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown"):
         yield from ops[1:] if name in ("chmod", "chown") else ops
+    elif name in ("chattr", "chflags"):  # a file's attributes changed: chattr -i /etc/passwd, chflags -R 0 /
+        yield from ops[1:] if name == "chflags" else (o for o in ops if not o.startswith(("+", "=")))
     elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
                                          for a in args):
         yield from ops[1:] if name == "sed" else ops
@@ -64,7 +68,61 @@ def written_paths(command: Command) -> Iterator[str]:
                     if a.startswith("--output=") or a.startswith("-o") and len(a) > 2)
     elif name in _FETCHERS or name in _UNPACKERS:
         yield from (w for w in _fetched_or_unpacked(name, args) if w and w != "-")
+    if name in _PACKERS:
+        yield from (w for w in _packed(name, args) if w and w != "-")
     yield from (w for w in written_by_options(command) if w and w != "-")
+
+
+def _operands_after_values(args: list[str], takes_value: str, longs: tuple[str, ...]) -> Iterator[str]:
+    """The operands of a command whose options ``takes_value`` (single letters, ending a
+    cluster) and ``longs`` take the next word as their value."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("--"):
+            skip = arg in longs
+        elif arg.startswith("-") and len(arg) > 1:
+            at = next((k for k, letter in enumerate(arg[1:], start=1) if letter in takes_value), None)
+            skip = at is not None and at == len(arg) - 1
+        else:
+            yield arg
+
+
+#: archivers that create an archive, and where it goes: tar's -f, zip's and 7z's first operand,
+#: ditto's last (``zip ~/data.zip x``, ``tar -czf ~/x.tgz .`` write into the home)
+_PACKERS = frozenset({"tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "7zr", "ditto"})
+_TAR_VALUED = "CfTXbgKNLVH"
+
+
+def _packed(name: str, args: list[str]) -> Iterator[str]:
+    """Where an archive is created: ``tar -czf FILE``, ``tar czf FILE`` (the old form),
+    ``zip FILE ...``, ``7z a FILE ...``, ``ditto -c -k SRC FILE``; ``-`` is the output."""
+    if name in ("tar", "gtar", "bsdtar") and _tar_creates(args):
+        first = args[0] if args else ""
+        if first and not first.startswith("-") and "f" in first:  # tar czf FILE ...: the old form
+            valued_letters = [c for c in first if c in _TAR_VALUED]
+            if valued_letters and len(args) > valued_letters.index("f") + 1:
+                yield args[valued_letters.index("f") + 1]
+        else:
+            yield from valued(args, "f", ("--file",), _TAR_VALUED)
+    elif name == "zip":
+        yield from list(_operands_after_values(args, "bnPtOsUY", ("--password", "--temp-path", "--suffixes", "--out",
+                                                                   "--split-size")))[:1]
+    elif name.startswith("7z") and operands(args)[:1] in (["a"], ["u"]):
+        yield from operands(args)[1:2]
+    elif name == "ditto" and len(operands(args)) >= 2:
+        yield operands(args)[-1]
+
+
+def _tar_creates(args: list[str]) -> bool:
+    """``tar -czf x.tgz .``, ``tar czf x.tgz .``, ``tar --create``: an archive written (``-r``
+    and ``-u`` append to one)."""
+    if any(a in ("--create", "--append", "--update") for a in args):
+        return True
+    first = args[0] if args else ""
+    return bool(set("cru") & set(first.lstrip("-"))) and not first.startswith("--") or \
+        any(a.startswith("-") and not a.startswith("--") and bool(set("cru") & set(a[1:])) for a in args)
 
 
 #: the commands guards/outputs.py reads the options, scripts or code of (its own tables, held
@@ -130,6 +188,9 @@ def _tar_extracts(args: list[str]) -> bool:
         any(a.startswith("-") and not a.startswith("--") and "x" in a[1:] for a in args)
 
 
+#: the files python runs at every start from a site-packages directory (a `.pth` file's import
+#: lines too): written where the line cannot tell, they may run in every python of the user
+_STARTUP_HOOKS = frozenset({"usercustomize.py", "sitecustomize.py"})
 #: find's actions that write the names found into a file (GNU find)
 _FIND_WRITES = frozenset({"-fls", "-fprint", "-fprint0", "-fprintf"})
 _HOOK_ADDERS = frozenset({"cp", "install", "ln"})
@@ -204,6 +265,12 @@ class ProtectedPaths(Guard):
         for word in written_paths(command):
             path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
             how = "" if word in redirected else command.name
+            if path is None and posixpath.basename(word) in _STARTUP_HOOKS or \
+                    path is None and word.endswith(".pth") and "$" in word:
+                return self.verdict(ASK, " ".join(command.argv) or f"> {word}", f"writes {word}, code every later "
+                                    "python runs at its start, where the line cannot tell (a site-packages of the "
+                                    "user or the system?)", "Write it inside the project's own virtual environment, "
+                                    "or ask the user")
             verdict = self._path(word, path, context, " ".join(command.argv) or f"> {word}", how, command)
             if verdict.decision != "allow":
                 return verdict

@@ -1,14 +1,16 @@
 """privilege_escalation (the ``block_sudo`` template's guard): ``sudo``, ``doas``,
 ``pkexec``, ``su``, ``run0``, ``sudoedit`` wherever a command runs (also as a wrapper or
 inside ``sh -c``), world-writable or setuid permissions, and handing the system to
-another owner (``chown -R x /``)."""
+another owner (``chown -R x /``), the machine's user accounts changed (``useradd``, FreeBSD's
+``pw``, macOS's ``dscl``; their reads pass: ``dscl . -read``, ``passwd -S``), and a directory
+server's entries written (``ldapadd``: asks)."""
 
 from __future__ import annotations
 
 import re
 
 from forge_hookd.shell.commands import PRIVILEGE, Command, option_values
-from forge_hookd.guards.base import ALLOWED, DENY, Context, Guard, Option, Ruling, command_cwd, gives_to_oneself, inside, \
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, gives_to_oneself, inside, \
     operands, resolve
 from forge_hookd.shell.lazyre import Lazy
 
@@ -17,14 +19,48 @@ _SETUID = Lazy(r"^[2-7][0-7]{3}$|(?:^|,)[ugoa]*[+=][rwxXt]*s")
 
 
 #: a one-liner that makes its process root: os.setuid(0), POSIX::setuid(0), Process::Sys.setuid(0),
-#: process.setuid(0), setreuid(0, 0), and the group calls
-_BECOMES_ROOT = Lazy(r"\bset(?:e|re|res)?[ug]id\(\s*0\s*[,)]|\$[<>]\s*=\s*0\b", needs=("id(", "$<", "$>"))
+#: process.setuid(0), setreuid(0, 0), and the group calls; AppleScript's `do shell script "..." with
+#: administrator privileges`, which runs the command as root
+_BECOMES_ROOT = Lazy(r"\bset(?:e|re|res)?[ug]id\(\s*0\s*[,)]|\$[<>]\s*=\s*0\b|with\s+administrator\s+privileges",
+                     needs=("id(", "$<", "$>", "administrator"))
 
 
-# Commands that create, change or remove users, groups and their passwords.
+# Commands that create, change or remove users, groups and their passwords (FreeBSD's pw,
+# macOS's dscl, sysadminctl, dseditgroup and dsenableroot among them), a login shell too.
 _ACCOUNTS = frozenset({"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod",
                        "groupdel", "delgroup", "gpasswd", "chpasswd", "chage", "newusers", "vipw", "vigr", "visudo",
-                       "dscl", "sysadminctl", "passwd"})
+                       "dscl", "sysadminctl", "passwd", "pw", "dseditgroup", "dsenableroot", "chsh", "chfn"})
+#: what only reads among those tools' subcommands and options: ``dscl . -read``, ``passwd -S``,
+#: ``pw usershow``, ``dseditgroup -o checkmember``, ``sysadminctl -secureTokenStatus``, ``chsh -l``
+_DSCL_WRITES = frozenset({"-create", "create", "-append", "append", "-merge", "merge", "-delete", "delete",
+                          "-change", "change", "-changei", "changei", "-passwd", "passwd", "-createpl", "createpl",
+                          "-deletepl", "deletepl", "-mcxset", "mcxset", "-mcxdelete", "mcxdelete", "-mcximport",
+                          "mcximport", "-authonly", "authonly"})
+_DSCL_READS = frozenset({"-read", "read", "-readall", "readall", "-readpl", "readpl", "-readpli", "readpli", "-list",
+                         "list", "-search", "search", "-diff", "diff", "-mcxread", "mcxread"})
+_PW_READS = frozenset({"usershow", "groupshow", "showuser", "showgroup", "usernext", "groupnext"})
+_PASSWD_READS = frozenset({"-S", "--status", "-a", "--all"})
+_CHSH_READS = frozenset({"-l", "--list-shells", "-h", "--help", "-v", "--version", "-V"})
+#: the LDAP clients that write a directory server's entries: its users, groups and passwords
+_DIRECTORY_WRITERS = frozenset({"ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn"})
+
+
+def _reads_accounts(name: str, args: list[str]) -> bool:
+    """The account tools' reads, which change nothing (see :data:`_DSCL_READS` and its like)."""
+    ops = operands(args)
+    if name == "dscl":
+        return any(a in _DSCL_READS for a in args) and not any(a in _DSCL_WRITES for a in args)
+    if name == "pw":
+        return bool(ops) and (ops[0] in _PW_READS or ops[0] in ("user", "group") and ops[1:2] == ["show"])
+    if name == "passwd":
+        return any(a in ("-S", "--status") for a in args) and all(a in _PASSWD_READS for a in args if a.startswith("-"))
+    if name == "dseditgroup":
+        return any(args[k:k + 2] in (["-o", "read"], ["-o", "checkmember"]) for k in range(len(args)))
+    if name == "sysadminctl":
+        return "-secureTokenStatus" in args or "status" in ops
+    if name in ("chsh", "chfn"):
+        return bool(args) and all(a in _CHSH_READS for a in args)
+    return False
 
 
 class PrivilegeEscalation(Guard):
@@ -48,11 +84,15 @@ class PrivilegeEscalation(Guard):
             return self._raise(command.name, " ".join(command.argv))
         code = command.inline_code
         if code is not None and _BECOMES_ROOT.search(code[1][: 1 << 16]):
-            return self.verdict(DENY, " ".join(command.argv), f"makes itself root (setuid(0) in a {code[0]} one-liner)",
+            how = "with administrator privileges" if "administrator" in code[1] else "setuid(0)"
+            return self.verdict(DENY, " ".join(command.argv), f"makes itself root ({how} in a {code[0]} one-liner)",
                                 "Run it without privileges, or ask the user")
-        if command.name in _ACCOUNTS:
+        if command.name in _ACCOUNTS and not _reads_accounts(command.name, list(command.args)):
             return self.verdict(DENY, " ".join(command.argv), "changes the machine's user accounts or passwords",
                                 "Ask the user to manage accounts")
+        if command.name in _DIRECTORY_WRITERS:
+            return self.verdict(ASK, " ".join(command.argv), "changes entries of a directory server (its users, "
+                                "groups and passwords)", "Ask the user to manage the directory")
         if self.opts["permissions"]:
             return self._permissions(command, context)
         return ALLOWED

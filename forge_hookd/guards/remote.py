@@ -24,6 +24,9 @@ RUNNERS = SHELLS | frozenset({"python", "python3", "python2", "perl", "ruby", "n
                               "source", ".", "eval", "pwsh", "powershell", "lua"})
 TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "chisel", "tailscale", "pinggy",
                      "zrok", "localxpose", "loophole", "expose", "code", "code-insiders", "devtunnel"})
+#: cloudflared's tunnel subcommands that manage tunnels without opening one (`tunnel run` opens)
+_TUNNEL_MANAGEMENT = frozenset({"list", "info", "login", "delete", "cleanup", "create", "route", "token", "ingress",
+                                "vnet", "help"})
 _URL = Lazy(r"https?://(\[[0-9a-fA-F:]+\]|[^/\s:'\"]+)")
 #: this machine: sending to it sends nothing off the machine
 _LOCAL = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0", "host.docker.internal"})
@@ -118,6 +121,7 @@ class RemoteCode(Guard):
             return self.verdict(ASK, looked_up, "puts a command's output, a loop variable at a time, in names to look "
                                 "up: DNS carries it out", "Ask the user before sending anything to another machine")
         fetched: dict[str, str] = {}
+        decoded: dict[str, str] = {}  # `base64 -d x > a.sh; ./a.sh`: code whose text the line never shows
         unpacked: str | None = None  # `curl URL | tar xz`: what it holds is unknown, so any ./path run after
         for command in parsed.commands:
             ran = _runs_file(command)
@@ -125,6 +129,12 @@ class RemoteCode(Guard):
                 return self.verdict(DENY, f"{fetched[posixpath.basename(ran)]} ... {' '.join(command.argv)}",
                                     "runs downloaded code unread", "Download it, read it, then run it in a "
                                     "separate step the user can see")
+            if ran is not None and posixpath.basename(ran) in decoded:
+                return self.verdict(ASK, f"{decoded[posixpath.basename(ran)]} ... {' '.join(command.argv)}",
+                                    "runs code it decoded: what the code does cannot be seen",
+                                    "Decode it to a file, read it, then run it in a separate step the user can see")
+            for saved in _decoded_into(command):
+                decoded[posixpath.basename(saved)] = " ".join(command.argv)
             if unpacked is not None and ran is not None and "/" in ran and not command.feeders and \
                     not ran.startswith(("/usr/", "/bin/", "/sbin/", "/etc/")):
                 return self.verdict(DENY, f"{unpacked} ... {' '.join(command.argv)}", "runs downloaded code unread "
@@ -263,6 +273,29 @@ def _downloads(command: Command) -> list[str]:
     if not saved and (command.name == "wget" or command.name == "curl" and (
             "O" in short_flags(args) or "--remote-name" in args or "--remote-name-all" in args)):
         saved += [u.rstrip("/").rsplit("/", 1)[-1].split("?")[0] for u in urls]
+    return [s for s in saved if s and s != "-"]
+
+
+_DECODER_NAMES = frozenset({"base64", "base32", "gbase64", "b64decode", "uudecode", "xxd", "openssl", "gpg"})
+
+
+def _decoded_into(command: Command) -> list[str]:
+    """The files a decoder writes (``base64 -d x > a.sh``, ``xxd -r -p x a.bin``, ``openssl
+    enc -d ... -out a.sh``, ``gpg -d -o a.sh``, ``uudecode``): text the line never shows."""
+    name = command.name
+    if name not in _DECODER_NAMES:
+        return []
+    args = list(command.args)
+    flags = set(args)
+    decodes = name in ("base64", "base32", "gbase64") and bool(flags & {"-d", "--decode", "-D"}) or \
+        name in ("b64decode", "uudecode") or name == "xxd" and any(a.startswith("-r") for a in args) or \
+        name == "openssl" and "-d" in flags or name == "gpg" and bool(flags & {"-d", "--decrypt"})
+    if not decodes:
+        return []
+    saved = [r.target for r in command.redirects if r.mode in ("write", "append") and r.fd in (None, "1")]
+    saved += [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-o", "--output", "-out")]
+    if name == "xxd" and len(operands(args)) == 2:
+        saved.append(operands(args)[1])  # xxd -r IN OUT
     return [s for s in saved if s and s != "-"]
 
 
@@ -496,8 +529,9 @@ def _socket_or_tunnel(command: Command) -> str | None:
     if name in TUNNELS:
         if name == "tailscale" and args[:1] not in (("funnel",), ("serve",)):
             return None
-        if name == "cloudflared" and "tunnel" not in args:
-            return None
+        if name == "cloudflared" and ("tunnel" not in args or "--url" not in args and
+                                      next((o for o in operands(args) if o != "tunnel"), "") in _TUNNEL_MANAGEMENT):
+            return None  # `cloudflared tunnel list`, `tunnel login`: tunnels managed, none opened
         if name in ("code", "code-insiders") and args[:1] != ("tunnel",):  # VS Code's remote tunnel, not the editor
             return None
         if name == "devtunnel" and args[:1] not in (("host",), ("port",)):

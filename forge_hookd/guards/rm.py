@@ -109,6 +109,9 @@ class DestructiveRm(Guard):
                                 for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "overwrites a device",
                                 "Write to a file inside the project instead")
+        if name == "log" and operands(list(command.args))[:1] == ["erase"]:  # macOS's unified log, all of it
+            return self.verdict(DENY, " ".join(command.argv), "erases the machine's log (log erase)",
+                                "Leave the system's logs; ask the user")
         if name == "rsync" and _rsync_deletes(command.args):
             return self._mirror(command, context)
         moved = _archived_and_removed(name, list(command.args))

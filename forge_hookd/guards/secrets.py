@@ -173,6 +173,15 @@ _SECRET_METADATA = (".metadata.name", ".metadata.namespace", ".metadata.labels",
                     ".metadata.uid", ".metadata.resourceVersion", ".type", ".kind", ".apiVersion", ".immutable")
 
 
+#: the cloud metadata services' paths that hand out the machine's credentials: AWS's instance
+#: role (and ECS's task role), Azure's managed identity token, GCP's service account token
+_METADATA_CREDENTIALS = Lazy(r"(?:169\.254\.169\.254|\[fd00:ec2::254\]|metadata\.google\.internal|169\.254\.170\.2)"
+                             r"[^\s]*/(?:iam/security-credentials|identity/oauth2/token|service-accounts/[^/\s]*/token|"
+                             r"v2/credentials)", needs=("169.254.", "metadata.google", "fd00:ec2"))
+_FETCHERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "Invoke-WebRequest", "Invoke-RestMethod", "iwr",
+                       "irm"})
+
+
 def _prints_secret(command: Command) -> str | None:
     """Secret material printed by a command that has it (``gh auth token``), or loaded
     or dumped by a one-liner (``load_dotenv()``, ``print(os.environ)``)."""
@@ -185,6 +194,8 @@ def _prints_secret(command: Command) -> str | None:
     if head == "heroku" and command.args[:1] == ("config:get",) and any(
             _SECRET_NAME.search(a) or a.upper().endswith(("_URL", "_URI", "_DSN")) for a in command.args[1:]):
         return "prints a secret config var"  # DATABASE_URL holds the password; NODE_ENV is no secret
+    if head in _FETCHERS and any(_METADATA_CREDENTIALS.search(a) for a in command.args):
+        return "fetches the machine's cloud credentials from the metadata service"
     if head in ("docker", "podman") and command.args[:1] == ("inspect",) and \
             any(".Config.Env" in a for a in command.args):
         return "prints a container's environment, secrets with it"
@@ -269,6 +280,26 @@ def _find_names(command: Command) -> list[str]:
     return [args[k + 1] for k, a in enumerate(args[:-1]) if a in _FIND_PATTERNS]
 
 
+#: ed's commands on its input that read a file into the buffer: `e FILE`, `E FILE`, `r FILE`
+_ED_READS = Lazy(r"^\s*(?:[0-9$.,]*r|[eE])\s+([^\s!][^\n]*?)\s*$", re.M)
+#: a name find looks for inside a loop's list (`for f in $(find / -name .netrc)`)
+_FIND_NAME = Lazy(r"""-i?(?:name|path)\s+["']?([^"'\s)]+)""", needs=("name", "path"))
+#: how a command inside a substitution is reached: its output becomes words another command
+#: reads (`cat $(find ~/.ssh -type f)`)
+_SUBSTITUTIONS = frozenset({"$(", "`", "<(", ">("})
+
+
+def _without_starts(find: Command) -> Command:
+    """``find`` without the directories it starts from (its words before the first test or
+    action: ``find //.aws ~/.config -name x``), for a find that only prints names."""
+    count = 0
+    for arg in find.args:
+        if arg.startswith(("-", "(", "!", ")")):
+            break
+        count += 1
+    return find._replace(argv=find.argv[:1] + find.argv[1 + count:], words=find.words[:1] + find.words[1 + count:])
+
+
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 
@@ -350,7 +381,8 @@ def _lists_contents(command: Command) -> bool:
 _PLAIN_VARIABLES = frozenset({"PATH", "HOME", "SHELL", "LANG", "TERM", "USER", "PWD", "EDITOR", "VISUAL", "DISPLAY",
                               "JAVA", "JAVA_HOME", "PYTHON", "PYTHONPATH", "CONDA", "VIRTUAL_ENV", "NVM", "GOROOT",
                               "GOPATH", "NODE_ENV", "NODE_OPTIONS", "RUSTUP_HOME", "CARGO_HOME", "TZ", "HOSTNAME",
-                              "LOGNAME", "TMPDIR", "DEBUG", "PORT", "CI", "LD_LIBRARY_PATH", "MANPATH", "PS1", "SHLVL"})
+                              "LOGNAME", "TMPDIR", "DEBUG", "PORT", "CI", "LD_LIBRARY_PATH", "MANPATH", "PS1", "SHLVL",
+                              "LANGUAGE", "LC_ALL", "CONDA_PREFIX"})
 _PLAIN_PREFIXES = ("LC_", "XDG_", "CONDA_", "JAVA_", "PYENV", "NVM_", "HOMEBREW_")
 
 
@@ -375,6 +407,7 @@ def _only_counts(command: Command) -> bool:
         return True
     args = list(command.args)
     return command.name in _COUNTERS and bool(short_flags(args) & {"c", "q", "l", "L"} or long_flags(args) & _COUNTING)
+
 
 
 # what the line cannot know in a path: a substitution `$(pgrep x)`, a variable `$DIR`, `${DIR}`
@@ -478,12 +511,42 @@ class SecretFiles(Guard):
         # `aws ecr get-login-password | docker login --password-stdin`: a credential printed
         # straight into the one command that logs in with it never reaches the transcript.
         logged_in = {id(c.feeders[-1]) for c in parsed.commands if c.feeders and _logs_in_from_stdin(c)}
+        looped = self._reads_looped_names(parsed, context)
+        if looped is not None:
+            return looped
+        # `find ~/.aws -name credentials`: the names under a directory printed, none read (find
+        # -exec cat, or a find whose names a reader takes through a pipe, still reads them)
+        feeding = {id(f) for c in parsed.commands for f in c.feeders}
+        names_only = {id(c) for c in parsed.commands if c.name == "find" and id(c) not in feeding and
+                      c.via not in _SUBSTITUTIONS and not _FIND_RUNS.intersection(c.args) and
+                      not any(r.mode in ("write", "append") and r.fd in (None, "1") and r.target != "/dev/null"
+                              for r in c.redirects)}  # a list saved to a file a later command may read
+        if names_only:
+            parsed = parsed._replace(commands=tuple(_without_starts(c) if id(c) in names_only else c
+                                                    for c in parsed.commands))
         if counted or logged_in:
             parsed = parsed._replace(commands=tuple(
                 c for c in parsed.commands
                 if not (id(c) in counted and (_dumps_environment(c) or _dumps_container_environment(c))) and
                 not (id(c) in logged_in and c.inline_code is None and _prints_secret(c) is not None)))
         return super().judge_shell(parsed, context)
+
+    def _reads_looped_names(self, parsed: shell.Parsed, context: Context) -> Ruling | None:
+        """``for f in $(find /home -name .netrc); do cat $f; done``: the loop's variable holds the
+        files find names, so a reader given the variable reads each (a secret's name, judged as
+        that name under the home); ``ls $f`` and ``wc -l $f`` print none of it."""
+        for variable, words in parsed.loops:
+            names = [m.group(1) for w in words if "find" in w.text for m in _FIND_NAME.finditer(w.text)]
+            secret = next((n for n in names if "*" not in n and self._secret(context.home + "/" + n, context)), None)
+            if secret is None:
+                continue
+            use = Lazy(rf"^\$\{{?{re.escape(variable)}\}}?$")
+            for command in parsed.commands:
+                if command.name not in _METADATA and not _only_counts(command) and command.name not in ("echo", "printf") \
+                        and any(use.search(w.text) for w in command.words[1:]):
+                    return self.verdict(DENY, " ".join(command.argv), f"reads each file named {secret} that the loop's "
+                                        "find hands it", "Ask the user for the one value you need")
+        return None
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         shown = " ".join(command.argv)
@@ -522,6 +585,8 @@ class SecretFiles(Guard):
             return ALLOWED
         words = [w.text for w in command.words[1:]] + [r.target for r in command.redirects if r.mode != "dup" and
                                                       r.mode != "stdin"]
+        if command.name in ("ed", "red", "ex") and command.stdin is not None:  # `echo 'e /etc/shadow' | ed`
+            words += [m.group(1) for m in _ED_READS.finditer(command.stdin[: 1 << 16])]
         pattern = _pattern_operand("grep", git[1]) if git is not None and git[0] == "grep" else \
             _pattern_operand(command.name, list(command.args))
         if pattern is not None and pattern in words:

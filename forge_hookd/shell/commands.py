@@ -686,6 +686,9 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
         yield "eval", command.stdin  # line means it as code; judged as such
     elif name in ("at", "batch", "sed", "gsed") and command.stdin is not None and _reads_code_on_stdin(command):
         yield name, command.stdin  # `echo 'rm -rf ~' | at midnight`: the job runs it later
+    elif name in ("ed", "ex") and command.stdin is not None:  # ed's `!CMD` on its input runs CMD in a shell
+        yield from ((f"{name} !", line.lstrip()[1:]) for line in command.stdin.splitlines()
+                    if line.lstrip().startswith("!") and len(line.lstrip()) > 1)
     elif name in ("su", "runuser", "flock", "script"):
         for k, word in enumerate(words[:-1]):
             if word.text in ("-c", "--command") or name == "script" and re.fullmatch(r"-[a-zA-Z]*c", word.text):
@@ -1227,9 +1230,11 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
     return None
 
 
-# system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("...")
+# system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("..."), AppleScript's
+# do shell script "..." (osascript -e)
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
-                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command)\s*[({]?\s*(?:\[\s*)?
+                         \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command|
+                         \bdo\s+shell\s+script)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 #: the home as a one-liner names it: what an argument list holds besides literals
