@@ -225,8 +225,8 @@ class _Walker:
         expanded = known.git_aliases(known.name_commands(expanded), [a.text for a in raw.assignments])
         wrappers, words = _unwrap(expanded)
         self.truncated = self.truncated or len(wrappers) >= MAX_WRAPPERS  # what the last one runs is unread
-        redirects = tuple(Redirect(r.op, r.target.text, r.mode, r.fd, r.body, r.target.dynamic)
-                          for r in raw.redirects)
+        redirects = tuple(Redirect(r.op, target.text, r.mode, r.fd, r.body, target.dynamic)
+                          for r in raw.redirects for target in [_expanded_target(known, r.target)])
         stdin = next((r.body for r in reversed(redirects) if r.mode == "stdin"), None)
         command = Command(tuple(w.text for w in words), tuple(words), tuple(a.text for a in raw.assignments),
                           redirects, tuple(tuple(w.text for w in ws) for ws in wrappers), feeders, via, depth,
@@ -378,6 +378,15 @@ def _program_run(command: Command) -> tuple[str, str] | None:
         return None
     path = next((a for a in args if not a.startswith("-")), None)
     return (path, runs) if path else None
+
+
+def _expanded_target(known: Known, target: Word) -> Word:
+    """A redirection's target with what the line set put in (``D=/etc; echo x > $D/hosts``
+    writes /etc/hosts); as written where it does not come out one word."""
+    if not target.dynamic:
+        return target
+    expanded = known.expand([target])
+    return expanded[0] if len(expanded) == 1 else target
 
 
 def _script_key(path: str, cwd: str | None) -> str:

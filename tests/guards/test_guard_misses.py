@@ -591,3 +591,16 @@ def test_scps_local_destination_and_mongos_whole_collection_deletes(guard: str, 
 ])
 def test_prune_now_and_a_forced_submodule_deinit(command: str, decision: str) -> None:
     assert decide("destructive_git", command) == decision, command
+
+
+@pytest.mark.parametrize(("guard", "command", "decision"), [
+    # a redirection's target holds what the line set, as a command's words do
+    ("protected_paths", "D=/etc; echo x > $D/hosts", "deny"),
+    ("protected_paths", "export D=/etc && echo x > \"$D/hosts\"", "deny"),
+    ("secret_files", "F=.env; cat < $F", "deny"),
+    ("protected_paths", "OUT=build; echo x > $OUT/log.txt", "allow"),
+    ("protected_paths", "HISTFILE=/tmp/h; echo > $HISTFILE", "allow"),
+    ("protected_paths", "echo x >> $GITHUB_ENV", "allow"),    # unknown here: the runner's own file
+])
+def test_a_redirections_target_holds_what_the_line_set(guard: str, command: str, decision: str) -> None:
+    assert decide(guard, command) == decision, command
