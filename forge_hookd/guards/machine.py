@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Ruling, operands
-from forge_hookd.guards.machine_settings import as_systemctl, machine_change
 from forge_hookd.guards.paths import written_paths
 from forge_hookd.shell.commands import Command, Parsed, option_values
 from forge_hookd.shell.lazyre import Lazy
@@ -51,8 +50,33 @@ class MachineWide(Guard):
         return self.verdict(decision, " ".join(command.argv) or " ".join(command.assignments), reason, safely)
 
 
+#: the commands guards/machine_settings.py reads (its _HEADS), and the other init systems' tools
+#: it reads as systemctl (its _INIT_TOOLS): a test holds them equal; it loads only for one of them,
+#: not for the git and npm of every day
+SETTINGS_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "date",
+                            "timedatectl", "hwclock", "swapoff", "tmutil", "networksetup", "defaults", "iptables",
+                            "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"})
+INIT_TOOLS = frozenset({"service", "update-rc.d", "rc-update", "chkconfig"})
+
+
+def _as_systemctl(name: str, args: list[str]) -> tuple[str, list[str]]:
+    if name not in INIT_TOOLS:
+        return name, args
+    from forge_hookd.guards.machine_settings import as_systemctl
+
+    return as_systemctl(name, args)
+
+
+def _machine_change(name: str, args: list[str]) -> tuple[str, str] | None:
+    if name not in SETTINGS_HEADS:
+        return None
+    from forge_hookd.guards.machine_settings import machine_change
+
+    return machine_change(name, args)
+
+
 def _machine(command: Command) -> tuple[str, str, str] | None:
-    name, args = as_systemctl(command.name, list(command.args))  # `service pf stop` as `systemctl stop pf`
+    name, args = _as_systemctl(command.name, list(command.args))  # `service pf stop` as `systemctl stop pf`
     preload = next((a for a in _settings(command) if a.startswith(("LD_PRELOAD=", "DYLD_INSERT_LIBRARIES="))), None)
     if preload is not None and preload.partition("=")[2]:
         return DENY, f"preloads a library into every program it starts ({preload})", "Link the library normally"
@@ -149,7 +173,7 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         return ASK, "enters another process's namespaces (nsenter)", "Ask the user"
     if name == "chroot" or "chroot" in command.wrapper_names:
         return ASK, "changes the root directory (chroot)", "Ask the user"
-    change = machine_change(name, args)
+    change = _machine_change(name, args)
     if change is not None:
         return ASK, *change
     return None

@@ -17,6 +17,9 @@ where the line cannot tell."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from helpers import Project, decide, pack, run_installed
@@ -360,3 +363,21 @@ def test_the_installed_executable_judges_the_same(project: Project, guard: str, 
     run = run_installed(["guard", "test", guard, "--", command], cwd=project.root, prog="forge-hook")
     assert run.stdout.splitlines()[0] == first, run.stdout
     assert run.exit_status == status
+
+
+def test_the_machine_settings_rules_load_only_for_the_commands_they_read() -> None:
+    """guards/machine_settings.py loads for its own commands and the other init systems' tools,
+    never for the git and npm of every day; the sets that decide it are its own tables."""
+    from forge_hookd.guards import machine, machine_settings
+
+    assert machine.SETTINGS_HEADS == machine_settings._HEADS
+    assert machine.INIT_TOOLS == machine_settings._INIT_TOOLS
+    code = ("import sys\n"
+            "from forge_hookd.guards import GUARDS, Context, make\n"
+            "ctx = Context.from_env('/home/u/p', {'HOME': '/home/u'})\n"
+            "for line in sys.argv[1:]:\n"
+            "    [make(n).judge('bash', {'command': line}, ctx) for n in GUARDS]\n"
+            "    print('forge_hookd.guards.machine_settings' in sys.modules)\n")
+    lines = ['git add -A && git commit -m "fix: parse" && npm test', "service cron stop"]
+    out = subprocess.run([sys.executable, "-c", code, *lines], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"], out.stderr
