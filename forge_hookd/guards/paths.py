@@ -19,6 +19,7 @@ from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, 
     defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.sed import backups, in_place
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
 MANAGED_SYSTEM_DIR = "/etc/forge"
@@ -42,9 +43,11 @@ def written_paths(command: Command) -> Iterator[str]:
     ops = operands(args, mode_first=name == "chmod")
     if name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown", "touch"):
         yield from ops[1:] if name in ("chmod", "chown") else ops
-    elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
-                                         for a in args):
-        yield from ops[1:] if name == "sed" else ops
+    elif name in ("sed", "gsed") and (suffix := in_place(args)) is not None:
+        yield from ops[1:]  # the first is the script (or -e's value, which operands keeps too)
+        yield from backups(suffix, ops[1:])
+    elif name == "perl" and any(a.startswith("-i") or a.startswith("-pi") for a in args):
+        yield from ops
     elif name in ("cp", "mv", "install", "ln", "rsync") and len(ops) >= 2:
         yield ops[-1]
         if name == "mv":
@@ -374,8 +377,8 @@ def _only_reads(command: Command) -> bool:
     name, args = command.name, command.args
     if name in _READERS or name in _PLAIN_READERS:
         return True
-    if name in ("sed", "awk", "gawk", "yq") and not any(a.startswith(("-i", "--in-place")) or a == "inplace"
-                                                        for a in args):
+    if name in ("sed", "gsed") and in_place(args) is None or \
+            name in ("awk", "gawk", "yq") and not any(a.startswith(("-i", "--in-place")) or a == "inplace" for a in args):
         return True
     git = git_args(command)
     return git is not None and git[0] not in _GIT_WRITES

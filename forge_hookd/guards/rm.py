@@ -111,6 +111,9 @@ class DestructiveRm(Guard):
                                 "Write to a file inside the project instead")
         if name == "rsync" and _rsync_deletes(command.args):
             return self._mirror(command, context)
+        pruned = _duplicates_deleted(name, list(command.args))
+        if pruned:  # fdupes -dN, jdupes -dN, rdfind -deleteduplicates true: a copy of each set deleted
+            return self._duplicates(command, context, pruned)
         moved = _archived_and_removed(name, list(command.args))
         if moved:  # tar --remove-files, zip -m, 7z -sdel: what goes into the archive is deleted
             cwd = command_cwd(command, context)
@@ -121,6 +124,19 @@ class DestructiveRm(Guard):
         code = command.inline_code
         if code is not None:
             return self._code(code[0], code[1], command, context)
+        return ALLOWED
+
+    # -- fdupes -d, jdupes -d, rdfind -deleteduplicates ------------------------------------
+    def _duplicates(self, command: Command, context: Context, roots: list[str]) -> Ruling:
+        """Duplicates deleted under each directory searched: the project's own are the agent's
+        work; under the home or the system, which copy survives is the tool's pick, not the user's."""
+        cwd = command_cwd(command, context)
+        for root in roots:
+            path = resolve(root, context, cwd) if cwd is not None or root.startswith(("/", "~", "$")) else None
+            if path is None or self._danger(path, context, recursive=True) is not None:
+                return self.verdict(ASK, " ".join(command.argv), f"deletes every duplicate file it finds under "
+                                    f"{root}, keeping the copy it picks, with no look first",
+                                    "List the duplicates first (fdupes -r DIR, rdfind -dryrun true DIR) and ask the user")
         return ALLOWED
 
     # -- rsync --delete --------------------------------------------------------------------
@@ -296,6 +312,26 @@ class DestructiveRm(Guard):
             if verdict.decision != "allow":
                 return verdict
         return ALLOWED
+
+
+#: the duplicate finders' options that take a value (the next word is no directory)
+_DEDUP_VALUED = {"fdupes": frozenset({"-o", "--order", "-l", "--log", "-x", "--xsize", "-G", "--minsize", "-L",
+                                      "--maxsize"}),
+                 "jdupes": frozenset({"-o", "--order", "-X", "--ext-filter", "-x", "--xsize", "-y", "--hash-db",
+                                      "-P", "--print", "-C", "--chunk-size"})}
+
+
+def _duplicates_deleted(name: str, args: list[str]) -> list[str]:
+    """The directories fdupes or jdupes searches with ``-d``/``--delete`` (``-rdN``), or rdfind
+    with ``-deleteduplicates true``, deleting all but one copy of each set; [] otherwise."""
+    if name == "rdfind":
+        if not any(a == "-deleteduplicates" and args[k + 1:k + 2] == ["true"] for k, a in enumerate(args)):
+            return []
+        return [a for k, a in enumerate(args) if not a.startswith("-") and not (k and args[k - 1].startswith("-"))]
+    valued = _DEDUP_VALUED.get(name)
+    if valued is None or not any(a == "--delete" or re.fullmatch(r"-[A-Za-z]*d[A-Za-z]*", a) for a in args):
+        return []
+    return [a for k, a in enumerate(args) if not a.startswith("-") and not (k and args[k - 1] in valued)]
 
 
 def _archived_and_removed(name: str, args: list[str]) -> list[str]:
