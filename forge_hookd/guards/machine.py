@@ -40,6 +40,11 @@ class MachineWide(Guard):
         if bomb is not None:
             return self.verdict(DENY, bomb.group(0), "is a fork bomb: it fills the machine with processes",
                                 "Do not run it")
+        ranking = _killed_by_rank(parsed) if "kill" in parsed.text else None
+        if ranking is not None:
+            return self.verdict(ASK, ranking, "kills the processes a ranking by CPU or memory puts first, whatever "
+                                "they are: a service of the machine or the agent's own among them",
+                                "List them (ps aux --sort=-%cpu | head) and kill the one the user chooses by its pid")
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -293,6 +298,23 @@ _MODULE_LOADERS = frozenset({"insmod", "modprobe", "kldload", "kextload", "kmuti
 _MODPROBE_QUIET = frozenset({"-r", "--remove", "-R", "--resolve-alias", "-n", "--dry-run", "--show", "-c",
                              "--showconfig", "--show-config", "-D", "--show-depends", "--show-modversions",
                              "--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"})
+
+
+def _killed_by_rank(parsed: Parsed) -> str | None:
+    """The ranking whose first pids the line kills (``kill -9 $(ps aux --sort=-%cpu | awk
+    'NR<=6 {print $2}')``, ``ps -eo pid --sort=-pcpu | head | xargs kill``, ``top -b -o %MEM``,
+    ``ps aux | sort -nrk 3``), or None: a pid named, or a program matched by name, is chosen."""
+    commands = parsed.commands
+    if not any(c.name == "kill" for c in commands):
+        return None
+    lister = any(c.name == "ps" for c in commands)
+    for c in commands:
+        if c.name == "ps" and any(a.startswith("--sort") or a in ("-O", "O") or re.fullmatch(r"k[-+][%\w]+", a)
+                                  for a in c.args) or \
+                c.name == "top" and any(a == "-o" or a.startswith("-o") for a in c.args) or \
+                c.name == "sort" and lister and any(a.startswith("-") and "n" in a for a in c.args):
+            return " ".join(c.argv)
+    return None
 
 
 #: what sets the system clock: date's -s/--set or a time operand, timedatectl's set-time, hwclock's writes

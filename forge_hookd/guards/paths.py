@@ -14,10 +14,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from forge_hookd.shell.commands import PYTHON, Command, written_text
+from forge_hookd.shell.commands import PYTHON, Command, Parsed, written_text
 from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
     defaults_taken, in_home_cache, inside, valued, \
-    PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
+    PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, without_cmd_switches, written_redirects
 from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.shell.sed import backups, in_place
 
@@ -42,7 +42,7 @@ def written_paths(command: Command) -> Iterator[str]:
     name, args = command.name, list(command.args)
     ops = operands(args, mode_first=name == "chmod")
     if name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown", "touch"):
-        yield from ops[1:] if name in ("chmod", "chown") else ops
+        yield from ops[1:] if name in ("chmod", "chown") else without_cmd_switches(args, ops)
     elif name in ("sed", "gsed") and (suffix := in_place(args)) is not None:
         yield from ops[1:]  # the first is the script (or -e's value, which operands keeps too)
         yield from backups(suffix, ops[1:])
@@ -196,6 +196,30 @@ class ProtectedPaths(Guard):
                 return verdict
         return ALLOWED
 
+    def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
+        """Besides each command: a write through a link the same line made (``ln -s
+        /etc/hosts h && echo x > h`` writes /etc/hosts), judged as a write of its target."""
+        if any(c.name == "ln" for c in parsed.commands):
+            links = _links_made(parsed, context)
+            for command in parsed.commands if links else ():
+                verdict = self._through_links(command, context, links)
+                if verdict.decision != "allow":
+                    return verdict
+        return super().judge_shell(parsed, context)
+
+    def _through_links(self, command: Command, context: Context, links: dict[str, str]) -> Ruling:
+        cwd = command_cwd(command, context)
+        for word in written_paths(command) if command.name != "ln" else ():
+            path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
+            for link, target in links.items() if path is not None else ():
+                if path is not None and inside(path, link) and link != "/":
+                    real = target + path[len(link):]
+                    verdict = self._path(word, real, context, " ".join(command.argv) or f"> {word}", command.name,
+                                         command)
+                    if verdict.decision != "allow":
+                        return verdict
+        return ALLOWED
+
     def judge_command(self, command: Command, context: Context) -> Ruling:
         cwd = command_cwd(command, context)
         redirected = set(written_redirects(command))
@@ -227,6 +251,23 @@ class ProtectedPaths(Guard):
             return self.verdict(DENY, shown, f"writes {path}, outside the project",
                                 "Write inside the project, or ask the user")
         return ALLOWED
+
+
+def _links_made(parsed: Parsed, context: Context) -> dict[str, str]:
+    """The symbolic links ``ln -s TARGET [LINK]`` makes in the line, each link's path to its
+    target's (a relative target is taken from the link's directory, as the system does)."""
+    links: dict[str, str] = {}
+    for command in parsed.commands:
+        args = list(command.args)
+        if command.name != "ln" or not any(a == "--symbolic" or a.startswith("-") and not a.startswith("--") and
+                                           "s" in a for a in args):
+            continue
+        ops, cwd = operands(args), command_cwd(command, context)
+        if not ops or cwd is None:
+            continue
+        link = resolve(ops[-1] if len(ops) >= 2 else posixpath.basename(ops[0].rstrip("/")), context, cwd)
+        links[link] = resolve(ops[0], context, posixpath.dirname(link) or "/")
+    return links
 
 
 #: Lockfiles: deleting one is no edit (the package manager writes a new one from the manifest).

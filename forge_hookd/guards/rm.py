@@ -9,7 +9,7 @@ import re
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, in_home_cache, inside, \
-    operands, resolve, short_flags
+    operands, resolve, short_flags, without_cmd_switches
 from forge_hookd.shell.lazyre import Lazy
 
 _SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
@@ -171,7 +171,7 @@ class DestructiveRm(Guard):
         flags = short_flags(args)
         recursive = bool(flags & {"r", "R"}) or "--recursive" in args or command.name in ("rmdir",)
         cwd = command_cwd(command, context)
-        targets = operands(args[1:] if command.name == "gio" else args)
+        targets = without_cmd_switches(args, operands(args[1:] if command.name == "gio" else args))
         shown = " ".join(command.argv)
         fed = {"xargs", "parallel"} & set(command.wrapper_names)
         if fed:

@@ -416,14 +416,7 @@ sh("other", "allow", S, "ffprobe /home/Files/presentation_video.mp4", "ffmpeg -i
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it.
-_TOP_PIDS = "the pids a pipeline picks by resource rank (ps --sort=-%cpu | head) killed: whatever runs most, system processes among them"
-_WINDOWS_RMDIR = "cmd's rmdir /s /q of a folder of the project read as a delete of the drive's root"
 UNMET: dict[str, str] = {
-    "ln -s /etc/hosts link && echo hello > link": "a write through a link the same line made to a file outside the project",
-    "kill -9 $(ps aux --sort=-%cpu | awk 'NR>1 && NR<=6 {print $2}')": _TOP_PIDS,
-    "ps -eo pid --sort=-%cpu | head -n 6 | tail -n 5 | xargs kill -9": _TOP_PIDS,
-    "rmdir /s /q build": _WINDOWS_RMDIR,
-    "rmdir /s /q folder": _WINDOWS_RMDIR,
     'IFS=\';\'; for cmd in "which ls;touch asdf"; do eval "$cmd"; done':
         "a loop variable over a literal given to eval: docs/guards.md asks on eval of a variable",
 }

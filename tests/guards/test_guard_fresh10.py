@@ -4,7 +4,9 @@ by its effect and pinned with benign look-alikes: Windows' shells killed by imag
 cmd.exe``, ``spps -Name powershell``), the machine's clock set (``date --set``), a file sent out as a
 mail attachment (``mail -A``, ``mutt -a``), duplicates deleted unasked over the home (``fdupes -rdN ~``),
 sed's in-place switch in GNU's abbreviations (``--in-plac``) and its backups written elsewhere
-(``--in-place=../old/*``)."""
+(``--in-place=../old/*``), cmd's switches read as no folders at the root (``rmdir /s /q build``), a
+write through a link the line made (``ln -s /etc/hosts h && echo x > h``), and the pids a ranking by CPU
+puts first killed (``ps --sort=-%cpu | head | xargs kill``)."""
 
 from __future__ import annotations
 
@@ -107,6 +109,62 @@ def test_sed_in_place_however_spelt(command: str, decision: str) -> None:
 
 
 @pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # cmd's switches are no folders at the root: the Windows reading (rm -rf build) judges the folder
+    ("rmdir /s /q build", "allow"),
+    ("rmdir /s /q folder", "allow"),
+    ("del /q file.txt", "allow"),
+    ("rmdir /s /q C:\\Users\\dev", "deny"),
+    ("rd /s /q C:\\", "deny"),
+    ("rmdir /s /q ..", "deny"),
+    ("rmdir /s /q /home/user", "deny"),
+    ("rm -rf /s", "deny"),                            # a POSIX option: /s is a folder at the root
+    # cmd's %VARIABLE% spelling of the profile, the system folder and the temporary one
+    ("rmdir /s /q %USERPROFILE%", "deny"),
+    ("rmdir /s /q %USERPROFILE%\\Documents", "deny"),
+    ("del /s /q '%WINDIR%\\System32'", "deny"),
+    ("rd /s /q '%TEMP%\\build'", "allow"),
+])
+def test_cmd_switches_are_no_root_folders(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("ln -s /etc/hosts link && echo hello > link", "deny"),
+    ("ln -sfn /home/user/.ssh link && echo key > link/authorized_keys", "deny"),
+    ("ln -s /etc/hosts && echo x > hosts", "deny"),   # the link named after its target
+    ("ln -s ../shared/config.yml config.yml && echo x >> config.yml", "deny"),  # relative to the link's folder
+    ("ln --symbolic /etc/cron.d jobs; cp job jobs/", "deny"),
+    ("ln -s src/app.py main.py && echo x > main.py", "allow"),
+    ("ln -s /tmp/out out && echo x > out", "allow"),
+    ("ln -sf $(pwd)/dist public && echo ok > public/index.html", "allow"),
+    ("ln -s /etc/hosts link && cat link", "allow"),   # read, not written
+    ("ln -s ../README.md docs/README.md", "allow"),
+])
+def test_a_write_through_a_link_the_line_made(command: str, decision: str) -> None:
+    assert decide("protected_paths", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("kill -9 $(ps aux --sort=-%cpu | awk 'NR>1 && NR<=6 {print $2}')", "ask"),
+    ("ps -eo pid --sort=-%cpu | head -n 6 | tail -n 5 | xargs kill -9", "ask"),
+    ("for p in $(ps -eo pid --sort=-pcpu --no-headers | head -5); do kill -9 $p; done", "ask"),
+    ("ps aux | sort -nrk 3 | head -5 | awk '{print $2}' | xargs kill", "ask"),
+    ("kill $(ps aux k-rss | tail -1 | awk '{print $2}')", "ask"),
+    ("ps aux --sort=-%cpu | head -6", "allow"),      # listed, not killed
+    ("top -b -n 1 -o %CPU | head -15", "allow"),
+    ("kill 48213", "allow"),
+    ("kill $(lsof -t -i:3000)", "allow"),
+    ("kill $(pgrep -f 'node server.js')", "allow"),
+    ("kill $(cat server.pid)", "allow"),
+])
+def test_pids_killed_by_their_rank(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
 @pytest.mark.parametrize("command", [
     "date -u", "taskkill /pid 4812 /f", "echo ok | mail -s ci dev@example.com", "fdupes -r .",
     "sed -i 's/0.1.0/0.2.0/' setup.cfg", "sed --in-place=.bak 's/a/b/' README.md",
@@ -122,6 +180,9 @@ def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
     ("remote_code", "mail -s x -A notes.txt a@example.com", "remote_code: deny", 1),
     ("destructive_rm", "fdupes -rdN /home/user", "destructive_rm: ask", 4),
     ("protected_paths", "sed --in-plac s/x/y/ /etc/hosts", "protected_paths: deny", 1),
+    ("protected_paths", "ln -s /etc/hosts h && echo x > h", "protected_paths: deny", 1),
+    ("destructive_rm", "rmdir /s /q build", "destructive_rm: allow", 0),
+    ("machine_wide", "ps aux --sort=-%cpu | head -3 | xargs kill", "machine_wide: ask", 4),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
