@@ -266,7 +266,9 @@ def _links_made(parsed: Parsed, context: Context) -> dict[str, str]:
         if not ops or cwd is None:
             continue
         link = resolve(ops[-1] if len(ops) >= 2 else posixpath.basename(ops[0].rstrip("/")), context, cwd)
-        links[link] = resolve(ops[0], context, posixpath.dirname(link) or "/")
+        target = resolve(ops[0], context, posixpath.dirname(link) or "/") if link is not None else None
+        if link is not None and target is not None:  # a part the line cannot know: no link to follow
+            links[link] = target
     return links
 
 
