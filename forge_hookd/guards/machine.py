@@ -305,8 +305,9 @@ def _killed_by_rank(parsed: Parsed) -> str | None:
     'NR<=6 {print $2}')``, ``ps -eo pid --sort=-pcpu | head | xargs kill``, ``top -b -o %MEM``,
     ``ps aux | sort -nrk 3``), or None: a pid named, or a program matched by name, is chosen."""
     commands = parsed.commands
-    if not any(c.name == "kill" for c in commands):
-        return None
+    if not any(c.name == "kill" and ("xargs" in c.wrapper_names or any("$" in a or "`" in a for a in c.args))
+               for c in commands):
+        return None  # no kill, or one of pids the line names: chosen, not ranked
     lister = any(c.name == "ps" for c in commands)
     for c in commands:
         if c.name == "ps" and any(a.startswith("--sort") or a in ("-O", "O") or re.fullmatch(r"k[-+][%\w]+", a)

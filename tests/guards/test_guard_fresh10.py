@@ -159,6 +159,7 @@ def test_a_write_through_a_link_the_line_made(command: str, decision: str) -> No
     ("kill $(lsof -t -i:3000)", "allow"),
     ("kill $(pgrep -f 'node server.js')", "allow"),
     ("kill $(cat server.pid)", "allow"),
+    ("ps aux --sort=-%mem | head -5; kill 48213", "allow"),   # the pid named after a look: chosen
 ])
 def test_pids_killed_by_their_rank(command: str, decision: str) -> None:
     assert decide("machine_wide", command) == decision, command
