@@ -133,7 +133,8 @@ class DestructiveRm(Guard):
         cwd = command_cwd(command, context)
         for root in roots:
             path = resolve(root, context, cwd) if cwd is not None or root.startswith(("/", "~", "$")) else None
-            if path is None or self._danger(path, context, recursive=True) is not None:
+            if path is None or not inside(path, context.project_root) and \
+                    self._danger(path, context, recursive=True) is not None:
                 return self.verdict(ASK, " ".join(command.argv), f"deletes every duplicate file it finds under "
                                     f"{root}, keeping the copy it picks, with no look first",
                                     "List the duplicates first (fdupes -r DIR, rdfind -dryrun true DIR) and ask the user")

@@ -76,6 +76,7 @@ def test_a_file_sent_as_a_mail_attachment(command: str, decision: str) -> None:
     ("rdfind -deleteduplicates true ~", "ask"),
     ("fdupes -rdN /srv/media", "ask"),
     ("fdupes -rdN assets/", "allow"),                # the project's own files: the agent's work
+    ("fdupes -rdN .", "allow"),                      # the whole project: one copy of each kept
     ("jdupes -r -d -N ./fixtures", "allow"),
     ("fdupes -rdN /tmp/export", "allow"),
     ("fdupes -r ~/Pictures", "allow"),               # listed, nothing deleted
