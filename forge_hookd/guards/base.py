@@ -476,6 +476,18 @@ def long_flags(args: list[str] | tuple[str, ...]) -> set[str]:
 _DASH_MODE = Lazy(r"^-[rwxXst]+$")
 
 
+_CMD_SWITCH = re.compile(r"/[A-Za-z]")
+
+
+def without_cmd_switches(args: list[str] | tuple[str, ...], ops: list[str]) -> list[str]:
+    """``ops`` less cmd's one-letter switches when the words are cmd's (``rmdir /s /q build``,
+    ``del /q x``: a switch and no POSIX option): ``/s`` there is no folder at the root, and
+    shell/windows.py reads the line as the POSIX command it is (``rm -rf build``)."""
+    if not any(_CMD_SWITCH.fullmatch(a) for a in args) or any(a.startswith("-") for a in args):
+        return ops
+    return [o for o in ops if not _CMD_SWITCH.fullmatch(o)]
+
+
 def operands(args: list[str] | tuple[str, ...], *, mode_first: bool = False) -> list[str]:
     """Arguments that are not options (everything after ``--`` counts). ``mode_first``:
     chmod's, whose first operand may start with a dash (``chmod -x f`` takes the mode

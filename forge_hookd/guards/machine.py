@@ -40,6 +40,11 @@ class MachineWide(Guard):
         if bomb is not None:
             return self.verdict(DENY, bomb.group(0), "is a fork bomb: it fills the machine with processes",
                                 "Do not run it")
+        ranking = _killed_by_rank(parsed) if "kill" in parsed.text else None
+        if ranking is not None:
+            return self.verdict(ASK, ranking, "kills the processes a ranking by CPU or memory puts first, whatever "
+                                "they are: a service of the machine or the agent's own among them",
+                                "List them (ps aux --sort=-%cpu | head) and kill the one the user chooses by its pid")
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -136,6 +141,9 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
             "Ask the user"
     if name == "sysctl" and _sets_kernel(args):
         return ASK, "changes a kernel setting for the whole machine (sysctl)", "Ask the user"
+    if name in _CLOCK_SETTERS and _sets_clock(name, args):
+        return ASK, f"sets the machine's clock ({name} {' '.join(args)}): every program's time, certificates' " \
+            "validity and build timestamps change", "Print the time (date -u), or ask the user"
     firewall = _drops_firewall(name, args)
     if firewall is not None:
         return DENY, f"drops the machine's firewall ({firewall})", "Ask the user"
@@ -278,6 +286,10 @@ def _broad_name(name: str, args: list[str]) -> str | None:
 #: and the option that names the image: anthropics/claude-code #9970, #10174, #13941
 _IMAGE_KILLERS = {"taskkill": ("/im", "//im", "-im"), "taskkill.exe": ("/im", "//im", "-im"),
                   "Stop-Process": ("-name", "-processname"), "spps": ("-name", "-processname")}
+#: Windows' own shells and the processes its session runs on, by image name in lower case (Windows
+#: matches images regardless of case): `taskkill /IM cmd.exe` ends every cmd window, the agent's among them
+_WINDOWS_BROAD = frozenset({"cmd", "powershell", "pwsh", "conhost", "windowsterminal", "explorer", "svchost", "csrss",
+                            "lsass", "winlogon", "wininit", "services", "dwm"})
 
 
 def _broad_image(name: str, args: list[str]) -> str | None:
@@ -289,7 +301,8 @@ def _broad_image(name: str, args: list[str]) -> str | None:
     for k, arg in enumerate(args[:-1]):
         if arg.lower() in options:
             image = args[k + 1].strip("\"'")
-            if _is_broad(image[:-4] if image.lower().endswith(".exe") else image):
+            bare = image[:-4] if image.lower().endswith(".exe") else image
+            if _is_broad(bare) or bare.lower() in _WINDOWS_BROAD:
                 return image
     return None
 
@@ -318,6 +331,42 @@ _MODULE_LOADERS = frozenset({"insmod", "modprobe", "kldload", "kextload", "kmuti
 _MODPROBE_QUIET = frozenset({"-r", "--remove", "-R", "--resolve-alias", "-n", "--dry-run", "--show", "-c",
                              "--showconfig", "--show-config", "-D", "--show-depends", "--show-modversions",
                              "--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"})
+
+
+def _killed_by_rank(parsed: Parsed) -> str | None:
+    """The ranking whose first pids the line kills (``kill -9 $(ps aux --sort=-%cpu | awk
+    'NR<=6 {print $2}')``, ``ps -eo pid --sort=-pcpu | head | xargs kill``, ``top -b -o %MEM``,
+    ``ps aux | sort -nrk 3``), or None: a pid named, or a program matched by name, is chosen."""
+    commands = parsed.commands
+    if not any(c.name == "kill" and ("xargs" in c.wrapper_names or any("$" in a or "`" in a for a in c.args))
+               for c in commands):
+        return None  # no kill, or one of pids the line names: chosen, not ranked
+    lister = any(c.name == "ps" for c in commands)
+    for c in commands:
+        if c.name == "ps" and any(a.startswith("--sort") or a in ("-O", "O") or re.fullmatch(r"k[-+][%\w]+", a)
+                                  for a in c.args) or \
+                c.name == "top" and any(a == "-o" or a.startswith("-o") for a in c.args) or \
+                c.name == "sort" and lister and any(a.startswith("-") and "n" in a for a in c.args):
+            return " ".join(c.argv)
+    return None
+
+
+#: what sets the system clock: date's -s/--set or a time operand, timedatectl's set-time, hwclock's writes
+_CLOCK_SETTERS = frozenset({"date", "timedatectl", "hwclock"})
+
+
+def _sets_clock(name: str, args: list[str]) -> bool:
+    """``date -s X``, ``date --set=X``, ``date 010100002030`` (MMDDhhmm: a time to set),
+    ``timedatectl set-time X``, ``hwclock --set``/``--systohc``/``--hctosys``; ``date +%F``,
+    ``date -d '2 days ago'``, ``timedatectl status`` and ``hwclock --show`` only read."""
+    if name == "timedatectl":
+        return operands(args)[:1] == ["set-time"]
+    if name == "hwclock":
+        return any(a in ("--set", "--systohc", "-w", "--hctosys", "-s", "--adjust", "-a") for a in args)
+    valued = ("-d", "--date", "-f", "--file", "-r", "--reference")
+    kept = [a for k, a in enumerate(args) if not (k and args[k - 1] in valued)]
+    return any(a == "--set" or a.startswith("--set=") or a.startswith("-s") and not a.startswith("--") for a in kept) or \
+        any(re.fullmatch(r"\d{8}(?:\d{2}|\d{4})?(?:\.\d{2})?", a) for a in operands(kept))
 
 
 def _loads_module(name: str, args: list[str]) -> bool:

@@ -14,11 +14,12 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from forge_hookd.shell.commands import PYTHON, Command, written_text
+from forge_hookd.shell.commands import PYTHON, Command, Parsed, written_text
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, \
     defaults_taken, in_home_cache, inside, valued, \
-    PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, written_redirects
+    PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, without_cmd_switches, written_redirects
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.sed import backups, in_place
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
 MANAGED_SYSTEM_DIR = "/etc/forge"
@@ -47,12 +48,14 @@ def written_paths(command: Command) -> Iterator[str]:
     if name == "touch":  # -r FILE and -d/-t DATE are read, not written (touch -acmr /bin/sh f writes f)
         yield from _operands_after_values(args, "rdt", ("--reference", "--date"))
     elif name == "tee" or name == "truncate" or name in ("rm", "unlink", "shred", "rmdir", "chmod", "chown"):
-        yield from ops[1:] if name in ("chmod", "chown") else ops
+        yield from ops[1:] if name in ("chmod", "chown") else without_cmd_switches(args, ops)
     elif name in ("chattr", "chflags"):  # a file's attributes changed: chattr -i /etc/passwd, chflags -R 0 /
         yield from ops[1:] if name == "chflags" else (o for o in ops if not o.startswith(("+", "=")))
-    elif name in ("sed", "perl") and any(a.startswith("-i") or a == "--in-place" or a.startswith("-pi")
-                                         for a in args):
-        yield from ops[1:] if name == "sed" else ops
+    elif name in ("sed", "gsed") and (suffix := in_place(args)) is not None:
+        yield from ops[1:]  # the first is the script (or -e's value, which operands keeps too)
+        yield from backups(suffix, ops[1:])
+    elif name == "perl" and any(a.startswith("-i") or a.startswith("-pi") for a in args):
+        yield from ops
     elif name in ("cp", "mv", "install", "ln", "rsync", "scp") and len(ops) >= 2:
         if not (name == "scp" and _REMOTE_SIDE.match(ops[-1])):  # scp host:F /etc/x writes /etc/x here
             yield ops[-1]
@@ -259,6 +262,30 @@ class ProtectedPaths(Guard):
                 return verdict
         return ALLOWED
 
+    def judge_shell(self, parsed: Parsed, context: Context) -> Ruling:
+        """Besides each command: a write through a link the same line made (``ln -s
+        /etc/hosts h && echo x > h`` writes /etc/hosts), judged as a write of its target."""
+        if any(c.name == "ln" for c in parsed.commands):
+            links = _links_made(parsed, context)
+            for command in parsed.commands if links else ():
+                verdict = self._through_links(command, context, links)
+                if verdict.decision != "allow":
+                    return verdict
+        return super().judge_shell(parsed, context)
+
+    def _through_links(self, command: Command, context: Context, links: dict[str, str]) -> Ruling:
+        cwd = command_cwd(command, context)
+        for word in written_paths(command) if command.name != "ln" else ():
+            path = resolve(word, context, cwd) if cwd is not None or word.startswith(("/", "~")) else None
+            for link, target in links.items() if path is not None else ():
+                if path is not None and inside(path, link) and link != "/":
+                    real = target + path[len(link):]
+                    verdict = self._path(word, real, context, " ".join(command.argv) or f"> {word}", command.name,
+                                         command)
+                    if verdict.decision != "allow":
+                        return verdict
+        return ALLOWED
+
     def judge_command(self, command: Command, context: Context) -> Ruling:
         cwd = command_cwd(command, context)
         redirected = set(written_redirects(command))
@@ -296,6 +323,25 @@ class ProtectedPaths(Guard):
             return self.verdict(DENY, shown, f"writes {path}, outside the project",
                                 "Write inside the project, or ask the user")
         return ALLOWED
+
+
+def _links_made(parsed: Parsed, context: Context) -> dict[str, str]:
+    """The symbolic links ``ln -s TARGET [LINK]`` makes in the line, each link's path to its
+    target's (a relative target is taken from the link's directory, as the system does)."""
+    links: dict[str, str] = {}
+    for command in parsed.commands:
+        args = list(command.args)
+        if command.name != "ln" or not any(a == "--symbolic" or a.startswith("-") and not a.startswith("--") and
+                                           "s" in a for a in args):
+            continue
+        ops, cwd = operands(args), command_cwd(command, context)
+        if not ops or cwd is None:
+            continue
+        link = resolve(ops[-1] if len(ops) >= 2 else posixpath.basename(ops[0].rstrip("/")), context, cwd)
+        target = resolve(ops[0], context, posixpath.dirname(link) or "/") if link is not None else None
+        if link is not None and target is not None:  # a part the line cannot know: no link to follow
+            links[link] = target
+    return links
 
 
 #: Lockfiles: deleting one is no edit (the package manager writes a new one from the manifest).
@@ -446,8 +492,8 @@ def _only_reads(command: Command) -> bool:
     name, args = command.name, command.args
     if name in _READERS or name in _PLAIN_READERS:
         return True
-    if name in ("sed", "awk", "gawk", "yq") and not any(a.startswith(("-i", "--in-place")) or a == "inplace"
-                                                        for a in args):
+    if name in ("sed", "gsed") and in_place(args) is None or \
+            name in ("awk", "gawk", "yq") and not any(a.startswith(("-i", "--in-place")) or a == "inplace" for a in args):
         return True
     git = git_args(command)
     return git is not None and git[0] not in _GIT_WRITES

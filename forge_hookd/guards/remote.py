@@ -251,8 +251,29 @@ def _upload(command: Command) -> str | None:
         for arg in args:
             if arg.startswith(("--post-file=", "--body-file=")):
                 return arg.partition("=")[2]
+    if command.name in _MAIL_ATTACH:
+        return _mail_attachment(list(args), _MAIL_ATTACH[command.name])
     if command.name in ("nc", "ncat", "netcat", "socat") and any(r.mode == "read" for r in command.redirects):
         return next(r.target for r in command.redirects if r.mode == "read")
+    return None
+
+
+#: mail clients and the option that attaches a file (GNU mail's and mailx's `-a` adds a header, not a file)
+_MAIL_ATTACH = {"mail": ("-A", "--attach"), "mailx": ("-A", "--attach"), "s-nail": ("-a", "--attach"),
+                "mutt": ("-a",), "neomutt": ("-a",), "swaks": ("--attach",), "mpack": ()}
+
+
+def _mail_attachment(args: list[str], options: tuple[str, ...]) -> str | None:
+    """The file a mail client attaches (``mail -A F``, ``mutt -a F -- ADDR``, ``swaks --attach
+    @F``; mpack's operand before the address): it leaves the machine as curl -F's does."""
+    if not options:  # mpack [-s SUBJ] FILE ADDRESS...: its first operand is the file
+        ops = [a for k, a in enumerate(args) if not a.startswith("-") and not (k and args[k - 1] in ("-s", "-d", "-c"))]
+        return ops[0] if len(ops) >= 2 else None
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in options and k + 1 < len(args) else \
+            arg.partition("=")[2] if arg.startswith("--attach=") else None
+        if value:
+            return value.removeprefix("@")
     return None
 
 

@@ -9,7 +9,7 @@ import re
 
 from forge_hookd.shell.commands import Command
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, in_home_cache, inside, \
-    operands, resolve, short_flags
+    operands, resolve, short_flags, without_cmd_switches
 from forge_hookd.shell.lazyre import Lazy
 
 _SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
@@ -114,6 +114,9 @@ class DestructiveRm(Guard):
                                 "Leave the system's logs; ask the user")
         if name == "rsync" and _rsync_deletes(command.args):
             return self._mirror(command, context)
+        pruned = _duplicates_deleted(name, list(command.args))
+        if pruned:  # fdupes -dN, jdupes -dN, rdfind -deleteduplicates true: a copy of each set deleted
+            return self._duplicates(command, context, pruned)
         moved = _archived_and_removed(name, list(command.args))
         if moved:  # tar --remove-files, zip -m, 7z -sdel: what goes into the archive is deleted
             cwd = command_cwd(command, context)
@@ -124,6 +127,20 @@ class DestructiveRm(Guard):
         code = command.inline_code
         if code is not None:
             return self._code(code[0], code[1], command, context)
+        return ALLOWED
+
+    # -- fdupes -d, jdupes -d, rdfind -deleteduplicates ------------------------------------
+    def _duplicates(self, command: Command, context: Context, roots: list[str]) -> Ruling:
+        """Duplicates deleted under each directory searched: the project's own are the agent's
+        work; under the home or the system, which copy survives is the tool's pick, not the user's."""
+        cwd = command_cwd(command, context)
+        for root in roots:
+            path = resolve(root, context, cwd) if cwd is not None or root.startswith(("/", "~", "$")) else None
+            if path is None or not inside(path, context.project_root) and \
+                    self._danger(path, context, recursive=True) is not None:
+                return self.verdict(ASK, " ".join(command.argv), f"deletes every duplicate file it finds under "
+                                    f"{root}, keeping the copy it picks, with no look first",
+                                    "List the duplicates first (fdupes -r DIR, rdfind -dryrun true DIR) and ask the user")
         return ALLOWED
 
     # -- rsync --delete --------------------------------------------------------------------
@@ -158,7 +175,7 @@ class DestructiveRm(Guard):
         flags = short_flags(args)
         recursive = bool(flags & {"r", "R"}) or "--recursive" in args or command.name in ("rmdir",)
         cwd = command_cwd(command, context)
-        targets = operands(args[1:] if command.name == "gio" else args)
+        targets = without_cmd_switches(args, operands(args[1:] if command.name == "gio" else args))
         shown = " ".join(command.argv)
         fed = {"xargs", "parallel"} & set(command.wrapper_names)
         if fed:
@@ -308,6 +325,26 @@ class DestructiveRm(Guard):
 #: what a path may hold that the line cannot know and that may be empty: a variable, a
 #: substitution (``$$``, ``$PPID`` and ``$RANDOM`` are numbers: base.resolve reads them)
 _MAY_BE_EMPTY = Lazy(r"\$\([^()]*\)|`[^`]*`|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[!#?0-9@*]", needs=("$", "`"))
+
+
+#: the duplicate finders' options that take a value (the next word is no directory)
+_DEDUP_VALUED = {"fdupes": frozenset({"-o", "--order", "-l", "--log", "-x", "--xsize", "-G", "--minsize", "-L",
+                                      "--maxsize"}),
+                 "jdupes": frozenset({"-o", "--order", "-X", "--ext-filter", "-x", "--xsize", "-y", "--hash-db",
+                                      "-P", "--print", "-C", "--chunk-size"})}
+
+
+def _duplicates_deleted(name: str, args: list[str]) -> list[str]:
+    """The directories fdupes or jdupes searches with ``-d``/``--delete`` (``-rdN``), or rdfind
+    with ``-deleteduplicates true``, deleting all but one copy of each set; [] otherwise."""
+    if name == "rdfind":
+        if not any(a == "-deleteduplicates" and args[k + 1:k + 2] == ["true"] for k, a in enumerate(args)):
+            return []
+        return [a for k, a in enumerate(args) if not a.startswith("-") and not (k and args[k - 1].startswith("-"))]
+    valued = _DEDUP_VALUED.get(name)
+    if valued is None or not any(a == "--delete" or re.fullmatch(r"-[A-Za-z]*d[A-Za-z]*", a) for a in args):
+        return []
+    return [a for k, a in enumerate(args) if not a.startswith("-") and not (k and args[k - 1] in valued)]
 
 
 def _archived_and_removed(name: str, args: list[str]) -> list[str]:

@@ -31,6 +31,34 @@ def edited(args: Sequence[str], text: str) -> str | None:
     return _run(steps, text)
 
 
+def in_place(args: Sequence[str]) -> str | None:
+    """The backup suffix of sed's in-place switch among ``args`` ('' for none), or None when
+    sed edits no file in place: ``-i``, ``-i.bak``, a bundle whose flags end in it (``-Ei``;
+    after the i comes the suffix: ``-iE`` backs up to ``FILEE``), ``--in-place[=SUFFIX]`` and
+    GNU's abbreviations of it (``--in-plac``, ``--i``: getopt takes any unambiguous prefix)."""
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            name, _, suffix = arg.partition("=")
+            if len(name) >= 3 and "--in-place".startswith(name):
+                return suffix
+        elif arg.startswith("-") and "i" in arg:
+            flags, _, suffix = arg[1:].partition("i")
+            if all(c in "nrsuzE" for c in flags):
+                return suffix
+    return None
+
+
+def backups(suffix: str, files: Sequence[str]) -> list[str]:
+    """Where ``sed -i SUFFIX`` writes each file's backup when the suffix names a directory:
+    GNU sed puts a ``*`` in it to the file's base name (``--in-place=../old/*`` backs
+    ``src/a.txt`` up to ``../old/a.txt``), and a name with a slash is taken as it is."""
+    if "/" not in suffix:
+        return []  # FILE + suffix, beside the file: no other place written
+    return [suffix.replace("*", f.rpartition("/")[2]) if "*" in suffix else f + suffix for f in files]
+
+
 def _scripts(args: Sequence[str]) -> tuple[list[str], bool]:
     scripts, extended, k, named = [], False, 0, False
     operands: list[str] = []

@@ -100,12 +100,18 @@ def _decoded(text: str) -> str:
 def posix_path(path: str) -> str:
     """A Windows path as the guards know its place: ``C:\\`` -> ``/``, ``C:\\Users\\me\\x``
     -> ``~/x``, ``C:\\Windows\\x`` -> ``/usr/x``, ``$env:USERPROFILE`` -> ``~``,
-    ``$env:TEMP\\x`` -> ``/tmp/x``, ``a\\b`` -> ``a/b``; a POSIX path as it is."""
+    ``$env:TEMP\\x`` -> ``/tmp/x`` (cmd's ``%USERPROFILE%``, ``%TEMP%`` alike), ``a\\b`` -> ``a/b``; a POSIX
+    path as it is."""
     lowered = path.lower()
     for variable, place in (("$env:userprofile", "~"), ("$home", "~"), ("$env:homepath", "~"), ("$env:temp", "/tmp"),
-                            ("$env:tmp", "/tmp"), ("$env:windir", "/usr"), ("$env:systemroot", "/usr")):
+                            ("$env:tmp", "/tmp"), ("$env:windir", "/usr"), ("$env:systemroot", "/usr"),
+                            # cmd's spelling of the same variables
+                            ("%userprofile%", "~"), ("%homepath%", "~"), ("%temp%", "/tmp"), ("%tmp%", "/tmp"),
+                            ("%windir%", "/usr"), ("%systemroot%", "/usr"), ("%programfiles%", "/usr"),
+                            ("%appdata%", "~/AppData/Roaming"), ("%localappdata%", "~/AppData/Local"),
+                            ("%systemdrive%", "")):
         if lowered.startswith(variable):
-            return place + path[len(variable):].replace("\\", "/")
+            return (place + path[len(variable):].replace("\\", "/")) or "/"
     if len(path) >= 2 and path[1] == ":" and path[0].isalpha():
         parts = [p for p in path[2:].replace("\\", "/").split("/") if p]
         if not parts:
