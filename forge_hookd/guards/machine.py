@@ -58,8 +58,8 @@ class MachineWide(Guard):
 #: the commands guards/machine_settings.py reads (its _HEADS), and the other init systems' tools
 #: it reads as systemctl (its _INIT_TOOLS): a test holds them equal; it loads only for one of them,
 #: not for the git and npm of every day
-SETTINGS_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "date",
-                            "timedatectl", "hwclock", "swapoff", "tmutil", "networksetup", "defaults", "iptables",
+SETTINGS_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff",
+                            "tmutil", "networksetup", "defaults", "iptables",
                             "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"})
 INIT_TOOLS = frozenset({"service", "update-rc.d", "rc-update", "chkconfig"})
 
@@ -359,8 +359,8 @@ def _sets_clock(name: str, args: list[str]) -> bool:
     """``date -s X``, ``date --set=X``, ``date 010100002030`` (MMDDhhmm: a time to set),
     ``timedatectl set-time X``, ``hwclock --set``/``--systohc``/``--hctosys``; ``date +%F``,
     ``date -d '2 days ago'``, ``timedatectl status`` and ``hwclock --show`` only read."""
-    if name == "timedatectl":
-        return operands(args)[:1] == ["set-time"]
+    if name == "timedatectl":  # the time, the zone, or whether it follows the network's
+        return operands(args)[:1] in (["set-time"], ["set-timezone"], ["set-ntp"], ["set-local-rtc"])
     if name == "hwclock":
         return any(a in ("--set", "--systohc", "-w", "--hctosys", "-s", "--adjust", "-a") for a in args)
     valued = ("-d", "--date", "-f", "--file", "-r", "--reference")

@@ -3,7 +3,7 @@ it denies (eighth fresh corpus, Atomic Red Team's atomics): a service of the mac
 made to start at every boot by the tools of every init system (systemd's ``systemctl`` and
 ``systemd-run``, SysV's ``service``, ``update-rc.d``, ``chkconfig``, OpenRC's ``rc-update``,
 FreeBSD's ``sysrc``, launchd's ``launchctl enable``/``submit``), the firewall's rules changed
-(``iptables -D``, ``ufw deny``, ``ufw logging off``), the machine's clock set, its swap switched
+(``iptables -D``, ``ufw deny``, ``ufw logging off``), its swap switched
 off, its backups (Time Machine) switched off or deleted, its network proxy set, a login hook.
 machine.py reads the other init systems' verbs through :func:`as_systemctl`, so its denies
 (a firewall, a log, an endpoint sensor stopped) hold for ``service X stop`` too.
@@ -130,27 +130,6 @@ def firewall_change(name: str, args: list[str]) -> Finding:
     return f"changes the machine's firewall ({name} {changed})", ASK_USER
 
 
-#: date(1)'s operand that sets the clock: [MMDDhhmm[[CC]YY][.ss]] (a format starts with +)
-_DATE_SET = Lazy(r"^\d{8}(?:\d{2}){0,2}(?:\.\d{2})?$")
-_TIMEDATECTL_SETS = frozenset({"set-time", "set-timezone", "set-ntp", "set-local-rtc"})
-_HWCLOCK_SETS = frozenset({"--set", "-w", "--systohc", "-s", "--hctosys", "--adjust", "-a"})
-
-
-def clock_set(name: str, args: list[str]) -> Finding:
-    """The machine's clock (or its time zone, or its synchronisation) set: ``date
-    010100001971``, ``date -s``, ``timedatectl set-time``, ``hwclock --set``; ``date +%s``,
-    ``date -d '2 days ago'``, ``timedatectl status`` and ``hwclock --show`` only read."""
-    ops = operands(args)
-    if name == "date" and (any(a in ("-s", "--set") or a.startswith("--set=") for a in args) or
-                           any(_DATE_SET.search(o) for o in ops)):
-        return "sets the machine's clock for every program on it (date)", ASK_USER
-    if name == "timedatectl" and ops[:1] and ops[0] in _TIMEDATECTL_SETS:
-        return f"sets the machine's clock (timedatectl {ops[0]})", ASK_USER
-    if name == "hwclock" and any(a in _HWCLOCK_SETS for a in args):
-        return "sets the machine's hardware clock (hwclock)", ASK_USER
-    return None
-
-
 #: Time Machine's verbs that switch the backups off or delete them
 _TMUTIL_LOSSES = frozenset({"disable", "delete", "deletelocalsnapshots", "thinlocalsnapshots", "disablelocal",
                             "removedestination", "addexclusion"})
@@ -179,15 +158,15 @@ def machine_setting(name: str, args: list[str]) -> Finding:
 
 #: the commands the rules above judge: every other command is passed by one lookup (the rules
 #: run for every command of every agent)
-_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "date", "timedatectl",
-                    "hwclock", "swapoff", "tmutil", "networksetup", "defaults"}) | _IPTABLES
+_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff", "tmutil",
+                    "networksetup", "defaults"}) | _IPTABLES
 
 
 def machine_change(name: str, args: list[str]) -> Finding:
     """The first of the changes above ``name args`` makes, or None."""
     if name not in _HEADS:
         return None
-    for rule in (service_change, firewall_change, clock_set, machine_setting):
+    for rule in (service_change, firewall_change, machine_setting):
         found = rule(name, args)
         if found is not None:
             return found
