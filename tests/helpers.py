@@ -436,6 +436,19 @@ def decide(guard: str, command: str, context: Any = None) -> str:
     return str(make(guard).judge("bash", {"command": command}, context or guard_context()).decision)
 
 
+def loaded_after_judging(module: str, lines: list[str]) -> list[bool]:
+    """Whether ``module`` is loaded after the whole pack judged each of ``lines`` in turn, in a
+    fresh process: the rules a module holds load only for the commands they read."""
+    code = ("import sys\n"
+            "from forge_hookd.guards import GUARDS, Context, make\n"
+            "ctx = Context.from_env('/home/u/p', {'HOME': '/home/u'})\n"
+            "for line in sys.argv[2:]:\n"
+            "    [make(n).judge('bash', {'command': line}, ctx) for n in GUARDS]\n"
+            "    print(sys.argv[1] in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code, module, *lines], capture_output=True, text=True, check=True)
+    return [word == "True" for word in out.stdout.split()]
+
+
 def pack(command: str, context: Any = None) -> str:
     """The decision of the whole pack (all thirteen guards) on a shell command, in-process."""
     from forge_hookd.guards import GUARDS, make, worst

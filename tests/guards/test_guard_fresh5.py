@@ -6,12 +6,9 @@ writes through its own output option, the script it is given or its one-liner's 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from helpers import Project, decide, pack, run_installed
+from helpers import Project, decide, loaded_after_judging, pack, run_installed
 
 # Starts no forge-hook-run (forge-hook only): the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
@@ -367,15 +364,8 @@ def test_the_output_rules_load_only_for_the_commands_they_read() -> None:
     from forge_hookd.guards import outputs, paths
 
     assert (paths.OUTPUT_HEADS, paths.OUTPUT_WRAPPERS) == (outputs.HEADS, outputs.WRAPPERS)
-    code = ("import sys\n"
-            "from forge_hookd.guards import GUARDS, Context, make\n"
-            "ctx = Context.from_env('/home/u/p', {'HOME': '/home/u'})\n"
-            "for line in sys.argv[1:]:\n"
-            "    [make(n).judge('bash', {'command': line}, ctx) for n in GUARDS]\n"
-            "    print('forge_hookd.guards.outputs' in sys.modules)\n")
     lines = ['git add -A && git commit -m "fix: parse" && npm test', "gcc -o /etc/x x.c"]
-    out = subprocess.run([sys.executable, "-c", code, *lines], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"], out.stderr
+    assert loaded_after_judging("forge_hookd.guards.outputs", lines) == [False, True]
 
 
 # -- the held-out parts' misses, by cause (stop 42; the corpora's held-out parts were looked at once

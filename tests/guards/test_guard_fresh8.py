@@ -17,12 +17,9 @@ where the line cannot tell."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from helpers import Project, decide, pack, run_installed
+from helpers import Project, decide, loaded_after_judging, pack, run_installed
 
 
 @pytest.mark.inprocess
@@ -372,12 +369,5 @@ def test_the_machine_settings_rules_load_only_for_the_commands_they_read() -> No
 
     assert machine.SETTINGS_HEADS == machine_settings._HEADS
     assert machine.INIT_TOOLS == machine_settings._INIT_TOOLS
-    code = ("import sys\n"
-            "from forge_hookd.guards import GUARDS, Context, make\n"
-            "ctx = Context.from_env('/home/u/p', {'HOME': '/home/u'})\n"
-            "for line in sys.argv[1:]:\n"
-            "    [make(n).judge('bash', {'command': line}, ctx) for n in GUARDS]\n"
-            "    print('forge_hookd.guards.machine_settings' in sys.modules)\n")
     lines = ['git add -A && git commit -m "fix: parse" && npm test', "service cron stop"]
-    out = subprocess.run([sys.executable, "-c", code, *lines], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"], out.stderr
+    assert loaded_after_judging("forge_hookd.guards.machine_settings", lines) == [False, True]

@@ -14,6 +14,7 @@ from forge_hookd.shell import scripts
 from forge_hookd.shell import words as shellwords
 from forge_hookd.shell.commands import parse
 from forge_hookd.shell.scripts import trust_words
+from helpers import loaded_after_judging
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
@@ -473,11 +474,5 @@ def test_the_parser_hands_optioncode_every_program_it_reads_and_loads_it_only_th
     from forge_hookd.shell import optioncode
 
     assert shell.OPTION_CODE_HEADS == set(optioncode.OPTION_CODE)
-    code = ("import sys\n"
-            "from forge_hookd.shell.commands import parse\n"
-            "for line in sys.argv[1:]:\n"
-            "    parse(line)\n"
-            "    print('forge_hookd.shell.optioncode' in sys.modules)\n")
     lines = ['git add -A && git commit -m "fix: parse" && npm test', "tar -cf x.tar --checkpoint-action=exec=ls ."]
-    out = subprocess.run([sys.executable, "-c", code, *lines], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"], out.stderr
+    assert loaded_after_judging("forge_hookd.shell.optioncode", lines) == [False, True]
