@@ -1046,8 +1046,9 @@ def _unseen(command: Command, known: Known) -> str | None:
             any(a.lower() in ("-e", "-ec", "-enc", "-encodedcommand") for a in command.args):
         return "an encoded PowerShell command"
     first = command.words[1].text if len(command.words) > 1 else ""
-    if name == "eval" and any(w.dynamic for w in command.words[1:]) and not _env_printer(first):
-        return f"code from {_shown(first)} run by eval"
+    if (name == "eval" or name.lower() in ("iex", "invoke-expression")) and \
+            any(w.dynamic for w in command.words[1:]) and not _env_printer(first):
+        return f"code from {_shown(first)} run by {name}"  # PowerShell's Invoke-Expression is its eval
     if name in SHELLS | {"source", "."} and first.startswith(("<(", "$(", "`")) and not _env_printer(first):
         return f"code from {_shown(first)} run by {name}"
     if command.words and command.words[0].dynamic and len(command.words) == 1 and \
@@ -1055,12 +1056,20 @@ def _unseen(command: Command, known: Known) -> str | None:
         return f"the command is {_shown(command.words[0].text)}"
     if name in SHELLS and {"xargs", "parallel"} & set(command.wrapper_names) and _runs_its_input(command):
         return f"commands read from the input of {'xargs' if 'xargs' in command.wrapper_names else 'parallel'}"
+    if name in ("sed", "gsed") and command.stdin is None and not command.feeders and _sed_runs_its_lines(command):
+        return "lines of a file run as commands by sed's e"
     if name == "git" and known.git_unresolved(command):
         return "a git alias from the command line's config"
     code = command.inline_code
     if code is not None:
         return _code_unseen(code[0], code[1])
     return None
+
+
+def _sed_runs_its_lines(command: Command) -> bool:
+    from forge_hookd.shell import optioncode  # loaded for sed's options already
+
+    return optioncode.sed_runs_its_lines(list(command.args))
 
 
 def _runs_its_input(command: Command) -> bool:

@@ -65,8 +65,10 @@ _VIM_RUNS = {"py3": "python3 -c", "python3": "python3 -c", "py": "python3 -c", "
 #: GNU sed's commands that run a shell: `e CMD` (an address before it or none) and the e flag of s
 _SED_E = Lazy(r"(?:^|[;\n{}])\s*(?:(?:[0-9]+|\$|/[^/\n]*/)(?:,(?:[0-9]+|\$|/[^/\n]*/))?!?)?\s*e\s+([^;\n}]+)",
               needs=("e",))
-_SED_S_E = Lazy(r"(?:^|[;\n{}])\s*(?:[0-9$]+|/[^/\n]*/)?\s*s([^\w\s\\])(?:(?!\1).)*\1((?:(?!\1).)*)\1[gpiImM0-9]*e",
+_SED_S_E = Lazy(r"(?:^|[;\n{}])\s*(?:[0-9$]+|/[^/\n]*/)?\s*s([^\w\s\\])((?:(?!\1).)*)\1((?:(?!\1).)*)\1[gpiImM0-9]*e",
                 needs=("s",))
+#: a bare e: the pattern space, a line of the input, run as a command
+_SED_BARE_E = Lazy(r"(?:^|[;\n{}])\s*(?:[0-9]+|\$|/[^/\n]*/)?\s*e\s*(?:$|[;\n}])", needs=("e",))
 
 
 def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
@@ -158,8 +160,19 @@ def _vim_code(value: str) -> str:
     return "; ".join(m.group(1) or m.group(2) for m in _VIM_SYSTEM.finditer(value))
 
 
-def _sed_code(args: list[str]) -> Iterator[str]:
-    """The shell commands GNU sed runs from its scripts (``-e SCRIPT`` or the first operand)."""
+def sed_runs_its_lines(args: list[str]) -> bool:
+    """Whether GNU sed runs lines of its input as commands: a bare ``e``, or ``s/X/Y/e`` where X
+    is not the whole line (``s/.*/CMD/e`` runs CMD, which :func:`option_code` reads)."""
+    for script in _sed_scripts(args):
+        if any(m.group(0).strip(" ;\n{}") == "e" for m in _SED_BARE_E.finditer(script)):
+            return True
+        if any(m.group(2) not in (".*", "^.*$", "^.*") for m in _SED_S_E.finditer(script)):
+            return True
+    return False
+
+
+def _sed_scripts(args: list[str]) -> list[str]:
+    """sed's scripts: each ``-e SCRIPT``, or else its first operand."""
     scripts, k = [], 0
     while k < len(args):
         if args[k] in ("-e", "--expression") and k + 1 < len(args):
@@ -168,11 +181,14 @@ def _sed_code(args: list[str]) -> Iterator[str]:
         elif args[k].startswith("--expression="):
             scripts.append(args[k].partition("=")[2])
         k += 1
-    if not scripts:
-        scripts = [a for a in args if not a.startswith("-")][:1]
-    for script in scripts:
+    return scripts or [a for a in args if not a.startswith("-")][:1]
+
+
+def _sed_code(args: list[str]) -> Iterator[str]:
+    """The shell commands GNU sed runs from its scripts: ``e CMD``, ``s/.*/CMD/e``."""
+    for script in _sed_scripts(args):
         yield from (m.group(1).strip() for m in _SED_E.finditer(script))
-        yield from (m.group(2).strip() or "sh" for m in _SED_S_E.finditer(script))
+        yield from (m.group(3).strip() for m in _SED_S_E.finditer(script) if m.group(2) in (".*", "^.*$", "^.*"))
 
 
 def _quoted(argv: list[str]) -> str:

@@ -604,3 +604,20 @@ def test_prune_now_and_a_forced_submodule_deinit(command: str, decision: str) ->
 ])
 def test_a_redirections_target_holds_what_the_line_set(guard: str, command: str, decision: str) -> None:
     assert decide(guard, command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    # sed's e runs the pattern space: a line of a file the line does not show asks
+    ("sed \"s/foo/bar/e\" file.txt", "ask"),
+    ("sed e f", "ask"),
+    ("sed -e p -e e f", "ask"),
+    ("sed -i 's/a/b/' f", "allow"),
+    ("sed 's/a/e/g' f", "allow"),
+    ("echo hi | sed e", "allow"),              # the line it runs is shown, and harmless
+    # PowerShell's Invoke-Expression is its eval
+    ("Invoke-Expression $payload", "ask"),
+    ("iex $x", "ask"),
+    ("Invoke-Expression \"Get-Date\"", "allow"),
+])
+def test_what_sed_e_and_invoke_expression_run_unseen_asks(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
