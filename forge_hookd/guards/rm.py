@@ -14,7 +14,7 @@ from forge_hookd.shell.lazyre import Lazy
 
 _SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv",
                 "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications")
-_RM_NAMES = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "gio"})
+_RM_NAMES = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio"})
 # find's tests that take a value, and the ones that narrow what it matches
 _FIND_VALUE = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
                          "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-mmin", "-atime",
@@ -109,6 +109,9 @@ class DestructiveRm(Guard):
                                 for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "overwrites a device",
                                 "Write to a file inside the project instead")
+        if name == "journalctl" and any(a.startswith("--vacuum-") for a in command.args):  # systemd's journal
+            return self.verdict(ASK, " ".join(command.argv), "deletes the machine's archived logs (journalctl "
+                                "--vacuum-*)", "Leave the system's logs; ask the user")
         if name == "log" and operands(list(command.args))[:1] == ["erase"]:  # macOS's unified log, all of it
             return self.verdict(DENY, " ".join(command.argv), "erases the machine's log (log erase)",
                                 "Leave the system's logs; ask the user")

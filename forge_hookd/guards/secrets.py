@@ -32,7 +32,12 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "service_account*.json", "secrets.json", "secrets.yaml", "secrets.yml", "*.tfvars",
                 "*/.config/gh/hosts.yml", ".vault-token", ".htpasswd", ".pgpass", ".my.cnf", "*/.gem/credentials",
                 "/proc/*/environ", "*.kubeconfig", "kubeconfig.y*ml", "*/.cargo/credentials*", "*/.terraform.d/credentials.tfrc.json", "*.tfstate", "*.tfstate.backup",
-                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/.local/share/keyrings/*",
+                "*/.config/op/*", "*/.password-store/*", "*/Library/Keychains/*", "*/Library/Keychains",
+                "*/.local/share/keyrings/*",
+                # the browsers' stores of saved passwords and session cookies (Chrome, Chromium, Edge,
+                # Brave: Login Data, Cookies; Firefox: logins.json, key4.db, cookies.sqlite)
+                "Login Data", "Login Data For Account", "*/Default/Cookies", "*/Profile */Cookies", "logins.json",
+                "key3.db", "key4.db", "cookies.sqlite",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
                 # Cloudflare Wrangler's local secrets (its .env)
@@ -577,6 +582,12 @@ class SecretFiles(Guard):
             return ALLOWED
         if command.name == "ssh-keygen" and _makes_a_key(command):
             return ALLOWED  # ssh-keygen -t ed25519 -f ~/.ssh/id_work: a new key, written, never shown
+        if command.name == "openssl" and _openssl_makes_a_key(list(command.args)):
+            return ALLOWED  # openssl genrsa -out rootCA.key 4096: a new key, written, never shown
+        dumper = next((w for w in command.argv[:2] if _DUMPERS.search(w.lower())), None)
+        if dumper is not None:
+            return self.verdict(DENY, shown, f"runs a credential dumper ({posixpath.basename(dumper)}): it reads "
+                                "every saved password it finds", "Ask the user for the one credential needed")
         git = git_args(command)
         if git is not None and (git[0] in _GIT_NAMES or git[0] == "rm" and "--cached" in git[1]):
             return ALLOWED  # git check-ignore .env, git rm --cached .env: the name, never the content
@@ -661,6 +672,24 @@ class SecretFiles(Guard):
 #: ssh-keygen's options that read a key it is given (a passphrase changed, the public half
 #: printed, an export, an import, a comment changed): the rest make a new key or read no secret
 _KEYGEN_READS = Lazy(r"^-[A-Za-z]*[pyeicB]")
+
+
+#: programs whose whole purpose is to read every saved credential on a machine
+_DUMPERS = Lazy(r"(?:^|/)(?:lazagne|mimipenguin|mimikatz|pypykatz|secretsdump|lsassy|firefox_decrypt|hack-browser-data|"
+                r"chrome_?decrypt|dumpcreds|linpeas_creds)[\w.-]*$",
+                needs=("lazagne", "mimi", "pypykatz", "secretsdump", "lsassy", "decrypt", "hack-browser", "dumpcreds",
+                       "linpeas"))
+
+
+def _openssl_makes_a_key(args: list[str]) -> bool:
+    """``openssl genrsa -out K``, ``genpkey``, ``ecparam -genkey``, ``req -newkey ... -keyout K``:
+    a new private key written to a file (``openssl rsa -in K`` reads one; ``genrsa`` with no
+    ``-out`` prints it)."""
+    ops = operands(args)
+    if not ops or "-out" not in args and "-keyout" not in args:
+        return False
+    return ops[0] in ("genrsa", "genpkey", "gendsa") or ops[0] == "ecparam" and "-genkey" in args or \
+        ops[0] == "req" and ("-newkey" in args or "-new" in args and "-key" not in args)
 
 
 def _makes_a_key(command: Command) -> bool:

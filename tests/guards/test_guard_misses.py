@@ -621,3 +621,26 @@ def test_a_redirections_target_holds_what_the_line_set(guard: str, command: str,
 ])
 def test_what_sed_e_and_invoke_expression_run_unseen_asks(command: str, decision: str) -> None:
     assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    # the browsers' saved passwords and cookies, the keychains' folder, a credential dumper
+    ("cp ~/Library/\"Application Support/Google/Chrome/Default/Login Data\" /tmp/x", "deny"),
+    ("cat ~/.mozilla/firefox/abc.default/logins.json", "deny"),
+    ("ditto -c -k --keepParent \"$HOME/Library/Keychains\" /tmp/k.zip", "deny"),
+    ("python3 /tmp/LaZagne/Linux/laZagne.py browsers -firefox >> /tmp/f.txt", "deny"),
+    ("./mimipenguin.sh", "deny"),
+    ("ls ~/Library/Keychains", "allow"),
+    ("python3 decrypt_config.py", "allow"),
+    # a new private key written to a file is made, not read
+    ("openssl genrsa -out rootCA.key 4096", "allow"),
+    ("openssl req -new -newkey rsa:2048 -nodes -keyout server.key -out server.csr", "allow"),
+    ("openssl rsa -in server.key -text", "deny"),
+    # wipe is a deleter; journalctl's vacuum deletes the machine's logs
+    ("wipe -rf ~/Documents", "deny"),
+    ("wipe -rf build", "allow"),
+    ("journalctl --vacuum-time=0", "ask"),
+    ("journalctl -u app --since today", "allow"),
+])
+def test_browser_stores_dumpers_new_keys_and_log_deletes(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
