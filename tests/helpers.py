@@ -436,6 +436,12 @@ def decide(guard: str, command: str, context: Any = None) -> str:
     return str(make(guard).judge("bash", {"command": command}, context or guard_context()).decision)
 
 
+def guard_test(project: Project, guard: str, command: str) -> Run:
+    """``forge-hook guard test GUARD -- COMMAND`` through the installed executable, in the
+    project (nothing is run): the way a user checks what a guard says of a command."""
+    return run_installed(["guard", "test", guard, "--", command], cwd=project.root, prog="forge-hook")
+
+
 def loaded_after_judging(module: str, lines: list[str]) -> list[bool]:
     """Whether ``module`` is loaded after the whole pack judged each of ``lines`` in turn, in a
     fresh process: the rules a module holds load only for the commands they read."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import Project, decide, loaded_after_judging, pack, run_installed
+from helpers import Project, decide, guard_test, loaded_after_judging, pack
 
 # Starts no forge-hook-run (forge-hook only): the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
@@ -349,12 +349,10 @@ def test_the_home_named_in_a_one_liners_argument_list_or_lisp_is_read(command: s
 
 def test_a_wrapper_is_seen_through_by_the_installed_forge_hook(project: Project) -> None:
     """Through the installed executable: guard test exits 1 on a deny, 0 on an allow."""
-    denied = run_installed(["guard", "test", "destructive_rm", "--", "setarch -3 rm -rf ~"], cwd=project.root,
-                           prog="forge-hook")
+    denied = guard_test(project, "destructive_rm", "setarch -3 rm -rf ~")
     assert denied.exit_status == 1, denied
     assert "rm" in denied.stdout and "deny" in denied.stdout, denied.stdout
-    passed = run_installed(["guard", "test", "destructive_rm", "--", "valgrind ./build/test"], cwd=project.root,
-                           prog="forge-hook")
+    passed = guard_test(project, "destructive_rm", "valgrind ./build/test")
     assert passed.exit_status == 0, passed
 
 
@@ -449,13 +447,10 @@ def test_the_held_out_misses_fixed_by_cause(guard: str, command: str, decision: 
 
 
 def test_a_decoded_name_and_a_sed_e_are_seen_by_the_installed_forge_hook(project: Project) -> None:
-    denied = run_installed(["guard", "test", "secret_files", "--", "cat $(base64 -d <<< LmVudg==)"],
-                           cwd=project.root, prog="forge-hook")
+    denied = guard_test(project, "secret_files", "cat $(base64 -d <<< LmVudg==)")
     assert denied.exit_status == 1, denied
     assert "deny" in denied.stdout, denied.stdout
-    denied = run_installed(["guard", "test", "destructive_rm", "--", "sed -n '1e rm -rf ~' notes.txt"],
-                           cwd=project.root, prog="forge-hook")
+    denied = guard_test(project, "destructive_rm", "sed -n '1e rm -rf ~' notes.txt")
     assert denied.exit_status == 1, denied
-    passed = run_installed(["guard", "test", "destructive_rm", "--", "sed -i 's/a/b/' notes.txt"],
-                           cwd=project.root, prog="forge-hook")
+    passed = guard_test(project, "destructive_rm", "sed -i 's/a/b/' notes.txt")
     assert passed.exit_status == 0, passed

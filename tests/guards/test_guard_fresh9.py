@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import Project, decide, pack, run_installed
+from helpers import Project, decide, guard_test, pack
 
 
 @pytest.mark.inprocess
@@ -254,6 +254,6 @@ def test_the_look_alikes_pass_the_whole_pack(command: str) -> None:
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
     """Through ``forge-hook guard test``, as a user checks a rule (nothing is run)."""
-    run = run_installed(["guard", "test", guard, "--", command], cwd=project.root, prog="forge-hook")
+    run = guard_test(project, guard, command)
     assert run.stdout.splitlines()[0] == first, run.stdout
     assert run.exit_status == status
