@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from forge_hookd.shell import sed
 from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.shell.words import quote
 
@@ -163,7 +164,7 @@ def _vim_code(value: str) -> str:
 def sed_runs_its_lines(args: list[str]) -> bool:
     """Whether GNU sed runs lines of its input as commands: a bare ``e``, or ``s/X/Y/e`` where X
     is not the whole line (``s/.*/CMD/e`` runs CMD, which :func:`option_code` reads)."""
-    for script in _sed_scripts(args):
+    for script in sed.scripts(args):
         if any(m.group(0).strip(" ;\n{}") == "e" for m in _SED_BARE_E.finditer(script)):
             return True
         if any(m.group(2) not in (".*", "^.*$", "^.*") for m in _SED_S_E.finditer(script)):
@@ -171,22 +172,9 @@ def sed_runs_its_lines(args: list[str]) -> bool:
     return False
 
 
-def _sed_scripts(args: list[str]) -> list[str]:
-    """sed's scripts: each ``-e SCRIPT``, or else its first operand."""
-    scripts, k = [], 0
-    while k < len(args):
-        if args[k] in ("-e", "--expression") and k + 1 < len(args):
-            scripts.append(args[k + 1])
-            k += 1
-        elif args[k].startswith("--expression="):
-            scripts.append(args[k].partition("=")[2])
-        k += 1
-    return scripts or [a for a in args if not a.startswith("-")][:1]
-
-
 def _sed_code(args: list[str]) -> Iterator[str]:
     """The shell commands GNU sed runs from its scripts: ``e CMD``, ``s/.*/CMD/e``."""
-    for script in _sed_scripts(args):
+    for script in sed.scripts(args):
         yield from (m.group(1).strip() for m in _SED_E.finditer(script))
         yield from (m.group(3).strip() for m in _SED_S_E.finditer(script) if m.group(2) in (".*", "^.*$", "^.*"))
 

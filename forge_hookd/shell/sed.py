@@ -59,33 +59,47 @@ def backups(suffix: str, files: Sequence[str]) -> list[str]:
     return [suffix.replace("*", f.rpartition("/")[2]) if "*" in suffix else f + suffix for f in files]
 
 
-def _scripts(args: Sequence[str]) -> tuple[list[str], bool]:
-    scripts, extended, k, named = [], False, 0, False
+def scripts(args: Sequence[str]) -> list[str]:
+    """sed's scripts among its words: each ``-e SCRIPT`` (``--expression=SCRIPT``), or else its
+    first operand."""
+    named: list[str] = []
     operands: list[str] = []
+    k = 0
     while k < len(args):
         arg = args[k]
         if arg in ("-e", "--expression") and k + 1 < len(args):
-            scripts.append(args[k + 1])
-            named, k = True, k + 2
+            named.append(args[k + 1])
+            k += 2
             continue
         if arg.startswith("--expression="):
-            scripts.append(arg.partition("=")[2])
-            named = True
-        elif arg in ("-E", "-r", "--regexp-extended"):
+            named.append(arg.partition("=")[2])
+        elif not arg.startswith("-"):
+            operands.append(arg)
+        k += 1
+    return named or operands[:1]
+
+
+def _scripts(args: Sequence[str]) -> tuple[list[str], bool]:
+    """:func:`scripts` and whether they are extended (``-E``, ``-r``), or none where an option
+    makes them something :func:`edited` does not follow (``-n``, ``-f FILE``, ``-l N``)."""
+    extended, k = False, 0
+    while k < len(args):
+        arg = args[k]
+        if arg in ("-e", "--expression") and k + 1 < len(args):
+            k += 2
+            continue
+        if arg in ("-E", "-r", "--regexp-extended"):
             extended = True
-        elif arg.startswith("-") and not arg.startswith("-i") and arg not in ("--in-place", "-s", "--separate", "-u"):
+        elif arg.startswith("-") and not arg.startswith(("-i", "--expression=")) and \
+                arg not in ("--in-place", "-s", "--separate", "-u"):
             if re.fullmatch(r"-[nzsuEr]+", arg):
                 if "n" in arg or "z" in arg:
                     return [], False  # -n prints nothing unless told: not an edit we follow
                 extended = extended or "E" in arg or "r" in arg
             else:
                 return [], False  # -f FILE, -l N ...: not followed
-        elif not arg.startswith("-"):
-            operands.append(arg)
         k += 1
-    if not named and operands:
-        scripts.append(operands[0])
-    return scripts, extended
+    return scripts(args), extended
 
 
 def _parse(script: str, extended: bool) -> list[_Step] | None:
