@@ -449,6 +449,11 @@ def _read_by_script(command: Command) -> list[str]:
     return read
 
 
+def _names_found_for(command: Command) -> list[str]:
+    """The names the ``find`` feeding ``command`` looks for (``find ~ -name .env | xargs cat``)."""
+    return [n for f in command.feeders if f.name == "find" for n in _find_names(f)]
+
+
 def _opens_names_on_stdin(command: Command) -> bool:
     """``cpio -o``/``-p``, ``zip -@``, ``tar -T -``, ``rsync --files-from=-``: each line of the
     input names a file the program opens and copies."""
@@ -607,13 +612,12 @@ class SecretFiles(Guard):
                 words.remove(used)  # the first only: `ssh -i K host cat K` still shows K
         if "xargs" in command.wrapper_names:
             if command.name not in _METADATA:  # find | xargs cat: the names find looks for are opened
-                words += [n for f in command.feeders if f.name == "find" for n in _find_names(f)]
+                words += _names_found_for(command)
             for wrapper in command.wrappers:  # xargs -a FILE: its lines become the arguments, printed by echo
                 if posixpath.basename(wrapper[0]) == "xargs":
                     words += [v for v in shell.option_values(list(wrapper[1:]), "-a", "--arg-file") if v]
         if _opens_names_on_stdin(command):  # echo .env | cpio -o: the names it is fed are opened
-            words += (command.stdin or "").split()[:256] + \
-                [n for f in command.feeders if f.name == "find" for n in _find_names(f)]
+            words += (command.stdin or "").split()[:256] + _names_found_for(command)
         if command.name in _SCRIPT_READS:  # printf 'put .env\n' | ftp host: the files its own commands open
             words += _read_by_script(command)
         searched = _searched_everywhere(command, context)
