@@ -17,6 +17,7 @@ from forge_hookd.shell.commands import PYTHON, Command
 from forge_hookd.guards.base import ALLOW, ALLOWED, ASK, Context, Guard, Option, Ruling, command_cwd, git_args, inside, \
     operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.sed import edited, edits_in_place
 
 _PIP = Lazy(r"pip[0-9.]+", needs=("pip",))
 # manager -> (subcommands that add packages, options that take a value)
@@ -231,9 +232,7 @@ class PackagePolicy(Guard):
             if path is not None and why is None and _in_place(command, word):
                 if current is None:
                     continue  # sed -i of a file that is not there changes nothing
-                from forge_hookd.shell import sed  # see _node_run
-
-                after = sed.edited(list(command.args), current) if command.name == "sed" else None
+                after = edited(list(command.args), current) if command.name in ("sed", "gsed") else None
                 kind = manifests.kind_of(path)
                 if after is not None and kind is not None and manifests.declared(kind, current) and \
                         not manifests.declared(kind, after):
@@ -262,8 +261,8 @@ def _shell_targets(command: Command) -> list[tuple[str, str]]:
     if name == "tee":
         mode = "append" if "-a" in args or "--append" in args else "write"
         targets += [(op, mode) for op in operands(args)]
-    elif name in ("sed", "perl") and any(a.startswith(("-i", "-pi")) or a == "--in-place" for a in args):
-        targets += [(op, "unknown") for op in operands(args)[1 if name == "sed" else 0:]]
+    elif edits_in_place(name, args):
+        targets += [(op, "unknown") for op in operands(args)[0 if name == "perl" else 1:]]
     elif name in ("cp", "mv", "install", "ln", "rsync") and len(operands(args)) >= 2:
         targets.append((operands(args)[-1], "unknown"))
     elif name == "dd":
@@ -273,7 +272,7 @@ def _shell_targets(command: Command) -> list[tuple[str, str]]:
 
 def _in_place(command: Command, word: str) -> bool:
     """Whether ``word`` is a file ``sed -i``/``perl -i`` edits in place (not a redirection)."""
-    return command.name in ("sed", "perl") and word in operands(command.args) and \
+    return edits_in_place(command.name, command.args) and word in operands(command.args) and \
         word not in (r.target for r in command.redirects)
 
 

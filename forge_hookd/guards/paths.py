@@ -19,7 +19,7 @@ from forge_hookd.guards.base import ALLOWED, ASK, DENY, WRITE_TOOLS, Context, Gu
     defaults_taken, in_home_cache, inside, valued, \
     PathPatterns, gives_to_oneself, git_args, operands, paths_of, resolve, without_cmd_switches, written_redirects
 from forge_hookd.shell.lazyre import Lazy
-from forge_hookd.shell.sed import backups, in_place
+from forge_hookd.shell.sed import backups, edits_in_place, in_place
 
 #: The managed layer's directory (forge_hookd.managed.SYSTEM_DIR, which a test ties).
 MANAGED_SYSTEM_DIR = "/etc/forge"
@@ -54,7 +54,7 @@ def written_paths(command: Command) -> Iterator[str]:
     elif name in ("sed", "gsed") and (suffix := in_place(args)) is not None:
         yield from ops[1:]  # the first is the script (or -e's value, which operands keeps too)
         yield from backups(suffix, ops[1:])
-    elif name == "perl" and any(a.startswith("-i") or a.startswith("-pi") for a in args):
+    elif name == "perl" and edits_in_place(name, args):
         yield from ops
     elif name in ("cp", "mv", "install", "ln", "rsync", "scp") and len(ops) >= 2:
         if not (name == "scp" and _REMOTE_SIDE.match(ops[-1])):  # scp host:F /etc/x writes /etc/x here

@@ -22,6 +22,7 @@ from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, 
     PathPatterns, git_args, inner_command, long_flags, operands, paths_of, resolve, short_flags
 from forge_hookd.shell.known import code_variable, runs_as_code
 from forge_hookd.shell.lazyre import Lazy
+from forge_hookd.shell.sed import edits_in_place
 
 # A glob with a slash is matched against the whole path (so "*/.aws/credentials" holds in
 # any home directory); one without, against each name in the path.
@@ -805,15 +806,6 @@ def _looks_random(value: str) -> bool:
     return kinds >= 2 and len(set(value)) >= 8
 
 
-def _edits_in_place(command: Command) -> bool:
-    """``sed -i 's/KEY=.*/KEY=sk-.../' f``, ``perl -pi -e ...``: the script's text goes into
-    the file as surely as a redirection's."""
-    if command.name in ("sed", "gsed"):
-        return any(a == "--in-place" or a.startswith("--in-place=") or
-                   a.startswith("-") and not a.startswith("--") and "i" in a[1:] for a in command.args)
-    return command.name == "perl" and any(a.startswith("-") and "i" in a[1:] and "p" in a[1:] for a in command.args)
-
-
 class HardcodedSecrets(Guard):
     name = "hardcoded_secrets"
     summary = "Tokens, keys and passwords written into files"
@@ -833,7 +825,7 @@ class HardcodedSecrets(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         writes = [r for r in command.redirects if r.mode in ("write", "append")]
-        if not writes and command.name not in ("tee",) and not _edits_in_place(command):
+        if not writes and command.name not in ("tee",) and not edits_in_place(command.name, command.args):
             return ALLOWED
         texts = [command.stdin or ""] + [w.text for w in command.words[1:]]
         for text in texts:

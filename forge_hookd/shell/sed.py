@@ -50,6 +50,30 @@ def in_place(args: Sequence[str]) -> str | None:
     return None
 
 
+#: perl's switches that take no value, which may come before -i in one bundle (-pi, -lpi, -0pi)
+_PERL_BARE = frozenset("0123456789alnpsw")
+
+
+def edits_in_place(name: str, args: Sequence[str]) -> bool:
+    """Whether ``NAME ARGS`` rewrites its file operands in place: sed's in-place switch in
+    any spelling :func:`in_place` knows (``-Ei``, ``--in-plac``), or perl's ``-i`` alone or
+    at the end of a bundle of bare switches (``-pi``, ``-lpi.bak``; not ``-Mlib``, whose M
+    takes the rest as its value)."""
+    if name in ("sed", "gsed"):
+        return in_place(args) is not None
+    if name != "perl":
+        return False
+    for arg in args:
+        if arg == "--":
+            break
+        if not arg.startswith("-") or arg.startswith("--"):
+            continue
+        flags, found, _ = arg[1:].partition("i")
+        if found and all(c in _PERL_BARE for c in flags):
+            return True
+    return False
+
+
 def backups(suffix: str, files: Sequence[str]) -> list[str]:
     """Where ``sed -i SUFFIX`` writes each file's backup when the suffix names a directory:
     GNU sed puts a ``*`` in it to the file's base name (``--in-place=../old/*`` backs
@@ -90,8 +114,12 @@ def _scripts(args: Sequence[str]) -> tuple[list[str], bool]:
             continue
         if arg in ("-E", "-r", "--regexp-extended"):
             extended = True
-        elif arg.startswith("-") and not arg.startswith(("-i", "--expression=")) and \
-                arg not in ("--in-place", "-s", "--separate", "-u"):
+        elif in_place([arg]) is not None:  # -i, -i.bak, --in-plac, and the flags a bundle holds before it (-Ei)
+            flags = "" if arg.startswith("--") else arg[1:].partition("i")[0]
+            if "n" in flags or "z" in flags:
+                return [], False
+            extended = extended or "E" in flags or "r" in flags
+        elif arg.startswith("-") and not arg.startswith("--expression=") and arg not in ("-s", "--separate", "-u"):
             if re.fullmatch(r"-[nzsuEr]+", arg):
                 if "n" in arg or "z" in arg:
                     return [], False  # -n prints nothing unless told: not an edit we follow

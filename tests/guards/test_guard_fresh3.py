@@ -13,7 +13,7 @@ import pytest
 
 from forge_hookd.guards import Context, make
 from helpers import decide, guard_context, pack
-from forge_hookd.shell.sed import edited
+from forge_hookd.shell.sed import edited, edits_in_place
 
 # Starts no forge-hook-run: the warm pass (--warm) leaves it out (conftest.py).
 pytestmark = pytest.mark.inprocess
@@ -146,6 +146,24 @@ def test_sed_in_place_scripts_simple_enough_to_follow() -> None:
     assert edited(["-i", "1d", "p"], text) is None           # a command not followed: None, never a guess
     assert edited(["-i", "-f", "x.sed", "p"], text) is None
     assert edited(["-n", "-i", "s/a/b/p", "p"], text) is None
+    # the switch bundled with the flags before it: -Ei is extended, -ni prints nothing unless told
+    assert edited(["-Ei", "s/(version) = \"(.*)\"/\\1 = \"\\2.post1\"/", "p"], text) == \
+        text.replace('"0.1.0"', '"0.1.0.post1"')
+    assert edited(["-ni", "s/a/b/p", "p"], text) is None
+
+
+@pytest.mark.parametrize(("argv", "edits"), [
+    (["sed", "-i", "s/a/b/", "f"], True), (["sed", "-Ei", "s/a/b/", "f"], True),
+    (["gsed", "--in-plac", "s/a/b/", "f"], True), (["sed", "-i.bak", "s/a/b/", "f"], True),
+    (["perl", "-pi", "-e", "s/a/b/", "f"], True), (["perl", "-lpi.bak", "-e", "s/a/b/", "f"], True),
+    (["perl", "-0pi", "-e", "s/a/b/", "f"], True), (["perl", "-i", "-pe", "s/a/b/", "f"], True),
+    (["sed", "-n", "1p", "f"], False), (["sed", "-E", "s/a/b/", "f"], False),
+    (["perl", "-Mlib=x", "-ne", "print", "f"], False),   # M takes the rest as its value
+    (["perl", "-I", "inc", "-ne", "print", "f"], False), (["perl", "--", "-i"], False),
+    (["awk", "-i", "inplace", "1", "f"], False),         # not sed's or perl's switch
+])
+def test_one_reading_of_the_in_place_switch(argv: list[str], edits: bool) -> None:
+    assert edits_in_place(argv[0], argv[1:]) is edits
 
 
 @pytest.mark.parametrize(("command", "decision"), [

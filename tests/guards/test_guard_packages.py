@@ -250,6 +250,10 @@ def test_a_codex_patch_that_adds_a_dependency_is_refused_naming_it(project: Proj
     ("sed -i 's/\"jest\"/\"left-pad\": \"1\", \"jest\"/' package.json", "adds left-pad to package.json"),  # followed
     ("sed -i -f edit.sed package.json", "writes the manifest package.json, and what it adds cannot be seen"),
     ("perl -pi -e 's/jest/left-pad/' package.json", "writes the manifest package.json, and what it adds cannot be seen"),
+    # the in-place switch in a bundle or abbreviated: one reading of it (sed.edits_in_place) for every guard
+    ("sed -Ei 's/\"jest\"/\"left-pad\": \"1\", \"jest\"/' package.json", "adds left-pad to package.json"),
+    ("gsed --in-plac -f edit.sed package.json", "writes the manifest package.json, and what it adds cannot be seen"),
+    ("perl -lpi -e 's/jest/left-pad/' package.json", "writes the manifest package.json, and what it adds cannot be seen"),
 ])
 def test_a_shell_write_of_a_manifest_is_judged_or_asks(project: Project, command: str, says: str) -> None:
     (project.root / "requirements.txt").write_text("requests==2.31\n")
@@ -262,3 +266,5 @@ def test_a_shell_write_that_adds_nothing_passes(project: Project) -> None:
     (project.root / "requirements.txt").write_text("requests==2.31\n")
     assert claude(project, "Bash", {"command": "echo '# pinned for CVE-2024-0001' >> requirements.txt"}) == (None, "")
     assert claude(project, "Bash", {"command": "cp package.json package.json.bak"}) == (None, "")
+    bump = "sed -Ei 's/\"version\": \"1.0.0\"/\"version\": \"1.1.0\"/' package.json"
+    assert claude(project, "Bash", {"command": bump}) == (None, "")
