@@ -16,6 +16,15 @@ from forge_hookd.shell.commands import Command, Parsed, option_values
 from forge_hookd.shell.lazyre import Lazy
 
 _FORK_BOMB = Lazy(r"([A-Za-z_:][\w:]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&")
+#: a one-liner's own kill of every process: the pid -1 first (python's os.kill(-1, 9), node's
+#: process.kill(-1)) or after the signal (perl's kill 9, -1; ruby's Process.kill("KILL", -1)), or its
+#: process group 0 (os.killpg(0, ...))
+_CODE_KILLS_ALL = Lazy(r"\bkill\s*\(?\s*(?:[^,()\s]{1,24}\s*,\s*)?-1\b|\bkillpg\s*\(\s*0\b", needs=("kill",))
+#: a one-liner that forks for ever: python's while True: os.fork() or [os.fork() for _ in iter(int, 1)],
+#: perl's fork while 1 (or fork while fork), ruby's loop { fork }, C-like for(;;) fork()
+_CODE_FORKS_FOREVER = Lazy(r"while\s*\(?\s*(?:True|true|1)\s*\)?\s*[:{]?\s*(?:os\.)?fork|fork\s*\(\s*\)\s+for\s+\w+"
+                           r"\s+in\s+iter\b|\bfork\s+while\b|\bloop\s*(?:\{|do)\s*(?:Process\.)?fork|"
+                           r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:\w+\.)?fork", needs=("fork",))
 _SHUTDOWN = frozenset({"shutdown", "reboot", "halt", "poweroff"})
 _CONTAINERS = frozenset({"docker", "podman", "nerdctl", "ctr"})  # ctr: containerd's own client
 _HOST_MOUNT = Lazy(r"^(?:/|/etc|/root|/home|/var|/usr|/boot|/proc|/sys|/dev|/run|/var/run/docker\.sock|"
@@ -48,7 +57,7 @@ class MachineWide(Guard):
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
-        why = _machine(command)
+        why = _machine(command) or _code_on_machine(command)
         if why is None:
             return ALLOWED
         decision, reason, safely = why
@@ -78,6 +87,21 @@ def _machine_change(name: str, args: list[str]) -> tuple[str, str] | None:
     from forge_hookd.guards.machine_settings import machine_change
 
     return machine_change(name, args)
+
+
+def _code_on_machine(command: Command) -> tuple[str, str, str] | None:
+    """What a one-liner does to the whole machine in its own language: kills every process
+    (``python3 -c "import os; os.kill(-1, 9)"``) or forks for ever."""
+    code = command.inline_code
+    if code is None:
+        return None
+    text = code[1][: 1 << 16]
+    if _CODE_KILLS_ALL.search(text):
+        return DENY, f"kills every process the user can reach (-1) or its own process group (0), in {code[0]} " \
+            "code", "Kill the one process by its pid"
+    if _CODE_FORKS_FOREVER.search(text):
+        return DENY, f"is a fork bomb in {code[0]} code: it fills the machine with processes", "Do not run it"
+    return None
 
 
 def _machine(command: Command) -> tuple[str, str, str] | None:

@@ -41,6 +41,11 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "key3.db", "key4.db", "cookies.sqlite",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
                 "/etc/security/opasswd", ".credentials",
+                # the coding agents' own logins (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot,
+                # OpenCode): a token that acts as the user on their account
+                "*/.claude/.credentials.json", "*/.codex/auth.json", "*/.gemini/oauth_creds.json",
+                "*/.gemini/mcp-oauth-tokens.json", "*/.qwen/oauth_creds.json", "*/.config/github-copilot/hosts.json",
+                "*/.config/github-copilot/apps.json", "*/.local/share/opencode/auth.json",
                 # Cloudflare Wrangler's local secrets (its .env)
                 ".dev.vars", ".dev.vars.*",
                 # credential JSON by its name (Google's OAuth client secret, a key list)
@@ -640,7 +645,7 @@ class SecretFiles(Guard):
                                     "Copy the template with cp -n (it never overwrites), or ask the user")
             words.remove(created)
         for word in words:
-            if not word or word.startswith("-") and "=" not in word or word in scripts:
+            if not word or word.startswith("-") and "=" not in word or word in scripts or _remote_url(word):
                 continue
             if any(c in word for c in "*?[") and self._glob_reaches(word, context):
                 return self.verdict(DENY, shown or word, f"reaches secret files through the glob {word}",
@@ -804,6 +809,14 @@ def _discord_token(text: str) -> str | None:
 def _looks_random(value: str) -> bool:
     kinds = sum(any(f(c) for c in value) for f in (str.islower, str.isupper, str.isdigit))
     return kinds >= 2 and len(set(value)) >= 8
+
+
+def _remote_url(word: str) -> bool:
+    """Whether ``word`` names a file on another host (``https://deb.nodesource.com/gpgkey/
+    nodesource-repo.gpg.key``): fetching it reads none of this machine's files. A ``file:``
+    URL is a local path, and judged as one."""
+    scheme, found, _ = word.partition("://")
+    return bool(found) and scheme.isalnum() and scheme.lower() != "file"
 
 
 class HardcodedSecrets(Guard):

@@ -165,6 +165,10 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
     (["hardcoded_secrets", "--tool", "write", "--content", FIXTURE, "--", "src/jwt.ts"], 1, "a literal token"),
     (["hardcoded_secrets", "--tool", "write", "--content", "t = 'ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'", "--",
       "tests/test_api.py"], 1, "a GitHub token"),
+    # stop 43's probe: an agent's own login, a one-liner that kills everything, a key fetched by its URL
+    (["secret_files", "--", "cat ~/.codex/auth.json"], 1, "reaches the secret file ~/.codex/auth.json"),
+    (["machine_wide", "--", "python3 -c 'import os; os.kill(-1, 9)'"], 1, "kills every process the user can reach"),
+    (["secret_files", "--", "curl -fsSL https://deb.nodesource.com/gpgkey/nodesource-repo.gpg.key -o k.gpg"], 0, ""),
 ])
 def test_guard_test_sees_what_the_line_runs_and_says_what_it_cannot(project: Project, args: list[str], status: int,
                                                                     said: str) -> None:
