@@ -502,6 +502,36 @@ def operands(args: list[str] | tuple[str, ...], *, mode_first: bool = False) -> 
     return out
 
 
+#: an HTTP client's URL, and the host in it
+URL = Lazy(r"https?://(\[[0-9a-fA-F:]+\]|[^/\s:'\"]+)")
+#: this machine: sending to it sends nothing off the machine
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0", "host.docker.internal"})
+_HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def request_method(name: str, args: list[str]) -> str:
+    """The HTTP method a client's request uses (GET when none is named): ``curl -X DELETE``,
+    ``-XDELETE``, ``--request=DELETE``, ``gh api -X``/``--method``, ``wget --method=DELETE``,
+    HTTPie's and xh's method word before the URL (``http DELETE URL``)."""
+    if name in ("http", "https", "xh", "xhs"):
+        first = next((a for a in args if not a.startswith("-")), "")
+        return first.upper() if first.upper() in _HTTP_METHODS else "GET"
+    for k, arg in enumerate(args):
+        if (arg in ("--request", "--method") or arg == "-X" and name in ("curl", "gh")) and k + 1 < len(args):
+            return args[k + 1].upper()
+        if arg.startswith(("--request=", "--method=")):
+            return arg.partition("=")[2].upper()
+        if name == "curl" and arg.startswith("-X") and len(arg) > 2:  # wget's -X is a list of directories
+            return arg[2:].upper()
+    return "GET"
+
+
+def remote_hosts(args: list[str]) -> list[str]:
+    """The hosts other than this machine that ``args``' URLs name."""
+    return [h for a in args for h in (m.group(1) for m in URL.finditer(a)) if h not in LOCAL_HOSTS and
+            not h.startswith("127.")]
+
+
 def written_redirects(command: Command) -> list[str]:
     """The targets of ``command``'s redirections that write (``>``, ``>>``, ``<>``)."""
     return [r.target for r in command.redirects if r.mode in ("write", "append", "readwrite")]

@@ -9,7 +9,7 @@ from typing import Any
 
 from forge_hookd.shell.commands import HOOK_DIRS, Command, Parsed
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, git_args, long_flags, \
-    operands, resolve, short_flags
+    operands, request_method, resolve, short_flags
 from forge_hookd.guards.paths import adds_hook, written_paths
 from forge_hookd.shell.lazyre import Lazy
 
@@ -176,8 +176,7 @@ def _api_forces_ref(command: Command) -> str | None:
     args = list(command.args)
     if not any("/git/refs/" in a for a in args):
         return None
-    method = next((args[k + 1].upper() for k, a in enumerate(args[:-1]) if a in ("-X", "--method")),
-                  next((a.partition("=")[2].upper() for a in args if a.startswith("--method=")), "GET"))
+    method = request_method("gh", args)
     if method == "DELETE":
         return "deletes a branch or tag through the GitHub API"
     if method in ("PATCH", "POST", "PUT") and any(a.replace(" ", "") in ("force=true", "force=1") for a in args):

@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling, inner_command, operands
+from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling, inner_command, operands, \
+    remote_hosts, request_method
 from forge_hookd.shell.lazyre import Lazy
 
-_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role)|truncate\s+(?:table\s+)?\w+|"
+_SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role|keyspace|tablespace)|truncate\s+(?:table\s+)?\w+|"
                   r"delete\s+from\s+[\w.\"`]+\s*(?:;|$)|alter\s+table\s+\S+\s+drop\s|"
                   # every row rewritten: an UPDATE with no WHERE
                   r"update\s+[\w.\"`]+\s+set\s(?:(?!\bwhere\b)[^;])*(?:;|$))")
@@ -35,15 +36,16 @@ _PLATFORMS = frozenset({
     "civo", "exo", "upctl", "aliyun", "yc", "openstack", "nomad", "consul", "vault", "rclone", "mc", "s3cmd",
     "serverless", "sls", "sam", "copilot", "eb", "kamal", "dokku", "okteto", "atlas", "mongocli", "upstash",
     "xata", "convex", "appwrite", "koyeb", "northflank", "porter", "qovery", "zeabur", "deta", "doppler", "infisical",
-    "op"})  # op: 1Password's CLI (op item delete, op vault delete)
+    "op", "etcdctl"})  # op: 1Password's CLI (op item delete, op vault delete); etcd: a cluster's own state
 _TEARDOWN = frozenset({"destroy", "delete", "purge", "terminate", "teardown", "nuke", "wipe", "drop", "reset", "rm",
                        "remove", "rb", "down", "killall", "deletecontainer", "unpublish"})
 _SUBCOMMAND = Lazy(r"[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)*$")
 
 
 #: a CLI's own teardown verbs besides :data:`_TEARDOWN`: a Vault secrets engine or auth method
-#: disabled deletes every secret or role stored under it (``vault secrets disable kv/``)
-_TEARDOWN_OF = {"vault": frozenset({"disable"})}
+#: disabled deletes every secret or role stored under it (``vault secrets disable kv/``); etcd's
+#: ``del`` removes keys a cluster runs on (``etcdctl del --prefix ""``: all of them)
+_TEARDOWN_OF = {"vault": frozenset({"disable"}), "etcdctl": frozenset({"del"})}
 #: where a delete is undone from: 1Password's ``op item delete --archive`` moves the item to the archive
 _RESTORABLE = {"op": "--archive"}
 
@@ -51,7 +53,7 @@ _RESTORABLE = {"op": "--archive"}
 def _tears_down(name: str, args: list[str], ops: list[str]) -> str | None:
     """A platform CLI's teardown verb among its leading subcommand words (``apps:destroy``
     read as ``apps destroy``); None when there is none."""
-    if name not in _PLATFORMS or _RESTORABLE.get(name, "") in args:
+    if name not in _PLATFORMS or name in _RESTORABLE and _RESTORABLE[name] in args:  # (an argument may be "")
         return None
     verbs = _TEARDOWN | _TEARDOWN_OF.get(name, frozenset())
     for k, op in enumerate(ops[:3]):
@@ -112,6 +114,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name == "mongorestore" and "--drop" in args:
         return "drops each collection before restoring it (mongorestore --drop)"
     if name in ("docker", "podman"):
+        if ops[:2] == ["system", "reset"]:  # podman's: every container, image, volume and setting
+            return "deletes every container, image and volume (system reset)"
         if ops[:2] in (["system", "prune"], ["volume", "prune"], ["volume", "rm"], ["image", "prune"]) and \
                 ("-a" in args or "--all" in args or "--volumes" in args or
                  ops[:2] in (["volume", "prune"], ["volume", "rm"])):
@@ -136,14 +140,21 @@ def _cloud(name: str, args: list[str]) -> str | None:
                                     ["variable", "delete"]):
         return f"deletes a GitHub {ops[0]}"
     if name == "gh" and ops[:1] == ["api"]:
-        method = next((args[k + 1].upper() for k, a in enumerate(args[:-1]) if a in ("-X", "--method")),
-                      next((a.partition("=")[2].upper() for a in args if a.startswith("--method=")), "GET"))
+        method = request_method("gh", args)
         if method in ("DELETE", "PUT", "PATCH") and any(re.search(r"/branches/[^/]+/protection|/rulesets(?:/|$)", o)
                                                          for o in ops[1:]):
             return "changes a branch's protection or a ruleset (what guards the protected branches)"
         if method == "DELETE":  # gh repo delete by its endpoint (repos/OWNER/REPO), a release, a secret...
             return "deletes a GitHub resource through the API"
+    if name in _HTTP_CLIENTS and request_method(name, args) == "DELETE":
+        hosts = remote_hosts(args)  # to this machine (localhost), the app under development: passes
+        if hosts:
+            return f"sends a DELETE request to {hosts[0]}: what it deletes there is beyond undo from here"
     return None
+
+
+#: the HTTP clients whose requests name their method (curl -X, wget --method, HTTPie's and xh's word)
+_HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs"})
 
 
 def _has_flag(args: list[str], short: str, long: str) -> bool:
@@ -253,6 +264,8 @@ class InfraDestructive(Guard):
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
         name, args = command.name, list(command.args)
+        if "--help" in args:  # `dropdb --help`, `terraform destroy --help`: the usage shown, nothing run
+            return ALLOWED
         if name in ("kubectl", "oc"):
             args = _without_values(args)
         why = _cloud(name, args) or _app(name, args) or self._sql(command) or _fed_flush(command)

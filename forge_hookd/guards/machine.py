@@ -27,7 +27,9 @@ _CODE_FORKS_FOREVER = Lazy(r"while\s*\(?\s*(?:True|true|1)\s*\)?\s*[:{]?\s*(?:os
                            r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:\w+\.)?fork", needs=("fork",))
 _SHUTDOWN = frozenset({"shutdown", "reboot", "halt", "poweroff"})
 _CONTAINERS = frozenset({"docker", "podman", "nerdctl", "ctr"})  # ctr: containerd's own client
+#: the host's own directories (and the whole of a user's home: ~, $HOME, /home/NAME) given to a container
 _HOST_MOUNT = Lazy(r"^(?:/|/etc|/root|/home|/var|/usr|/boot|/proc|/sys|/dev|/run|/var/run/docker\.sock|"
+                   r"~|\$HOME|\$\{HOME\}|\"?\$HOME\"?|/home/[^/:]+|/Users/[^/:]+|"
                    r"/run/docker\.sock|/run/containerd/containerd\.sock)/?(?::|$)")
 _HOST_FLAGS = Lazy(r"^--(?:privileged|pid=host|ipc=host|userns=host|uts=host|cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|"
                    r"SYS_MODULE))$|^--security-opt=(?:apparmor|seccomp)[=:]unconfined$")
@@ -68,7 +70,8 @@ class MachineWide(Guard):
 #: it reads as systemctl (its _INIT_TOOLS): a test holds them equal; it loads only for one of them,
 #: not for the git and npm of every day
 SETTINGS_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff",
-                            "tmutil", "networksetup", "defaults", "iptables",
+                            "tmutil", "networksetup", "defaults", "ip", "ifconfig", "ifdown", "nmcli", "hostnamectl",
+                            "scutil", "iptables",
                             "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"})
 INIT_TOOLS = frozenset({"service", "update-rc.d", "rc-update", "chkconfig"})
 
@@ -187,7 +190,8 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
             name in _CONTAINERS and operands(args)[:2] in (["container", "run"], ["container", "create"]):
         why = _owns_host(args)
         if why is not None:
-            return DENY, f"starts a container that owns the host ({why})", "Mount only the project: -v \"$PWD\":/app"
+            return DENY, f"starts a container that owns the host or the user's home ({why})", \
+                "Mount only the project: -v \"$PWD\":/app"
     if name in _SYSTEM_CONTAINERS:
         why = _system_container_owns_host(args)
         if why is not None:

@@ -143,6 +143,12 @@ def machine_setting(name: str, args: list[str]) -> Finding:
     ops = operands(args)
     if name == "swapoff" and not any(a in ("-h", "--help", "-V", "--version") for a in args):
         return "switches off the machine's swap: every program on it may run out of memory", ASK_USER
+    if _network_down(name, ops):
+        return f"takes the machine's network down ({name} {' '.join(ops)}): the agent's own connection, and " \
+            "every service's, with it", ASK_USER
+    if name == "hostnamectl" and ops[:1] in (["set-hostname"], ["hostname"]) and len(ops) > 1 or \
+            name == "scutil" and "--set" in args:
+        return f"renames the machine ({name} {' '.join(ops) or ' '.join(args)})", ASK_USER
     if name == "tmutil" and ops[:1] and ops[0] in _TMUTIL_LOSSES:
         return f"switches off or deletes the machine's backups (tmutil {ops[0]})", ASK_USER
     if name == "networksetup" and any(a.startswith(("-set", "-remove", "-delete", "-create", "-add", "-switch"))
@@ -156,10 +162,25 @@ def machine_setting(name: str, args: list[str]) -> Finding:
     return None
 
 
+def _network_down(name: str, ops: list[str]) -> bool:
+    """``ip link set eth0 down``, ``ifconfig eth0 down``, ``ifdown eth0``, ``nmcli networking
+    off``, ``nmcli radio wifi off``, ``nmcli connection down X``, ``networksetup`` aside."""
+    if name == "ip":
+        return ops[:1] in (["link"], ["l"]) and "set" in ops and "down" in ops
+    if name == "ifconfig":
+        return len(ops) >= 2 and ops[-1] == "down"
+    if name == "ifdown":
+        return bool(ops)
+    if name == "nmcli":
+        return ops[:2] in (["networking", "off"], ["n", "off"]) or ops[:1] == ["radio"] and ops[-1:] == ["off"] or \
+            ops[:1] in (["connection"], ["con"], ["c"], ["device"], ["dev"], ["d"]) and ops[1:2] in (["down"], ["disconnect"])
+    return False
+
+
 #: the commands the rules above judge: every other command is passed by one lookup (the rules
 #: run for every command of every agent)
 _HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff", "tmutil",
-                    "networksetup", "defaults"}) | _IPTABLES
+                    "networksetup", "defaults", "ip", "ifconfig", "ifdown", "nmcli", "hostnamectl", "scutil"}) | _IPTABLES
 
 
 def machine_change(name: str, args: list[str]) -> Finding:

@@ -9,7 +9,8 @@ import re
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed, written_text
-from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, LOCAL_HOSTS, URL, Context, Guard, Option, Ruling, operands, \
+    short_flags
 from forge_hookd.guards.paths import written_by_options
 from forge_hookd.shell.lazyre import Lazy
 
@@ -27,9 +28,6 @@ TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc"
 #: cloudflared's tunnel subcommands that manage tunnels without opening one (`tunnel run` opens)
 _TUNNEL_MANAGEMENT = frozenset({"list", "info", "login", "delete", "cleanup", "create", "route", "token", "ingress",
                                 "vnet", "help"})
-_URL = Lazy(r"https?://(\[[0-9a-fA-F:]+\]|[^/\s:'\"]+)")
-#: this machine: sending to it sends nothing off the machine
-_LOCAL = frozenset({"localhost", "127.0.0.1", "[::1]", "0.0.0.0", "host.docker.internal"})
 
 
 _FETCH = Lazy(r"urlopen|urllib|requests\.get|httpx\.get|\bfetch\(|https?\.get\(|Net::HTTP|open-uri|URI\.open|"
@@ -151,9 +149,9 @@ class RemoteCode(Guard):
         return super().judge_shell(parsed, context)
 
     def _allowed_host(self, command: Command) -> bool:
-        hosts = [m.group(1) for arg in command.argv for m in _URL.finditer(arg)]
+        hosts = [m.group(1) for arg in command.argv for m in URL.finditer(arg)]
         hosts += [a.split("/")[0].split(":")[0] for a in command.args if re.match(r"(?:localhost|127\.|\[::1\])", a)]
-        return bool(hosts) and all(h in _LOCAL or any(fnmatchcase(h, p) for p in self.opts["allow_hosts"])
+        return bool(hosts) and all(h in LOCAL_HOSTS or any(fnmatchcase(h, p) for p in self.opts["allow_hosts"])
                                    for h in hosts)
 
 
@@ -328,7 +326,7 @@ def _saved_otherwise(command: Command) -> list[str]:
     if name in ("nc", "ncat", "netcat", "socat") and any(not _LOCAL_ADDRESS.match(a) for a in operands(command.args)):
         return [r.target for r in command.redirects if r.mode in ("write", "append") and r.fd in (None, "1")]
     code = command.inline_code
-    if code is None or not any(m.group(1) not in _LOCAL for m in _URL.finditer(code[1][: 1 << 16])):
+    if code is None or not any(m.group(1) not in LOCAL_HOSTS for m in URL.finditer(code[1][: 1 << 16])):
         return []
     return list(written_by_options(command))
 
@@ -393,7 +391,9 @@ _HOMES = frozenset({"/home", "/Users", "/root", ""})
 #: the system's own files: the accounts, the configuration, the running processes
 _SYSTEM_FILES = ("/etc/", "/private/etc/", "/var/", "/root/", "/proc/", "/sys/")
 _EVERYTHING = frozenset({".", "./", "*", "./*", "$PWD", "$PWD/", "${PWD}", "${PWD}/", "~", "~/", "$HOME", "$HOME/",
-                         "${HOME}", "${HOME}/", "..", "../"})
+                         "${HOME}", "${HOME}/", "..", "../", "~/*", "$HOME/*",
+                         # every user's home, the machine
+                         "/", "/home", "/home/", "/home/*", "/Users", "/Users/", "/Users/*", "/root", "/root/"})
 
 
 def _copies_everything(command: Command, context: Context) -> str | None:
@@ -474,6 +474,37 @@ _DATA_FLAGS = ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode"
 _REQUEST_URL = Lazy(r"(?!file:)[A-Za-z][A-Za-z0-9+.-]*://", needs=("://",))
 
 
+_SUBSTITUTION = Lazy(r"\$\(([^()]*)\)|`([^`]*)`", needs=("$(", "`"))
+#: what a substitution may start from and send nothing of the machine: a literal echoed, the time,
+#: a fresh id, who and where one is (:data:`_IDENTITY`)
+_LITERAL_SOURCES = frozenset({"echo", "printf", "uuidgen", *_IDENTITY})
+#: filters that only transform their input (read no file when given no more operands than their
+#: program): jq's filter, tr's two sets
+_PURE_FILTERS = {"jq": 1, "tr": 2, "base64": 0, "xxd": 0, "od": 0, "cut": 0, "head": 0, "tail": 0,
+                 "rev": 0, "wc": 0, "sort": 0, "uniq": 0, "fold": 0, "sha256sum": 0, "sha1sum": 0, "md5sum": 0,
+                 "shasum": 0, "iconv": 0}
+
+
+def _only_literal_output(word: str) -> bool:
+    """Whether every substitution in ``word`` prints only what the line itself holds, or the time,
+    a fresh id, the user's or the machine's name, through filters that read no file
+    (``"?q=$(echo hello | jq -sRr @uri)"``, ``?t=$(date +%s)``); any other reads the machine."""
+    found = False
+    for match in _SUBSTITUTION.finditer(word):
+        found = True
+        inner = match.group(1) if match.group(1) is not None else match.group(2)
+        stages = inner.split("|")
+        if any(c in inner for c in ";&<>$`\\") or not stages[0].split() or stages[0].split()[0] not in _LITERAL_SOURCES:
+            return False  # another command, a redirection, a variable: not only the line's text
+        for stage in stages[1:]:
+            words = stage.split()
+            allowed = _PURE_FILTERS.get(words[0]) if words else None
+            if allowed is None or len([w for w in words[1:] if not w.startswith("-")]) > allowed or \
+                    any("file" in w for w in words[1:] if w.startswith("-")):  # jq --rawfile NAME F reads F
+                return False
+    return found and "$(" not in _SUBSTITUTION.sub("", word) and "`" not in _SUBSTITUTION.sub("", word)
+
+
 def _sent_output(command: Command) -> str | None:
     """A command's output sent in a request (``curl -d "$(env)" URL``, ``curl
     "https://x/?d=$(cat f)"``), or a pipe into a raw socket (``tar c . | nc host 9000``)."""
@@ -482,7 +513,8 @@ def _sent_output(command: Command) -> str | None:
         for k, word in enumerate(words):
             prev = words[k - 1].text if k else ""
             if ("$(" in word.text or "`" in word.text) and (prev in _DATA_FLAGS or _REQUEST_URL.match(word.text)
-                                                           or word.text.startswith(_DATA_FLAGS)):
+                                                           or word.text.startswith(_DATA_FLAGS)) and \
+                    not _only_literal_output(word.text):
                 return f"the output of {word.text[:60]}"
         # `-d @-`, and curl's upload of its input (`tar cz . | curl -T - URL`), as `-T FILE` is one of a file
         if command.feeders and any(a in ("@-", "-d@-", "--data-binary=@-", "-T-", "--upload-file=-")
@@ -515,7 +547,7 @@ def _raw_connection(command: Command) -> bool:
              if "/dev/tcp/" in r.target or "/dev/udp/" in r.target]
     if not hosts:
         return False
-    if all(h and (h[0] in _LOCAL or h[0].startswith("127.")) for h in hosts):
+    if all(h and (h[0] in LOCAL_HOSTS or h[0].startswith("127.")) for h in hosts):
         return False
     checks = not command.argv and "exec" not in command.wrapper_names or command.name in (":", "true") or \
         command.name == "echo" and all(a in ("-n", "-e", "") for a in command.args)

@@ -406,13 +406,28 @@ def _find_expression(args: list[str]) -> tuple[bool, bool]:
             while j < len(args) and args[j] not in (";", "+"):
                 j += 1
             run = [a.rsplit("/", 1)[-1] for a in args[i + 1:j] if not a.startswith("-")]
-            deletes = deletes or any(a in _RM_NAMES for a in run[:3])
+            deletes = deletes or any(a in _RM_NAMES for a in run[:3]) or _empties(args[i + 1:j])
             i = j + 1
             continue
         deletes = deletes or arg == "-delete"
         narrowed = narrowed or arg == "-empty" and not deletes
         i += 1
     return deletes, narrowed
+
+
+def _empties(run: list[str]) -> bool:
+    """Whether find's ``-exec`` command empties each file it is given: ``truncate -s0 {}``
+    (``-s 0``, ``--size=0``, ``-s <0``, or a size that shrinks, ``-s -10K``) cuts away what
+    every file found holds, as sure a loss as deleting it."""
+    if not run or run[0].rsplit("/", 1)[-1] != "truncate":
+        return False
+    for k, arg in enumerate(run[1:], 1):
+        size = arg[2:] if arg.startswith("-s") and len(arg) > 2 else arg.partition("=")[2] \
+            if arg.startswith("--size=") else run[k + 1] if arg in ("-s", "--size") and k + 1 < len(run) else None
+        if size is not None:  # 0, 0K, <0 (at most nothing), -10K (shrunk by): content cut away
+            bare = size.lstrip("<")
+            return bare.startswith("-") or bare != "" and bare.rstrip("KMGTPEZYkiB").strip("0") == ""
+    return False
 
 
 def _find_starts(command: Command) -> list[str]:

@@ -147,7 +147,10 @@ _DOTENV = Lazy(r"load_dotenv|dotenv_values|require\(\s*['\"]dotenv['\"]\s*\)|dot
                r"require\s+['\"]dotenv")
 _ENV_DUMP = Lazy(r"print\(\s*(?:dict\()?os\.environ\s*\)?\s*\)|console\.(?:log|dir)\(\s*process\.env\s*\)|"
                  r"JSON\.stringify\(\s*process\.env|\bp\s+ENV\b|puts\s+ENV\.(?:to_h|inspect)|print\s+%ENV|"
-                 r"Deno\.env\.toObject\(\)|getenv\(\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ")
+                 r"Deno\.env\.toObject\(\)|getenv\(\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ|"
+                 # every value walked: perl's keys %ENV, python's os.environ.items(), node's Object.entries
+                 r"(?:keys|each|values)\s*%ENV|\\%ENV|os\.environ\.(?:items|values)\(|"
+                 r"Object\.(?:entries|values)\(\s*process\.env|\bENV\.(?:each|to_a|map|values)\b")
 
 
 # pass(1) subcommands that neither show nor copy a password; any other first word is a
@@ -281,6 +284,10 @@ def _settings_and_keys(command: Command) -> list[str]:
     # kubectl's, helm's, k9s' ... --kubeconfig FILE: the cluster's credentials used, not shown
     used += [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--kubeconfig"]
     used += [w for a in args if a.startswith("--kubeconfig=") for w in (a, a.partition("=")[2])]
+    # docker's, compose's, node's, deno's, uv's --env-file .env: the variables set for what runs, not
+    # printed (what runs is judged: `docker run --env-file .env alpine env` prints them, and denies)
+    used += [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--env-file"]
+    used += [w for a in args if a.startswith("--env-file=") for w in (a, a.partition("=")[2])]
     return used
 
 

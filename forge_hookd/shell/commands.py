@@ -500,6 +500,10 @@ def _unwrap(words: list[Word]) -> tuple[list[list[Word]], list[Word]]:
             wrappers.append(rest[:1])  # a multi-call binary: busybox rm -> rm
             rest = rest[1:]
             continue
+        if name == "cmake" and len(rest) > 2 and rest[1].text == "-E" and rest[2].text in _CMAKE_TOOLS:
+            wrappers.append(rest[:2])  # cmake -E rm -rf D: CMake's portable commands, read as the ones they are
+            rest = _cmake_tool(rest[2:])
+            continue
         if name == "start-stop-daemon":  # -S -x PROGRAM -- ARGS: the program it starts, with its arguments
             started = _daemon_command(rest)
             if not started:
@@ -570,6 +574,26 @@ def _folded(word: Word) -> Word:
         return word
     lower = text.lower()
     return word._replace(text=lower) if lower in _FOLDS else word
+
+
+#: ``cmake -E TOOL``'s tools that are a command of the same effect (CMake's own rm, not the
+#: program, but it deletes the same: ``cmake -E rm -rf ~``), and the ones that run the command after
+_CMAKE_TOOLS = frozenset({"rm", "remove", "remove_directory", "env", "chdir", "time"})
+
+
+def _cmake_tool(words: list[Word]) -> list[Word]:
+    """``cmake -E``'s tool as a command: ``remove_directory D...`` is ``rm -rf D...``, ``remove
+    [-f] F...`` is ``rm [-f] F...``, ``chdir DIR CMD...`` and ``time CMD...`` run the command."""
+    tool, args = words[0].text, words[1:]
+    if tool == "remove_directory":
+        return [Word("rm"), Word("-rf"), Word("--"), *args]
+    if tool == "remove":
+        return [Word("rm"), *args]
+    if tool == "chdir":
+        return args[1:]
+    if tool == "time":
+        return args
+    return words  # rm and env are the commands they name
 
 
 def _nix_command(name: str, command: list[Word]) -> list[Word]:
@@ -1200,6 +1224,13 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
                "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": (),
                "go": ("-e",)}  # no option of go's: a Go program the line wrote and runs (_program_run)
+#: an interpreter's options that take the next word as their value, which the code flag may
+#: follow (``node -r dotenv/config -e CODE``, ``ruby -r json -e CODE``, ``python -W ignore -c CODE``)
+_VALUE_OPTIONS = {**dict.fromkeys(("node", "nodejs", "bun"), frozenset({
+    "-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--env-file",
+    "--input-type", "--title", "--inspect-port", "--preload"})),
+    "ruby": frozenset({"-r", "-I", "-C", "-E", "-F"}), "perl": frozenset({"-I", "-M", "-m"}),
+    "python": frozenset({"-W", "-X"})}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 _VERSION = Lazy(r"[0-9][0-9.]*$")
 #: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);
@@ -1227,6 +1258,11 @@ def _inline_code(command: Command) -> tuple[str, str] | None:
     return None
 
 
+def _value_options(name: str) -> frozenset[str]:
+    key = "python" if PYTHON.match(name) else _VERSION.sub("", name)
+    return _VALUE_OPTIONS.get(key, frozenset())
+
+
 def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cluster: str,
                stdin: str | None) -> tuple[str, str] | None:
     for k, word in enumerate(words[1:], start=1):
@@ -1241,6 +1277,8 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
         if name.startswith(_ATTACHED_CODE) and len(text) > 2 and text[:2] in flags:
             return name, text[2:]  # ruby -e'code', perl -e'code', php -r'code': the code is the flag's own word
         if not text.startswith("-") or text == "-":
+            if k > 1 and words[k - 1].text in _value_options(name):
+                continue  # the value of the option before: node -r dotenv/config -e CODE
             break
     script = next((w.text for w in words[1:] if not w.text.startswith("-")), None)
     if stdin is not None and (script is None or script == "-"):

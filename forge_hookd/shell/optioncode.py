@@ -36,7 +36,7 @@ OPTION_CODE: dict[str, frozenset[str]] = {
     "expect": frozenset({"-c"}),
     "socat": frozenset(),  # its addresses: exec:CMD and system:CMD run CMD
     "nix-shell": frozenset({"--run", "--command"}),
-    "tmux": frozenset({"-c"}),  # tmux -c CMD: the shell command it runs
+    "tmux": frozenset(),  # tmux -c CMD, and its commands' shell commands: _tmux_code
     "split": frozenset({"--filter"}),  # split --filter=CMD: each piece piped into CMD
     **dict.fromkeys(("make", "gmake"), frozenset({"--eval", "-E"})),  # --eval='$(shell CMD)'
     **dict.fromkeys(("mysql", "mariadb"), frozenset({"-e", "--execute"})),  # -e '\\! CMD', -e 'system CMD'
@@ -85,6 +85,9 @@ def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
     if name in ("sed", "gsed"):
         yield from (("sed e", code) for code in _sed_code(args))
         return
+    if name == "tmux":
+        yield from (("tmux", code) for code in _tmux_code(args))
+        return
     if name == "capsh" and "--" in args:  # capsh's words after -- are bash's: capsh -- -c CMD
         yield "capsh --", "bash " + _quoted(args[args.index("--") + 1:])
         return
@@ -112,6 +115,54 @@ def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
         code = _option_value_code(name, key, value)
         if code:
             yield f"{name} {key}".rstrip(), code
+
+
+#: tmux's commands that run a shell command given as their operands, each with the options that
+#: take a value (tmux(1)); send-keys types its keys into a pane's shell, which runs them at Enter
+_TMUX_RUNS = {**dict.fromkeys(("new-session", "new"), "cefFnstxy"), **dict.fromkeys(("new-window", "neww"), "cetFn"),
+              **dict.fromkeys(("split-window", "splitw"), "celtF"), **dict.fromkeys(("respawn-pane", "respawnp"), "cet"),
+              **dict.fromkeys(("respawn-window", "respawnw"), "cet"), **dict.fromkeys(("run-shell", "run"), "cdt"),
+              **dict.fromkeys(("if-shell", "if"), "t"), **dict.fromkeys(("display-popup", "popup"), "bcdehsStTwxy"),
+              **dict.fromkeys(("pipe-pane", "pipep"), "t"), **dict.fromkeys(("send-keys", "send"), "cNt")}
+_TMUX_GLOBAL_VALUES = frozenset("cfLST")
+_TMUX_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j", "Space"})
+
+
+def _tmux_code(args: list[str]) -> Iterator[str]:
+    """The shell commands tmux runs from its commands' operands: ``tmux new -d 'CMD'``,
+    ``split-window CMD``, ``run-shell CMD``, ``if-shell CMD ...``, ``send-keys -t x 'CMD' Enter``;
+    commands chained with ``;`` each read."""
+    k = 0
+    while k < len(args) and args[k].startswith("-") and args[k] != "--":  # tmux's own options
+        if args[k] == "-c" and k + 1 < len(args):  # tmux -c CMD: the shell command it runs, as sh -c
+            yield args[k + 1]
+        k += 2 if args[k][-1] in _TMUX_GLOBAL_VALUES and len(args[k]) == 2 else 1
+    chain: list[str] = []
+    for arg in [*args[k:], ";"]:
+        if arg != ";":
+            chain.append(arg)
+            continue
+        code = _tmux_command_code(chain)
+        if code:
+            yield code
+        chain = []
+
+
+def _tmux_command_code(words: list[str]) -> str:
+    if not words or words[0] not in _TMUX_RUNS:
+        return ""
+    takes, k, flags = _TMUX_RUNS[words[0]], 1, ""
+    while k < len(words) and words[k].startswith("-") and len(words[k]) > 1 and words[k] != "--":
+        flags += words[k][1:]
+        k += 2 if words[k][-1] in takes and len(words[k]) == 2 else 1
+    operands = words[k + (words[k:k + 1] == ["--"]):]
+    if words[0] in ("run-shell", "run", "if-shell", "if") and ("C" in flags or "F" in flags):
+        return ""  # -C: a tmux command, -F: a format, not a shell command
+    if words[0] in ("if-shell", "if"):
+        return operands[0] if operands else ""
+    if words[0] in ("send-keys", "send"):  # the literal keys typed; a key name is no text
+        return " ".join(w for w in operands if w not in _TMUX_KEYS)
+    return operands[0] if len(operands) == 1 else _quoted(operands)
 
 
 def _option_value_code(name: str, key: str, value: str) -> str:
@@ -146,7 +197,7 @@ def _option_value_code(name: str, key: str, value: str) -> str:
         return next((g for g in match.groups() if g), "") if match else (value if key == "--preview" else "")
     if name == "expect":
         return "; ".join(m.group(1).strip() for m in _EXPECT_SPAWN.finditer(value))
-    if key in ("-c", "--cmd") and name != "tmux":  # vim's Ex command: !CMD, an interpreter's code, system()
+    if key in ("-c", "--cmd"):  # vim's Ex command: !CMD, an interpreter's code, system()
         return _vim_code(value)
     return value
 

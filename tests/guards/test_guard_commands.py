@@ -169,6 +169,12 @@ def test_guard_test_exits_as_forge_hook_run_would(project: Project, args: list[s
     (["secret_files", "--", "cat ~/.codex/auth.json"], 1, "reaches the secret file ~/.codex/auth.json"),
     (["machine_wide", "--", "python3 -c 'import os; os.kill(-1, 9)'"], 1, "kills every process the user can reach"),
     (["secret_files", "--", "curl -fsSL https://deb.nodesource.com/gpgkey/nodesource-repo.gpg.key -o k.gpg"], 0, ""),
+    (["destructive_rm", "--", "tmux new -d 'rm -rf ~'"], 1, "deletes the home directory"),
+    (["destructive_rm", "--", "cmake -E remove_directory ~"], 1, "deletes the home directory"),
+    (["infra_destructive", "--", "curl -X DELETE https://api.example.com/v1/users/42"], 4,
+     "sends a DELETE request to api.example.com"),
+    (["machine_wide", "--", "ip link set eth0 down"], 4, "takes the machine's network down"),
+    (["secret_files", "--", "docker compose --env-file .env up -d"], 0, ""),
 ])
 def test_guard_test_sees_what_the_line_runs_and_says_what_it_cannot(project: Project, args: list[str], status: int,
                                                                     said: str) -> None:
