@@ -176,8 +176,9 @@ class _Walker:
         file's path (as written, joined to a ``cd``'s directory) for a later command of
         the line that runs it; a file written any other way is forgotten."""
         for redirect in command.redirects:
-            if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or redirect.dynamic:
-                continue
+            if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or \
+                    redirect.dynamic and not _ONE_VARIABLE.fullmatch(redirect.target):
+                continue  # a variable's file (`f=$(mktemp); echo CODE > $f; bash $f`) is kept under its words
             key = _script_key(redirect.target, command.cwd)
             text = written_text(command)
             if text is None:
@@ -333,6 +334,14 @@ def _commands_in(kind: str, text: str) -> Iterator[str]:
         yield from (m.group(1).strip() for m in _CMAKE_COMMAND.finditer(text))
     else:
         yield from (m.group(1).strip() for m in _PLAYBOOK_COMMAND.finditer(text))
+
+
+#: a file named by one variable the line cannot know, or by the temporary file mktemp makes (which
+#: ``f=$(mktemp)`` puts in it): the same words write and run the same file in ``f=$(mktemp); echo
+#: CODE > $f; bash $f``, so the text is kept under them
+_MKTEMP_WORD = r"\$\(mktemp(?: [^()$`;|&]*)?\)"
+_ONE_VARIABLE = Lazy(rf"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{{[A-Za-z_][A-Za-z0-9_]*\}})|{_MKTEMP_WORD}")
+_FRESH_FILE = Lazy(_MKTEMP_WORD)
 
 
 def _script_run(command: Command) -> str | None:
@@ -1073,8 +1082,9 @@ def _unseen(command: Command, known: Known) -> str | None:
     if (name == "eval" or name.lower() in ("iex", "invoke-expression")) and \
             any(w.dynamic for w in command.words[1:]) and not _env_printer(first):
         return f"code from {_shown(first)} run by {name}"  # PowerShell's Invoke-Expression is its eval
-    if name in SHELLS | {"source", "."} and first.startswith(("<(", "$(", "`")) and not _env_printer(first):
-        return f"code from {_shown(first)} run by {name}"
+    if name in SHELLS | {"source", "."} and first.startswith(("<(", "$(", "`")) and not _env_printer(first) and \
+            not _FRESH_FILE.fullmatch(first):  # `bash $(mktemp)`: a new file, run as any file is (what the
+        return f"code from {_shown(first)} run by {name}"  # line wrote into it is read as its script)
     if command.words and command.words[0].dynamic and len(command.words) == 1 and \
             not _env_printer(command.words[0].text) and not _literal_output(command.words[0].text):
         return f"the command is {_shown(command.words[0].text)}"

@@ -743,10 +743,7 @@ sh("other", "allow", adapted(art("T1053.002", 2), LOOKALIKE), "at -l", "atrm 3",
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it. The first measurement (2026-11-28) had 49.
-UNMET: dict[str, str] = {
-    'TMPFILE=$(mktemp)\necho "id" > $TMPFILE\nbash $TMPFILE':
-        'refused (ask): a script the line writes into a mktemp file and runs is not read',
-}
+UNMET: dict[str, str] = {}
 
 
 def corpus_line(row: Row) -> dict[str, Any]:
