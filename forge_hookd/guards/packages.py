@@ -428,11 +428,10 @@ def _added(manager: str, args: list[str]) -> list[str]:
             if manager == "cargo" and (arg == "--git" or arg.startswith("--git=")):
                 git = arg.partition("=")[2] or (args[k + 1] if k + 1 < len(args) else "?")
             continue
-        if manager in ("pip", "pipx") and (arg in (".", "..") or arg.startswith(("./", "/", "../"))
-                                           or arg.endswith(".whl")):
-            continue
-        if manager == "go" and (arg in ("./...", ".", "..") or arg.startswith(("./", "../", "/"))):
-            continue  # go install ./cmd/tool: the project's own package, no new dependency
+        if arg in (".", "..", "./...") or arg.startswith(("./", "../", "/", "file:")) or \
+                manager in ("pip", "pipx") and arg.endswith(".whl"):
+            continue  # a directory or file of this machine (go install ./cmd/tool, npm install ./packages/shared,
+            # pip install -e .): the project's own code, no package from a registry
         if manager == "nuget" and arg.rpartition("/")[2].lower() == "packages.config":
             continue  # nuget install packages.config: what the project already declares
         if manager == "pip" and _bare(arg).lower() in ("pip", "setuptools", "wheel"):

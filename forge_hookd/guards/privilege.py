@@ -63,6 +63,11 @@ def _reads_accounts(name: str, args: list[str]) -> bool:
     return False
 
 
+#: what sudo, doas or run0 say of themselves, or the cached login they forget: nothing runs raised
+#: (``sudo -V``, ``sudo -k``); ``sudo -l`` lists what one may raise, and ``-v`` caches the password for what follows
+_ABOUT_ITSELF = frozenset({"-V", "--version", "-h", "--help", "-k", "-K", "--reset-timestamp", "--remove-timestamp"})
+
+
 class PrivilegeEscalation(Guard):
     name = "privilege_escalation"
     summary = "Raising privileges (sudo, doas, pkexec, su), world-writable or setuid files, chown of the system, " \
@@ -80,8 +85,10 @@ class PrivilegeEscalation(Guard):
             if name in PRIVILEGE and not self._allowed(command.argv):
                 return self._raise(name, " ".join(w for ws in command.wrappers[k:] for w in ws) + " " +
                                    " ".join(command.argv))
-        if command.name in PRIVILEGE:
+        if command.name in PRIVILEGE and not (command.args and all(a in _ABOUT_ITSELF for a in command.args)):
             return self._raise(command.name, " ".join(command.argv))
+        if command.name == "machinectl" and operands(list(command.args))[:1] in (["shell"], ["login"]):
+            return self._raise(command.name, " ".join(command.argv))  # a shell as root (or NAME@) through polkit
         code = command.inline_code
         if code is not None and _BECOMES_ROOT.search(code[1][: 1 << 16]):
             how = "with administrator privileges" if "administrator" in code[1] else "setuid(0)"

@@ -9,8 +9,8 @@ import re
 from fnmatch import fnmatchcase
 
 from forge_hookd.shell.commands import SHELLS, Command, Parsed, written_text
-from forge_hookd.guards.base import ALLOWED, ASK, DENY, LOCAL_HOSTS, URL, Context, Guard, Option, Ruling, operands, \
-    short_flags
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, LOCAL_HOSTS, URL, Context, Guard, Option, Ruling, git_args, \
+    operands, short_flags
 from forge_hookd.guards.paths import written_by_options
 from forge_hookd.shell.lazyre import Lazy
 
@@ -121,8 +121,14 @@ class RemoteCode(Guard):
         fetched: dict[str, str] = {}
         decoded: dict[str, str] = {}  # `base64 -d x > a.sh; ./a.sh`: code whose text the line never shows
         unpacked: str | None = None  # `curl URL | tar xz`: what it holds is unknown, so any ./path run after
+        cloned: str | None = None  # `git clone URL && cd x && ./install.sh`: the same, from a repository
         for command in parsed.commands:
             ran = _runs_file(command)
+            if cloned is not None and ran is not None and ("/" in ran or posixpath.splitext(ran)[1] in _SCRIPTS) \
+                    and not ran.startswith(("/usr/", "/bin/", "/sbin/", "/etc/")):
+                return self.verdict(ASK, f"{cloned} ... {' '.join(command.argv)}", "runs a script from a repository "
+                                    "the line just cloned, unread", "Clone it, read the script, then run it in a "
+                                    "separate step the user can see")
             if ran is not None and posixpath.basename(ran) in fetched:
                 return self.verdict(DENY, f"{fetched[posixpath.basename(ran)]} ... {' '.join(command.argv)}",
                                     "runs downloaded code unread", "Download it, read it, then run it in a "
@@ -143,6 +149,9 @@ class RemoteCode(Guard):
                     fetched[posixpath.basename(saved)] = " ".join(command.argv)
             for saved in _saved_otherwise(command):  # nc host port > x.sh, a one-liner's urlretrieve
                 fetched[posixpath.basename(saved)] = " ".join(command.argv)
+            git = git_args(command)
+            if git is not None and git[0] == "clone" and not self._allowed_host(command):
+                cloned = " ".join(command.argv)
             if command.name in _UNPACKERS and any(f.name in ("curl", "wget") and not self._allowed_host(f)
                                                   for f in command.feeders):
                 unpacked = " | ".join([*(" ".join(f.argv) for f in command.feeders), " ".join(command.argv)])
@@ -333,6 +342,10 @@ def _saved_otherwise(command: Command) -> list[str]:
 
 _LOCAL_ADDRESS = Lazy(r"(?:localhost|127\.|\[?::1\]?$|0\.0\.0\.0|-|\d+$)")
 _RUNNERS_OF_FILES = RUNNERS - {"eval", "iex", "Invoke-Expression"}
+
+
+#: the extensions of a script a runner takes (``python3 setup.py``, ``sh install.sh``)
+_SCRIPTS = frozenset({".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".js", ".mjs", ".ts", ".php", ".ps1"})
 
 
 def _runs_file(command: Command) -> str | None:

@@ -441,7 +441,7 @@ WRAPPERS: dict[str, _Spec] = {
     "taskset": _spec("", "", positionals=1, stop="-p"),
     "chroot": _spec("", "userspec groups", positionals=1),
     "sudo": _spec("ugpCDhrtTUR", "user group prompt close-from chdir host role type command-timeout other-user "
-                  "chroot", stop="-l -v -k -K -V -e --list --validate --edit"),
+                  "chroot", stop="-l -v -k -K -V -e --list --validate --edit --help --version"),
     "doas": _spec("uC"),
     "pkexec": _spec("", "user"),
     "run0": _spec("uDg", "user chdir group setenv description unit property slice nice"),
