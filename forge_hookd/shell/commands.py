@@ -749,6 +749,11 @@ def _shell_strings(command: Command) -> Iterator[tuple[str, str]]:
                 yield "rsync -e", word.text.partition("=")[2]
     elif name == "hyperfine":
         yield from _hyperfine_strings([w.text for w in words[1:]])
+    elif name in ("npm", "pnpm") and len(words) > 2:  # a script defined now runs at `npm run`: judged as defined
+        yield from (("npm script", code) for code in _scripts_defined([w.text for w in words[1:]]))
+    elif name in ("make", "gmake") and command.stdin is not None and \
+            any(w.text in ("-", "/dev/stdin") for w in words[1:]):  # make -f - <<< MAKEFILE: its recipes run
+        yield from (("make recipe", line[1:]) for line in command.stdin.splitlines()[:1000] if line.startswith("\t"))
     elif name == "ssh":
         remote = _ssh_command([w.text for w in words[1:]])
         if remote:
@@ -899,6 +904,15 @@ def _hyperfine_strings(args: list[str]) -> Iterator[tuple[str, str]]:
         k += 1
 
 
+def _scripts_defined(args: list[str]) -> Iterator[str]:
+    """The commands ``npm pkg set scripts.NAME=CMD`` and ``npm set-script NAME CMD`` store in
+    package.json, where ``npm run NAME`` runs them in a shell."""
+    if args[0] == "set-script" and len(args) > 2:
+        yield args[2]
+    elif args[:2] == ["pkg", "set"]:
+        yield from (a.partition("=")[2] for a in args[2:] if a.startswith("scripts.") and "=" in a)
+
+
 def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
     """``sh -c STRING``, ``bash -lc STRING``, ``bash <<EOF``, ``bash -s <<< STRING``."""
     words = command.words[1:]
@@ -918,7 +932,7 @@ def _shell_invocation(command: Command) -> Iterator[tuple[str, str]]:
         break
     if has_c and i < len(words):
         yield "sh -c", words[i].text
-    elif i >= len(words) and command.stdin is not None and not has_c:
+    elif (i >= len(words) or words[i].text in _STDIN) and command.stdin is not None and not has_c:
         yield ("heredoc" if any(r.mode == "stdin" for r in command.redirects) else "pipe"), command.stdin
 
 
@@ -951,13 +965,17 @@ def _reads_code_on_stdin(command: Command) -> bool:
         operands = [w for w in words if not w.startswith(("-", "+")) or w == "-"]
         if any(not f.startswith("--") and "c" in f[1:] for f in flags):
             return False
-        return not operands or any(not f.startswith("--") and "s" in f[1:] for f in flags) or operands[0] == "-"
+        return not operands or any(not f.startswith("--") and "s" in f[1:] for f in flags) or operands[0] in _STDIN
     if PYTHON.match(name) or name in _INTERPRETERS:
         operands = [w.text for w in command.words[1:] if not w.text.startswith("-") or w.text == "-"]
         if PYTHON.match(name) and any(w.text == "-m" or w.text.startswith("-m") for w in command.words[1:]):
             return False
-        return not operands or operands[0] == "-"
+        return not operands or operands[0] in _STDIN
     return False
+
+
+#: the script operand that is the program's own input: `bash /dev/stdin <<< CODE` runs CODE
+_STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 
 
 def _piped_text(command: Command) -> str | None:
@@ -1046,6 +1064,9 @@ def _code_unseen(interpreter: str, code: str) -> str | None:
         return None
     for match in _PROC_CALL.finditer(code):
         first = match.group(1)
+        if first in "\"'" and _LITERAL_AND_MORE.match(code, match.start(1)) and \
+                _joined_at(code, match.start(1)) is None:
+            return f"a command built at run time in a {interpreter} one-liner"  # "rm -rf " + path
         if first in "\"'`)":
             continue
         if first == "[" and _literal_list(code, match.start(1)) is not None:
@@ -1304,17 +1325,37 @@ _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 #: the home as a one-liner names it: what an argument list holds besides literals
-_HOME_EXPRESSION = r"""\$ENV\{['"]?HOME['"]?\}|\$HOME\b|os\.homedir\(\)|process\.env\.HOME|Dir\.home|ENV\[['"]HOME['"]\]|""" \
-    r"""os\.path\.expanduser\(\s*['"]~['"]\s*\)|os\.environ\[['"]HOME['"]\]"""
+_HOME_EXPRESSION = r"""\$ENV\{['"]?HOME['"]?\}|\$HOME\b|(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)|""" \
+    r"""process\.env\.HOME|Dir\.home|ENV\[['"]HOME['"]\]|Path\.home\(\)|getenv\(\s*['"]HOME['"]\s*\)|""" \
+    r"""(?:__import__\(\s*['"]os['"]\s*\)|\bos)\.path\.expanduser\(\s*['"]~['"]\s*\)|""" \
+    r"""(?:__import__\(\s*['"]os['"]\s*\)|\bos)\.environ\[['"]HOME['"]\]"""
 _ARGV_PART = Lazy(r""""[^"\n]*"|'[^'\n]*'|""" + _HOME_EXPRESSION)
 #: a call that runs a program from a list of literals and the home (no shell): system("rm", "-rf", $ENV{HOME})
 _ARGV_CALL = Lazy(r"""\b(?:system|exec|execvp|spawnSync|spawn|run|call|Popen)\s*\(\s*\[?\s*((?:"[^"\n]*"|'[^'\n]*')"""
                   r"""(?:\s*,\s*\[?\s*(?:"[^"\n]*"|'[^'\n]*'|""" + _HOME_EXPRESSION + r"""))*\s*,\s*(?:""" + _HOME_EXPRESSION + r"""))""",
-                  needs=("HOME", "home"))
+                  needs=("HOME", "home", "expanduser"))
+_STRING = r"""[rbu]?(?:"(?:[^"\\\n]|\\.){0,4000}"|'(?:[^'\\\n]|\\.){0,4000}')"""
+#: a command a one-liner joins from literals and the home before it runs it: python's and node's
+#: ``"r" + "m -rf ~"``, php's and perl's ``"rm -rf " . getenv("HOME")``
+_JOINED = Lazy(rf"""(?:{_STRING}|{_HOME_EXPRESSION})(?:\s*[+.]\s*(?:{_STRING}|{_HOME_EXPRESSION}))+""")
+#: a literal a one-liner adds to, formats or joins with something else (``"rm -rf " + path``,
+#: ``"rm -rf %s" % d``, ``"rm -rf {}".format(d)``)
+_LITERAL_AND_MORE = Lazy(rf"""{_STRING}\s*(?:[+%]|\.(?!split\())""")  # "ls -la".split(): the literal's own words
 #: a shell named in a one-liner's argument list with -c and its code: the code is what runs
 _SHELL_ARGV = Lazy(r"""["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*(?:\[\s*)?"""
                    r"""(?:["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*)?["']-c["']\s*,\s*"""
                    r"""(?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", needs=("-c",))
+
+
+def _joined_at(code: str, at: int) -> str | None:
+    """The command a chain of literals and the home at ``at`` joins into (the home as ``~``),
+    or None when there is no chain of them there."""
+    match = _JOINED.match(code, at)
+    if match is None:
+        return None
+    parts = re.finditer(rf"{_STRING}|{_HOME_EXPRESSION}", match.group(0))
+    return "".join("~" if not part.group(0).lstrip("rbu").startswith(("'", '"')) else
+                   re.sub(r"\\(.)", r"\1", part.group(0).lstrip("rbu")[1:-1]) for part in parts)
 
 
 def _system_strings(code: str) -> Iterator[str]:
@@ -1330,6 +1371,10 @@ def _system_strings(code: str) -> Iterator[str]:
     for match in _ARGV_CALL.finditer(code):  # perl's system("rm", "-rf", $ENV{HOME}): a list, the home named
         yield " ".join("~" if not part.startswith(("'", '"')) else shellwords.quote(part[1:-1])
                        for part in (m.group(0) for m in _ARGV_PART.finditer(match.group(1))))
+    for match in _PROC_CALL.finditer(code):  # os.system("r" + "m -rf ~"): the pieces joined as the shell gets them
+        joined = _joined_at(code, match.start(1)) if match.group(1) in "\"'" else None
+        if joined is not None:
+            yield joined
     for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
         yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     if "[" in code:

@@ -839,3 +839,31 @@ def test_a_script_written_into_a_mktemp_file_is_read(command: str, decision: str
 ])
 def test_a_cloned_script_run_sudo_about_itself_and_local_packages(command: str, decision: str) -> None:
     assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    # a command a one-liner joins from literals and the home is read joined; one joined with
+    # anything else is built at run time: asks
+    ("python3 -c 'import os; os.system(\"r\" + \"m -rf ~\")'", "deny"),
+    ("php -r 'system(\"rm -rf \" . getenv(\"HOME\"));'", "deny"),
+    ("node -e \"require('child_process').execSync('rm -rf ' + require('os').homedir())\"", "deny"),
+    ("python3 -c \"import subprocess as s; s.call(['rm','-rf',__import__('os').path.expanduser('~')])\"", "deny"),
+    ("node -e \"require('child_process').spawnSync('rm',['-rf',require('os').homedir()])\"", "deny"),
+    ("python3 -c 'import os; os.system(\"rm -rf \" + target)'", "ask"),
+    ("python3 -c 'import os; os.system(\"rm -rf %s\" % target)'", "ask"),
+    ("python3 -c 'import os; os.system(\"ls \" + \"-la\")'", "allow"),
+    ("python3 -c 'import subprocess; subprocess.run(\"ls -la\".split())'", "allow"),
+    # a shell given its own input as the script file
+    ("bash /dev/stdin <<< 'rm -rf ~'", "deny"),
+    ("sh /dev/fd/0 <<< 'rm -rf ~'", "deny"),
+    ("bash /dev/stdin <<< 'echo hi'", "allow"),
+    # a makefile on make's input: its recipes run
+    ("make -f - <<< $'all:\\n\\trm -rf ~'", "deny"),
+    ("make -f - <<< $'all:\\n\\techo hi'", "allow"),
+    # a package.json script defined in the line runs at npm run: judged as defined
+    ("npm pkg set scripts.clean='rm -rf ~' && npm run clean", "deny"),
+    ("npm set-script clean 'rm -rf ~'", "deny"),
+    ("npm pkg set scripts.test='vitest run'", "allow"),
+])
+def test_joined_commands_stdin_scripts_makefiles_and_npm_scripts_are_read(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
