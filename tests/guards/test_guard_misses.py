@@ -353,6 +353,20 @@ SLACK_HOOK = "https://hooks.slack.com/services/" + "T0AB1CD2E/B0FG3HI4J/" + "aB3
     ("Now Make One Note: see docs.python.org and www.google.com.\n" * 40, "allow"),  # M, N, O, dots: prose
     (f"X{DISCORD}\n", "allow"),                         # inside a longer word: not a token's start
     (DISCORD + "CDEFGHIJ\n", "allow"),                  # its last part longer than a token's
+    # more services' own prefixes (stop 43), and the fine-grained GitHub token the "gh" test missed
+    ("t = '" + "github_pat_" + "11ABCDEFG0" + "aB3dE5gH7jK9mN1pQ3sT5vW7" * 3 + "'\n", "deny"),
+    ("t = '" + "shpat_" + "0123456789abcdef" * 2 + "'\n", "deny"),
+    ("t = '" + "dop_v1_" + "0123456789abcdef" * 4 + "'\n", "deny"),
+    ("t = '" + "lin_api_" + "aB3dE5gH7jK9mN1pQ3sT" * 2 + "'\n", "deny"),
+    ("t = '" + "dp.pt." + "aB3dE5gH7jK9mN1pQ3sT" * 2 + "abc'\n", "deny"),
+    ("t = '" + "hvs." + "CAESIaB3dE5gH7jK9mN1pQ3sT" + "'\n", "deny"),
+    ("t = '" + "dapi" + "0123456789abcdef" * 2 + "'\n", "deny"),
+    ("t = '" + "AGE-SECRET-KEY-1" + "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" + "QPZRY9X8GF2TVDW0S3JN54KHCE6M" + "'\n", "deny"),
+    ("t = '" + "key-" + "0123456789abcdef" * 2 + "'\n", "deny"),
+    ("url = 'https://api.telegram.org/bot" + "123456789:AA" + "aB3dE5gH7jK9mN1pQ3sT5vW7xY9zA1bC2" + "/sendMessage'\n",
+     "deny"),
+    ("mapping = {'key-value': 1, 'dp.x': 2, 'sq0': 3}\n", "allow"),   # the prefixes alone are no token
+    ("t = '" + "shpat_" + "x" * 32 + "'\n", "allow"),                 # not a token's characters
 ])
 def test_more_token_shapes_and_a_password_in_a_connection_url(content: str, decision: str) -> None:
     judged = make("hardcoded_secrets").judge("write", {"file_path": "src/settings.py", "content": content}, CTX)
