@@ -174,7 +174,18 @@ class _Walker:
     def _record_written(self, command: Command) -> None:
         """The text ``echo``/``printf``/``cat <<EOF`` writes into a file, kept under the
         file's path (as written, joined to a ``cd``'s directory) for a later command of
-        the line that runs it; a file written any other way is forgotten."""
+        the line that runs it; a file written any other way is forgotten. A program that
+        copies its input into files (``echo CODE | tee x.sh``, ``install /dev/stdin x.sh <<<
+        CODE``) writes that input."""
+        copies = _input_copied_to(command)
+        if copies:
+            text = command.stdin if command.stdin is not None else _piped_text(command)
+            for target in copies:
+                key = _script_key(target, command.cwd)
+                if text is None:
+                    self.written.pop(key, None)
+                elif len(self.written) < _MAX_WRITTEN or key in self.written:
+                    self.written[key] = text[: 1 << 16]
         for redirect in command.redirects:
             if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or \
                     redirect.dynamic and not _ONE_VARIABLE.fullmatch(redirect.target):
@@ -976,6 +987,20 @@ def _reads_code_on_stdin(command: Command) -> bool:
 
 #: the script operand that is the program's own input: `bash /dev/stdin <<< CODE` runs CODE
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _input_copied_to(command: Command) -> list[str]:
+    """The files ``command`` copies its input into: tee's operands, ``cp``'s or ``install``'s
+    destination from ``/dev/stdin``, ``dd of=FILE`` with no ``if=``."""
+    name, args = command.name, list(command.args)
+    if name == "tee":
+        return [a for a in args if not a.startswith("-")]
+    if name in ("cp", "install"):
+        files = [a for a in args if not a.startswith("-") and not re.fullmatch(r"[0-7]{3,4}", a)]
+        return files[-1:] if len(files) == 2 and files[0] in _STDIN else []
+    if name == "dd" and not any(a.startswith("if=") for a in args):
+        return [a[3:] for a in args if a.startswith("of=")]
+    return []
 
 
 def _piped_text(command: Command) -> str | None:
