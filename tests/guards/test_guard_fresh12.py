@@ -1,0 +1,98 @@
+"""Rules the twelfth fresh corpus (tests/guards/build_fresh12.py: crush's banned commands and blockers,
+opencode's dangerous patterns, OpenHands' defense-in-depth analyzer, zed's hard-coded terminal rules,
+SWE-agent's blocklists) showed missing, each judged by its effect and pinned with benign look-alikes:
+the machine's own package managers' installs (``zypper install``, ``rpm -ivh``, ``yay -S``, ``pkg_add``)
+and a manager's global options before its verb (``pip --quiet install``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import Project, decide, guard_test, pack
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # a program installed into the machine: a new dependency of every later command, as brew install is
+    ("emerge --ask app-misc/jq", "ask"),
+    ("opkg install tcpdump", "ask"),
+    ("paru -S visual-studio-code-bin", "ask"),
+    ("yay -Syu --noconfirm google-chrome", "ask"),
+    ("pacman -S --noconfirm ripgrep", "ask"),
+    ("pkg install -y git", "ask"),
+    ("pkg_add -v wget", "ask"),
+    ("zypper --non-interactive install git", "ask"),
+    ("rpm -ivh nginx-1.24.0-1.el9.x86_64.rpm", "ask"),
+    ("rpm -Uvh nginx.rpm", "ask"),
+    ("dpkg -i google-chrome-stable_current_amd64.deb", "ask"),
+    ("makepkg -si", "ask"),
+    ("port install ffmpeg", "ask"),
+    ("snap install code --classic", "ask"),
+    ("flatpak install flathub org.gimp.GIMP", "ask"),
+    ("nix-env -iA nixpkgs.ripgrep", "ask"),
+    ("xbps-install -S ripgrep", "ask"),
+    # the same programs' queries install nothing
+    ("emerge --search jq", "allow"),
+    ("emerge -p app-misc/jq", "allow"),
+    ("opkg list-installed", "allow"),
+    ("paru -Qua", "allow"),
+    ("yay -Ss chrome", "allow"),
+    ("pacman -Ss ripgrep", "allow"),
+    ("pacman -Si ripgrep", "allow"),
+    ("pacman -Q", "allow"),
+    ("pkg info", "allow"),
+    ("pkg index.js --targets node18", "allow"),        # vercel's pkg: a bundler, no verb
+    ("zypper search git", "allow"),
+    ("rpm -qa", "allow"),
+    ("rpm -qi bash", "allow"),                         # i with q: the package's information
+    ("rpm -qf /usr/bin/python3", "allow"),
+    ("dpkg -l", "allow"),
+    ("dpkg -L coreutils", "allow"),
+    ("makepkg -s", "allow"),                           # built, not installed
+    ("makepkg --printsrcinfo", "allow"),
+    ("port installed", "allow"),
+    ("snap list", "allow"),
+    ("flatpak list", "allow"),
+    ("nix-env -q", "allow"),
+    ("xbps-install -S", "allow"),                      # the index refreshed, no package
+    ("pkg_add -n wget", "allow"),                      # -n: what it would do
+])
+def test_the_machines_package_managers_install(command: str, decision: str) -> None:
+    assert decide("package_policy", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("pip --quiet install evil-pkg", "ask"),
+    ("pip --proxy http://proxy:3128 install requests", "ask"),
+    ("pip3 --disable-pip-version-check install flask", "ask"),
+    ("npm --prefix web install left-pad", "ask"),
+    ("npm -g install typescript", "ask"),
+    ("yarn --cwd web add zod", "ask"),
+    ("pip --quiet install -r requirements.txt", "allow"),
+    ("pip --version", "allow"),
+    ("npm --prefix web install", "allow"),             # what web/package.json declares
+    ("npm --version", "allow"),
+    ("pip --proxy http://proxy:3128 list", "allow"),
+])
+def test_global_options_before_the_verb(command: str, decision: str) -> None:
+    assert decide("package_policy", command) == decision, command
+
+
+@pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("package_policy", "zypper install -y git", "package_policy: ask", 4),
+    ("package_policy", "rpm -qa", "package_policy: allow", 0),
+    ("package_policy", "pip --quiet install evil-pkg", "package_policy: ask", 4),
+])
+def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
+                                                   status: int) -> None:
+    """Through ``forge-hook guard test``, as a user checks a rule (nothing is run)."""
+    run = guard_test(project, guard, command)
+    assert run.stdout.splitlines()[0] == first, run.stdout
+    assert run.exit_status == status
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize("command", ["brew list", "apt list --installed", "pacman -Qi ripgrep", "dnf list installed"])
+def test_the_whole_pack_lets_queries_through(command: str) -> None:
+    assert pack(command) == "allow", command
