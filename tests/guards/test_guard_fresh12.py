@@ -79,7 +79,58 @@ def test_global_options_before_the_verb(command: str, decision: str) -> None:
     assert decide("package_policy", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # the machine's network taken down or its routes changed: every connection cut, the agent's own
+    ("ip link set eth0 down", "ask"),
+    ("ip -4 route del default", "ask"),
+    ("ip r add default via 203.0.113.1", "ask"),
+    ("ip route flush table main", "ask"),
+    ("ip addr flush dev eth0", "ask"),
+    ("ip link delete docker0", "ask"),
+    ("ifconfig eth0 down", "ask"),
+    ("ifconfig eth0 10.0.0.5 netmask 255.255.255.0", "ask"),
+    ("ifdown eth0", "ask"),
+    ("route del default", "ask"),
+    ("route add default gw 10.0.0.1", "ask"),
+    ("nmcli networking off", "ask"),
+    ("nmcli radio wifi off", "ask"),
+    ("nmcli con down 'Wired connection 1'", "ask"),
+    ("nmcli dev disconnect wlan0", "ask"),
+    # and its firewall's rules changed by firewalld, as by iptables and ufw
+    ("firewall-cmd --permanent --add-port=4444/tcp", "ask"),
+    ("firewall-cmd --remove-service=ssh", "ask"),
+    ("firewall-cmd --set-default-zone=trusted", "ask"),
+    ("firewall-cmd --panic-on", "ask"),
+    # reads
+    ("ip addr show", "allow"),
+    ("ip a", "allow"),
+    ("ip route", "allow"),
+    ("ip r get 1.1.1.1", "allow"),
+    ("ip -br link", "allow"),
+    ("ip link show eth0", "allow"),
+    ("ip link set eth0 up", "allow"),
+    ("ip netns list", "allow"),
+    ("ifconfig", "allow"),
+    ("ifconfig -a", "allow"),
+    ("ifconfig en0", "allow"),
+    ("route -n", "allow"),
+    ("route get default", "allow"),
+    ("nmcli device status", "allow"),
+    ("nmcli con show", "allow"),
+    ("nmcli radio wifi", "allow"),
+    ("firewall-cmd --list-all", "allow"),
+    ("firewall-cmd --state", "allow"),
+    ("firewall-cmd --get-active-zones", "allow"),
+    ("firewall-cmd --query-port=8080/tcp", "allow"),
+])
+def test_the_machines_network_and_firewalld(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("machine_wide", "ip link set eth0 down", "machine_wide: ask", 4),
+    ("machine_wide", "ip addr show", "machine_wide: allow", 0),
     ("package_policy", "zypper install -y git", "package_policy: ask", 4),
     ("package_policy", "rpm -qa", "package_policy: allow", 0),
     ("package_policy", "pip --quiet install evil-pkg", "package_policy: ask", 4),
