@@ -128,7 +128,29 @@ def test_the_machines_network_and_firewalld(command: str, decision: str) -> None
     assert decide("machine_wide", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # mkfs of an image file of the project writes that file, as wipefs and parted of one do
+    ("mkfs.ext4 -F build/disk.img", "allow"),
+    ("mkfs.vfat -n BOOT out/boot.img", "allow"),
+    ("mkfs.ext4 /tmp/rootfs.img", "allow"),
+    ("mkfs -t ext4 -L data images/data.img", "allow"),
+    # a device, a path outside the project, or one the line cannot resolve is a disk
+    ("mkfs.ext4 /dev/sda1", "deny"),
+    ("mkfs -t xfs /dev/sdc", "deny"),
+    ("mkfs.ext4 -L data /dev/nvme0n1p2", "deny"),
+    ("mkfs.ext4 -F ~/disk.img", "deny"),
+    ("mkfs.ext4 $DEV", "deny"),
+    ("mkfs.ext4 build/disk.img /dev/sdb", "deny"),
+    ("format c:", "deny"),                             # Windows' format, read as mkfs of the drive
+    ("format D: /q", "deny"),
+])
+def test_mkfs_of_an_image_file(command: str, decision: str) -> None:
+    assert decide("destructive_rm", command) == decision, command
+
+
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("destructive_rm", "mkfs.ext4 -F build/disk.img", "destructive_rm: allow", 0),
     ("machine_wide", "ip link set eth0 down", "machine_wide: ask", 4),
     ("machine_wide", "ip addr show", "machine_wide: allow", 0),
     ("package_policy", "zypper install -y git", "package_policy: ask", 4),
