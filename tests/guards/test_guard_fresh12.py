@@ -149,7 +149,26 @@ def test_mkfs_of_an_image_file(command: str, decision: str) -> None:
     assert decide("destructive_rm", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    # go runs -exec's program with each test binary as its argument, -toolexec's with each tool
+    ("go test -exec 'rm -rf ~' ./...", "deny"),
+    ("go test -exec='sh -c \"rm -rf $HOME\"' ./pkg/...", "deny"),
+    ("go run -exec 'bash -c \"rm -rf /\"' main.go", "deny"),
+    ("go build -toolexec 'sh -c \"rm -rf ~\"' ./...", "deny"),
+    ("go test -exec sudo ./internal/netns/...", "deny"),   # privilege_escalation denies sudo
+    ("go test -exec \"bash -c 'echo hello'\" ./...", "allow"),
+    ("go test -exec 'xcrun simctl spawn booted' ./ios/...", "allow"),
+    ("go test -exec=echo ./...", "allow"),
+    ("go test -run TestExec -v ./...", "allow"),
+    ("go build -o bin/app ./cmd/app", "allow"),
+])
+def test_go_runs_the_exec_program(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
+    ("destructive_rm", "go test -exec 'rm -rf ~' ./...", "destructive_rm: deny", 1),
     ("destructive_rm", "mkfs.ext4 -F build/disk.img", "destructive_rm: allow", 0),
     ("machine_wide", "ip link set eth0 down", "machine_wide: ask", 4),
     ("machine_wide", "ip addr show", "machine_wide: allow", 0),
