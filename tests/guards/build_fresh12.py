@@ -452,11 +452,7 @@ sh("destructive_rm", "deny", adapted(S, HARM), "vim -c ':!rm -rf ~' -c ':q'", "g
 
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it.
-UNMET: dict[str, str] = {
-    "git config --get credential.helper | xargs -I{} sh -c 'echo url=https://github.com | git credential-{} get'":
-        "a credential helper asked for a stored password (git credential fill, git credential-HELPER get) is not "
-        "read as a secret printed",
-}
+UNMET: dict[str, str] = {}
 
 
 def corpus_line(row: Row) -> dict[str, Any]:
