@@ -169,6 +169,9 @@ _IP_CHANGES = {"link": frozenset({"del", "delete"}), "route": frozenset({"add", 
                "address": frozenset({"del", "delete", "flush"})}
 #: ip takes any prefix of an object's name (``ip r``, ``ip a``, ``ip li``)
 _IP_OBJECTS = {p: obj for obj in ("link", "route", "address") for p in (obj[:n] for n in range(1, len(obj) + 1))}
+#: ifconfig's words that set an interface (an address given also sets it; up, as ip's, passes)
+_IFCONFIG_CHANGES = frozenset({"down", "netmask", "mtu", "alias", "delete", "add", "broadcast", "hw", "ether",
+                               "lladdr", "promisc", "arp", "destroy", "create"})
 _NMCLI_CHANGES = {"networking": frozenset({"off"}), "radio": frozenset({"off"}),
                   "connection": frozenset({"down", "delete", "modify"}), "device": frozenset({"disconnect", "down",
                                                                                             "delete", "set"})}
@@ -188,8 +191,8 @@ def network_change(name: str, args: list[str]) -> Finding:
         obj = _IP_OBJECTS.get(ops[0])
         if obj and ops[1] in _IP_CHANGES[obj] or obj == "link" and ops[1] == "set" and "down" in ops[2:]:
             changed = " ".join(ops[:2])
-    elif name == "ifconfig" and len(ops) >= 2:  # ifconfig DEV: read; ifconfig DEV down / ADDRESS: set
-        changed = " ".join(ops[:2])
+    elif name == "ifconfig" and any(o in _IFCONFIG_CHANGES or o[:1].isdigit() for o in ops[1:]):
+        changed = " ".join(ops[:2])  # ifconfig DEV down, ifconfig DEV ADDRESS; ifconfig DEV [inet]: read
     elif name == "ifdown" and ops:
         changed = ops[0]
     elif name == "route" and ops[:1] and ops[0] in ("add", "del", "delete", "change", "flush"):

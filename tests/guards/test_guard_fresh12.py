@@ -114,6 +114,10 @@ def test_global_options_before_the_verb(command: str, decision: str) -> None:
     ("ifconfig", "allow"),
     ("ifconfig -a", "allow"),
     ("ifconfig en0", "allow"),
+    ("ifconfig en0 inet", "allow"),                   # macOS: the interface's IPv4 part shown
+    ("ifconfig lo0 up", "allow"),
+    ("ifconfig lo0 alias 127.0.0.2", "ask"),
+    ("ifconfig eth0 mtu 1400", "ask"),
     ("route -n", "allow"),
     ("route get default", "allow"),
     ("nmcli device status", "allow"),
