@@ -48,8 +48,8 @@ NAMES = frozenset(VERBS) | frozenset(_OPTION_VERBS) | _SYNC | frozenset(_NO_VERB
 
 def installed(manager: str, args: list[str]) -> list[str]:
     """The packages the line installs into the machine; empty when it installs none."""
-    if manager in _SYNC:
-        return _operands(args) if any(_syncs(a) for a in args) else []
+    if manager in _SYNC:  # -S from a repository, -U from a package file (pacman -U x.pkg.tar.zst)
+        return _operands(args) if any(_syncs(a) or a in ("-U", "--upgrade") for a in args) else []
     if manager in _OPTION_VERBS:
         letters, query, long = _OPTION_VERBS[manager]
         if not any(a in long or _bundle_has(a, letters, query) for a in args):

@@ -19,6 +19,8 @@ from helpers import Project, decide, guard_test, pack
     ("paru -S visual-studio-code-bin", "ask"),
     ("yay -Syu --noconfirm google-chrome", "ask"),
     ("pacman -S --noconfirm ripgrep", "ask"),
+    ("pacman -U ./ripgrep-14.1.0-1-x86_64.pkg.tar.zst", "ask"),
+    ("pacman -Syu", "allow"),                          # the installed packages upgraded, none added
     ("pkg install -y git", "ask"),
     ("pkg_add -v wget", "ask"),
     ("zypper --non-interactive install git", "ask"),
