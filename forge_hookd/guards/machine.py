@@ -70,8 +70,8 @@ class MachineWide(Guard):
 #: it reads as systemctl (its _INIT_TOOLS): a test holds them equal; it loads only for one of them,
 #: not for the git and npm of every day
 SETTINGS_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff",
-                            "tmutil", "networksetup", "defaults", "ip", "ifconfig", "ifdown", "nmcli", "hostnamectl",
-                            "scutil", "iptables",
+                            "tmutil", "networksetup", "defaults", "iptables", "firewall-cmd", "ip", "ifconfig",
+                            "ifdown", "route", "nmcli", "hostnamectl", "scutil",
                             "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"})
 INIT_TOOLS = frozenset({"service", "update-rc.d", "rc-update", "chkconfig"})
 

@@ -3,7 +3,8 @@ it denies (eighth fresh corpus, Atomic Red Team's atomics): a service of the mac
 made to start at every boot by the tools of every init system (systemd's ``systemctl`` and
 ``systemd-run``, SysV's ``service``, ``update-rc.d``, ``chkconfig``, OpenRC's ``rc-update``,
 FreeBSD's ``sysrc``, launchd's ``launchctl enable``/``submit``), the firewall's rules changed
-(``iptables -D``, ``ufw deny``, ``ufw logging off``), its swap switched
+(``iptables -D``, ``ufw deny``, ``ufw logging off``, ``firewall-cmd --add-port``), its network taken
+down or its routes changed (``ip link set eth0 down``, ``route del default``), its swap switched
 off, its backups (Time Machine) switched off or deleted, its network proxy set, a login hook.
 machine.py reads the other init systems' verbs through :func:`as_systemctl`, so its denies
 (a firewall, a log, an endpoint sensor stopped) hold for ``service X stop`` too.
@@ -108,6 +109,10 @@ _IPTABLES_CHANGES = frozenset({"-A", "--append", "-I", "--insert", "-D", "--dele
 _UFW_CHANGES = frozenset({"allow", "deny", "reject", "limit", "delete", "insert", "prepend", "route", "default",
                           "logging", "enable"})
 _NFT_CHANGES = frozenset({"add", "insert", "replace", "create", "destroy", "rename", "reset"})
+#: firewalld's options that change a zone, a service or the policy (``--list-*``, ``--get-*``,
+#: ``--query-*``, ``--state`` only read)
+_FIREWALLD_CHANGES = ("--add-", "--remove-", "--set-", "--change-", "--new-", "--delete-", "--panic-on",
+                      "--runtime-to-permanent", "--direct")
 
 
 def firewall_change(name: str, args: list[str]) -> Finding:
@@ -125,6 +130,8 @@ def firewall_change(name: str, args: list[str]) -> Finding:
         changed = " ".join(ops[:1]) or "-f"
     elif name == "pfctl" and any(a in ("-f", "-e") or a.startswith("-f") for a in args):
         changed = next(a for a in args if a.startswith(("-f", "-e")))
+    elif name == "firewall-cmd" and any(a.startswith(_FIREWALLD_CHANGES) for a in args):
+        changed = next(a for a in args if a.startswith(_FIREWALLD_CHANGES))
     if changed is None:
         return None
     return f"changes the machine's firewall ({name} {changed})", ASK_USER
@@ -143,9 +150,6 @@ def machine_setting(name: str, args: list[str]) -> Finding:
     ops = operands(args)
     if name == "swapoff" and not any(a in ("-h", "--help", "-V", "--version") for a in args):
         return "switches off the machine's swap: every program on it may run out of memory", ASK_USER
-    if _network_down(name, ops):
-        return f"takes the machine's network down ({name} {' '.join(ops)}): the agent's own connection, and " \
-            "every service's, with it", ASK_USER
     if name == "hostnamectl" and ops[:1] in (["set-hostname"], ["hostname"]) and len(ops) > 1 or \
             name == "scutil" and "--set" in args:
         return f"renames the machine ({name} {' '.join(ops) or ' '.join(args)})", ASK_USER
@@ -162,32 +166,62 @@ def machine_setting(name: str, args: list[str]) -> Finding:
     return None
 
 
-def _network_down(name: str, ops: list[str]) -> bool:
-    """``ip link set eth0 down``, ``ifconfig eth0 down``, ``ifdown eth0``, ``nmcli networking
-    off``, ``nmcli radio wifi off``, ``nmcli connection down X``, ``networksetup`` aside."""
-    if name == "ip":
-        return ops[:1] in (["link"], ["l"]) and "set" in ops and "down" in ops
-    if name == "ifconfig":
-        return len(ops) >= 2 and ops[-1] == "down"
-    if name == "ifdown":
-        return bool(ops)
-    if name == "nmcli":
-        return ops[:2] in (["networking", "off"], ["n", "off"]) or ops[:1] == ["radio"] and ops[-1:] == ["off"] or \
-            ops[:1] in (["connection"], ["con"], ["c"], ["device"], ["dev"], ["d"]) and ops[1:2] in (["down"], ["disconnect"])
-    return False
+#: ip's objects and the verbs that take a link down or change the routes or addresses
+_IP_CHANGES = {"link": frozenset({"del", "delete"}), "route": frozenset({"add", "del", "delete", "change", "replace",
+                                                                          "flush", "append"}),
+               "address": frozenset({"del", "delete", "flush"})}
+#: ip takes any prefix of an object's name (``ip r``, ``ip a``, ``ip li``)
+_IP_OBJECTS = {p: obj for obj in ("link", "route", "address") for p in (obj[:n] for n in range(1, len(obj) + 1))}
+#: ifconfig's words that set an interface (an address given also sets it; up, as ip's, passes)
+_IFCONFIG_CHANGES = frozenset({"down", "netmask", "mtu", "alias", "delete", "add", "broadcast", "hw", "ether",
+                               "lladdr", "promisc", "arp", "destroy", "create"})
+_NMCLI_CHANGES = {"networking": frozenset({"off"}), "radio": frozenset({"off"}),
+                  "connection": frozenset({"down", "delete", "modify"}), "device": frozenset({"disconnect", "down",
+                                                                                            "delete", "set"})}
+_NMCLI_OBJECTS = {"n": "networking", "net": "networking", "r": "radio", "c": "connection", "con": "connection",
+                  "conn": "connection", "d": "device", "dev": "device"}
+
+
+def network_change(name: str, args: list[str]) -> Finding:
+    """The machine's network taken down or its routes or addresses changed (``ip link set
+    eth0 down``, ``ifconfig eth0 down``, ``ifdown``, ``route del default``, ``nmcli
+    networking off``): every connection of the machine, the agent's own, is cut or
+    redirected. ``ip addr``, ``ip route``, ``ifconfig``, ``route -n``, ``nmcli device
+    status`` only read."""
+    ops = operands(args)
+    changed = None
+    if name == "ip" and len(ops) >= 2:
+        obj = _IP_OBJECTS.get(ops[0])
+        if obj and ops[1] in _IP_CHANGES[obj] or obj == "link" and ops[1] == "set" and "down" in ops[2:]:
+            changed = " ".join(ops[:2])
+    elif name == "ifconfig" and any(o in _IFCONFIG_CHANGES or o[:1].isdigit() for o in ops[1:]):
+        changed = " ".join(ops[:2])  # ifconfig DEV down, ifconfig DEV ADDRESS; ifconfig DEV [inet]: read
+    elif name == "ifdown" and ops:
+        changed = ops[0]
+    elif name == "route" and ops[:1] and ops[0] in ("add", "del", "delete", "change", "flush"):
+        changed = " ".join(ops[:2])
+    elif name == "nmcli" and len(ops) >= 2:
+        obj = _NMCLI_OBJECTS.get(ops[0], ops[0])
+        if any(o in _NMCLI_CHANGES.get(obj, ()) for o in ops[1:3]):
+            changed = " ".join(ops[:3])
+    if changed is None:
+        return None
+    return f"takes the machine's network down or changes its routes ({name} {changed}): every connection of the " \
+        "machine, the agent's own among them, is cut or redirected", ASK_USER
 
 
 #: the commands the rules above judge: every other command is passed by one lookup (the rules
 #: run for every command of every agent)
 _HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff", "tmutil",
-                    "networksetup", "defaults", "ip", "ifconfig", "ifdown", "nmcli", "hostnamectl", "scutil"}) | _IPTABLES
+                    "networksetup", "defaults", "firewall-cmd", "ip", "ifconfig", "ifdown", "route",
+                    "nmcli", "hostnamectl", "scutil"}) | _IPTABLES
 
 
 def machine_change(name: str, args: list[str]) -> Finding:
     """The first of the changes above ``name args`` makes, or None."""
     if name not in _HEADS:
         return None
-    for rule in (service_change, firewall_change, machine_setting):
+    for rule in (service_change, firewall_change, machine_setting, network_change):
         found = rule(name, args)
         if found is not None:
             return found

@@ -14,6 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from forge_hookd.shell.commands import PYTHON, Command
+from forge_hookd.guards import system_packages
 from forge_hookd.guards.base import ALLOW, ALLOWED, ASK, Context, Guard, Option, Ruling, command_cwd, git_args, inside, \
     operands, paths_of, resolve
 from forge_hookd.shell.lazyre import Lazy
@@ -44,7 +45,7 @@ _ADDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "brew": (frozenset({"install", "reinstall"}), frozenset()),
     "apt": (frozenset({"install"}), frozenset({"-t", "-o"})), "apt-get": (frozenset({"install"}), frozenset({"-t", "-o"})),
     "dnf": (frozenset({"install"}), frozenset()), "yum": (frozenset({"install"}), frozenset()),
-    "apk": (frozenset({"add"}), frozenset({"-X", "--repository"})), "pacman": (frozenset({"-S", "-Sy", "-Syu"}), frozenset()),
+    "apk": (frozenset({"add"}), frozenset({"-X", "--repository"})),
     "conda": (frozenset({"install"}), frozenset({"-c", "--channel", "-n", "--name", "-p", "--prefix"})),
     "mamba": (frozenset({"install"}), frozenset({"-c", "--channel", "-n", "--name"})),
     "deno": (frozenset({"add", "install"}), frozenset()),
@@ -402,7 +403,7 @@ def _manager(command: Command) -> tuple[str | None, list[str]]:
         return _RUN_SUBCOMMANDS[name, args[0]], args[1:]
     if name in ("sudo",):
         return None, []
-    if name in _ADDS or name in _RUNS_PACKAGE:
+    if name in _ADDS or name in _RUNS_PACKAGE or name in system_packages.NAMES:
         return name, args
     return None, []
 
@@ -410,7 +411,10 @@ def _manager(command: Command) -> tuple[str | None, list[str]]:
 def _added(manager: str, args: list[str]) -> list[str]:
     if manager == "npm" and args[:2] == ["pkg", "set"]:  # npm pkg set dependencies.left-pad=^1
         return [a.partition("=")[0].partition(".")[2] for a in args[2:] if a.startswith(_NPM_TABLES)]
+    if manager in system_packages.NAMES:
+        return system_packages.installed(manager, args)
     subcommands, with_value = _ADDS[manager]
+    args = _from_verb(manager, args, with_value)
     if manager in ("yarn", "pnpm") and args[:2] in (["global", "add"], ["global", "install"]):
         args = args[1:]  # yarn global add x: installed for the whole machine, as npm i -g is
     if not args or args[0] not in subcommands:
@@ -440,6 +444,26 @@ def _added(manager: str, args: list[str]) -> list[str]:
     if git is not None:  # cargo install --git URL [crate]: code from a repository, not the registry
         return [f"{p} (from {git})" for p in packages] or [git]
     return packages
+
+
+#: options a manager takes before its verb that consume the next word (``pip --proxy URL install x``)
+_GLOBAL_WITH_VALUE = {"pip": frozenset({"--proxy", "--cache-dir", "--log", "--log-file", "--timeout", "--retries",
+                                        "--python", "--exists-action", "--trusted-host", "--cert", "--client-cert",
+                                        "--use-feature", "--use-deprecated"})}
+
+
+def _from_verb(manager: str, args: list[str], with_value: frozenset[str]) -> list[str]:
+    """The words from the manager's verb on: the global options before it skipped
+    (``pip --quiet install x``, ``npm --prefix web i x``, ``zypper -n install x`` install x)."""
+    skip = False
+    for k, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif not arg.startswith("-"):
+            return args[k:]
+        else:
+            skip = "=" not in arg and (arg in with_value or arg in _GLOBAL_WITH_VALUE.get(manager, ()))
+    return []
 
 
 def _node_target(args: list[str], *, fetches: bool) -> tuple[str, str, bool] | None:

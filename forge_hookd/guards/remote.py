@@ -22,7 +22,7 @@ _SENDS_OR_SERVES = frozenset({"curl", "wget", "http", "https", "xh", "php", "rub
                               "http-server"})
 DECODERS = frozenset({"base64", "base32", "xxd", "openssl", "gpg", "uudecode", "rev", "gunzip", "zcat", "xz", "bzip2"})
 RUNNERS = SHELLS | frozenset({"python", "python3", "python2", "perl", "ruby", "node", "php", "iex", "Invoke-Expression",
-                              "source", ".", "eval", "pwsh", "powershell", "lua"})
+                              "source", ".", "eval", "pwsh", "powershell", "lua", "deno"})
 TUNNELS = frozenset({"ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "chisel", "tailscale", "pinggy",
                      "zrok", "localxpose", "loophole", "expose", "code", "code-insiders", "devtunnel"})
 #: cloudflared's tunnel subcommands that manage tunnels without opening one (`tunnel run` opens)
@@ -71,6 +71,10 @@ class RemoteCode(Guard):
         if written is not None and _reverse_shell(written[: 1 << 16]):
             return self.verdict(DENY, shown, "writes a program that hands a shell to a network socket",
                                 "Ask the user; opening the machine to the network is theirs to do")
+        module = _remote_module_granted(command)
+        if module is not None and not self._allowed_host(command):
+            return self.verdict(DENY, shown, f"runs downloaded code unread ({module}) with the permissions it is "
+                                "given", "Download it to a file, read it, then run the file")
         if name in RUNNERS and any(_substituted_fetch(w) for w in command.argv[1:]):
             return self.verdict(DENY, shown, "runs downloaded code unread",
                                 "Download it to a file, read it, then run the file")
@@ -144,7 +148,7 @@ class RemoteCode(Guard):
                 return self.verdict(DENY, f"{unpacked} ... {' '.join(command.argv)}", "runs downloaded code unread "
                                     "(a program from an archive the line downloaded and unpacked)",
                                     "Download it, read it, then run it in a separate step the user can see")
-            if command.name in ("curl", "wget") and not self._allowed_host(command):
+            if command.name in _SAVE_OPTIONS and not self._allowed_host(command):
                 for saved in _downloads(command):
                     fetched[posixpath.basename(saved)] = " ".join(command.argv)
             for saved in _saved_otherwise(command):  # nc host port > x.sh, a one-liner's urlretrieve
@@ -217,8 +221,29 @@ def _script_named(command: Command) -> bool:
     then its stdin is data, not code."""
     if command.name in ("source", ".", "eval", "iex", "Invoke-Expression"):
         return False
-    args = [a for a in command.args if a not in ("-s", "-", "-i", "-l", "--login", "-e", "-x", "-u")]
+    args = [a for a in _interpreter_args(command) if a not in ("-s", "-", "-i", "-l", "--login", "-e", "-x", "-u")]
     return any(not a.startswith("-") for a in args) or command.inline_code is not None
+
+
+def _interpreter_args(command: Command) -> list[str]:
+    """The words after the interpreter that name its script: deno's after its ``run`` verb."""
+    args = list(command.args)
+    return args[1:] if command.name == "deno" and args[:1] == ["run"] else args
+
+
+#: deno's permissions: a remote module given one can read, write, run or send what it grants
+_DENO_GRANTS = ("-A", "--allow-")
+
+
+def _remote_module_granted(command: Command) -> str | None:
+    """``deno run -A https://x/mod.ts``: code fetched and run with the machine's permissions (without
+    a grant, deno's sandbox lets a remote module touch nothing, and it passes)."""
+    if command.name != "deno" or command.args[:1] != ("run",):
+        return None
+    args = _interpreter_args(command)
+    module = next((a for a in args if not a.startswith("-")), "")
+    grants = [a for a in args[: args.index(module)] if a.startswith(_DENO_GRANTS)] if module else []
+    return module if module.startswith(("https://", "http://")) and grants else None
 
 
 def _substituted_fetch(word: str) -> bool:
@@ -284,22 +309,35 @@ def _mail_attachment(args: list[str], options: tuple[str, ...]) -> str | None:
     return None
 
 
+#: the downloaders whose saved file the line may run later: the options that name the file, and
+#: whether a URL alone saves under its own name (wget, aria2c, axel, fetch do; curl with -O, httpie
+#: and xh with --download)
+_SAVE_OPTIONS: dict[str, tuple[frozenset[str], bool]] = {
+    "curl": (frozenset({"-o", "--output"}), False), "wget": (frozenset({"-O", "--output-document"}), True),
+    "aria2c": (frozenset({"-o", "--out"}), True), "axel": (frozenset({"-o", "--output"}), True),
+    "fetch": (frozenset({"-o", "--output"}), True), "http": (frozenset({"-o", "--output"}), False),
+    "https": (frozenset({"-o", "--output"}), False), "xh": (frozenset({"-o", "--output"}), False),
+}
+
+
 def _downloads(command: Command) -> list[str]:
-    """The files ``curl -o F``/``-O``, ``wget [-O F] URL`` save."""
+    """The files a download saves: ``curl -o F``/``-O``, ``wget [-O F] URL``, ``aria2c -o F URL``,
+    ``axel URL``, ``http --download URL``."""
     args = list(command.args)
+    options, by_url = _SAVE_OPTIONS[command.name]
     saved = []
     for k, arg in enumerate(args):
-        if arg in ("-o", "--output", "-O", "--output-document") and k + 1 < len(args) and \
-                (command.name == "curl" and arg in ("-o", "--output") or command.name == "wget" and arg in ("-O", "--output-document")):
+        if arg in options and k + 1 < len(args):
             saved.append(args[k + 1])
-        elif arg.startswith("--output=") or arg.startswith("--output-document="):
+        elif arg.startswith("--") and arg.partition("=")[0] in options:
             saved.append(arg.partition("=")[2])
     saved += [r.target for r in command.redirects if r.mode in ("write", "append") and (r.fd in (None, "1"))]
     # curl takes a URL without its scheme (`curl -sO host/a.sh`); -O may share a cluster (-fsSLO);
     # every operand of wget is a URL (`wget malware.sh`: the line means to run what it names)
     urls = [a for a in operands(args) if "/" in a or command.name == "wget"]
-    if not saved and (command.name == "wget" or command.name == "curl" and (
-            "O" in short_flags(args) or "--remote-name" in args or "--remote-name-all" in args)):
+    if not saved and (by_url or command.name == "curl" and (
+            "O" in short_flags(args) or "--remote-name" in args or "--remote-name-all" in args)
+            or command.name in ("http", "https", "xh") and ("--download" in args or "d" in short_flags(args))):
         saved += [u.rstrip("/").rsplit("/", 1)[-1].split("?")[0] for u in urls]
     return [s for s in saved if s and s != "-"]
 
@@ -357,7 +395,7 @@ def _runs_file(command: Command) -> str | None:
     if command.name in _RUNNERS_OF_FILES or command.name in ("chmod",):
         if command.name == "chmod":
             return None
-        ops = [a for a in command.args if not a.startswith("-")]
+        ops = [a for a in _interpreter_args(command) if not a.startswith("-")]
         return ops[0] if ops and command.inline_code is None else None
     return None
 

@@ -55,14 +55,17 @@ _IMAGE_TOOLS = frozenset({"wipefs", "fdisk", "sfdisk", "parted", "gdisk"})
 
 
 def _image_file_only(command: Command, context: Context) -> bool:
-    """``wipefs -a disk.img``, ``parted build/os.img mklabel gpt``, ``wipefs --no-act /dev/sda``: an image
-    file of the project (or /tmp) written, no disk; or, with wipefs's ``-n``, nothing written at all. A
-    device (``/dev/sda``), a path outside the project or one the line cannot resolve is a disk."""
-    if command.name not in _IMAGE_TOOLS:
+    """``wipefs -a disk.img``, ``parted build/os.img mklabel gpt``, ``mkfs.ext4 -F build/disk.img``,
+    ``wipefs --no-act /dev/sda``: an image file of the project (or /tmp) written, no disk; or, with
+    wipefs's ``-n``, nothing written at all. A device (``/dev/sda``), a path outside the project or one
+    the line cannot resolve is a disk."""
+    if command.name not in _IMAGE_TOOLS and not command.name.startswith("mkfs"):
         return False
     args = list(command.args)
     if command.name == "wipefs" and ("--no-act" in args or "n" in short_flags(args)):
         return True
+    if any(len(o) == 2 and o[1] == ":" and o[0].isalpha() for o in operands(args)):
+        return False  # a Windows drive (`format C:`, read as `mkfs C:`) is a disk, not a file of the project
     cwd = command_cwd(command, context)
     targets = [resolve(o, context, cwd) if cwd is not None else None for o in operands(args)]
     return bool(targets) and all(t is not None and (inside(t, context.project_root) or inside(t, "/tmp")) and
@@ -94,7 +97,7 @@ class DestructiveRm(Guard):
             return self._fd(command, context)
         if command.via == "find -exec" and name in _RM_NAMES:
             return ALLOWED  # judged with its find: what {} names depends on where find starts
-        if name.startswith("mkfs") or name in _PARTITIONERS and command.args and not _lists_only(name, command.args) \
+        if (name.startswith("mkfs") or name in _PARTITIONERS and command.args and not _lists_only(name, command.args)) \
                 and not _image_file_only(command, context) \
                 or name == "sgdisk" and any(a in ("-Z", "--zap-all", "-z", "--zap", "-o", "--clear") for a in command.args):
             return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",

@@ -213,6 +213,8 @@ def _prints_secret(command: Command) -> str | None:
     if head in ("docker", "podman") and command.args[:1] == ("inspect",) and \
             any(".Config.Env" in a for a in command.args):
         return "prints a container's environment, secrets with it"
+    if head.startswith("git") and _asks_credential_helper(command):
+        return "asks a git credential helper for a stored password"
     if head in _PRINTER_NAMES:
         args = command.args
         for name, prefix, why in _PRINTERS:
@@ -227,6 +229,19 @@ def _prints_secret(command: Command) -> str | None:
         if _ENV_DUMP.search(text):
             return "prints every environment variable, secrets with them"
     return None
+
+
+def _asks_credential_helper(command: Command) -> bool:
+    """``git credential-store get``, ``git-credential-osxkeychain get``: a helper asked for the
+    password it stores, printed (as ``git credential fill`` prints it); ``store`` and ``erase`` print none."""
+    if command.name.startswith("git-credential-"):
+        args = list(command.args)
+    else:
+        sub = git_args(command)
+        if sub is None or not sub[0].startswith("credential-"):
+            return False
+        args = sub[1]
+    return "get" in operands(args)
 
 
 # Commands whose first operand is a pattern or a script, unless an option gives it (-e, -f).

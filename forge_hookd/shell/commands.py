@@ -794,7 +794,7 @@ OPTION_CODE_HEADS = frozenset({"tar", "gtar", "bsdtar", "touch", "zip", "vim", "
                                "ex", "gvim", "gdb", "ssh", "scp", "sftp", "sshfs", "autossh", "psql", "pip", "pip3",
                                "man", "sqlite3", "fzf", "expect", "socat", "nix-shell", "tmux", "split", "make", "gmake",
                                "mysql", "mariadb", "gcc", "g++", "cc", "c++", "clang", "clang++", "capsh",
-                               "sed", "gsed"})
+                               "sed", "gsed", "go"})
 
 
 def _option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:

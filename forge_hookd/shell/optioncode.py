@@ -2,7 +2,7 @@
 entries): ``tar --checkpoint-action=exec=CMD``, ``tar -I CMD``, ``zip -TT CMD``, ``vim -c ':!CMD'``,
 ``gdb -ex 'shell CMD'``, ``ssh -o ProxyCommand=CMD``, ``psql -o '|CMD'``, ``man -H CMD``, ``pip
 config --editor CMD``, ``sqlite3 DB '.shell CMD'``, ``fzf --bind 'enter:execute(CMD)'``, expect's
-``spawn CMD``, socat's ``exec:CMD``. Pure: words in, (what, code) out; loaded by
+``spawn CMD``, socat's ``exec:CMD``, ``go test -exec CMD``. Pure: words in, (what, code) out; loaded by
 :mod:`commands` only for one of :data:`commands.OPTION_CODE_HEADS`, the names of :data:`OPTION_CODE`."""
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ OPTION_CODE: dict[str, frozenset[str]] = {
     **dict.fromkeys(("gcc", "g++", "cc", "c++", "clang", "clang++"), frozenset({"-wrapper"})),
     "capsh": frozenset(),  # capsh [OPTIONS] -- ARGS: bash ARGS
     **dict.fromkeys(("sed", "gsed"), frozenset()),  # GNU sed's `e CMD` and s///e run a shell command
+    # go test -exec CMD, go run -exec CMD: CMD run with each binary as its argument; -toolexec CMD: with each tool
+    "go": frozenset({"-exec", "-toolexec"}),
 }
 #: ssh's settings that run a command through the user's shell (ssh_config(5))
 _SSH_COMMANDS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
@@ -97,10 +99,10 @@ def option_code(name: str, args: list[str]) -> Iterator[tuple[str, str]]:
             if k + 1 >= len(args):
                 continue
             key, value = arg, args[k + 1]
+        elif arg.startswith("-") and "=" in arg and arg.partition("=")[0] in options:  # --opt=VALUE, go's -exec=VALUE
+            key, _, value = arg.partition("=")
         elif arg.startswith("--"):
-            key, eq, value = arg.partition("=")
-            if not eq or key not in options:
-                continue
+            continue
         elif arg[:2] in options and len(arg) > 2:  # -HCMD, -oProxyCommand=CMD, -Izstd
             key, value = arg[:2], arg[2:]
         elif name == "sqlite3" and not arg.startswith("-"):  # an operand: SQL or a dot-command
