@@ -8,7 +8,7 @@ import posixpath
 import re
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell.commands import SHELLS, Command, Parsed, written_text
+from forge_hookd.shell.commands import PYTHON, SHELLS, Command, Parsed, written_text
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, operands, short_flags
 from forge_hookd.guards.paths import written_by_options
 from forge_hookd.shell.lazyre import Lazy
@@ -211,6 +211,8 @@ def _script_named(command: Command) -> bool:
     if command.name in ("source", ".", "eval", "iex", "Invoke-Expression"):
         return False
     args = [a for a in command.args if a not in ("-s", "-", "-i", "-l", "--login", "-e", "-x", "-u")]
+    if PYTHON.match(command.name) and any(a.startswith("-m") and len(a) > 2 for a in args):
+        return True  # python -mjson.tool: the module attached to its flag runs, and reads its stdin as data
     return any(not a.startswith("-") for a in args) or command.inline_code is not None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
     PathPatterns, git_args, inner_command, long_flags, operands, paths_of, resolve, short_flags
 from forge_hookd.shell.known import code_variable, runs_as_code
 from forge_hookd.shell.lazyre import Lazy
@@ -39,6 +39,7 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "Login Data", "Login Data For Account", "*/Default/Cookies", "*/Profile */Cookies", "logins.json",
                 "key3.db", "key4.db", "cookies.sqlite",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
+                "/etc/shadow~", "/etc/gshadow~", "/etc/spwd.db",  # an editor's backup (vipw), BSD's database
                 "/etc/security/opasswd", ".credentials",
                 # Cloudflare Wrangler's local secrets (its .env)
                 ".dev.vars", ".dev.vars.*",
@@ -339,11 +340,18 @@ _FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
+#: AppleScript's and JXA's dialog that hides what the user types: what asks for a password
+_PASSWORD_DIALOG = Lazy(r"(?is)display\s*dialog.{0,2000}?(?:with\s+hidden\s+answer|hiddenAnswer\s*:\s*true)",
+                        needs=("hidden", "Hidden"))
+
+
 def _reads_certificates(command: Command) -> bool:
     """``openssl x509 -in cert.pem -text``: a certificate command (:data:`_CERTIFICATE_READERS`)."""
+    ops = operands(list(command.args))
+    if command.name == "security":  # security verify-cert -c cert.pem: a certificate checked, as openssl verify
+        return ops[:1] in (["verify-cert"], ["find-certificate"])
     if command.name != "openssl":
         return False
-    ops = operands(list(command.args))
     return bool(ops) and ops[0] in _CERTIFICATE_READERS
 
 
@@ -589,6 +597,10 @@ class SecretFiles(Guard):
             return ALLOWED  # ssh-keygen -t ed25519 -f ~/.ssh/id_work: a new key, written, never shown
         if command.name == "openssl" and _openssl_makes_a_key(list(command.args)):
             return ALLOWED  # openssl genrsa -out rootCA.key 4096: a new key, written, never shown
+        if command.name == "osascript" and any(_PASSWORD_DIALOG.search(a) for a in command.args):
+            return self.verdict(ASK, shown, "shows a dialog of its own that asks for a hidden answer: a password "
+                                "prompt the user cannot tell from the system's", "Let the program that needs the "
+                                "password ask for it itself")
         dumper = next((w for w in command.argv[:2] if _DUMPERS.search(w.lower())), None)
         if dumper is not None:
             return self.verdict(DENY, shown, f"runs a credential dumper ({posixpath.basename(dumper)}): it reads "

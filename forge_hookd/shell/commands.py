@@ -1227,10 +1227,18 @@ def _inline_code(command: Command) -> tuple[str, str] | None:
     return None
 
 
+#: an interpreter's options that take a value before its code flag (``osascript -l JavaScript -e
+#: CODE``: JXA's code, whose ``doShellScript`` runs a shell as AppleScript's ``do shell script`` does)
+_VALUED_BEFORE_CODE = {"osascript": ("-l", "-s")}
+
+
 def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cluster: str,
                stdin: str | None) -> tuple[str, str] | None:
+    valued = _VALUED_BEFORE_CODE.get(name, ())
     for k, word in enumerate(words[1:], start=1):
         text = word.text
+        if k > 1 and words[k - 1].text in valued:
+            continue  # the value of -l: a language's name, no script
         if text in flags or (cluster and re.fullmatch(rf"-[A-Za-z]*{cluster}", text)):
             return (name, words[k + 1].text) if k + 1 < len(words) else None
         for flag in flags:
@@ -1249,10 +1257,10 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
 
 
 # system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("..."), AppleScript's
-# do shell script "..." (osascript -e)
+# do shell script "..." (osascript -e) and JXA's app.doShellScript('...') (osascript -l JavaScript -e)
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
                          \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command|
-                         \bdo\s+shell\s+script)\s*[({]?\s*(?:\[\s*)?
+                         \bdo\s+shell\s+script|\bdoShellScript)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 #: the home as a one-liner names it: what an argument list holds besides literals
