@@ -40,6 +40,10 @@ class MachineWide(Guard):
         if bomb is not None:
             return self.verdict(DENY, bomb.group(0), "is a fork bomb: it fills the machine with processes",
                                 "Do not run it")
+        users = _killed_by_user(parsed) if "kill" in parsed.text and "-u" in parsed.text else None
+        if users is not None:
+            return self.verdict(ASK, users, "kills every process of a user (the pids it lists), whatever they are: "
+                                "the agent's own and the user's other work among them", "Kill the one process by its pid")
         ranking = _killed_by_rank(parsed) if "kill" in parsed.text else None
         if ranking is not None:
             return self.verdict(ASK, ranking, "kills the processes a ranking by CPU or memory puts first, whatever "
@@ -90,6 +94,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if libpath is not None and any(d.startswith(("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")) or
                                    d in ("/tmp", "/var/tmp", "/dev/shm") for d in libpath.partition("=")[2].split(":")):
         return DENY, f"loads libraries from a world-writable directory ({libpath})", "Link the library normally"
+    provider = _provider_from_scratch(name, args)
+    if provider is not None:
+        return ASK, f"loads a library from a world-writable directory into {name} ({provider}): its code runs", \
+            "Use the system's own provider, or ask the user"
     if name.lower() == "set-executionpolicy" and any(a.lower() in ("unrestricted", "bypass") for a in args) and \
             not any(a.lower() == "process" for a in args):  # -Scope Process: this shell alone, gone with it
         return ASK, "lets every PowerShell script run unsigned, for good (Set-ExecutionPolicy " + \
@@ -352,6 +360,20 @@ _MODPROBE_QUIET = frozenset({"-r", "--remove", "-R", "--resolve-alias", "-n", "-
                              "--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"})
 
 
+def _killed_by_user(parsed: Parsed) -> str | None:
+    """The lister whose pids of a whole user the line kills (``kill -9 $(lsof -t -u daniel)``,
+    ``pgrep -u bob | xargs kill``), or None: ``kill $(lsof -t -i:3000)`` is one server, ``pgrep -u
+    bob node`` a program matched by name."""
+    if not any(c.name == "kill" and ("xargs" in c.wrapper_names or any("$" in a or "`" in a for a in c.args))
+               for c in parsed.commands):
+        return None
+    for c in parsed.commands:
+        users = any(a in ("-u", "-U") or a.startswith("-u") and len(a) > 2 for a in c.args)
+        if c.name == "lsof" and users or c.name == "pgrep" and users and not _kill_patterns("pkill", list(c.args)):
+            return " ".join(c.argv)
+    return None
+
+
 def _killed_by_rank(parsed: Parsed) -> str | None:
     """The ranking whose first pids the line kills (``kill -9 $(ps aux --sort=-%cpu | awk
     'NR<=6 {print $2}')``, ``ps -eo pid --sort=-pcpu | head | xargs kill``, ``top -b -o %MEM``,
@@ -473,6 +495,25 @@ _SYSTEM_MOUNTS = frozenset({"/", "/usr", "/boot", "/home", "/var", "/etc", "/pro
 #: runs a program as root on the host, binfmt_misc an interpreter for every binary)
 _KERNEL_FILESYSTEMS = frozenset({"cgroup", "cgroup2", "binfmt_misc", "debugfs", "securityfs", "configfs", "bpf",
                                  "tracefs"})
+
+
+#: OpenSSH's options that load a PKCS#11 or FIDO provider, a shared library whose code runs in the tool
+_PROVIDER_OPTIONS = {"ssh-keygen": ("-D", "-w"), "ssh": ("-I",), "ssh-add": ("-s", "-e", "-S"), "ssh-agent": ("-P",)}
+_SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/dev/shm/")
+
+
+def _provider_from_scratch(name: str, args: list[str]) -> str | None:
+    """``ssh-keygen -D /tmp/evil.dylib``, ``ssh -I /tmp/x.so``: a provider library from a directory anyone
+    may write (as LD_LIBRARY_PATH into /tmp); the system's own (``/usr/lib/ssh-keychain.dylib``) passes."""
+    options = _PROVIDER_OPTIONS.get(name)
+    if options is None:
+        return None
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in options and k + 1 < len(args) else \
+            arg[2:] if arg[:2] in options and len(arg) > 2 else None
+        if value is not None and value.startswith(_SCRATCH):
+            return value
+    return None
 
 
 def _kernel_interface(name: str, args: list[str]) -> str | None:

@@ -68,6 +68,11 @@ _SECRET_VAR = Lazy(rf"\$(?:env:)?\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9
 _SECRET_NAME = Lazy(_SECRET_WORDS, re.I)
 #: PowerShell's echo (its alias) by its own names
 _POWERSHELL_PRINTERS = frozenset({"write-output", "write-host", "write"})
+#: the secret files of every machine and home, against which a glob of a path is matched
+_MACHINE_SAMPLES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/master.passwd", "/etc/spwd.db",
+                    "/etc/security/opasswd", "~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.aws/credentials",
+                    "~/.netrc", "~/.git-credentials", "~/.bash_history", "~/.zsh_history", "~/.docker/config.json",
+                    "~/.kube/config", "~/.config/gh/hosts.yml", "~/.pgpass")
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
@@ -513,8 +518,16 @@ class SecretFiles(Guard):
         return ALLOWED
 
     def _glob_reaches(self, pattern: str, context: Context) -> bool:
-        """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file."""
+        """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file; a glob of a path of the
+        machine or the home (``/etc/sha*``, ``/etc/shado[w]``, ``~/.ss?/id_*``) is matched against
+        the secret files every machine has."""
         name = pattern.rsplit("/", 1)[-1]
+        if pattern.startswith(("/", "~/")) and re.sub(r"[*?\[\].]", "", name):  # `~/*`: every file, as below
+            parts = (context.home + pattern[1:] if pattern.startswith("~/") else pattern).split("/")
+            if any(len(path.split("/")) == len(parts) and self._secret(path, context) and
+                   all(fnmatchcase(p, q) for p, q in zip(path.split("/"), parts))  # a * stays in its directory
+                   for path in (s.replace("~", context.home, 1) for s in _MACHINE_SAMPLES)):
+                return True
         if re.sub(r"[*?\[\].]", "", name) == "" and not name.startswith("."):
             return False  # `*`, `*.*`: every file; a guard on that would refuse every glob (`.*` is the hidden ones)
         return any(fnmatchcase(sample, name) and self._secret(f"{context.project_root}/{sample}", context)

@@ -1056,14 +1056,24 @@ def _unseen(command: Command, known: Known) -> str | None:
         return f"the command is {_shown(command.words[0].text)}"
     if name in SHELLS and {"xargs", "parallel"} & set(command.wrapper_names) and _runs_its_input(command):
         return f"commands read from the input of {'xargs' if 'xargs' in command.wrapper_names else 'parallel'}"
-    if name in ("sed", "gsed") and command.stdin is None and not command.feeders and _sed_runs_its_lines(command):
-        return "lines of a file run as commands by sed's e"
+    if name in ("sed", "gsed") and command.stdin is None and _sed_runs_its_lines(command) and \
+            not (command.feeders and all(f.name in ("echo", "printf") for f in command.feeders)):
+        return "lines of a file or of a program's output run as commands by sed's e"
     if name == "git" and known.git_unresolved(command):
         return "a git alias from the command line's config"
+    if name in ("touch", "mkdir") and any(_PLANTED_OPTION.match(a) for a in command.args):
+        return "a file named as an option that runs a command, planted for a later tar, rsync or zip of * here"
     code = command.inline_code
     if code is not None:
         return _code_unseen(code[0], code[1])
     return None
+
+
+#: a file name that tar, rsync or zip takes for an option that runs a command when a later ``tar cf x *``
+#: expands it (HackTricks' wildcard tricks): ``--checkpoint-action=exec=sh x.sh``, ``-e sh x.sh``
+_PLANTED_OPTION = Lazy(r"--checkpoint-action=|--to-command=|--use-compress-program=|--rsh=|--rsync-path=|"
+                       r"--unzip-command=|--info-script=|--new-volume-script=|-e\s|-TT",
+                       needs=("--", "-e", "-TT"))
 
 
 def _sed_runs_its_lines(command: Command) -> bool:
@@ -1199,7 +1209,7 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                # GTFOBins' other interpreters: their system calls are read as any one-liner's
                "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
                "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": (),
-               "go": ("-e",)}  # no option of go's: a Go program the line wrote and runs (_program_run)
+               "swift": ("-e",), "go": ("-e",)}  # no option of go's: a Go program the line wrote and runs (_program_run)
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 _VERSION = Lazy(r"[0-9][0-9.]*$")
 #: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);
@@ -1277,6 +1287,12 @@ _SHELL_ARGV = Lazy(r"""["'](?:/(?:usr/)?bin/)?(?:ba|da|z|k)?sh["']\s*,\s*(?:\[\s
                    r"""(?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", needs=("-c",))
 
 
+#: a process object given a shell and its -c code (Foundation's Process and NSTask, in swift -e or JXA):
+#: ``executableURL = URL(fileURLWithPath: "/bin/bash"); process.arguments = ["-c", CODE]``
+_PROCESS_SHELL = Lazy(r"""/bin/(?:ba|da|z|k)?sh["'][\s\S]{0,400}?arguments\s*=\s*\[\s*["']-c["']\s*,\s*"""
+                      r"""(?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", needs=("arguments",))
+
+
 def _system_strings(code: str) -> Iterator[str]:
     """The shell commands a one-liner hands to a shell: the string literals given to
     ``system``/``popen``/``subprocess.*``/``execSync``, and Perl's and Ruby's backticks."""
@@ -1290,6 +1306,8 @@ def _system_strings(code: str) -> Iterator[str]:
     for match in _ARGV_CALL.finditer(code):  # perl's system("rm", "-rf", $ENV{HOME}): a list, the home named
         yield " ".join("~" if not part.startswith(("'", '"')) else shellwords.quote(part[1:-1])
                        for part in (m.group(0) for m in _ARGV_PART.finditer(match.group(1))))
+    for match in _PROCESS_SHELL.finditer(code):  # swift's Process: a shell, then arguments = ["-c", CODE]
+        yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
         yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     if "[" in code:
