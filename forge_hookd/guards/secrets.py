@@ -300,6 +300,16 @@ _FIND_NAME = Lazy(r"""-i?(?:name|path)\s+["']?([^"'\s)]+)""", needs=("name", "pa
 _SUBSTITUTIONS = frozenset({"$(", "`", "<(", ">("})
 
 
+#: a glob of a path of the machine or the home in a loop's list, bare or given to ls
+_LOOPED_GLOB = Lazy(r"""(?:^|(?<=[\s`(]))([~/][^\s`'")]*[*?\[][^\s`'")]*)""", needs=("*", "?", "["))
+
+
+def _one_of(glob: str, context: Context) -> str:
+    """One path a glob names, spelt out (``/proc/*/environ`` is ``/proc/1/environ``), the home put in."""
+    path = re.sub(r"\[([^\]])[^\]]*\]", r"\1", glob).replace("*", "1").replace("?", "x")
+    return context.home + path[1:] if path.startswith("~/") else path
+
+
 def _without_starts(find: Command) -> Command:
     """``find`` without the directories it starts from (its words before the first test or
     action: ``find //.aws ~/.config -name x``), for a find that only prints names."""
@@ -568,15 +578,20 @@ class SecretFiles(Guard):
         that name under the home); ``ls $f`` and ``wc -l $f`` print none of it."""
         for variable, words in parsed.loops:
             names = [m.group(1) for w in words if "find" in w.text for m in _FIND_NAME.finditer(w.text)]
-            secret = next((n for n in names if "*" not in n and self._secret(context.home + "/" + n, context)), None)
+            secret = next((n for n in names if "*" not in n and self._secret(context.home + "/" + n, context)), None) or \
+                next((g for w in words for g in (m.group(1) for m in _LOOPED_GLOB.finditer(w.text))
+                      if self._secret(_one_of(g, context), context)),
+                     None)  # for f in /proc/*/environ, for e in `ls /proc/*/environ`: each file the glob names
             if secret is None:
                 continue
             use = Lazy(rf"^\$\{{?{re.escape(variable)}\}}?$")
             for command in parsed.commands:
-                if command.name not in _METADATA and not _only_counts(command) and command.name not in ("echo", "printf") \
-                        and any(use.search(w.text) for w in command.words[1:]):
+                fed = any(w[0].rpartition("/")[2] == "xargs" and any(use.search(a) for a in w[1:])
+                          for w in command.wrappers)  # xargs -0 -a $e: the file's entries, printed
+                if fed or command.name not in _METADATA and not _only_counts(command) and \
+                        command.name not in ("echo", "printf") and any(use.search(w.text) for w in command.words[1:]):
                     return self.verdict(DENY, " ".join(command.argv), f"reads each file named {secret} that the loop's "
-                                        "find hands it", "Ask the user for the one value you need")
+                                        "list hands it (a find's names, a glob's files)", "Ask the user for the one value you need")
         return None
 
     def judge_command(self, command: Command, context: Context) -> Ruling:

