@@ -51,6 +51,10 @@ class MachineWide(Guard):
         if bomb is not None:
             return self.verdict(DENY, bomb.group(0), "is a fork bomb: it fills the machine with processes",
                                 "Do not run it")
+        users = _killed_by_user(parsed) if "kill" in parsed.text and "-u" in parsed.text else None
+        if users is not None:
+            return self.verdict(ASK, users, "kills every process of a user (the pids it lists), whatever they are: "
+                                "the agent's own and the user's other work among them", "Kill the one process by its pid")
         ranking = _killed_by_rank(parsed) if "kill" in parsed.text else None
         if ranking is not None:
             return self.verdict(ASK, ranking, "kills the processes a ranking by CPU or memory puts first, whatever "
@@ -71,7 +75,8 @@ class MachineWide(Guard):
 #: not for the git and npm of every day
 SETTINGS_HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff",
                             "tmutil", "networksetup", "defaults", "iptables", "firewall-cmd", "ip", "ifconfig",
-                            "ifdown", "route", "nmcli", "hostnamectl", "scutil",
+                            "ifdown", "route", "nmcli", "hostnamectl", "scutil", "systemsetup", "socketfilterfw",
+                            "kickstart", "csrutil", "profiles", "sfltool", "diskutil",
                             "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"})
 INIT_TOOLS = frozenset({"service", "update-rc.d", "rc-update", "chkconfig"})
 
@@ -116,6 +121,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if libpath is not None and any(d.startswith(("/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/")) or
                                    d in ("/tmp", "/var/tmp", "/dev/shm") for d in libpath.partition("=")[2].split(":")):
         return DENY, f"loads libraries from a world-writable directory ({libpath})", "Link the library normally"
+    provider = _provider_from_scratch(name, args)
+    if provider is not None:
+        return ASK, f"loads a library from a world-writable directory into {name} ({provider}): its code runs", \
+            "Use the system's own provider, or ask the user"
     if name.lower() == "set-executionpolicy" and any(a.lower() in ("unrestricted", "bypass") for a in args) and \
             not any(a.lower() == "process" for a in args):  # -Scope Process: this shell alone, gone with it
         return ASK, "lets every PowerShell script run unsigned, for good (Set-ExecutionPolicy " + \
@@ -166,6 +175,9 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
     if name in ("mount", "umount") and _system_mount(name, args):
         return DENY, f"unmounts or remounts a file system the machine runs on ({name} {' '.join(args)})", \
             "Ask the user"
+    kernel = _kernel_interface(name, args)
+    if kernel is not None:
+        return ASK, kernel, "Ask the user"
     if name == "sysctl" and _sets_kernel(args):
         return ASK, "changes a kernel setting for the whole machine (sysctl)", "Ask the user"
     if name in _CLOCK_SETTERS and _sets_clock(name, args):
@@ -186,6 +198,8 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
             command.stdin is not None and _SUDOERS.search(command.stdin) or
             any(_SUDOERS.search(a) for f in command.feeders for a in f.args) or any(_SUDOERS.search(a) for a in args)):
         return DENY, "grants password-less sudo", "Ask the user"
+    if name in _CONTAINERS:
+        args = _without_global_options(args)  # docker -H unix:///var/run/docker.sock run ...: run is the verb
     if name in _CONTAINERS and operands(args)[:1] in (["run"], ["create"], ["exec"]) or \
             name in _CONTAINERS and operands(args)[:2] in (["container", "run"], ["container", "create"]):
         why = _owns_host(args)
@@ -238,12 +252,14 @@ _BROAD = frozenset({"node", "nodejs", "python", "python2", "python3", "ruby", "p
                     "npm", "npx", "yarn", "pnpm", "go", "dotnet", "bash", "sh", "zsh", "fish", "dash", "ksh", "tmux",
                     "screen", "ssh", "sshd", "code", "electron", "chrome", "chromium", "firefox", "safari", "docker",
                     "dockerd", "containerd", "claude", "codex", "gemini", "cursor", "copilot", "aider", "git",
-                    "vim", "nvim", "emacs", "login", "systemd", "launchd", "Xorg", "gnome-shell", "Finder", "Dock"})
+                    "vim", "nvim", "emacs", "login", "systemd", "launchd", "Xorg", "gnome-shell"})
 #: the same programs by their macOS application names, compared in lower case (``killall
 #: 'Google Chrome'`` closes every window of the user's browser)
 _BROAD_APPS = frozenset({"google chrome", "google chrome helper", "chromium", "firefox", "safari", "microsoft edge",
                          "brave browser", "arc", "visual studio code", "code helper", "cursor", "terminal", "iterm2",
-                         "finder", "dock", "docker desktop"})
+                         "docker desktop"})
+#: macOS's Dock, Finder and menu bar are not among them: launchd starts each again at once, and
+#: `killall Dock` is how a `defaults write com.apple.dock` takes effect
 #: the options of pkill and of killall that take a value (the next word is no name)
 _KILL_VALUED = {"pkill": frozenset({"-g", "-G", "-P", "-s", "-t", "-u", "-U", "-F", "--signal", "--euid", "--uid",
                                     "--group", "--pgroup", "--parent", "--session", "--terminal", "--pidfile", "--ns",
@@ -283,7 +299,7 @@ def _signal_of(args: list[str]) -> str | None:
 def _is_daemon(pattern: str) -> bool:
     """Whether the name a kill matched (``^sshd$``, ``/usr/sbin/nginx``) is a service of the machine."""
     bare = pattern.strip("^$").rpartition("/")[2]
-    return bare in _DAEMONS or bare.startswith("systemd-")
+    return bare in _DAEMONS or bare in _PROTECTION_SERVICES or bare.startswith("systemd-")
 
 
 def _is_broad(name: str) -> bool:
@@ -296,18 +312,28 @@ def _broad_name(name: str, args: list[str]) -> str | None:
     """The runtime, shell or agent ``pkill``/``killall`` match by a bare name (``pkill -9
     node``, ``pkill -f python``, ``killall -r '^node$'``), or None: a pattern that names a
     script (``pkill -f 'node server.js'``) or another program is one task."""
-    valued, skip = _KILL_VALUED[name], False
+    for arg in _kill_patterns(name, args):
+        # each alternative of a pattern matches on its own: `pkill -f "syslog|auditd|osqueryd"`
+        for alternative in arg.split("|") if "|" in arg else (arg,):
+            bare = alternative.strip("^$()")
+            bare = bare.rpartition("/")[2] if bare.startswith("/") and " " not in bare else bare
+            if _is_broad(bare) or bare.lower() in _BROAD_APPS:
+                return alternative.strip("^$()") if alternative != arg else arg
+    return None
+
+
+def _kill_patterns(name: str, args: list[str]) -> list[str]:
+    """The names or patterns pkill or killall match, the values of their options left out
+    (``pkill -u alice``: no pattern, alice is a user)."""
+    valued, skip, found = _KILL_VALUED[name], False, []
     for arg in args:
         if skip:
             skip = False
         elif arg in valued:
             skip = True
         elif not arg.startswith("-") or arg == "-":
-            bare = arg.strip("^$")
-            bare = bare.rpartition("/")[2] if bare.startswith("/") and " " not in bare else bare
-            if _is_broad(bare) or bare.lower() in _BROAD_APPS:
-                return arg
-    return None
+            found.append(arg)
+    return found
 
 
 #: Windows' killers by image name (Git Bash doubles the slash: ``taskkill //F //IM node.exe``)
@@ -345,9 +371,10 @@ def _kills_everything(name: str, args: list[str]) -> bool:
         return "-1" in kept or "1" in pids or "0" in pids or \
             any(a == "--" for a in args) and "-1" in args[args.index("--") + 1:] or \
             args[-1:] == ["-1"] and len(args) > 1
-    if name == "pkill":
-        return any(a in (".", ".*", "-u") for a in args) and not any(re.fullmatch(r"[\w.-]{2,}", a) and a != "-u"
-                                                                       for a in operands(args))
+    if name == "pkill":  # `pkill -u alice`, `pkill .`: every process of the user, or every process
+        patterns = _kill_patterns(name, args)
+        return all(p in (".", ".*", "^") for p in patterns) and (bool(patterns) or any(
+            a in ("-u", "-U", "--uid", "--euid") or a.startswith(("--uid=", "--euid=")) for a in args))
     if name == "killall" and not operands(args) and "-1" in args[1:] and args[0].startswith("-"):
         return True  # `killall -9 -1`: a signal, then -1, and no name: every process
     return name == "killall" and any(a in ("-u",) for a in args) and len(operands(args)) <= 1
@@ -359,6 +386,20 @@ _MODULE_LOADERS = frozenset({"insmod", "modprobe", "kldload", "kextload", "kmuti
 _MODPROBE_QUIET = frozenset({"-r", "--remove", "-R", "--resolve-alias", "-n", "--dry-run", "--show", "-c",
                              "--showconfig", "--show-config", "-D", "--show-depends", "--show-modversions",
                              "--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"})
+
+
+def _killed_by_user(parsed: Parsed) -> str | None:
+    """The lister whose pids of a whole user the line kills (``kill -9 $(lsof -t -u daniel)``,
+    ``pgrep -u bob | xargs kill``), or None: ``kill $(lsof -t -i:3000)`` is one server, ``pgrep -u
+    bob node`` a program matched by name."""
+    if not any(c.name == "kill" and ("xargs" in c.wrapper_names or any("$" in a or "`" in a for a in c.args))
+               for c in parsed.commands):
+        return None
+    for c in parsed.commands:
+        users = any(a in ("-u", "-U") or a.startswith("-u") and len(a) > 2 for a in c.args)
+        if c.name == "lsof" and users or c.name == "pgrep" and users and not _kill_patterns("pkill", list(c.args)):
+            return " ".join(c.argv)
+    return None
 
 
 def _killed_by_rank(parsed: Parsed) -> str | None:
@@ -478,6 +519,48 @@ _FIREWALLS = frozenset({"firewalld", "ufw", "nftables", "iptables", "ip6tables",
 _SYSTEM_MOUNTS = frozenset({"/", "/usr", "/boot", "/home", "/var", "/etc", "/proc", "/sys", "/dev", "/run", "/tmp"})
 
 
+#: the kernel's own file systems: mounted, they hand out its controls (a cgroup's release_agent
+#: runs a program as root on the host, binfmt_misc an interpreter for every binary)
+_KERNEL_FILESYSTEMS = frozenset({"cgroup", "cgroup2", "binfmt_misc", "debugfs", "securityfs", "configfs", "bpf",
+                                 "tracefs"})
+
+
+#: OpenSSH's options that load a PKCS#11 or FIDO provider, a shared library whose code runs in the tool
+_PROVIDER_OPTIONS = {"ssh-keygen": ("-D", "-w"), "ssh": ("-I",), "ssh-add": ("-s", "-e", "-S"), "ssh-agent": ("-P",)}
+_SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/dev/shm/")
+
+
+def _provider_from_scratch(name: str, args: list[str]) -> str | None:
+    """``ssh-keygen -D /tmp/evil.dylib``, ``ssh -I /tmp/x.so``: a provider library from a directory anyone
+    may write (as LD_LIBRARY_PATH into /tmp); the system's own (``/usr/lib/ssh-keychain.dylib``) passes."""
+    options = _PROVIDER_OPTIONS.get(name)
+    if options is None:
+        return None
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in options and k + 1 < len(args) else \
+            arg[2:] if arg[:2] in options and len(arg) > 2 else None
+        if value is not None and value.startswith(_SCRATCH):
+            return value
+    return None
+
+
+def _kernel_interface(name: str, args: list[str]) -> str | None:
+    """A kernel file system mounted (``mount -t cgroup -o rdma cgroup /tmp/cgrp``, the first step of
+    a container's release_agent escape), or a block device's node made (``mknod sda b 8 0``: the
+    host's disk, reachable around the container's device rules); ``mount -t tmpfs``, ``mknod
+    fifo p`` pass."""
+    if name == "mount":
+        types = [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-t", "--types")] + \
+            [a.partition("=")[2] for a in args if a.startswith("--types=")] + [a[2:] for a in args if a.startswith("-t")
+                                                                             and len(a) > 2 and a != "-t"]
+        kinds = {k for t in types for k in t.split(",")} & _KERNEL_FILESYSTEMS
+        return f"mounts the kernel's {sorted(kinds)[0]} file system: its controls reach the whole machine" if kinds \
+            else None
+    if name == "mknod" and any(a in ("b", "c") for a in operands(args)[1:2]):
+        return "makes a device node: the device it names (a disk) is read and written around its permissions"
+    return None
+
+
 def _system_mount(name: str, args: list[str]) -> bool:
     """``umount /``, ``umount -l /home``, ``umount -a``, ``mount -o remount,ro /``: a file system the
     machine runs on taken away or made read-only (``mount /dev/sdb1 /mnt`` and ``umount /mnt`` pass)."""
@@ -532,6 +615,21 @@ def _system_container_owns_host(args: list[str]) -> str | None:
     if "disk" in args and any(_HOST_MOUNT.search(a.partition("=")[2]) for a in args if a.startswith("source=")):
         return next(a for a in args if a.startswith("source="))
     return None
+
+
+#: the options docker, podman and nerdctl take before their subcommand, with a value: which daemon,
+#: context or configuration (HackTricks: a socket found in another place is named with -H)
+_GLOBAL_VALUED = frozenset({"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert",
+                            "--tlscert", "--tlskey", "--url", "--connection", "--namespace", "-n", "--address", "-a"})
+
+
+def _without_global_options(args: list[str]) -> list[str]:
+    """A container tool's words from its subcommand on: the global options before it, and their
+    values, left out."""
+    k = 0
+    while k < len(args) and args[k].startswith("-"):
+        k += 2 if args[k] in _GLOBAL_VALUED else 1
+    return args[k:]
 
 
 def _owns_host(args: list[str]) -> str | None:

@@ -210,18 +210,58 @@ def network_change(name: str, args: list[str]) -> Finding:
         "machine, the agent's own among them, is cut or redirected", ASK_USER
 
 
+#: kickstart's options that switch Apple Remote Desktop on, grant it or change it (``-help`` reads)
+_KICKSTART_CHANGES = frozenset({"-activate", "-configure", "-restart", "-deactivate", "-uninstall", "-stop",
+                                "-agent", "-access", "-privs"})
+#: csrutil's verbs that only read (``disable`` is machine.py's deny)
+_CSRUTIL_READS = (["status"], ["netboot", "list"], ["authenticated-root", "status"])
+
+
+def macos_setting(name: str, args: list[str]) -> Finding:
+    """macOS's settings of the whole machine changed through its own tools (LOOBins): a setting by
+    ``systemsetup -set*`` (remote login, remote Apple events), the application firewall's by
+    ``socketfilterfw``, remote management by ARD's ``kickstart``, System Integrity Protection's
+    netboot or root settings by ``csrutil``, a management profile removed or installed, every
+    app's login items reset by ``sfltool reset*``, a volume mounted with options that ignore its
+    owners. ``systemsetup -get*``, ``socketfilterfw --get*``, ``csrutil status``, ``profiles
+    list`` and ``sfltool dumpbtm`` only read."""
+    ops = operands(args)
+    setting = next((a for a in args if a.lower().startswith("-set")), None)
+    if name == "systemsetup" and setting is not None:
+        return f"changes a setting of the whole machine (systemsetup {setting})", ASK_USER
+    changed = next((a for a in args if a.startswith(("--set", "--add", "--remove", "--unblock", "--block"))), None)
+    if name == "socketfilterfw" and changed is not None:
+        return f"changes the machine's application firewall (socketfilterfw {changed})", ASK_USER
+    if name == "kickstart" and any(a in _KICKSTART_CHANGES for a in args):
+        return "opens or changes remote management of the machine (Apple Remote Desktop's kickstart " + \
+            next(a for a in args if a in _KICKSTART_CHANGES) + ")", ASK_USER
+    if name == "csrutil" and ops and not any(ops[:len(r)] == r for r in _CSRUTIL_READS) and ops[0] not in (
+            "help", "disable"):
+        return f"changes System Integrity Protection's settings (csrutil {' '.join(ops[:2])})", ASK_USER
+    if name == "profiles" and (ops[:1] in (["remove"], ["install"], ["renew"]) or
+                               any(a in ("-R", "-I", "-D", "-r", "-i") for a in args)):
+        return "installs or removes a management profile of the machine (its policies with it)", ASK_USER
+    if name == "sfltool" and ops[:1] and ops[0].startswith("reset"):
+        return f"resets every app's login and background items (sfltool {ops[0]})", ASK_USER
+    if name == "diskutil" and "-mountOptions" in args:
+        return "mounts a volume with options of its own choosing (noowners makes root's files writable: " \
+               "CVE-2023-42931)", ASK_USER
+    return None
+
+
 #: the commands the rules above judge: every other command is passed by one lookup (the rules
 #: run for every command of every agent)
 _HEADS = frozenset({"systemctl", "sysrc", "launchctl", "systemd-run", "ufw", "nft", "pfctl", "swapoff", "tmutil",
                     "networksetup", "defaults", "firewall-cmd", "ip", "ifconfig", "ifdown", "route",
-                    "nmcli", "hostnamectl", "scutil"}) | _IPTABLES
+                    "nmcli", "hostnamectl", "scutil", "systemsetup", "socketfilterfw", "kickstart", "csrutil",
+                    "profiles", "sfltool", "diskutil"}) | _IPTABLES
 
 
 def machine_change(name: str, args: list[str]) -> Finding:
     """The first of the changes above ``name args`` makes, or None."""
     if name not in _HEADS:
         return None
-    for rule in (service_change, firewall_change, machine_setting, network_change):
+    for rule in (service_change, firewall_change, machine_setting, network_change, macos_setting):
         found = rule(name, args)
         if found is not None:
             return found

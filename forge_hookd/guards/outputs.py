@@ -65,7 +65,7 @@ _VIMS = frozenset({"vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "gvim"}
 #: (guards/paths.OUTPUT_HEADS and OUTPUT_WRAPPERS, which decide whether this module loads, are
 #: the same sets: a test holds them so); docker's ``cp`` and git's ``apply --unsafe-paths`` aside
 HEADS = frozenset({*_OPTIONS, *_SINGLE_DASH, "xxd", "script", "sed", "gsed", "make", "gmake", *_VIMS, "gdb", "sqlite3",
-                   "socat"})
+                   "socat", "plutil", "PlistBuddy", "defaults"})
 WRAPPERS = frozenset({*_WRAPPER_OPTIONS, "screen"})
 
 
@@ -89,6 +89,33 @@ def written_by_options(command: Command) -> Iterator[str]:
         yield from _code_targets(code[0], code[1])
 
 
+#: plutil's verbs that edit its file in place (``-o FILE`` writes FILE instead; -p, -lint, -extract read)
+_PLUTIL_EDITS = frozenset({"-insert", "-replace", "-remove", "-convert", "-append"})
+#: PlistBuddy's commands that change the file it is given (Print reads)
+_PLISTBUDDY_EDITS = ("add", "set", "delete", "merge", "import", "clear", "copy", "save")
+#: defaults' verbs that write the domain (read, find, domains only look)
+_DEFAULTS_WRITES = frozenset({"write", "delete", "import", "rename"})
+
+
+def _plist_edited(name: str, args: list[str]) -> Iterator[str]:
+    """The property list a plist editor writes: plutil's edits (``plutil -insert K -string V FILE``:
+    FILE, or ``-o`` 's), PlistBuddy's (``PlistBuddy -c "Add :Label string x" FILE``), and
+    ``defaults write`` of a domain given as a path (``/Library/Preferences/com.apple.alf``: that
+    file, .plist added); a domain by name (``com.apple.dock``) is the user's own preferences."""
+    if name == "plutil" and _PLUTIL_EDITS & set(args):
+        out = [args[k + 1] for k, a in enumerate(args[:-1]) if a == "-o"]
+        yield from out if out else [a for a in args[-1:] if not a.startswith("-")]
+    elif name == "PlistBuddy":
+        commands = [args[k + 1] for k, a in enumerate(args[:-1]) if a == "-c"]
+        if any(c.strip().lower().startswith(_PLISTBUDDY_EDITS) for c in commands):
+            rest = [a for k, a in enumerate(args) if a != "-c" and (k == 0 or args[k - 1] != "-c") and not a.startswith("-")]
+            yield from rest[-1:]
+    elif name == "defaults":
+        ops = [a for a in args if not a.startswith("-")]
+        if len(ops) >= 2 and ops[0] in _DEFAULTS_WRITES and ("/" in ops[1] or ops[1].startswith("~")):
+            yield ops[1] if ops[1].endswith(".plist") else ops[1] + ".plist"
+
+
 def _scripted(name: str, args: list[str]) -> Iterator[str]:
     """The files written by commands in the script a program is given on the line."""
     if name == "xxd" and "-r" in args:  # xxd -r [IN [OUT]]
@@ -100,6 +127,8 @@ def _scripted(name: str, args: list[str]) -> Iterator[str]:
                                               "-O", "--log-out", "-I", "--log-in", "-B", "--log-io"}))
         yield from operands[:1]
         yield from _after(args, frozenset({"-O", "--log-out", "-B", "--log-io", "-T", "--log-timing"}))
+    elif name in ("plutil", "PlistBuddy", "defaults"):
+        yield from _plist_edited(name, args)
     elif name in ("sed", "gsed"):
         for script in _sed_scripts(args):
             yield from (m.group(1).strip() for m in _SED_WRITE.finditer(script))

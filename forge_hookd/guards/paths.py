@@ -134,7 +134,8 @@ def _tar_creates(args: list[str]) -> bool:
 #: bench/README.md, "The pack's cold cost, stage by stage")
 OUTPUT_HEADS = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "rustc", "iconv", "pandoc", "tcpdump", "mypy",
                           "openssl", "screen", "xxd", "script", "sed", "gsed", "make", "gmake", "vim", "vi", "nvim",
-                          "view", "vimdiff", "rvim", "ex", "gvim", "gdb", "sqlite3", "socat", "nmap"})
+                          "view", "vimdiff", "rvim", "ex", "gvim", "gdb", "sqlite3", "socat", "nmap", "plutil",
+                          "PlistBuddy", "defaults"})
 OUTPUT_WRAPPERS = frozenset({"strace", "ltrace", "rlwrap", "time", "screen"})
 _CONTAINER_CLIS = frozenset({"docker", "podman", "nerdctl", "kubectl"})
 

@@ -135,6 +135,15 @@ class PrivilegeEscalation(Guard):
                         not gives_to_oneself(ops[0], context):
                     return self.verdict(DENY, shown, f"hands {path}, outside the project, to another owner ({ops[0]})",
                                         "Give files outside the project back to yourself ($USER) only, or ask the user")
+        if name == "setfacl" and any(a in ("-m", "-M", "--modify", "--set") or a.startswith(("-m", "--modify=", "--set="))
+                                     for a in args):
+            cwd = command_cwd(command, context)  # setfacl -m u:kali:rw /etc/sudoers: chown's effect, one entry at a time
+            entries = [v for v in option_values(args, "-m", "--modify") if v] +                 [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--set"] + [a[6:] for a in args if a.startswith("--set=")]
+            for target in (o for o in ops if o not in entries):
+                path = resolve(target, context, cwd)
+                if path is not None and not inside(path, context.project_root):
+                    return self.verdict(ASK, shown, f"grants another user access to {path}, outside the project, by an "
+                                        "ACL", "Change access only inside the project, or ask the user")
         if name == "setcap":
             return self.verdict(DENY, shown, "grants a program capabilities", "Ask the user to do this")
         return ALLOWED

@@ -8,7 +8,7 @@ import posixpath
 import re
 from fnmatch import fnmatchcase
 
-from forge_hookd.shell.commands import SHELLS, Command, Parsed, written_text
+from forge_hookd.shell.commands import PYTHON, SHELLS, Command, Parsed, written_text
 from forge_hookd.guards.base import ALLOWED, ASK, DENY, LOCAL_HOSTS, URL, Context, Guard, Option, Ruling, git_args, \
     operands, short_flags
 from forge_hookd.guards.paths import written_by_options
@@ -60,6 +60,10 @@ class RemoteCode(Guard):
                 what = "downloaded" if _fetches(feeder) else "decoded"
                 return self.verdict(DENY, f"{' '.join(feeder.argv)} | {shown}", f"runs {what} code unread",
                                     "Download it to a file, read it, then run the file")
+            if command.stdin is not None and _DECODED_INPUT.search(command.stdin[: 1 << 16]):
+                # bash<<<$(base64 -d<<<...): a here-string of decoded text, as `base64 -d | bash`
+                return self.verdict(DENY, f"{shown} <<< {command.stdin[:80]}", "runs decoded code unread",
+                                    "Decode it to a file, read it, then run the file")
         code = command.inline_code
         if code is not None and _FETCH.search(code[1][: 1 << 16]) and _RUN_CODE.search(code[1][: 1 << 16]):
             return self.verdict(DENY, shown, f"runs downloaded code unread (a {code[0]} one-liner)",
@@ -205,6 +209,12 @@ def _fetches(command: Command) -> bool:
     return command.name in DOWNLOADERS
 
 
+#: a decoding substitution in a shell's input (a here-string or a here-document): ``$(base64 -d <<< X)``,
+#: ``$(echo X | base64 --decode)``, ``$(xxd -r -p <<< X)``
+_DECODED_INPUT = Lazy(r"(?:\$\(|`)[^)`]{0,200}?\b(?:base64|base32|xxd|openssl)\b[^)`]{0,40}?\s(?:-d|--decode|-D|-r)\b",
+                      needs=("base64", "base32", "xxd", "openssl"))
+
+
 def _decodes(command: Command) -> bool:
     args = command.args
     if command.name in ("base64", "base32"):
@@ -222,6 +232,8 @@ def _script_named(command: Command) -> bool:
     if command.name in ("source", ".", "eval", "iex", "Invoke-Expression"):
         return False
     args = [a for a in _interpreter_args(command) if a not in ("-s", "-", "-i", "-l", "--login", "-e", "-x", "-u")]
+    if PYTHON.match(command.name) and any(a.startswith("-m") and len(a) > 2 for a in args):
+        return True  # python -mjson.tool: the module attached to its flag runs, and reads its stdin as data
     return any(not a.startswith("-") for a in args) or command.inline_code is not None
 
 
@@ -606,9 +618,10 @@ def _raw_connection(command: Command) -> bool:
 
 
 def _archives_everything(command: Command) -> bool:
-    """``tar cz .``, ``zip -r - ~``: an archive of the whole project or home on the output."""
-    return command.name in ("tar", "zip", "cpio", "7z", "bsdtar", "gtar") and \
-        any(o in _EVERYTHING for o in operands(command.args))
+    """``tar cz .``, ``zip -r - ~``, ``ditto -c ~ -``: an archive of the whole project or home on the output."""
+    archiver = command.name in ("tar", "zip", "cpio", "7z", "bsdtar", "gtar") or \
+        command.name == "ditto" and "-c" in command.args  # macOS's ditto -c SRC -: an archive on the output
+    return archiver and any(o in _EVERYTHING for o in operands(command.args))
 
 
 #: socat's address types that reach the network

@@ -105,7 +105,8 @@ class DestructiveRm(Guard):
         if name == "diskutil" and operands(list(command.args))[:1] and operands(list(command.args))[0].lower() in (
                 "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk", "reformat") \
                 or name == "diskutil" and [o.lower() for o in operands(list(command.args))[:2]] in (
-                    ["apfs", "deletecontainer"], ["apfs", "deletevolume"], ["apfs", "erasevolume"], ["cs", "delete"]):
+                    ["apfs", "deletecontainer"], ["apfs", "deletevolume"], ["apfs", "erasevolume"], ["cs", "delete"],
+                    ["apfs", "deletesnapshot"], ["apfs", "deletevolumegroup"]):
             return self.verdict(DENY, " ".join(command.argv), "formats, discards or repartitions a disk",
                                 "Ask the user to do this by hand")
         if name == "dd" and any(a.startswith("of=/dev/") and not a.startswith(("of=/dev/null", "of=/dev/zero", "of=/dev/std"))

@@ -18,7 +18,7 @@ from typing import Any
 
 from forge_hookd.shell import commands as shell
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
+from forge_hookd.guards.base import ALLOWED, ASK, DENY, WRITE_TOOLS, Context, Guard, Option, Ruling, command_cwd, content_of, \
     PathPatterns, git_args, inner_command, long_flags, operands, paths_of, resolve, short_flags
 from forge_hookd.shell.known import code_variable, runs_as_code
 from forge_hookd.shell.lazyre import Lazy
@@ -40,6 +40,7 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 "Login Data", "Login Data For Account", "*/Default/Cookies", "*/Profile */Cookies", "logins.json",
                 "key3.db", "key4.db", "cookies.sqlite",
                 "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
+                "/etc/shadow~", "/etc/gshadow~", "/etc/spwd.db",  # an editor's backup (vipw), BSD's database
                 "/etc/security/opasswd", ".credentials",
                 # the coding agents' own logins (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot,
                 # OpenCode): a token that acts as the user on their account
@@ -73,6 +74,11 @@ _SECRET_VAR = Lazy(rf"\$(?:env:)?\{{?([A-Za-z0-9_]*(?:{_SECRET_WORDS})[A-Za-z0-9
 _SECRET_NAME = Lazy(_SECRET_WORDS, re.I)
 #: PowerShell's echo (its alias) by its own names
 _POWERSHELL_PRINTERS = frozenset({"write-output", "write-host", "write"})
+#: the secret files of every machine and home, against which a glob of a path is matched
+_MACHINE_SAMPLES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/master.passwd", "/etc/spwd.db",
+                    "/etc/security/opasswd", "~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.aws/credentials",
+                    "~/.netrc", "~/.git-credentials", "~/.bash_history", "~/.zsh_history", "~/.docker/config.json",
+                    "~/.kube/config", "~/.config/gh/hosts.yml", "~/.pgpass")
 _SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
             "secrets.yaml", ".npmrc", ".netrc")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
@@ -322,6 +328,16 @@ _FIND_NAME = Lazy(r"""-i?(?:name|path)\s+["']?([^"'\s)]+)""", needs=("name", "pa
 _SUBSTITUTIONS = frozenset({"$(", "`", "<(", ">("})
 
 
+#: a glob of a path of the machine or the home in a loop's list, bare or given to ls
+_LOOPED_GLOB = Lazy(r"""(?:^|(?<=[\s`(]))([~/][^\s`'")]*[*?\[][^\s`'")]*)""", needs=("*", "?", "["))
+
+
+def _one_of(glob: str, context: Context) -> str:
+    """One path a glob names, spelt out (``/proc/*/environ`` is ``/proc/1/environ``), the home put in."""
+    path = re.sub(r"\[([^\]])[^\]]*\]", r"\1", glob).replace("*", "1").replace("?", "x")
+    return context.home + path[1:] if path.startswith("~/") else path
+
+
 def _without_starts(find: Command) -> Command:
     """``find`` without the directories it starts from (its words before the first test or
     action: ``find //.aws ~/.config -name x``), for a find that only prints names."""
@@ -367,11 +383,18 @@ _FIND_PATTERNS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", 
 _FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
+#: AppleScript's and JXA's dialog that hides what the user types: what asks for a password
+_PASSWORD_DIALOG = Lazy(r"(?is)display\s*dialog.{0,2000}?(?:with\s+hidden\s+answer|hiddenAnswer\s*:\s*true)",
+                        needs=("hidden", "Hidden"))
+
+
 def _reads_certificates(command: Command) -> bool:
     """``openssl x509 -in cert.pem -text``: a certificate command (:data:`_CERTIFICATE_READERS`)."""
+    ops = operands(list(command.args))
+    if command.name == "security":  # security verify-cert -c cert.pem: a certificate checked, as openssl verify
+        return ops[:1] in (["verify-cert"], ["find-certificate"])
     if command.name != "openssl":
         return False
-    ops = operands(list(command.args))
     return bool(ops) and ops[0] in _CERTIFICATE_READERS
 
 
@@ -533,8 +556,16 @@ class SecretFiles(Guard):
         return ALLOWED
 
     def _glob_reaches(self, pattern: str, context: Context) -> bool:
-        """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file."""
+        """Whether a glob (``.env*``, ``**/*.pem``) can name a secret file; a glob of a path of the
+        machine or the home (``/etc/sha*``, ``/etc/shado[w]``, ``~/.ss?/id_*``) is matched against
+        the secret files every machine has."""
         name = pattern.rsplit("/", 1)[-1]
+        if pattern.startswith(("/", "~/")) and re.sub(r"[*?\[\].]", "", name):  # `~/*`: every file, as below
+            parts = (context.home + pattern[1:] if pattern.startswith("~/") else pattern).split("/")
+            if any(len(path.split("/")) == len(parts) and self._secret(path, context) and
+                   all(fnmatchcase(p, q) for p, q in zip(path.split("/"), parts))  # a * stays in its directory
+                   for path in (s.replace("~", context.home, 1) for s in _MACHINE_SAMPLES)):
+                return True
         if re.sub(r"[*?\[\].]", "", name) == "" and not name.startswith("."):
             return False  # `*`, `*.*`: every file; a guard on that would refuse every glob (`.*` is the hidden ones)
         return any(fnmatchcase(sample, name) and self._secret(f"{context.project_root}/{sample}", context)
@@ -575,15 +606,20 @@ class SecretFiles(Guard):
         that name under the home); ``ls $f`` and ``wc -l $f`` print none of it."""
         for variable, words in parsed.loops:
             names = [m.group(1) for w in words if "find" in w.text for m in _FIND_NAME.finditer(w.text)]
-            secret = next((n for n in names if "*" not in n and self._secret(context.home + "/" + n, context)), None)
+            secret = next((n for n in names if "*" not in n and self._secret(context.home + "/" + n, context)), None) or \
+                next((g for w in words for g in (m.group(1) for m in _LOOPED_GLOB.finditer(w.text))
+                      if self._secret(_one_of(g, context), context)),
+                     None)  # for f in /proc/*/environ, for e in `ls /proc/*/environ`: each file the glob names
             if secret is None:
                 continue
             use = Lazy(rf"^\$\{{?{re.escape(variable)}\}}?$")
             for command in parsed.commands:
-                if command.name not in _METADATA and not _only_counts(command) and command.name not in ("echo", "printf") \
-                        and any(use.search(w.text) for w in command.words[1:]):
+                fed = any(w[0].rpartition("/")[2] == "xargs" and any(use.search(a) for a in w[1:])
+                          for w in command.wrappers)  # xargs -0 -a $e: the file's entries, printed
+                if fed or command.name not in _METADATA and not _only_counts(command) and \
+                        command.name not in ("echo", "printf") and any(use.search(w.text) for w in command.words[1:]):
                     return self.verdict(DENY, " ".join(command.argv), f"reads each file named {secret} that the loop's "
-                                        "find hands it", "Ask the user for the one value you need")
+                                        "list hands it (a find's names, a glob's files)", "Ask the user for the one value you need")
         return None
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -617,6 +653,10 @@ class SecretFiles(Guard):
             return ALLOWED  # ssh-keygen -t ed25519 -f ~/.ssh/id_work: a new key, written, never shown
         if command.name == "openssl" and _openssl_makes_a_key(list(command.args)):
             return ALLOWED  # openssl genrsa -out rootCA.key 4096: a new key, written, never shown
+        if command.name == "osascript" and any(_PASSWORD_DIALOG.search(a) for a in command.args):
+            return self.verdict(ASK, shown, "shows a dialog of its own that asks for a hidden answer: a password "
+                                "prompt the user cannot tell from the system's", "Let the program that needs the "
+                                "password ask for it itself")
         dumper = next((w for w in command.argv[:2] if _DUMPERS.search(w.lower())), None)
         if dumper is not None:
             return self.verdict(DENY, shown, f"runs a credential dumper ({posixpath.basename(dumper)}): it reads "

@@ -1136,14 +1136,24 @@ def _unseen(command: Command, known: Known) -> str | None:
         return f"the command is {_shown(command.words[0].text)}"
     if name in SHELLS and {"xargs", "parallel"} & set(command.wrapper_names) and _runs_its_input(command):
         return f"commands read from the input of {'xargs' if 'xargs' in command.wrapper_names else 'parallel'}"
-    if name in ("sed", "gsed") and command.stdin is None and not command.feeders and _sed_runs_its_lines(command):
-        return "lines of a file run as commands by sed's e"
+    if name in ("sed", "gsed") and command.stdin is None and _sed_runs_its_lines(command) and \
+            not (command.feeders and all(f.name in ("echo", "printf") for f in command.feeders)):
+        return "lines of a file or of a program's output run as commands by sed's e"
     if name == "git" and known.git_unresolved(command):
         return "a git alias from the command line's config"
+    if name in ("touch", "mkdir") and any(_PLANTED_OPTION.match(a) for a in command.args):
+        return "a file named as an option that runs a command, planted for a later tar, rsync or zip of * here"
     code = command.inline_code
     if code is not None:
         return _code_unseen(code[0], code[1])
     return None
+
+
+#: a file name that tar, rsync or zip takes for an option that runs a command when a later ``tar cf x *``
+#: expands it (HackTricks' wildcard tricks): ``--checkpoint-action=exec=sh x.sh``, ``-e sh x.sh``
+_PLANTED_OPTION = Lazy(r"--checkpoint-action=|--to-command=|--use-compress-program=|--rsh=|--rsync-path=|"
+                       r"--unzip-command=|--info-script=|--new-volume-script=|-e\s|-TT",
+                       needs=("--", "-e", "-TT"))
 
 
 def _sed_runs_its_lines(command: Command) -> bool:
@@ -1279,14 +1289,16 @@ _CODE_FLAGS = {"node": ("-e", "--eval", "-p", "--print"), "nodejs": ("-e", "--ev
                # GTFOBins' other interpreters: their system calls are read as any one-liner's
                "julia": ("-e", "--eval", "-E", "--print"), "R": ("-e",), "octave": ("--eval",),
                "octave-cli": ("--eval",), "emacs": ("--eval",), "tclsh": (), "wish": (),
-               "go": ("-e",)}  # no option of go's: a Go program the line wrote and runs (_program_run)
+               "swift": ("-e",), "go": ("-e",)}  # no option of go's: a Go program the line wrote and runs (_program_run)
 #: an interpreter's options that take the next word as their value, which the code flag may
 #: follow (``node -r dotenv/config -e CODE``, ``ruby -r json -e CODE``, ``python -W ignore -c CODE``)
 _VALUE_OPTIONS = {**dict.fromkeys(("node", "nodejs", "bun"), frozenset({
     "-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--env-file",
     "--input-type", "--title", "--inspect-port", "--preload"})),
     "ruby": frozenset({"-r", "-I", "-C", "-E", "-F"}), "perl": frozenset({"-I", "-M", "-m"}),
-    "python": frozenset({"-W", "-X"})}
+    "python": frozenset({"-W", "-X"}),
+    # osascript -l JavaScript -e CODE: JXA's code, whose doShellScript runs a shell as do shell script does
+    "osascript": frozenset({"-l", "-s"})}
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
 _VERSION = Lazy(r"[0-9][0-9.]*$")
 #: interpreters whose one-letter code flag takes the code in the same word (``ruby -e'puts 1'``);
@@ -1321,8 +1333,11 @@ def _value_options(name: str) -> frozenset[str]:
 
 def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cluster: str,
                stdin: str | None) -> tuple[str, str] | None:
+    valued = _value_options(name)
     for k, word in enumerate(words[1:], start=1):
         text = word.text
+        if k > 1 and words[k - 1].text in valued:
+            continue  # the value of the option before: node -r dotenv/config -e CODE, osascript -l JavaScript
         if text in flags or (cluster and re.fullmatch(rf"-[A-Za-z]*{cluster}", text)):
             return (name, words[k + 1].text) if k + 1 < len(words) else None
         for flag in flags:
@@ -1333,8 +1348,6 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
         if name.startswith(_ATTACHED_CODE) and len(text) > 2 and text[:2] in flags:
             return name, text[2:]  # ruby -e'code', perl -e'code', php -r'code': the code is the flag's own word
         if not text.startswith("-") or text == "-":
-            if k > 1 and words[k - 1].text in _value_options(name):
-                continue  # the value of the option before: node -r dotenv/config -e CODE
             break
     script = next((w.text for w in words[1:] if not w.text.startswith("-")), None)
     if stdin is not None and (script is None or script == "-"):
@@ -1343,10 +1356,10 @@ def _flag_code(name: str, words: tuple[Word, ...], flags: tuple[str, ...], *, cl
 
 
 # system("..."), os.system('...'), subprocess.run("...", shell=True), `...`, exec("..."), AppleScript's
-# do shell script "..." (osascript -e)
+# do shell script "..." (osascript -e) and JXA's app.doShellScript('...') (osascript -l JavaScript -e)
 _SYSTEM = Lazy(r"""(?:\bsystem|\bpopen|\bcheck_output|\bcheck_call|\bcall|\brun|\bPopen|\bexecSync|\bexec|\bspawnSync|
                          \bgetoutput|\bgetstatusoutput|\bshell_exec|\bpassthru|\bproc_open|%x|\bos\.execute|\bshell-command|
-                         \bdo\s+shell\s+script)\s*[({]?\s*(?:\[\s*)?
+                         \bdo\s+shell\s+script|\bdoShellScript)\s*[({]?\s*(?:\[\s*)?
                          (?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", re.VERBOSE)
 _BACKTICK_CODE = Lazy(r"`([^`]{1,4000})`")
 #: the home as a one-liner names it: what an argument list holds besides literals
@@ -1383,6 +1396,12 @@ def _joined_at(code: str, at: int) -> str | None:
                    re.sub(r"\\(.)", r"\1", part.group(0).lstrip("rbu")[1:-1]) for part in parts)
 
 
+#: a process object given a shell and its -c code (Foundation's Process and NSTask, in swift -e or JXA):
+#: ``executableURL = URL(fileURLWithPath: "/bin/bash"); process.arguments = ["-c", CODE]``
+_PROCESS_SHELL = Lazy(r"""/bin/(?:ba|da|z|k)?sh["'][\s\S]{0,400}?arguments\s*=\s*\[\s*["']-c["']\s*,\s*"""
+                      r"""(?:"((?:[^"\\]|\\.){1,4000})"|'((?:[^'\\]|\\.){1,4000})')""", needs=("arguments",))
+
+
 def _system_strings(code: str) -> Iterator[str]:
     """The shell commands a one-liner hands to a shell: the string literals given to
     ``system``/``popen``/``subprocess.*``/``execSync``, and Perl's and Ruby's backticks."""
@@ -1400,6 +1419,8 @@ def _system_strings(code: str) -> Iterator[str]:
         joined = _joined_at(code, match.start(1)) if match.group(1) in "\"'" else None
         if joined is not None:
             yield joined
+    for match in _PROCESS_SHELL.finditer(code):  # swift's Process: a shell, then arguments = ["-c", CODE]
+        yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     for match in _SHELL_ARGV.finditer(code):  # execl("/bin/sh", "sh", "-c", CODE), spawn("sh", ["-c", CODE])
         yield re.sub(r"\\(.)", r"\1", match.group(1) if match.group(1) is not None else match.group(2))
     if "[" in code:

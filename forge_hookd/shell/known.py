@@ -106,9 +106,9 @@ class Known:
                 word = _agent_shell(word)
             if word.dynamic and not word.quoted and "IFS" not in self.values and "IFS" in word.text:
                 for piece in _ifs_split(word):
-                    out.extend(self._substituted(piece) if piece.dynamic else [piece])
+                    out.extend(self._substituted(piece, head=not out) if piece.dynamic else [piece])
             elif word.dynamic:
-                out.extend(self._substituted(word))
+                out.extend(self._substituted(word, head=not out))
             elif not word.quoted and "{" in word.text:  # {rm,-rf,~} too: bash runs rm -rf ~
                 out.extend(_braces(word))
             elif not out and word.glob and not word.quoted and "/" in word.text:
@@ -119,7 +119,11 @@ class Known:
                 break
         return out
 
-    def _substituted(self, word: Word) -> list[Word]:
+    def _substituted(self, word: Word, *, head: bool = False) -> list[Word]:
+        """``word`` with what the line set put in. ``head``: the command word, where a literal
+        reversed, translated or case-folded stays unseen (it asks however harmless it reads:
+        nobody spells a command that way but to hide it); in an argument it is what it prints
+        (``cat $(echo . | tr '!-0' '"-1')etc/shadow`` reads /etc/shadow)."""
         text = word.text
         array = _ARRAY_ALL.fullmatch(text)
         if array is not None and array.group(1) in self.arrays:  # "${cmd[@]}": each element a word
@@ -129,6 +133,8 @@ class Known:
         text = _WHICH.sub(_looked_up, text)
         text = _ECHOED.sub(lambda m: _escapes(m.group(1) if m.group(1) is not None else m.group(2)), text)
         decoded = _DECODED.sub(_decoded, text)
+        if not head:
+            decoded = _FIRST_LETTER.sub("/", _FOLDED.sub(_folded, _TRANSFORMED.sub(_transformed, decoded)))
         if decoded != text and not word.quoted and "$" not in decoded and "`" not in decoded and len(decoded.split()) > 1:
             return [Word(part) for part in decoded.split()]  # $(base64 -d <<< cm0gLXJmIH4=): split as bash splits it
         text = decoded
@@ -200,6 +206,16 @@ class Known:
                     self.named[alias] = [w for c in parse_raw(value).commands[:1] for w in c.words]
         elif name in _COPIERS:
             self._program_copy(list(command.args))
+        elif name == "hash" and "-p" in command.args[:-2]:  # hash -p /bin/rm ls: `ls` runs rm, as BASH_CMDS[ls]=
+            args = list(command.args)
+            path = args[args.index("-p") + 1]
+            for alias in args[args.index("-p") + 2:]:
+                self._program_named(alias, path)
+
+    def _program_named(self, name: str, path: str) -> None:
+        """A command name bash's hash table maps to a program's path: the program under that name."""
+        if name and path.strip() and len(self.named) < MAX_VARIABLES:
+            self.named[name] = [Word(posixpath.basename(path.strip()))]
 
     def _program_copy(self, args: list[str]) -> None:
         """``ln -s /bin/rm /tmp/x``, ``cp $(which rm) ./del``: a program of the system under a name
@@ -221,7 +237,9 @@ class Known:
 
     def _assign(self, text: str) -> None:
         name, _, value = text.partition("=")
-        name = name.rstrip("+").partition("[")[0]
+        name, bracket, key = name.rstrip("+").partition("[")
+        if name == "BASH_CMDS" and bracket and value:  # BASH_CMDS[ls]=/bin/rm: bash's table of paths, `ls` runs rm
+            self._program_named(key.rstrip("]"), value)
         if value.startswith("(") and value.endswith(")") and len(self.arrays) < MAX_VARIABLES:
             script = parse_raw(value[1:-1])
             self.arrays[name] = [w for c in script.commands for w in c.words][:MAX_BRACES]
@@ -452,6 +470,63 @@ def _decoded(match: re.Match[str]) -> str:
     except ValueError:  # not base64, not hex, not UTF-8
         return match.group(0)
     return text if text.isprintable() else match.group(0)
+
+
+#: a substitution that only transforms a literal, as the restricted-shell evasions spell a command
+#: (HackTricks' bypass-bash-restrictions): reversed (``$(rev<<<'imaohw')``, ``$(echo x | rev)``),
+#: translated (``$(tr "[A-Z]" "[a-z]"<<<"WhOaMi")``, ``$(echo . | tr '!-0' '"-1')`` is ``/``)
+_TR_SET = r"""(?:"[^"$`\\]{1,40}"|'[^']{1,40}'|[^\s"'$`|;&()<>]{1,40})"""
+_TRANSFORM = rf"(?P<tool>rev|tr\s+(?P<set1>{_TR_SET})\s+(?P<set2>{_TR_SET}))"
+_LITERAL = r"""(?:"(?P<dq>[^"$`\\]{1,4096})"|'(?P<sq>[^']{1,4096})'|(?P<bare>[^\s"'$`|;&()<>\\]{1,4096}))"""
+_TRANSFORMED = Lazy(rf"(?:\$\(|`)\s*(?:{_TRANSFORM}\s*<<<\s*{_LITERAL}|(?:echo(?:\s+-n)?|printf\s+%s)\s+"
+                    rf"{_LITERAL.replace('(?P<', '(?P<p')}\s*\|\s*{_TRANSFORM.replace('(?P<', '(?P<p')})\s*(?:\)|`)",
+                    needs=("rev", "tr "))
+#: a substitution that folds the case of a literal it assigns: ``$(a="WhOaMi";printf %s "${a,,}")``
+_FOLDED = Lazy(r"""(?:\$\(|`)\s*([A-Za-z_]\w*)=(?:"([^"$`\\]{1,4096})"|'([^']{1,4096})')\s*;\s*(?:printf\s+%s|echo)\s+"""
+               r"""["']?\$\{\1(,,|\^\^)\}["']?\s*(?:\)|`)""", needs=(",,", "^^"))
+#: a substitution that prints the first letter of a variable that always holds an absolute path:
+#: ``$(printf %.1s "$PWD")`` is ``/``
+_FIRST_LETTER = Lazy(r"""(?:\$\(|`)\s*printf\s+["']?%\.1s["']?\s+["']?\$\{?(?:HOME|PWD|OLDPWD)\}?["']?\s*(?:\)|`)""",
+                     needs=("%.1s",))
+_CLASSES = {"[:upper:]": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "[:lower:]": "abcdefghijklmnopqrstuvwxyz",
+            "[:digit:]": "0123456789"}
+
+
+def _tr_set(spec: str) -> str:
+    """A set of tr(1) written out: its classes and ``a-z`` ranges (bounded to 256 letters)."""
+    spec = spec[1:-1] if spec[:1] in "\"'" and spec[-1:] == spec[:1] and len(spec) > 1 else spec
+    for name, letters in _CLASSES.items():
+        spec = spec.replace(name, letters)
+    out: list[str] = []
+    k = 0
+    while k < len(spec) and len(out) < 256:
+        if k + 2 < len(spec) and spec[k + 1] == "-" and ord(spec[k]) <= ord(spec[k + 2]):
+            out.extend(chr(c) for c in range(ord(spec[k]), ord(spec[k + 2]) + 1))
+            k += 3
+        else:
+            out.append(spec[k])
+            k += 1
+    return "".join(out[:256])
+
+
+def _transformed(match: re.Match[str]) -> str:
+    """The text a transforming substitution prints, or the substitution as written."""
+    groups = match.groupdict()
+    prefix = "" if groups.get("tool") else "p"
+    tool = groups[prefix + "tool"]
+    literal = next(v for v in (groups[prefix + "dq"], groups[prefix + "sq"], groups[prefix + "bare"]) if v is not None)
+    if tool == "rev":
+        return literal[::-1]
+    source, target = _tr_set(groups[prefix + "set1"]), _tr_set(groups[prefix + "set2"])
+    if not source or not target:
+        return match.group(0)
+    target = target + target[-1] * max(0, len(source) - len(target))  # GNU tr pads the second set with its last
+    return literal.translate(str.maketrans(source, target[:len(source)]))
+
+
+def _folded(match: re.Match[str]) -> str:
+    value = match.group(2) if match.group(2) is not None else match.group(3)
+    return value.lower() if match.group(4) == ",," else value.upper()
 
 
 def _escapes(text: str) -> str:
