@@ -765,40 +765,6 @@ sh("destructive_rm", "ask", S, "rm ~/.local/share/kilo/kilo.db*",
 # Cases of the tuning part, labelled before the pack ran, that the pack does not meet, each with the rule
 # that would meet it.
 UNMET: dict[str, str] = {
-    "aws secretsmanager batch-get-secret-value --secret-id-list prod/db prod/api prod/stripe":
-        "a cloud CLI's secret or key printer not in the table (aws secretsmanager batch-get-secret-value)",
-    "aws secretsmanager batch-get-secret-value --filters Key=name,Values=prod --query 'SecretValues[].SecretString'":
-        "a cloud CLI's secret or key printer not in the table (aws secretsmanager batch-get-secret-value)",
-    "aws cognito-identity get-credentials-for-identity --identity-id \"eu-west-2:195f9c73-4789-4bb4-4376-99819b692837\"":
-        "a cloud CLI's secret or key printer not in the table (aws cognito-identity get-credentials-for-identity)",
-    "curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/":
-        "the metadata service's listing of role names read as the credentials",
-    "gcloud kms decrypt --location global --keyring prod --key app --ciphertext-file secret.enc --plaintext-file -":
-        "a cloud CLI's secret or key printer not in the table (gcloud kms decrypt)",
-    "az containerapp secret list --name api --resource-group prod-rg --show-values":
-        "a cloud CLI's secret or key printer not in the table (az containerapp secret)",
-    "az containerapp job secret list --name nightly --resource-group prod-rg --show-values":
-        "a cloud CLI's secret or key printer not in the table (az containerapp job)",
-    "az webapp config connection-string list --name shop --resource-group prod-rg":
-        "a cloud CLI's secret or key printer not in the table (az webapp config)",
-    "az staticwebapp secrets list --name site --resource-group prod-rg":
-        "a cloud CLI's secret or key printer not in the table (az staticwebapp secrets)",
-    "az apim nv show-secret --resource-group prod-rg --service-name gateway --named-value-id backend-key":
-        "a cloud CLI's secret or key printer not in the table (az apim nv)",
-    "az storage account keys list --account-name prodstore --resource-group prod-rg":
-        "a cloud CLI's secret or key printer not in the table (az storage account)",
-    "az cosmosdb keys list --name prod-cosmos --resource-group prod-rg":
-        "a cloud CLI's secret or key printer not in the table (az cosmosdb keys)",
-    "curl -v -H \"Authorization: Bearer $TOKEN\" https://10.0.0.1:6443/api/v1/namespaces/kube-system/secrets/":
-        "a Kubernetes API URL naming Secrets is not read as a secret's read",
-    "cat /var/run/secrets/kubernetes.io/serviceaccount/token":
-        "/var/run/secrets/ is not read as /run/secrets/",
-    "kubectl exec -it api-7d9f -- cat /var/run/secrets/kubernetes.io/serviceaccount/token":
-        "/var/run/secrets/ is not read as /run/secrets/",
-    "kubectl --context=node1 create token -n ns1 sa-priv --duration=999999h":
-        "a cloud CLI's secret or key printer not in the table (kubectl --context=node1 create)",
-    "kubectl create token default -n kube-system":
-        "a cloud CLI's secret or key printer not in the table (kubectl create token)",
     "aws s3api put-bucket-lifecycle-configuration --bucket prod-assets --lifecycle-configuration '{\"Rules\":[{\"ID\":\"x\",\"Status\":\"Enabled\",\"Filter\":{},\"Expiration\":{\"Days\":1}}]}'":
         "a cloud CLI's teardown verb other than delete (aws s3api put-bucket-lifecycle-configuration)",
     "gcloud pubsub subscriptions seek orders-worker --time=2099-01-01T00:00:00Z":
@@ -809,8 +775,6 @@ UNMET: dict[str, str] = {
         "an HTTP DELETE or PATCH to a cluster's API is not read",
     "kubectl run r00t --restart=Never -ti --rm --image lol --overrides '{\"spec\":{\"hostPID\": true, \"containers\":[{\"name\":\"1\",\"image\":\"alpine\",\"command\":[\"nsenter\",\"--mount=/proc/1/ns/mnt\",\"--\",\"/bin/bash\"],\"stdin\": true,\"tty\":true,\"securityContext\":{\"privileged\":true}}]}}'":
         "a privileged pod with the host's pid namespace is not read as a container owning the host",
-    "az account get-access-token --query expiresOn -o tsv":
-        "a --query that selects only the token's expiry read as the token printed",
     "kill -9 $(pgrep node)":
         "the pids of a runtime picked by name (pgrep, Get-Process) and killed are not read",
     "kill $(pgrep -f node)":

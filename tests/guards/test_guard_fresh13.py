@@ -108,6 +108,41 @@ def test_teardown_verbs_that_are_not_delete(command: str, decision: str) -> None
     assert decide("infra_destructive", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("aws secretsmanager batch-get-secret-value --secret-id-list prod/db prod/api", "deny"),
+    ("aws cognito-identity get-credentials-for-identity --identity-id eu-west-2:195f9c73", "deny"),
+    ("aws kms decrypt --ciphertext-blob fileb://secret.enc --query Plaintext --output text", "deny"),
+    ("gcloud kms decrypt --location global --keyring k --key app --ciphertext-file s.enc --plaintext-file -", "deny"),
+    ("az containerapp job secret list --name nightly --resource-group rg --show-values", "deny"),
+    ("az functionapp config appsettings list --name fn --resource-group rg", "deny"),
+    ("az webapp config connection-string list --name shop --resource-group rg", "deny"),
+    ("az servicebus namespace authorization-rule keys list --namespace-name bus --name Root --resource-group rg",
+     "deny"),
+    ("az storage account keys list --account-name store", "deny"),
+    ("kubectl create token default -n kube-system", "deny"),
+    ("cat /var/run/secrets/kubernetes.io/serviceaccount/token", "deny"),
+    ('curl -k -H "Authorization: Bearer $T" https://10.0.0.1:6443/api/v1/namespaces/kube-system/secrets/', "deny"),
+    ("curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role", "deny"),
+    ("az account get-access-token", "deny"),
+    ("az account get-access-token --query accessToken -o tsv", "deny"),
+    ("aws secretsmanager get-secret-value --secret-id x --query SecretString", "deny"),
+    # names, metadata, listings: no value printed
+    ("curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/", "allow"),  # the role's name
+    ("az account get-access-token --query expiresOn -o tsv", "allow"),
+    ("aws secretsmanager get-secret-value --secret-id x --query '[Name, VersionId]'", "allow"),
+    ("az containerapp secret list --name api --resource-group rg", "allow"),
+    ("az storage account list -o table", "allow"),
+    ("az sql db show-connection-string --client ado.net --name orders --server sql", "allow"),  # placeholders
+    ("gcloud kms keys list --location global --keyring k", "allow"),
+    ("kubectl create serviceaccount ci -n dev", "allow"),
+    ("curl -k https://10.0.0.1:6443/api/v1/namespaces/dev/pods", "allow"),
+    ("ls /var/run/secrets/kubernetes.io/serviceaccount/", "allow"),
+])
+def test_the_clouds_secrets_and_keys_printed(command: str, decision: str) -> None:
+    assert decide("secret_files", command) == decision, command
+
+
 def test_the_clouds_reading_loads_only_for_the_cloud_clis() -> None:
     """guards/clouds.py is read for aws, gcloud, az, kubectl ...: the git of every day does not load it."""
     lines = ["git status", "aws iam list-users"]
