@@ -45,6 +45,12 @@ class MachineWide(Guard):
             return self.verdict(ASK, ranking, "kills the processes a ranking by CPU or memory puts first, whatever "
                                 "they are: a service of the machine or the agent's own among them",
                                 "List them (ps aux --sort=-%cpu | head) and kill the one the user chooses by its pid")
+        text = parsed.text
+        picked = _killed_by_name(parsed) if "kill" in text or "rocess" in text or "spps" in text else None
+        if picked is not None:
+            return self.verdict(ASK, picked, "kills every process of a runtime, shell or agent the line picks by its "
+                                "bare name, the agent's own CLI among them",
+                                "Kill the one process by its pid (lsof -ti :PORT), or stop it the way it was started")
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -164,6 +170,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         why = _owns_host(args)
         if why is not None:
             return DENY, f"starts a container that owns the host ({why})", "Mount only the project: -v \"$PWD\":/app"
+    if name in ("kubectl", "oc") and operands(args)[:1] == ["run"]:
+        why = _pod_owns_host(args)
+        if why is not None:
+            return DENY, f"starts a pod that owns the node ({why})", "Run the pod without privileges or host namespaces"
     if name in _SYSTEM_CONTAINERS:
         why = _system_container_owns_host(args)
         if why is not None:
@@ -331,6 +341,32 @@ _MODULE_LOADERS = frozenset({"insmod", "modprobe", "kldload", "kextload", "kmuti
 _MODPROBE_QUIET = frozenset({"-r", "--remove", "-R", "--resolve-alias", "-n", "--dry-run", "--show", "-c",
                              "--showconfig", "--show-config", "-D", "--show-depends", "--show-modversions",
                              "--dump-modversions", "--show-exports", "-V", "--version", "-h", "--help"})
+
+
+#: PowerShell's cmdlets (and aliases) that list processes by name and that stop what they are given
+_PS_LISTERS = frozenset({"get-process", "gps"})
+_PS_STOPPERS = frozenset({"stop-process", "spps"})
+
+
+def _killed_by_name(parsed: Parsed) -> str | None:
+    """The lister that picks a runtime's every process by its bare name for a kill of the same line:
+    ``kill -9 $(pgrep node)``, ``pgrep node | xargs kill`` (as ``pkill node``), PowerShell's
+    ``Get-Process node | Stop-Process`` (as ``Stop-Process -Name node``): QwenLM/qwen-code #4854, #6544,
+    anomalyco/opencode #25762. ``pgrep -f 'node server.js'`` names one task."""
+    commands = parsed.commands
+    kills = any(c.name == "kill" and ("xargs" in c.wrapper_names or any("$" in a or "`" in a for a in c.args))
+                for c in commands)
+    stops = any(c.name.lower() in _PS_STOPPERS for c in commands)
+    for c in commands:
+        if kills and c.name == "pgrep" and _broad_name("pkill", list(c.args)) is not None:
+            return " ".join(c.argv)
+        if stops and c.name.lower() in _PS_LISTERS:
+            names = [a for a in operands(c.args)] + [*option_values(c.args, "-Name", "-Name"),
+                                                      *option_values(c.args, "-ProcessName", "-ProcessName")]
+            if any(_is_broad(n.removesuffix(".exe")) or n.lower().removesuffix(".exe") in _WINDOWS_BROAD
+                   for n in names):
+                return " ".join(c.argv)
+    return None
 
 
 def _killed_by_rank(parsed: Parsed) -> str | None:
@@ -503,6 +539,23 @@ def _system_container_owns_host(args: list[str]) -> str | None:
             return "raw.lxc"
     if "disk" in args and any(_HOST_MOUNT.search(a.partition("=")[2]) for a in args if a.startswith("source=")):
         return next(a for a in args if a.startswith("source="))
+    return None
+
+
+#: what makes a pod the node's root: privileged, the node's pid or ipc namespace, the node's / mounted
+_POD_HOST = Lazy(r'"(?:privileged|hostPID|hostIPC)"\s*:\s*true|"hostPath"\s*:\s*\{\s*"path"\s*:\s*"/"',
+                 needs=("privileged", "hostP", "hostI"))
+
+
+def _pod_owns_host(args: list[str]) -> str | None:
+    """``kubectl run x --overrides '{"spec":{"hostPID":true,...,"privileged":true}}'`` (HackTricks'
+    pod escape, as ``docker run --privileged --pid=host``), or ``--privileged``."""
+    if "--privileged" in args or "--privileged=true" in args:
+        return "--privileged"
+    for spec in option_values(args, "--overrides", "--overrides"):
+        found = _POD_HOST.search(spec)
+        if found is not None:
+            return found.group(0)
     return None
 
 

@@ -773,18 +773,6 @@ UNMET: dict[str, str] = {
         "an HTTP DELETE or PATCH to a cluster's API is not read",
     "curl -k -X DELETE -H \"Authorization: Bearer $TOKEN\" https://10.0.0.1:6443/api/v1/namespaces/prod":
         "an HTTP DELETE or PATCH to a cluster's API is not read",
-    "kubectl run r00t --restart=Never -ti --rm --image lol --overrides '{\"spec\":{\"hostPID\": true, \"containers\":[{\"name\":\"1\",\"image\":\"alpine\",\"command\":[\"nsenter\",\"--mount=/proc/1/ns/mnt\",\"--\",\"/bin/bash\"],\"stdin\": true,\"tty\":true,\"securityContext\":{\"privileged\":true}}]}}'":
-        "a privileged pod with the host's pid namespace is not read as a container owning the host",
-    "kill -9 $(pgrep node)":
-        "the pids of a runtime picked by name (pgrep, Get-Process) and killed are not read",
-    "kill $(pgrep -f node)":
-        "the pids of a runtime picked by name (pgrep, Get-Process) and killed are not read",
-    "pgrep node | xargs kill":
-        "the pids of a runtime picked by name (pgrep, Get-Process) and killed are not read",
-    "Get-Process node | Stop-Process -Force":
-        "the pids of a runtime picked by name (pgrep, Get-Process) and killed are not read",
-    "Get-Process node | Stop-Process":
-        "the pids of a runtime picked by name (pgrep, Get-Process) and killed are not read",
 }
 
 

@@ -143,6 +143,46 @@ def test_the_clouds_secrets_and_keys_printed(command: str, decision: str) -> Non
     assert decide("secret_files", command) == decision, command
 
 
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("kill -9 $(pgrep node)", "ask"),                # QwenLM/qwen-code #6544: the agent's own node among them
+    ("kill $(pgrep -f node)", "ask"),
+    ("pgrep node | xargs kill", "ask"),
+    ("pgrep -u $USER python3 | xargs kill -9", "ask"),
+    ("kill `pgrep bun`", "ask"),
+    ("Get-Process node | Stop-Process -Force", "ask"),  # anomalyco/opencode #25762
+    ("get-process -Name node | stop-process", "ask"),
+    ("gps powershell | spps", "ask"),
+    ('kill -9 $(pgrep -f "node server.js")', "allow"),  # the script named: one task
+    ("kill -9 $(pgrep vite)", "allow"),              # a program of no known kind
+    ("pgrep node", "allow"),                         # listed, not killed
+    ("pgrep -f 'next dev' | xargs kill", "allow"),
+    ("Get-Process node", "allow"),
+    ("Get-Process -Id 4812 | Stop-Process", "allow"),
+    ("Get-Process vite | Stop-Process", "allow"),
+])
+def test_a_runtimes_every_process_picked_by_name_and_killed(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
+    ("kubectl run r --restart=Never -ti --rm --image alpine --overrides "
+     "'{\"spec\":{\"hostPID\": true, \"containers\":[{\"name\":\"1\",\"image\":\"alpine\","
+     "\"securityContext\":{\"privileged\":true}}]}}'", "deny"),
+    ("kubectl run r --image alpine --overrides='{\"spec\":{\"hostIPC\":true}}'", "deny"),
+    ("kubectl run r --image alpine --overrides '{\"spec\":{\"volumes\":[{\"name\":\"h\",\"hostPath\":{\"path\":\"/\"}}]}}'",
+     "deny"),
+    ("kubectl run r --image alpine --privileged", "deny"),
+    ("kubectl run nginx --image nginx", "allow"),
+    ("kubectl run debug --rm -it --image busybox --restart=Never -- sh", "allow"),
+    ("kubectl run r --image alpine --overrides '{\"spec\":{\"nodeSelector\":{\"pool\":\"gpu\"}}}'", "allow"),
+    ("kubectl run r --image alpine --overrides '{\"spec\":{\"hostPID\": false}}'", "allow"),
+])
+def test_a_pod_that_owns_the_node(command: str, decision: str) -> None:
+    assert decide("machine_wide", command) == decision, command
+
+
 def test_the_clouds_reading_loads_only_for_the_cloud_clis() -> None:
     """guards/clouds.py is read for aws, gcloud, az, kubectl ...: the git of every day does not load it."""
     lines = ["git status", "aws iam list-users"]
@@ -155,6 +195,8 @@ def test_the_clouds_reading_loads_only_for_the_cloud_clis() -> None:
     ("privilege_escalation", "aws iam list-users", "privilege_escalation: allow", 0),
     ("remote_code", "aws s3api put-bucket-acl --bucket b --acl public-read", "remote_code: ask", 4),
     ("infra_destructive", "aws kms schedule-key-deletion --key-id k", "infra_destructive: ask", 4),
+    ("machine_wide", "pgrep node | xargs kill", "machine_wide: ask", 4),
+    ("secret_files", "az storage account keys list --account-name a", "secret_files: deny", 1),
 ])
 def test_the_installed_executable_judges_the_same(project: Project, guard: str, command: str, first: str,
                                                    status: int) -> None:
