@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from forge_hookd.shell.commands import Command
+from forge_hookd.shell.commands import Command, option_values
 from forge_hookd.guards.base import ALLOWED, ASK, AWS_VALUED, CLOUD_CLIS, KUBE_VALUED, Context, Guard, Option, Ruling, \
     inner_command, operands, without_values
 from forge_hookd.shell.lazyre import Lazy
@@ -116,6 +116,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "deletes cloud resources"
     if name == "az" and any(op == "delete" or op.startswith("delete-") for op in ops):  # delete-batch too
         return "deletes cloud resources"
+    if name in _HTTP_CLIENTS and _deletes_through_kube_api(name, args):
+        return "deletes Kubernetes resources through the cluster's API (as kubectl delete)"
     if name == "mongorestore" and "--drop" in args:
         return "drops each collection before restoring it (mongorestore --drop)"
     if name in ("docker", "podman"):
@@ -151,6 +153,26 @@ def _cloud(name: str, args: list[str]) -> str | None:
         if method == "DELETE":  # gh repo delete by its endpoint (repos/OWNER/REPO), a release, a secret...
             return "deletes a GitHub resource through the API"
     return None
+
+
+#: the HTTP clients whose method a request names: curl's -X, httpie's and xh's first word
+_HTTP_CLIENTS = frozenset({"curl", "http", "https", "xh", "xhs"})
+#: a Kubernetes API server's resource path: the core group's namespaces, nodes and volumes
+#: (/api/v1/namespaces/...), or a named group (/apis/apps/v1/..., /apis/rbac.authorization.k8s.io/v1/...);
+#: a web app's own /api/v1/users/5 is none
+_KUBE_API = Lazy(r"/api/v1/(?:namespaces|nodes|persistentvolumes)\b|"
+                 r"/apis/(?:apps|batch|autoscaling|policy|[a-z0-9-]+(?:\.[a-z0-9-]+)+)/v[0-9][a-z0-9]*/",
+                 needs=("/api",))
+
+
+def _deletes_through_kube_api(name: str, args: list[str]) -> bool:
+    """``curl -X DELETE https://10.0.0.1:6443/api/v1/namespaces/prod``, ``http DELETE .../apis/apps/v1/...``
+    (HackTricks' Kubernetes enumeration page)."""
+    if name == "curl":
+        methods = [*option_values(args, "-X", "--request")]
+    else:
+        methods = operands(args)[:1]
+    return any(m.upper() == "DELETE" for m in methods) and any(_KUBE_API.search(a) for a in operands(args))
 
 
 def _has_flag(args: list[str], short: str, long: str) -> bool:

@@ -771,8 +771,6 @@ UNMET: dict[str, str] = {
         "a cloud CLI's teardown verb other than delete (gcloud pubsub subscriptions)",
     "curl -s -X PATCH 127.0.0.1:8001/api/v1/nodes/node-1/status -H \"Content-Type: json-patch+json\" -d '[{\"op\": \"replace\", \"path\":\"/status/allocatable/pods\", \"value\": \"0\"}]'":
         "an HTTP DELETE or PATCH to a cluster's API is not read",
-    "curl -k -X DELETE -H \"Authorization: Bearer $TOKEN\" https://10.0.0.1:6443/api/v1/namespaces/prod":
-        "an HTTP DELETE or PATCH to a cluster's API is not read",
 }
 
 

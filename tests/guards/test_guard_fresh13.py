@@ -110,6 +110,20 @@ def test_teardown_verbs_that_are_not_delete(command: str, decision: str) -> None
 
 @pytest.mark.inprocess
 @pytest.mark.parametrize(("command", "decision"), [
+    ('curl -k -X DELETE -H "Authorization: Bearer $TOKEN" https://10.0.0.1:6443/api/v1/namespaces/prod', "ask"),
+    ("curl -X DELETE http://127.0.0.1:8001/apis/apps/v1/namespaces/prod/deployments/api", "ask"),
+    ("curl --request DELETE https://kubernetes.default.svc/api/v1/nodes/node-1", "ask"),
+    ("http DELETE :8001/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/x", "ask"),
+    ("curl -X DELETE http://localhost:3000/api/v1/users/5", "allow"),  # a web app's own REST API
+    ("curl -k https://10.0.0.1:6443/api/v1/namespaces/prod/pods", "allow"),  # read
+    ("curl -X DELETE https://api.example.com/v1/items/3", "allow"),
+])
+def test_kubernetes_resources_deleted_through_the_api(command: str, decision: str) -> None:
+    assert decide("infra_destructive", command) == decision, command
+
+
+@pytest.mark.inprocess
+@pytest.mark.parametrize(("command", "decision"), [
     ("aws secretsmanager batch-get-secret-value --secret-id-list prod/db prod/api", "deny"),
     ("aws cognito-identity get-credentials-for-identity --identity-id eu-west-2:195f9c73", "deny"),
     ("aws kms decrypt --ciphertext-blob fileb://secret.enc --query Plaintext --output text", "deny"),
