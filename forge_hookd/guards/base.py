@@ -488,6 +488,30 @@ def without_cmd_switches(args: list[str] | tuple[str, ...], ops: list[str]) -> l
     return [o for o in ops if not _CMD_SWITCH.fullmatch(o)]
 
 
+#: the cloud and cluster CLIs guards/clouds.py reads: it loads only for one of them
+CLOUD_CLIS = frozenset({"aws", "gcloud", "gsutil", "bq", "az", "kubectl", "oc"})
+#: aws's global options that take a value (``aws --region us-east-1 secretsmanager delete-secret``)
+AWS_VALUED = frozenset({"--region", "--profile", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
+                        "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"})
+#: kubectl's global options that take a value (``kubectl --as x delete``, ``-n ns``)
+KUBE_VALUED = frozenset({"--as", "--as-group", "--as-uid", "-n", "--namespace", "--context", "--kubeconfig", "--cluster",
+                         "--user", "-s", "--server", "--token", "--request-timeout", "-l", "--selector"})
+
+
+def without_values(args: list[str], valued: frozenset[str]) -> list[str]:
+    """``args`` without the options in ``valued`` and the value each takes (``aws --region X
+    s3 rm``, ``kubectl -n ns delete``): what is left starts with the CLI's subcommand words."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in valued:
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
 def operands(args: list[str] | tuple[str, ...], *, mode_first: bool = False) -> list[str]:
     """Arguments that are not options (everything after ``--`` counts). ``mode_first``:
     chmod's, whose first operand may start with a dash (``chmod -x f`` takes the mode

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from forge_hookd.shell.commands import Command
-from forge_hookd.guards.base import ALLOWED, ASK, Context, Guard, Option, Ruling, inner_command, operands, \
-    remote_hosts, request_method
+from forge_hookd.guards.base import ALLOWED, ASK, AWS_VALUED, CLOUD_CLIS, KUBE_VALUED, Context, Guard, Option, Ruling, \
+    inner_command, operands, remote_hosts, request_method, without_values
 from forge_hookd.shell.lazyre import Lazy
 
 _SQL = Lazy(r"(?is)\b(?:drop\s+(?:table|database|schema|index|view|user|role|keyspace|tablespace)|truncate\s+(?:table\s+)?\w+|"
@@ -101,8 +101,14 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "scales Kubernetes workloads to zero (takes them down)"
     if name == "helm" and ops[:1] in (["uninstall"], ["delete"], ["del"]):
         return "uninstalls a Helm release"
+    if name in CLOUD_CLIS and name not in ("kubectl", "oc"):
+        from forge_hookd.guards import clouds  # loaded for the cloud CLIs only
+
+        off = clouds.switches_off(name, args)
+        if off is not None:
+            return off
     if name == "aws":
-        ops = operands(_without_values(args, _AWS_VALUED))  # `aws --region X secretsmanager delete-secret`
+        ops = operands(without_values(args, AWS_VALUED))  # `aws --region X secretsmanager delete-secret`
         if ops[:2] in (["s3", "rm"], ["s3", "rb"]) or ops[:1] == ["s3"] and "--delete" in args:
             return "deletes S3 data"
         if len(ops) > 1 and _AWS_TEARDOWN.match(ops[1]):
@@ -111,6 +117,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "deletes cloud resources"
     if name == "az" and any(op == "delete" or op.startswith("delete-") for op in ops):  # delete-batch too
         return "deletes cloud resources"
+    if name in _HTTP_CLIENTS and _deletes_through_kube_api(name, args):
+        return "deletes Kubernetes resources through the cluster's API (as kubectl delete)"
     if name == "mongorestore" and "--drop" in args:
         return "drops each collection before restoring it (mongorestore --drop)"
     if name in ("docker", "podman"):
@@ -135,7 +143,7 @@ def _cloud(name: str, args: list[str]) -> str | None:
     if name == "supabase" and ops[:1] == ["stop"] and "--no-backup" in args:
         return "stops the local Supabase and deletes its data (--no-backup)"
     if name == "gh":
-        ops = operands(_without_values(args, _GH_VALUED))  # `gh -R owner/repo repo delete`
+        ops = operands(without_values(args, _GH_VALUED))  # `gh -R owner/repo repo delete`
     if name == "gh" and ops[:2] in (["repo", "delete"], ["repo", "archive"], ["release", "delete"], ["secret", "delete"],
                                     ["variable", "delete"]):
         return f"deletes a GitHub {ops[0]}"
@@ -155,6 +163,18 @@ def _cloud(name: str, args: list[str]) -> str | None:
 
 #: the HTTP clients whose requests name their method (curl -X, wget --method, HTTPie's and xh's word)
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs"})
+#: a Kubernetes API server's resource path: the core group's namespaces, nodes and volumes
+#: (/api/v1/namespaces/...), or a named group (/apis/apps/v1/..., /apis/rbac.authorization.k8s.io/v1/...);
+#: a web app's own /api/v1/users/5 is none
+_KUBE_API = Lazy(r"/api/v1/(?:namespaces|nodes|persistentvolumes)\b|"
+                 r"/apis/(?:apps|batch|autoscaling|policy|[a-z0-9-]+(?:\.[a-z0-9-]+)+)/v[0-9][a-z0-9]*/",
+                 needs=("/api",))
+
+
+def _deletes_through_kube_api(name: str, args: list[str]) -> bool:
+    """``curl -X DELETE https://10.0.0.1:6443/api/v1/namespaces/prod``, ``http DELETE .../apis/apps/v1/...``
+    (HackTricks' Kubernetes enumeration page)."""
+    return request_method(name, args) == "DELETE" and any(_KUBE_API.search(a) for a in operands(args))
 
 
 def _has_flag(args: list[str], short: str, long: str) -> bool:
@@ -225,32 +245,11 @@ def _app(name: str, args: list[str]) -> str | None:
     return None
 
 
-#: kubectl's global options that take a value (``kubectl --as x delete``, ``-n ns``)
-_KUBE_VALUED = frozenset({"--as", "--as-group", "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user",
-                          "-s", "--server", "--token", "--request-timeout", "-l", "--selector"})
-
-
-#: aws's global options that take a value (``aws --region us-east-1 secretsmanager delete-secret``)
-_AWS_VALUED = frozenset({"--region", "--profile", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
-                         "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"})
 #: gh's option that names the repository (``gh -R owner/repo repo delete``)
 _GH_VALUED = frozenset({"-R", "--repo"})
 #: aws verbs that delete: delete-*, batch-delete-* (``ecr batch-delete-image``), terminate-*,
 #: purge-* (``sqs purge-queue``: every message), remove-*, deregister-*
 _AWS_TEARDOWN = Lazy(r"(?:batch-)?(?:delete|terminate|remove|deregister|purge)-")
-
-
-def _without_values(args: list[str], valued: frozenset[str] = _KUBE_VALUED) -> list[str]:
-    """``args`` without the options in ``valued`` and the value each takes."""
-    out, skip = [], False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg in valued:
-            skip = True
-        else:
-            out.append(arg)
-    return out
 
 
 class InfraDestructive(Guard):
@@ -267,7 +266,7 @@ class InfraDestructive(Guard):
         if "--help" in args:  # `dropdb --help`, `terraform destroy --help`: the usage shown, nothing run
             return ALLOWED
         if name in ("kubectl", "oc"):
-            args = _without_values(args)
+            args = without_values(args, KUBE_VALUED)
         why = _cloud(name, args) or _app(name, args) or self._sql(command) or _fed_flush(command)
         inner = inner_command(name, list(command.args)) if why is None else None
         if inner is not None:
@@ -324,7 +323,7 @@ def _redis_effect(args: list[str]) -> str | None:
     the server stopped or crashed (SHUTDOWN, DEBUG SEGFAULT), or its dump file moved where the
     next save writes over another file (CONFIG SET dir|dbfilename: the known way to write a
     crontab or authorized_keys through Redis); None for reads and single keys."""
-    words = [w.upper() for w in operands(_without_values(args, _REDIS_VALUED))]
+    words = [w.upper() for w in operands(without_values(args, _REDIS_VALUED))]
     if words[:1] in (["FLUSHALL"], ["FLUSHDB"]):
         return "empties Redis"
     if words[:1] == ["SHUTDOWN"] or words[:2] in (["DEBUG", "SEGFAULT"], ["DEBUG", "CRASH-AND-RECOVER"]):

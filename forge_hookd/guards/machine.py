@@ -60,6 +60,12 @@ class MachineWide(Guard):
             return self.verdict(ASK, ranking, "kills the processes a ranking by CPU or memory puts first, whatever "
                                 "they are: a service of the machine or the agent's own among them",
                                 "List them (ps aux --sort=-%cpu | head) and kill the one the user chooses by its pid")
+        text = parsed.text
+        picked = _killed_by_name(parsed) if "kill" in text or "rocess" in text or "spps" in text else None
+        if picked is not None:
+            return self.verdict(ASK, picked, "kills every process of a runtime, shell or agent the line picks by its "
+                                "bare name, the agent's own CLI among them",
+                                "Kill the one process by its pid (lsof -ti :PORT), or stop it the way it was started")
         return super().judge_shell(parsed, context)
 
     def judge_command(self, command: Command, context: Context) -> Ruling:
@@ -206,6 +212,10 @@ def _machine(command: Command) -> tuple[str, str, str] | None:
         if why is not None:
             return DENY, f"starts a container that owns the host or the user's home ({why})", \
                 "Mount only the project: -v \"$PWD\":/app"
+    if name in ("kubectl", "oc") and operands(args)[:1] == ["run"]:
+        why = _pod_owns_host(args)
+        if why is not None:
+            return DENY, f"starts a pod that owns the node ({why})", "Run the pod without privileges or host namespaces"
     if name in _SYSTEM_CONTAINERS:
         why = _system_container_owns_host(args)
         if why is not None:
@@ -399,6 +409,28 @@ def _killed_by_user(parsed: Parsed) -> str | None:
         users = any(a in ("-u", "-U") or a.startswith("-u") and len(a) > 2 for a in c.args)
         if c.name == "lsof" and users or c.name == "pgrep" and users and not _kill_patterns("pkill", list(c.args)):
             return " ".join(c.argv)
+    return None
+
+
+#: PowerShell's cmdlets (and aliases) that list processes by name and that stop what they are given
+_PS_LISTERS = frozenset({"get-process", "gps"})
+_PS_STOPPERS = frozenset({"stop-process", "spps"})
+
+
+def _killed_by_name(parsed: Parsed) -> str | None:
+    """The lister that picks a runtime's every process by its bare name for PowerShell's stop of the
+    same line: ``Get-Process node | Stop-Process`` (as ``Stop-Process -Name node``): QwenLM/qwen-code
+    #4854, #6544, anomalyco/opencode #25762. ``kill $(pgrep node)`` passes: issue 31 names it an
+    everyday substitution that must (a person reads the pids of the one program it asks for)."""
+    commands = parsed.commands
+    stops = any(c.name.lower() in _PS_STOPPERS for c in commands)
+    for c in commands:
+        if stops and c.name.lower() in _PS_LISTERS:
+            names = [a for a in operands(c.args)] + [*option_values(c.args, "-Name", "-Name"),
+                                                      *option_values(c.args, "-ProcessName", "-ProcessName")]
+            if any(_is_broad(n.removesuffix(".exe")) or n.lower().removesuffix(".exe") in _WINDOWS_BROAD
+                   for n in names):
+                return " ".join(c.argv)
     return None
 
 
@@ -630,6 +662,23 @@ def _without_global_options(args: list[str]) -> list[str]:
     while k < len(args) and args[k].startswith("-"):
         k += 2 if args[k] in _GLOBAL_VALUED else 1
     return args[k:]
+
+
+#: what makes a pod the node's root: privileged, the node's pid or ipc namespace, the node's / mounted
+_POD_HOST = Lazy(r'"(?:privileged|hostPID|hostIPC)"\s*:\s*true|"hostPath"\s*:\s*\{\s*"path"\s*:\s*"/"',
+                 needs=("privileged", "hostP", "hostI"))
+
+
+def _pod_owns_host(args: list[str]) -> str | None:
+    """``kubectl run x --overrides '{"spec":{"hostPID":true,...,"privileged":true}}'`` (HackTricks'
+    pod escape, as ``docker run --privileged --pid=host``), or ``--privileged``."""
+    if "--privileged" in args or "--privileged=true" in args:
+        return "--privileged"
+    for spec in option_values(args, "--overrides", "--overrides"):
+        found = _POD_HOST.search(spec)
+        if found is not None:
+            return found.group(0)
+    return None
 
 
 def _owns_host(args: list[str]) -> str | None:

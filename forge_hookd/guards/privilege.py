@@ -3,14 +3,16 @@
 inside ``sh -c``), world-writable or setuid permissions, and handing the system to
 another owner (``chown -R x /``), the machine's user accounts changed (``useradd``, FreeBSD's
 ``pw``, macOS's ``dscl``; their reads pass: ``dscl . -read``, ``passwd -S``), and a directory
-server's entries written (``ldapadd``: asks)."""
+server's entries written (``ldapadd``: asks), and a cloud identity's permissions or credentials
+written (``aws iam attach-user-policy``, ``gcloud ... add-iam-policy-binding``, ``az role assignment
+create``, ``kubectl create clusterrolebinding``, ``kubectl --as``: asks, read by guards/clouds.py)."""
 
 from __future__ import annotations
 
 import re
 
 from forge_hookd.shell.commands import PRIVILEGE, Command, option_values
-from forge_hookd.guards.base import ALLOWED, ASK, DENY, Context, Guard, Option, Ruling, command_cwd, gives_to_oneself, inside, \
+from forge_hookd.guards.base import ALLOWED, ASK, CLOUD_CLIS, DENY, Context, Guard, Option, Ruling, command_cwd, gives_to_oneself, inside, \
     operands, resolve
 from forge_hookd.shell.lazyre import Lazy
 
@@ -100,6 +102,13 @@ class PrivilegeEscalation(Guard):
         if command.name in _DIRECTORY_WRITERS:
             return self.verdict(ASK, " ".join(command.argv), "changes entries of a directory server (its users, "
                                 "groups and passwords)", "Ask the user to manage the directory")
+        if command.name in CLOUD_CLIS:
+            from forge_hookd.guards import clouds  # loaded for the cloud CLIs only
+
+            grant = clouds.grants_access(command.name, list(command.args))
+            if grant is not None:
+                return self.verdict(ASK, " ".join(command.argv), grant,
+                                    "Ask the user to grant access; read it with the CLI's get or list commands")
         if self.opts["permissions"]:
             return self._permissions(command, context)
         return ALLOWED

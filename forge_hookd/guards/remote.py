@@ -86,6 +86,12 @@ class RemoteCode(Guard):
             _copies_everything(command, context)
         if upload is not None and not self._allowed_host(command):
             return self.verdict(DENY, shown, f"uploads {upload}", "Ask the user before sending project files anywhere")
+        if name == "aws":
+            from forge_hookd.guards import clouds  # loaded for aws only
+
+            shared = clouds.shares_out(name, list(command.args))
+            if shared is not None:
+                return self.verdict(ASK, shown, shared, "Ask the user before giving data to another account")
         why = _socket_or_tunnel(command)
         if why is not None:
             return self.verdict(DENY, shown, why, "Ask the user; opening the machine to the network is theirs to do")
@@ -429,8 +435,9 @@ def _bucket_upload(command: Command) -> str | None:
         pair = rest[:2]
     elif name == "rclone" and ops[:1] in (["copy"], ["sync"], ["move"], ["copyto"]):
         pair = ops[1:3]
-    elif name == "az" and ops[:3] == ["storage", "blob", "upload"]:
-        return "a local file to Azure storage"
+    elif name == "az" and ops[:1] == ["storage"] and ops[1:2] in (["blob"], ["file"]) and \
+            ops[2:3] in (["upload"], ["upload-batch"]):
+        return "local files to Azure storage"  # upload-batch --source .: the whole project
     if any(a in _DRY_RUNS for a in command.args) or name == "gsutil" and "-n" in command.args[:3]:
         return None  # a dry run sends nothing (as git push -n pushes nothing)
     if len(pair) == 2 and not _remote_source(pair[0]) and _BUCKETS.match(pair[1]):

@@ -59,7 +59,7 @@ SECRET_FILES = [".env", ".env.*", "*.env", ".envrc", "*/.ssh", "*/.aws", "*/.gnu
                 # a container's /run/secrets); code about secrets (src/secrets/index.ts) is no secret
                 "*/secrets/*.json", "*/secrets/*.yaml", "*/secrets/*.yml", "*/secrets/*.txt", "*/secrets/*.toml",
                 "*/secrets/*.ini", "*/secrets/*.conf", "*/secrets/*.properties", "*/secrets/*.gpg",
-                "*/secrets/*.enc", "*/.secrets/*", "/run/secrets/*",
+                "*/secrets/*.enc", "*/.secrets/*", "/run/secrets/*", "/var/run/secrets/*",  # /var/run is /run
                 # shell and REPL histories: every secret ever typed on a command line
                 ".bash_history", ".zsh_history", ".*_history", "*/.local/share/fish/fish_history",
                 # the machine's memory: every process's secrets (`strings /dev/mem | grep -i pass`)
@@ -147,7 +147,32 @@ _PRINTERS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("sops", ("decrypt",), "prints decrypted secrets"),
     ("ansible-vault", ("view",), "prints a decrypted Ansible vault"),
     ("ansible-vault", ("decrypt",), "decrypts an Ansible vault"),
+    # the clouds' other secret printers (HackTricks Cloud's post-exploitation pages): many secrets at
+    # once, an identity's temporary credentials, data a key decrypts, a service's keys and connection strings
+    ("aws", ("secretsmanager", "batch-get-secret-value"), "prints AWS secrets"),
+    ("aws", ("cognito-identity", "get-credentials-for-identity"), "prints AWS credentials"),
+    ("aws", ("sso", "get-role-credentials"), "prints AWS credentials"),
+    ("aws", ("kms", "decrypt"), "prints data decrypted with an AWS key"),
+    ("gcloud", ("kms", "decrypt"), "decrypts data with a Google Cloud key"),
+    ("gcloud", ("kms", "asymmetric-decrypt"), "decrypts data with a Google Cloud key"),
+    ("az", ("keyvault", "secret", "download"), "saves an Azure Key Vault secret"),
+    ("az", ("containerapp", "secret", "--show-values"), "prints a container app's secrets"),
+    ("az", ("containerapp", "secret", "show"), "prints a container app's secret"),
+    ("az", ("config", "connection-string", "list"), "prints an app's connection strings"),
+    ("az", ("config", "appsettings", "list"), "prints an app's settings, its secrets with them"),
+    ("az", ("staticwebapp", "secrets", "list"), "prints a static web app's deployment token"),
+    ("az", ("apim", "nv", "show-secret"), "prints an API Management secret"),
+    ("az", ("--populate-secrets",), "prints the connections' secrets"),
+    ("az", ("online-endpoint", "get-credentials"), "prints an endpoint's keys"),
+    ("az", ("keys", "list"), "prints an Azure service's access keys"),  # storage account, cosmosdb, servicebus
+    ("az", ("storage", "account", "show-connection-string"), "prints a storage account's key"),
+    ("az", ("acr", "credential", "show"), "prints a registry's passwords"),
+    ("kubectl", ("create", "token"), "mints and prints a service account's token"),
 )
+#: what a cloud CLI's ``--query`` may select without printing the secret (``az account
+#: get-access-token --query expiresOn``, ``aws secretsmanager get-secret-value --query Name``)
+_NO_SECRET_FIELDS = frozenset({"expiresOn", "expires_on", "expiration", "Expiration", "subscription", "tenant",
+                               "tokenType", "Name", "ARN", "VersionId", "VersionStages", "CreatedDate"})
 _PRINTER_NAMES = frozenset(name for name, _, _ in _PRINTERS)
 _DOTENV = Lazy(r"load_dotenv|dotenv_values|require\(\s*['\"]dotenv['\"]\s*\)|dotenv/config|Dotenv\.load|"
                r"require\s+['\"]dotenv")
@@ -196,10 +221,22 @@ _SECRET_METADATA = (".metadata.name", ".metadata.namespace", ".metadata.labels",
 #: the cloud metadata services' paths that hand out the machine's credentials: AWS's instance
 #: role (and ECS's task role), Azure's managed identity token, GCP's service account token
 _METADATA_CREDENTIALS = Lazy(r"(?:169\.254\.169\.254|\[fd00:ec2::254\]|metadata\.google\.internal|169\.254\.170\.2)"
-                             r"[^\s]*/(?:iam/security-credentials|identity/oauth2/token|service-accounts/[^/\s]*/token|"
+                             r"[^\s]*/(?:iam/security-credentials/[^/\s?#]|identity/oauth2/token|service-accounts/[^/\s]*/token|"
                              r"v2/credentials)", needs=("169.254.", "metadata.google", "fd00:ec2"))
 _FETCHERS = frozenset({"curl", "wget", "http", "https", "xh", "xhs", "Invoke-WebRequest", "Invoke-RestMethod", "iwr",
                        "irm"})
+
+
+def _selects_no_secret(args: tuple[str, ...]) -> bool:
+    """A ``--query`` (JMESPath) that names only fields which are no secret: the token's expiry,
+    the secret's name, ARN or version."""
+    queries = [q for q in shell.option_values(args, "--query", "--query") if q]
+    fields = {f for q in queries for f in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", q)}
+    return bool(fields) and fields <= _NO_SECRET_FIELDS
+
+
+#: a Kubernetes API server's URL for Secrets (``/api/v1/namespaces/NS/secrets/``, ``/api/v1/secrets``)
+_KUBE_API_SECRETS = Lazy(r"/api/v1/(?:namespaces/[^/\s]+/)?secrets\b", needs=("/secrets",))
 
 
 def _prints_secret(command: Command) -> str | None:
@@ -216,6 +253,8 @@ def _prints_secret(command: Command) -> str | None:
         return "prints a secret config var"  # DATABASE_URL holds the password; NODE_ENV is no secret
     if head in _FETCHERS and any(_METADATA_CREDENTIALS.search(a) for a in command.args):
         return "fetches the machine's cloud credentials from the metadata service"
+    if head in _FETCHERS and any(_KUBE_API_SECRETS.search(a) for a in command.args):
+        return "reads the cluster's Secrets through its API"
     if head in ("docker", "podman") and command.args[:1] == ("inspect",) and \
             any(".Config.Env" in a for a in command.args):
         return "prints a container's environment, secrets with it"
@@ -225,7 +264,8 @@ def _prints_secret(command: Command) -> str | None:
         args = command.args
         for name, prefix, why in _PRINTERS:
             if head == name and all(p in args for p in prefix) and (
-                    name != "security" or {"w", "g"} & short_flags(args) or not prefix[0].startswith("find-")):
+                    name != "security" or {"w", "g"} & short_flags(args) or not prefix[0].startswith("find-")) and \
+                    not (name in ("aws", "az") and _selects_no_secret(args)):
                 return why
     code = command.inline_code
     if code is not None:

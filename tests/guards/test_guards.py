@@ -334,7 +334,7 @@ def test_the_reason_says_what_could_not_be_seen() -> None:
 
 
 @pytest.mark.parametrize("command", [
-    "kill $(pgrep node)", "docker rm $(docker ps -aq)", "$PYTHON -m pytest", "eval \"$(ssh-agent -s)\"",
+    "kill $(pgrep node)", "kill $(lsof -ti :3000)", "kill $(pgrep -f 'node server.js')", "docker rm $(docker ps -aq)", "$PYTHON -m pytest", "eval \"$(ssh-agent -s)\"",
     "source <(kubectl completion bash)", "cat data.json | python3 -m json.tool", "git st", "$EDITOR notes.md",
 ])
 def test_everyday_substitutions_still_pass(command: str) -> None:
