@@ -116,7 +116,8 @@ def test_teardown_verbs_that_are_not_delete(command: str, decision: str) -> None
     ("http DELETE :8001/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/x", "ask"),
     ("curl -X DELETE http://localhost:3000/api/v1/users/5", "allow"),  # a web app's own REST API
     ("curl -k https://10.0.0.1:6443/api/v1/namespaces/prod/pods", "allow"),  # read
-    ("curl -X DELETE https://api.example.com/v1/items/3", "allow"),
+    ("curl -X DELETE https://api.example.com/v1/items/3", "ask"),   # any DELETE to another host asks (stop 43)
+    ("curl -X DELETE http://localhost:8080/api/v1/items/3", "allow"),  # the app under development
 ])
 def test_kubernetes_resources_deleted_through_the_api(command: str, decision: str) -> None:
     assert decide("infra_destructive", command) == decision, command
