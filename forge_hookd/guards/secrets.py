@@ -79,8 +79,8 @@ _MACHINE_SAMPLES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/master.
                     "/etc/security/opasswd", "~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.aws/credentials",
                     "~/.netrc", "~/.git-credentials", "~/.bash_history", "~/.zsh_history", "~/.docker/config.json",
                     "~/.kube/config", "~/.config/gh/hosts.yml", "~/.pgpass")
-_SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "server.pem", "private.key", "credentials.json",
-            "secrets.yaml", ".npmrc", ".netrc")
+_SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "server.pem", "private.key",
+            "credentials.json", "secrets.yaml", ".npmrc", ".netrc", ".bash_history", ".zsh_history")
 _LITERAL = Lazy(r"""["']([^"'\s]{2,200})["']""")
 # git subcommands that name a file without printing or committing its content.
 _GIT_NAMES = frozenset({"check-ignore", "check-attr", "ls-files", "status", "mv"})

@@ -132,10 +132,12 @@ class Known:
             return [Word(p, quoted=True) for p in self.positional]
         text = _WHICH.sub(_looked_up, text)
         text = _ECHOED.sub(lambda m: _escapes(m.group(1) if m.group(1) is not None else m.group(2)), text)
+        text = _ECHOED_PLAIN.sub(lambda m: next(g for g in m.groups() if g is not None), text)
         decoded = _DECODED.sub(_decoded, text)
         if not head:
             decoded = _FIRST_LETTER.sub("/", _FOLDED.sub(_folded, _TRANSFORMED.sub(_transformed, decoded)))
-        if decoded != text and not word.quoted and "$" not in decoded and "`" not in decoded and len(decoded.split()) > 1:
+        if decoded != word.text and not word.quoted and "$" not in decoded and "`" not in decoded and \
+                len(decoded.split()) > 1:
             return [Word(part) for part in decoded.split()]  # $(base64 -d <<< cm0gLXJmIH4=): split as bash splits it
         text = decoded
         text = _OPERATED.sub(self._operated, text)
@@ -440,6 +442,9 @@ _OPERATED = Lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(//|/|:)((?:[^{}\\]|\\.)*)\}", ne
 _ABSOLUTE = frozenset({"HOME", "PWD", "OLDPWD"})
 #: a substitution that only prints a literal with escapes: ``$(echo -e "\x2e\x65")``, ``$(printf '\056')``
 _ECHOED = Lazy(r"(?:\$\(|`)\s*(?:echo\s+-e|printf)\s+(?:\"([^\"`$%]*)\"|'([^'%]*)')\s*(?:\)|`)", needs=("echo", "printf"))
+#: a substitution that only echoes a literal, no escapes read: ``$(echo "rm -rf ~")``, `` `echo rm -rf ~` ``
+_ECHOED_PLAIN = Lazy(r"""(?:\$\(|`)\s*echo(?:\s+-n)?\s+(?:"([^"`$\\]*)"|'([^']*)'|([^\s"'`$()\\;|&<>]+"""
+                     r"""(?:[ \t]+[^\s"'`$()\\;|&<>]+)*))\s*(?:\)|`)""", needs=("echo",))
 _ESCAPE = Lazy(r"\\x([0-9a-fA-F]{1,2})|\\0?([0-7]{1,3})")
 
 

@@ -889,3 +889,21 @@ def test_a_cloned_script_run_sudo_about_itself_and_local_packages(command: str, 
 ])
 def test_joined_commands_stdin_scripts_makefiles_and_npm_scripts_are_read(command: str, decision: str) -> None:
     assert pack(command) == decision, command
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    # a command word that is a substitution echoing a literal is that literal, split as bash splits it
+    # (fresh11's held-out part, second look: the escapes' command passed as one word "rm -rf ~")
+    ("$(echo -e \"\\x72\\x6d\\x20\\x2d\\x72\\x66\\x20\\x7e\")", "deny"),
+    ("$(echo \"rm -rf ~\")", "deny"),
+    ("`echo rm -rf ~`", "deny"),
+    ("cat $(echo .env)", "deny"),
+    ("$(echo -e \"\\x6c\\x73\") -la", "allow"),
+    ("$(echo ls) -la", "allow"),
+    ("echo $(echo hello world)", "allow"),
+    # the names find looks for, as a glob, matched against the secret files every home has
+    ("find /home -name '*_history' | xargs cat", "deny"),
+    ("find . -name '*_test.py' | xargs cat", "allow"),
+])
+def test_an_echoed_command_word_and_a_history_glob(command: str, decision: str) -> None:
+    assert pack(command) == decision, command
