@@ -181,22 +181,22 @@ class _Walker:
         if copies:
             text = command.stdin if command.stdin is not None else _piped_text(command)
             for target in copies:
-                key = _script_key(target, command.cwd)
-                if text is None:
-                    self.written.pop(key, None)
-                elif len(self.written) < _MAX_WRITTEN or key in self.written:
-                    self.written[key] = text[: 1 << 16]
+                self._keep(_script_key(target, command.cwd), text, append=False)
         for redirect in command.redirects:
             if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or \
                     redirect.dynamic and not _ONE_VARIABLE.fullmatch(redirect.target):
                 continue  # a variable's file (`f=$(mktemp); echo CODE > $f; bash $f`) is kept under its words
             key = _script_key(redirect.target, command.cwd)
-            text = written_text(command)
-            if text is None:
-                self.written.pop(key, None)
-            elif len(self.written) < _MAX_WRITTEN or key in self.written:
-                before = self.written.get(key, "") if redirect.mode == "append" else ""
-                self.written[key] = (before + "\n" + text if before else text)[: 1 << 16]
+            self._keep(key, written_text(command), append=redirect.mode == "append")
+
+    def _keep(self, key: str, text: str | None, *, append: bool) -> None:
+        """``text`` kept as what the file ``key`` now holds (after what it held, for an append);
+        a file written with text the line does not show is forgotten."""
+        if text is None:
+            self.written.pop(key, None)
+        elif len(self.written) < _MAX_WRITTEN or key in self.written:
+            before = self.written.get(key, "") if append else ""
+            self.written[key] = (before + "\n" + text if before else text)[: 1 << 16]
 
     def _written_run(self, command: Command) -> Iterator[tuple[str, str]]:
         """The text of a file this line wrote, when ``command`` runs it (once: a script that
