@@ -117,8 +117,6 @@ def _cloud(name: str, args: list[str]) -> str | None:
         return "deletes cloud resources"
     if name == "az" and any(op == "delete" or op.startswith("delete-") for op in ops):  # delete-batch too
         return "deletes cloud resources"
-    if name in _HTTP_CLIENTS and _deletes_through_kube_api(name, args):
-        return "deletes Kubernetes resources through the cluster's API (as kubectl delete)"
     if name == "mongorestore" and "--drop" in args:
         return "drops each collection before restoring it (mongorestore --drop)"
     if name in ("docker", "podman"):
@@ -155,6 +153,8 @@ def _cloud(name: str, args: list[str]) -> str | None:
         if method == "DELETE":  # gh repo delete by its endpoint (repos/OWNER/REPO), a release, a secret...
             return "deletes a GitHub resource through the API"
     if name in _HTTP_CLIENTS and request_method(name, args) == "DELETE":
+        if any(_KUBE_API.search(a) for a in operands(args)):  # HackTricks' Kubernetes enumeration page
+            return "deletes Kubernetes resources through the cluster's API (as kubectl delete)"
         hosts = remote_hosts(args)  # to this machine (localhost), the app under development: passes
         if hosts:
             return f"sends a DELETE request to {hosts[0]}: what it deletes there is beyond undo from here"
@@ -163,18 +163,13 @@ def _cloud(name: str, args: list[str]) -> str | None:
 
 #: the HTTP clients whose requests name their method (curl -X, wget --method, HTTPie's and xh's word)
 _HTTP_CLIENTS = frozenset({"curl", "wget", "http", "https", "xh", "xhs"})
-#: a Kubernetes API server's resource path: the core group's namespaces, nodes and volumes
+#: a Kubernetes API server's resource path (``curl -X DELETE https://10.0.0.1:6443/api/v1/namespaces/prod``,
+#: on localhost too): the core group's namespaces, nodes and volumes
 #: (/api/v1/namespaces/...), or a named group (/apis/apps/v1/..., /apis/rbac.authorization.k8s.io/v1/...);
 #: a web app's own /api/v1/users/5 is none
 _KUBE_API = Lazy(r"/api/v1/(?:namespaces|nodes|persistentvolumes)\b|"
                  r"/apis/(?:apps|batch|autoscaling|policy|[a-z0-9-]+(?:\.[a-z0-9-]+)+)/v[0-9][a-z0-9]*/",
                  needs=("/api",))
-
-
-def _deletes_through_kube_api(name: str, args: list[str]) -> bool:
-    """``curl -X DELETE https://10.0.0.1:6443/api/v1/namespaces/prod``, ``http DELETE .../apis/apps/v1/...``
-    (HackTricks' Kubernetes enumeration page)."""
-    return request_method(name, args) == "DELETE" and any(_KUBE_API.search(a) for a in operands(args))
 
 
 def _has_flag(args: list[str], short: str, long: str) -> bool:
