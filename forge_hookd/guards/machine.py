@@ -365,10 +365,16 @@ def _broad_image(name: str, args: list[str]) -> str | None:
     for k, arg in enumerate(args[:-1]):
         if arg.lower() in options:
             image = args[k + 1].strip("\"'")
-            bare = image[:-4] if image.lower().endswith(".exe") else image
-            if _is_broad(bare) or bare.lower() in _WINDOWS_BROAD:
+            if _broad_image_name(image):
                 return image
     return None
+
+
+def _broad_image_name(image: str) -> bool:
+    """Whether a Windows image name (``node.exe``, ``PowerShell``) is a runtime's, an agent's or
+    one of the system's own processes."""
+    bare = image[:-4] if image.lower().endswith(".exe") else image
+    return _is_broad(bare) or bare.lower() in _WINDOWS_BROAD
 
 
 def _kills_everything(name: str, args: list[str]) -> bool:
@@ -423,13 +429,13 @@ def _killed_by_name(parsed: Parsed) -> str | None:
     #4854, #6544, anomalyco/opencode #25762. ``kill $(pgrep node)`` passes: issue 31 names it an
     everyday substitution that must (a person reads the pids of the one program it asks for)."""
     commands = parsed.commands
-    stops = any(c.name.lower() in _PS_STOPPERS for c in commands)
+    if not any(c.name.lower() in _PS_STOPPERS for c in commands):
+        return None
     for c in commands:
-        if stops and c.name.lower() in _PS_LISTERS:
-            names = [a for a in operands(c.args)] + [*option_values(c.args, "-Name", "-Name"),
-                                                      *option_values(c.args, "-ProcessName", "-ProcessName")]
-            if any(_is_broad(n.removesuffix(".exe")) or n.lower().removesuffix(".exe") in _WINDOWS_BROAD
-                   for n in names):
+        if c.name.lower() in _PS_LISTERS:
+            names = [*operands(c.args), *option_values(c.args, "-Name", "-Name"),
+                     *option_values(c.args, "-ProcessName", "-ProcessName")]
+            if any(_broad_image_name(n) for n in names):
                 return " ".join(c.argv)
     return None
 
