@@ -564,7 +564,8 @@ def _only_literal_output(word: str) -> bool:
         found = True
         inner = match.group(1) if match.group(1) is not None else match.group(2)
         stages = inner.split("|")
-        if any(c in inner for c in ";&<>$`\\") or not stages[0].split() or stages[0].split()[0] not in _LITERAL_SOURCES:
+        source = stages[0].split()
+        if any(c in inner for c in ";&<>$`\\") or not source or source[0] not in _LITERAL_SOURCES:
             return False  # another command, a redirection, a variable: not only the line's text
         for stage in stages[1:]:
             words = stage.split()
@@ -572,7 +573,8 @@ def _only_literal_output(word: str) -> bool:
             if allowed is None or len([w for w in words[1:] if not w.startswith("-")]) > allowed or \
                     any("file" in w for w in words[1:] if w.startswith("-")):  # jq --rawfile NAME F reads F
                 return False
-    return found and "$(" not in _SUBSTITUTION.sub("", word) and "`" not in _SUBSTITUTION.sub("", word)
+    rest = _SUBSTITUTION.sub("", word)  # a substitution nested or left open is none of the above
+    return found and "$(" not in rest and "`" not in rest
 
 
 def _sent_output(command: Command) -> str | None:
