@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from forge_hookd.shell import words as shellwords
-from forge_hookd.shell.words import MAX_DEPTH, RawCommand, Sub, Word
+from forge_hookd.shell.words import MAX_DEPTH, VARIABLE, RawCommand, Sub, Word
 from forge_hookd.shell.known import Known
 from forge_hookd.shell.lazyre import Lazy
 from forge_hookd.tuples import NamedTuple
@@ -184,8 +184,8 @@ class _Walker:
                 self._keep(_script_key(target, command.cwd), text, append=False)
         for redirect in command.redirects:
             if redirect.mode not in ("write", "append") or redirect.fd not in (None, "1") or \
-                    redirect.dynamic and not _ONE_VARIABLE.fullmatch(redirect.target):
-                continue  # a variable's file (`f=$(mktemp); echo CODE > $f; bash $f`) is kept under its words
+                    redirect.dynamic and not _kept_under_its_words(redirect.target):
+                continue
             key = _script_key(redirect.target, command.cwd)
             self._keep(key, written_text(command), append=redirect.mode == "append")
 
@@ -347,12 +347,15 @@ def _commands_in(kind: str, text: str) -> Iterator[str]:
         yield from (m.group(1).strip() for m in _PLAYBOOK_COMMAND.finditer(text))
 
 
-#: a file named by one variable the line cannot know, or by the temporary file mktemp makes (which
-#: ``f=$(mktemp)`` puts in it): the same words write and run the same file in ``f=$(mktemp); echo
-#: CODE > $f; bash $f``, so the text is kept under them
-_MKTEMP_WORD = r"\$\(mktemp(?: [^()$`;|&]*)?\)"
-_ONE_VARIABLE = Lazy(rf"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{{[A-Za-z_][A-Za-z0-9_]*\}})|{_MKTEMP_WORD}")
-_FRESH_FILE = Lazy(_MKTEMP_WORD)
+#: the temporary file mktemp makes: a new file
+_FRESH_FILE = Lazy(r"\$\(mktemp(?: [^()$`;|&]*)?\)")
+
+
+def _kept_under_its_words(target: str) -> bool:
+    """Whether a file the line cannot name is one it can still follow: one variable, or the
+    temporary file mktemp makes (which ``f=$(mktemp)`` puts in it). The same words write and run
+    the same file in ``f=$(mktemp); echo CODE > $f; bash $f``, so the text is kept under them."""
+    return VARIABLE.fullmatch(target) is not None or _FRESH_FILE.fullmatch(target) is not None
 
 
 def _script_run(command: Command) -> str | None:
